@@ -1,0 +1,71 @@
+/**
+ * The one error class of the library. Every layer throws it; only an ODataError reaches a client
+ * as itself (anything else is masked by `normalizeError`).
+ */
+import { ERROR_CODES, ErrorCode, formatMessage } from './codes';
+
+/** A detail a provider attaches to an error; clients such as SAPUI5 show them (`innererror.errordetails`). */
+export interface ODataErrorDetail {
+  readonly code: string;
+  readonly message: string;
+  readonly target?: string;
+  readonly severity?: 'error' | 'warning' | 'info';
+}
+
+export interface ODataErrorOptions {
+  /** What the error is about: `$filter`, `key`, `Products(1)/Name`. */
+  readonly target?: string;
+  /** Offset into the target's source text. */
+  readonly position?: number;
+  /** Extra headers the response must carry (e.g. `Allow` on 405). */
+  readonly headers?: Readonly<Record<string, string>>;
+  /** Details that are safe to show to clients (sent as `innererror.errordetails`). */
+  readonly details?: readonly ODataErrorDetail[];
+  readonly cause?: unknown;
+}
+
+/** An error with an HTTP status, a catalogue code and an English message. */
+export class ODataError extends Error {
+  readonly status: number;
+  readonly code: string;
+  readonly target: string | undefined;
+  readonly position: number | undefined;
+  readonly headers: Readonly<Record<string, string>>;
+  readonly details: readonly ODataErrorDetail[];
+  declare readonly cause: unknown;
+
+  constructor(status: number, code: string, message: string, options: ODataErrorOptions = {}) {
+    super(message);
+    this.name = 'ODataError';
+    this.status = status;
+    this.code = code;
+    this.target = options.target;
+    this.position = options.position;
+    this.headers = options.headers ?? {};
+    this.details = options.details ?? [];
+    // Non-enumerable so that a careless JSON.stringify never ships the cause to a client.
+    Object.defineProperty(this, 'cause', { value: options.cause, enumerable: false, writable: false });
+  }
+
+  /** Build an error from the catalogue: `ODataError.fromCode('ENTITY_NOT_FOUND', { key: '(1)', entitySet: 'Products' })`. */
+  static fromCode(
+    code: ErrorCode,
+    params: Readonly<Record<string, string | number>> = {},
+    options: ODataErrorOptions = {},
+  ): ODataError {
+    const definition = ERROR_CODES[code];
+    return new ODataError(definition.status, code, formatMessage(definition.message, params), options);
+  }
+
+  /** The fields that may reach the wire; a whitelist, as graphql-js does in `toJSON`. */
+  toJSON(): { code: string; message: string; target?: string } {
+    return this.target === undefined
+      ? { code: this.code, message: this.message }
+      : { code: this.code, message: this.message, target: this.target };
+  }
+}
+
+/** Narrow an unknown thrown value. */
+export function isODataError(value: unknown): value is ODataError {
+  return value instanceof ODataError;
+}

@@ -1,0 +1,88 @@
+/**
+ * The `$filter` / `$orderby` expression AST (MS-ODATA §2.2.3.6.1.1 "Common Expression Syntax").
+ * The parser produces these nodes; the type checker returns the same shapes with `type` filled in
+ * (the EDM type of the node, or `null` for the untyped `null` literal). Providers translate this AST
+ * (e.g. to SQL) or hand it to `evaluate` helpers. Nodes are readonly and discriminated by `kind`.
+ */
+import type { EdmNavigationProperty, EdmProperty } from '../../edm/model';
+import type { EdmPrimitiveTypeName, PrimitiveValue } from '../../edm/primitives';
+
+/** Offsets into the expression text: `start` inclusive, `end` exclusive. */
+export interface SourceRange {
+  readonly start: number;
+  readonly end: number;
+}
+
+/** The static type of an expression after type checking. */
+export type ExprType =
+  | { readonly kind: 'Primitive'; readonly name: EdmPrimitiveTypeName }
+  | { readonly kind: 'Null' }
+  | { readonly kind: 'Complex'; readonly qualifiedName: string }
+  | { readonly kind: 'Entity'; readonly qualifiedName: string }
+  /** A dynamic property of an open type: its type is only known per entity. */
+  | { readonly kind: 'Dynamic' };
+
+interface NodeBase {
+  readonly loc?: SourceRange;
+  /** Filled by the type checker. */
+  readonly type?: ExprType;
+}
+
+export type BinaryOperator = 'or' | 'and' | 'eq' | 'ne' | 'lt' | 'le' | 'gt' | 'ge' | 'add' | 'sub' | 'mul' | 'div' | 'mod';
+export type UnaryOperator = 'not' | 'negate';
+
+/** A literal in any EDM URI form (`'text'`, `12L`, `2.5M`, `datetime'...'`, `null`). */
+export interface LiteralNode extends NodeBase {
+  readonly kind: 'Literal';
+  /** The literal's EDM type; `null` for the `null` literal. */
+  readonly literalType: EdmPrimitiveTypeName | null;
+  readonly value: PrimitiveValue | null;
+}
+
+/** One step of a member path, as resolved by the type checker. */
+export type MemberStep =
+  | { readonly kind: 'Property'; readonly name: string; readonly property: EdmProperty }
+  | { readonly kind: 'Navigation'; readonly name: string; readonly property: EdmNavigationProperty }
+  | { readonly kind: 'Dynamic'; readonly name: string };
+
+/**
+ * A property path from the current entity (`Name`, `Address/City`, `Category/Name`). The parser
+ * fills `path`; the checker fills `steps` with what each name resolved to.
+ */
+export interface MemberNode extends NodeBase {
+  readonly kind: 'Member';
+  readonly path: readonly string[];
+  readonly steps?: readonly MemberStep[];
+}
+
+export interface BinaryNode extends NodeBase {
+  readonly kind: 'Binary';
+  readonly operator: BinaryOperator;
+  readonly left: ExprNode;
+  readonly right: ExprNode;
+}
+
+export interface UnaryNode extends NodeBase {
+  readonly kind: 'Unary';
+  readonly operator: UnaryOperator;
+  readonly operand: ExprNode;
+}
+
+/** A built-in function call (`substringof('a', Name)`); `isof`/`cast` take a type name as a `TypeName` argument. */
+export interface CallNode extends NodeBase {
+  readonly kind: 'Call';
+  readonly name: string;
+  readonly args: readonly ExprNode[];
+}
+
+/** A qualified type name used as an argument of `isof` and `cast` (`'Edm.Int32'`, `ODataDemo.Product`). */
+export interface TypeNameNode extends NodeBase {
+  readonly kind: 'TypeName';
+  readonly name: string;
+}
+
+/** Any expression node. */
+export type ExprNode = LiteralNode | MemberNode | BinaryNode | UnaryNode | CallNode | TypeNameNode;
+
+/** A type-checked `$filter` expression (its `type` is Edm.Boolean). */
+export type FilterExpression = ExprNode;

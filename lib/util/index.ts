@@ -1,0 +1,2 @@
+export { didYouMean, lexicalDistance } from './did-you-mean';
+export { assertNever } from './assert-never';

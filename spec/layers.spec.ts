@@ -1,0 +1,66 @@
+/**
+ * The one-way layer order of STYLE.md §1, enforced: a module may import only from its own layer
+ * or layers listed before it. `format` and `batch` sit beside the chain with their own allowances.
+ */
+import { readdirSync, readFileSync, statSync } from 'fs';
+import { join, relative, resolve, dirname } from 'path';
+
+const LIB = resolve(__dirname, '..', 'lib');
+
+/** Layer of a lib-relative file path. */
+function layerOf(file: string): string {
+  const [top] = file.split('/');
+  if (top.endsWith('.ts')) return top.replace(/\.ts$/, '');
+  return top;
+}
+
+/** What each layer may import (besides itself). */
+const ALLOWED: Record<string, readonly string[]> = {
+  util: [],
+  errors: ['util'],
+  edm: ['util', 'errors'],
+  uri: ['util', 'errors', 'edm'],
+  protocol: ['util', 'errors', 'edm', 'uri'],
+  provider: ['util', 'errors', 'edm', 'uri', 'protocol'],
+  result: ['util', 'errors', 'edm', 'uri', 'provider'],
+  format: ['util', 'errors', 'edm', 'uri', 'protocol', 'provider', 'result'],
+  providers: ['util', 'errors', 'edm', 'uri', 'protocol', 'provider'],
+  options: ['util', 'errors', 'edm', 'uri', 'protocol', 'provider'],
+  handlers: ['util', 'errors', 'edm', 'uri', 'protocol', 'provider', 'result', 'format', 'options'],
+  service: ['util', 'errors', 'edm', 'uri', 'protocol', 'provider', 'result', 'format', 'options', 'handlers'],
+  batch: ['util', 'errors', 'edm', 'uri', 'protocol', 'format', 'options', 'service'],
+  http: ['util', 'errors', 'edm', 'uri', 'protocol', 'format', 'options', 'service', 'batch'],
+  middleware: ['util', 'errors', 'edm', 'uri', 'protocol', 'provider', 'format', 'options', 'service', 'batch', 'http'],
+  index: Object.keys({}),
+};
+
+function listFiles(dir: string): string[] {
+  return readdirSync(dir).flatMap((name) => {
+    const full = join(dir, name);
+    return statSync(full).isDirectory() ? listFiles(full) : full.endsWith('.ts') ? [full] : [];
+  });
+}
+
+describe('layer order', () => {
+  const files = listFiles(LIB).map((f) => relative(LIB, f));
+
+  it('knows the layer of every module in lib/', () => {
+    const unknown = files.filter((f) => !(layerOf(f) in ALLOWED));
+    expect(unknown).toEqual([]);
+  });
+
+  it('has no import that points against the layer order', () => {
+    const violations: string[] = [];
+    for (const file of files) {
+      const from = layerOf(file);
+      if (from === 'index') continue; // the public surface re-exports everything
+      const source = readFileSync(join(LIB, file), 'utf8');
+      for (const match of source.matchAll(/from\s+'(\.[^']*)'/g)) {
+        const target = relative(LIB, resolve(LIB, dirname(file), match[1]));
+        const to = layerOf(target.endsWith('.ts') ? target : target + '.ts');
+        if (to !== from && !ALLOWED[from].includes(to)) violations.push(`${file} imports ${match[1]} (${from} -> ${to})`);
+      }
+    }
+    expect(violations).toEqual([]);
+  });
+});

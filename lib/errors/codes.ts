@@ -75,6 +75,7 @@ export const ERROR_CODES = define({
   ENTITY_NOT_FOUND: { status: 404, message: "No entity with the key {key} exists in '{entitySet}'." },
   ENTITY_EXISTS: { status: 409, message: "An entity with the key {key} already exists in '{entitySet}'." },
   CONSTRAINT_VIOLATION: { status: 409, message: '{detail}' },
+  MEMORY_DATA_INVALID: { status: 500, message: 'The data given to MemoryProvider is invalid:\n{errors}' },
 
   // --- $batch ---
   BATCH_CONTENT_TYPE: { status: 400, message: '$batch requires Content-Type multipart/mixed with a boundary: {detail}' },

@@ -68,7 +68,80 @@ export interface EntityReference {
   readonly key: EntityKey;
 }
 
-/** The read part of the provider contract; the write part extends it. */
+/**
+ * An `If-Match` precondition, carried by the write so the provider checks it in the same atomic
+ * step as the write (an SQL `WHERE`, or one synchronous step in memory). Check-then-write across
+ * two awaits loses updates under concurrency.
+ */
+export interface Precondition {
+  /** `*`: any existing entity matches. */
+  readonly any: boolean;
+  /** The entity tags the client sent (full values, e.g. `W/"3"`). */
+  readonly etags: readonly string[];
+  /** True when the current stored state satisfies the precondition (weak comparison, RFC 7232 §2.3.2). */
+  matches(current: Entity): boolean;
+}
+
+/** Links in an entry body to existing entries. */
+export interface LinkBinding {
+  readonly property: EdmNavigationProperty;
+  readonly targets: readonly EntityReference[];
+}
+
+/** A new entry: its properties (defaults already filled), links to existing entries, and inline new ones. */
+export interface CreateRequest {
+  readonly entitySet: EdmEntitySet;
+  /** The concrete type (the set's type or a derived one). */
+  readonly entityType: EdmEntityType;
+  /** Declared properties (all of them, defaults filled) and dynamic ones (open types). */
+  readonly values: Readonly<Record<string, PropertyValue>>;
+  readonly bindings: readonly LinkBinding[];
+  /** Deep insert: new related entries, created and linked atomically with this one. */
+  readonly inline: readonly { readonly property: EdmNavigationProperty; readonly entries: readonly CreateRequest[] }[];
+  /** POST through a navigation property (`Categories(1)/Products`): link the new entry to this source. */
+  readonly parent: NavigationReference | undefined;
+  /** Media link entries (`m:HasStream`): the media resource that creates the entry. */
+  readonly media: MediaContent | undefined;
+}
+
+/** A PUT (`replace`: unlisted properties reset to defaults, dynamic ones removed) or MERGE/PATCH (`merge`). */
+export interface UpdateRequest {
+  readonly entitySet: EdmEntitySet;
+  readonly entityType: EdmEntityType;
+  readonly key: EntityKey;
+  readonly mode: 'replace' | 'merge';
+  /** For `replace`: every declared property (defaults filled for unlisted ones) plus dynamic ones sent. */
+  readonly values: Readonly<Record<string, PropertyValue>>;
+  /** Links in the body: merged (a single-valued one replaces the current link). */
+  readonly bindings: readonly LinkBinding[];
+  readonly precondition: Precondition | undefined;
+}
+
+export interface DeleteRequest {
+  readonly entitySet: EdmEntitySet;
+  readonly entityType: EdmEntityType;
+  readonly key: EntityKey;
+  readonly precondition: Precondition | undefined;
+}
+
+/** `$links` writes: add (POST), replace a single-valued link (PUT), remove (DELETE). */
+export interface LinkRequest {
+  readonly source: EntityReference;
+  readonly property: EdmNavigationProperty;
+  /** The target; undefined only when removing a single-valued link. */
+  readonly target: EntityReference | undefined;
+  readonly mode: 'add' | 'replace' | 'remove';
+}
+
+/** A media resource's bytes and type. */
+export interface MediaContent {
+  readonly contentType: string;
+  readonly body: Buffer;
+  /** The `Slug` header: a hint for the key or title of a new media link entry. */
+  readonly slug?: string;
+}
+
+/** The read part of the provider contract plus the optional write part. */
 export interface DataProvider {
   /** Entities of a set, or reached by navigation; one entity when `single`. */
   query(request: QueryRequest, context: RequestContext): Promise<QueryResult>;
@@ -81,6 +154,24 @@ export interface DataProvider {
   etag?(entity: Entity, entityType: EdmEntityType): string | undefined;
   /** Handlers for function imports, by name. */
   readonly operations?: Readonly<Record<string, OperationHandler>>;
+
+  /** Create an entry (and its inline tree, atomically); returns the stored entry with generated values. */
+  create?(request: CreateRequest, context: RequestContext): Promise<Entity>;
+  /** Update an entry after checking `precondition` atomically; returns the new stored state. 404/412 as ODataError. */
+  update?(request: UpdateRequest, context: RequestContext): Promise<Entity>;
+  /** Delete an entry (and its media resource) after checking `precondition`; cascades per the association's OnDelete. */
+  delete?(request: DeleteRequest, context: RequestContext): Promise<void>;
+  /** Add, replace or remove a link; enforce the association's multiplicities. */
+  link?(request: LinkRequest, context: RequestContext): Promise<void>;
+  /** The media resource of a media link entry. */
+  readMedia?(entity: EntityReference, context: RequestContext): Promise<MediaContent>;
+  /** Replace the media resource of a media link entry, after checking `precondition`. */
+  writeMedia?(entity: EntityReference, media: MediaContent, precondition: Precondition | undefined, context: RequestContext): Promise<Entity>;
+  /**
+   * Run `work` atomically: if it throws, every write made inside is undone. Used for `$batch`
+   * changesets. Without it, changesets are not atomic.
+   */
+  transaction?<T>(work: () => Promise<T>, context: RequestContext): Promise<T>;
 }
 
 /** A service operation's implementation: parameters are already typed EDM values. */

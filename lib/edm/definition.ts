@@ -24,10 +24,18 @@ export interface AnnotationElement {
   readonly children?: readonly (AnnotationElement | string)[];
 }
 
+/** A CSDL `<Documentation>` element (`<Summary>` and `<LongDescription>` texts). */
+export interface DocumentationDefinition {
+  readonly summary?: string;
+  readonly longDescription?: string;
+}
+
 /** Foreign-namespace annotations carried by any CSDL element. */
 export interface Annotated {
   readonly annotationAttributes?: readonly AnnotationAttribute[];
   readonly annotationElements?: readonly AnnotationElement[];
+  /** The element's CSDL `<Documentation>`, kept for round trips. */
+  readonly documentation?: DocumentationDefinition;
 }
 
 /** `m:FC_*` feed-customization attributes of a property (MS-ODATA §2.2.3.7.2.1, "Customizable Feeds"). */
@@ -125,13 +133,16 @@ export interface EntitySetDefinition extends Annotated {
   readonly entityType: string;
 }
 
+/** One `<End>` of an association set: which entity set plays which role. */
+export interface AssociationSetEndDefinition extends Annotated {
+  readonly role: string;
+  readonly entitySet: string;
+}
+
 export interface AssociationSetDefinition extends Annotated {
   readonly name: string;
   readonly association: string;
-  readonly ends: readonly [
-    { readonly role: string; readonly entitySet: string },
-    { readonly role: string; readonly entitySet: string },
-  ];
+  readonly ends: readonly [AssociationSetEndDefinition, AssociationSetEndDefinition];
 }
 
 export interface FunctionImportParameterDefinition extends FacetsDefinition, Annotated {
@@ -163,6 +174,11 @@ export interface EntityContainerDefinition extends Annotated {
 export interface SchemaDefinition extends Annotated {
   readonly namespace: string;
   readonly alias?: string;
+  /**
+   * The CSDL namespace URI of the `<Schema>` element (`http://schemas.microsoft.com/ado/2008/09/edm`);
+   * readers keep the one they read, writers default to the 2007/05 one.
+   */
+  readonly csdlNamespace?: string;
   readonly entityTypes?: readonly EntityTypeDefinition[];
   readonly complexTypes?: readonly ComplexTypeDefinition[];
   readonly associations?: readonly AssociationDefinition[];
@@ -177,4 +193,12 @@ export interface ModelDefinition {
    * (e.g. `{ sap: 'http://www.sap.com/Protocols/SAPData' }`); readers fill it from the source.
    */
   readonly namespaces?: Readonly<Record<string, string>>;
+  /**
+   * The `m:DataServiceVersion` a document declared. The model's version is the higher of this and
+   * the version its features need, so a `2.0` document stays `2.0` when written back.
+   */
+  readonly dataServiceVersion?: '1.0' | '2.0';
+  /** Foreign attributes and elements of `edmx:Edmx` itself (SAP's `edmx:Reference`, for instance). */
+  readonly annotationAttributes?: readonly AnnotationAttribute[];
+  readonly annotationElements?: readonly AnnotationElement[];
 }

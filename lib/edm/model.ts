@@ -6,6 +6,7 @@
 import type {
   AnnotationAttribute,
   AnnotationElement,
+  DocumentationDefinition,
   FeedCustomizationDefinition,
   ModelDefinition,
   Multiplicity,
@@ -15,6 +16,8 @@ import type { EdmPrimitiveTypeName } from './primitives';
 export interface EdmAnnotations {
   readonly annotationAttributes: readonly AnnotationAttribute[];
   readonly annotationElements: readonly AnnotationElement[];
+  /** The CSDL `<Documentation>` of the element, when it has one. */
+  readonly documentation?: DocumentationDefinition;
 }
 
 export interface EdmFacets {

@@ -1,0 +1,10 @@
+export * from './definition';
+export * from './model';
+export * from './primitives';
+export * from './namespaces';
+export { buildModel } from './build';
+export { defineModel, toModelDefinition } from './define';
+export type { SingleSchemaDefinition } from './define';
+export { collectModelErrors, validateModel } from './validate';
+export { readEdmx, loadEdmx } from './edmx-reader';
+export { writeEdmx } from './edmx-writer';

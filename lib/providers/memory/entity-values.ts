@@ -1,0 +1,77 @@
+/**
+ * Builds the stored values of an entity for an insert, a replace (PUT) or a merge (MERGE/PATCH):
+ * declared properties converted and checked, dynamic properties of open types, defaults for what a
+ * full write leaves out. Throws 4xx ODataErrors; never touches the store.
+ */
+import type { EdmEntityType, EdmProperty } from '../../edm/model';
+import type { PropertyValue } from '../../edm/primitives';
+import { ODataError } from '../../errors';
+import { didYouMean } from '../../util';
+import { isManagedToken } from './tokens';
+import { coerceDynamic, coerceProperty, defaultValueOf, sameValue } from './values';
+
+/** Property name to value in model form: what the store keeps per entity. */
+export type StoredValues = Readonly<Record<string, PropertyValue>>;
+
+/** `insert`: a new entity; `replace`: every property (PUT); `merge`: only the given ones. */
+export type WriteMode = 'insert' | 'replace' | 'merge';
+
+function typeName(property: EdmProperty): string {
+  return property.type.kind === 'Primitive' ? property.type.name : property.type.type.qualifiedName;
+}
+
+function convert(property: EdmProperty, raw: unknown): PropertyValue {
+  const value = coerceProperty(property, raw);
+  if (!value.ok) throw ODataError.fromCode('VALUE_INVALID', { property: property.name, type: typeName(property), detail: value.detail });
+  return value.value;
+}
+
+function absent(type: EdmEntityType, property: EdmProperty): PropertyValue {
+  const fallback = defaultValueOf(property);
+  if (fallback !== undefined) return fallback;
+  // Managed tokens are filled by the store right after; everything else must be nullable.
+  if (property.nullable || isManagedToken(property)) return null;
+  throw ODataError.fromCode('VALUE_INVALID', {
+    property: property.name,
+    type: typeName(property),
+    detail: `a value is required (Nullable="false" on ${type.qualifiedName})`,
+  });
+}
+
+/**
+ * The values to store for a write. `base` is the current entity for replace and merge; a key
+ * property given there must equal the current key (MS-ODATA §2.2.7.3: the URI names the entity).
+ */
+export function buildValues(
+  type: EdmEntityType,
+  given: Readonly<Record<string, unknown>>,
+  mode: WriteMode,
+  base: StoredValues | undefined,
+): Record<string, PropertyValue> {
+  const out: Record<string, PropertyValue> = mode === 'merge' && base !== undefined ? { ...base } : {};
+  for (const name of Object.keys(given)) {
+    if (type.propertiesByName.has(name)) continue;
+    if (type.openType && !type.navigationPropertiesByName.has(name)) {
+      const value = coerceDynamic(given[name]);
+      if (!value.ok) throw ODataError.fromCode('VALUE_INVALID', { property: name, type: 'dynamic', detail: value.detail });
+      out[name] = value.value;
+      continue;
+    }
+    const what = type.navigationPropertiesByName.has(name) ? 'a navigation property (use a link)' : 'not a property';
+    const suggestion = didYouMean(name, type.propertiesByName.keys());
+    throw ODataError.fromCode('BODY_INVALID', { detail: `'${name}' is ${what} of ${type.qualifiedName}.${suggestion}` });
+  }
+  for (const property of type.properties) {
+    const name = property.name;
+    const has = Object.prototype.hasOwnProperty.call(given, name) && given[name] !== undefined;
+    if (base !== undefined && property.isKey) {
+      if (has && !sameValue(convert(property, given[name]), base[name] ?? null)) throw ODataError.fromCode('KEY_MISMATCH');
+      out[name] = base[name] ?? null;
+    } else if (has) {
+      out[name] = convert(property, given[name]);
+    } else if (mode !== 'merge') {
+      out[name] = absent(type, property);
+    }
+  }
+  return out;
+}

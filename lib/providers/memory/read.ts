@@ -1,0 +1,96 @@
+/**
+ * The read side of MemoryProvider without query options: walking a resource path through key
+ * lookups and link tables, and copying stored entities into results (with `$select` and
+ * `$expand`). Results are always fresh objects, so a caller can never change the store.
+ */
+import type { EdmEntitySet, EdmEntityType } from '../../edm/model';
+import type { PropertyValue } from '../../edm/primitives';
+import { ODataError } from '../../errors';
+import type { Entity } from '../../provider/types';
+import type { EntityPath, SelectExpand, Selection } from '../../uri/types';
+import { formatKey, keyOfValues } from './keys';
+import type { MemoryStore, StoredValues } from './store';
+import { cloneValue } from './values';
+
+function notFound(entitySet: EdmEntitySet, key: Readonly<Record<string, unknown>>): ODataError {
+  return ODataError.fromCode('ENTITY_NOT_FOUND', { key: formatKey(entitySet.entityType, key), entitySet: entitySet.name });
+}
+
+/**
+ * The stored entities a path addresses: the whole set, one entity by key, or what navigation
+ * hops reach. A key that matches nothing along the way is ENTITY_NOT_FOUND (404); a single-valued
+ * hop with no link gives no entity at the end of the path and RESOURCE_NOT_FOUND before it.
+ */
+export function resolvePath(store: MemoryStore, path: EntityPath): StoredValues[] {
+  const { entitySet: rootSet, key: rootKey } = path.root;
+  if (rootKey === undefined) {
+    if (path.navigation.length === 0) return store.all(rootSet);
+    throw ODataError.fromCode('URI_INVALID_SEGMENT', { segment: rootSet.name, detail: 'navigation needs a single entity; give a key' });
+  }
+  let entitySet = rootSet;
+  let key = store.keyString(rootSet, rootKey);
+  let current = store.getByKeyString(rootSet, key);
+  if (current === undefined) throw notFound(rootSet, rootKey);
+  for (let i = 0; i < path.navigation.length; i++) {
+    const step = path.navigation[i];
+    const last = i === path.navigation.length - 1;
+    const targets = store.relatedKeys(entitySet, key, step.property);
+    if (step.key !== undefined) {
+      const wanted = store.keyString(step.entitySet, step.key);
+      // Linked to the source, not merely present in the target set (MS-ODATA §2.2.3.1, navigation with key).
+      current = targets.has(wanted) ? store.getByKeyString(step.entitySet, wanted) : undefined;
+      if (current === undefined) throw notFound(step.entitySet, step.key);
+      key = wanted;
+    } else if (step.property.isCollection) {
+      if (last) return store.related(entitySet, key, step.property);
+      throw ODataError.fromCode('URI_INVALID_SEGMENT', { segment: step.property.name, detail: 'a collection needs a key before further navigation' });
+    } else {
+      const [only] = targets;
+      current = only === undefined ? undefined : store.getByKeyString(step.entitySet, only);
+      if (current === undefined) {
+        if (last) return [];
+        throw ODataError.fromCode('RESOURCE_NOT_FOUND', { segment: step.property.name });
+      }
+      key = only;
+    }
+    entitySet = step.entitySet;
+  }
+  return [current];
+}
+
+/** Copy the structural properties a selection needs: all, or the selected ones plus key and ETag properties. */
+function copyProperties(type: EdmEntityType, values: StoredValues, select: Selection | undefined): Entity {
+  const out: Entity = {};
+  if (select === undefined || select.allProperties) {
+    for (const name of Object.keys(values)) out[name] = cloneValue(values[name]);
+    return out;
+  }
+  // The key builds the entry's id and edit link, the tokens its ETag: a writer needs both.
+  for (const property of type.key) out[property.name] = cloneValue(values[property.name] ?? null);
+  for (const property of type.concurrencyProperties) out[property.name] = cloneValue(values[property.name] ?? null);
+  for (const name of select.properties) {
+    const value: PropertyValue | undefined = values[name];
+    if (value !== undefined) out[name] = cloneValue(value);
+  }
+  return out;
+}
+
+/**
+ * A result entity: a copy of the stored one with the selected properties and, per expanded
+ * navigation property, an array (many-valued) or an entity or null (single-valued), recursively.
+ */
+export function projectEntity(store: MemoryStore, entitySet: EdmEntitySet, values: StoredValues, selectExpand: SelectExpand): Entity {
+  const type = entitySet.entityType;
+  const out = copyProperties(type, values, selectExpand.select);
+  if (selectExpand.expand.length === 0) return out;
+  const key = store.locate(values)?.key ?? keyOfValues(type, values);
+  for (const item of selectExpand.expand) {
+    const related = store.related(entitySet, key, item.property);
+    if (item.property.isCollection) {
+      out[item.property.name] = related.map((child) => projectEntity(store, item.entitySet, child, item));
+    } else {
+      out[item.property.name] = related.length === 0 ? null : projectEntity(store, item.entitySet, related[0], item);
+    }
+  }
+  return out;
+}

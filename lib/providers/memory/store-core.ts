@@ -1,0 +1,190 @@
+/**
+ * The mechanics under MemoryStore: record tables, link tables, the undo journal and the deferred
+ * check of required links. Every change made here records its inverse, so `atomic` can undo a
+ * failed step exactly. The public write API (and its argument checking) is in `store.ts`.
+ */
+import type { EdmEntitySet, EdmModel } from '../../edm/model';
+import { ODataError } from '../../errors';
+import type { EntityKey } from '../../uri/types';
+import type { StoredValues } from './entity-values';
+import { Journal } from './journal';
+import { formatKey } from './keys';
+import { createLinkTables, otherEnd } from './link-table';
+import type { EndIndex, LinkTable, LinkTables, NavigationBinding, Participation } from './link-table';
+
+/** One stored entity: its values (never mutated; a write stores a new object) and its insertion rank. */
+export interface StoredRecord {
+  readonly seq: number;
+  readonly values: StoredValues;
+}
+
+/** The records of one entity set, in insertion order. */
+export interface SetTable {
+  readonly entitySet: EdmEntitySet;
+  readonly records: Map<string, StoredRecord>;
+}
+
+/** @internal The state and change primitives of the store; see MemoryStore for the API. */
+export class StoreCore {
+  readonly model: EdmModel;
+  protected readonly sets = new Map<EdmEntitySet, SetTable>();
+  protected readonly links: LinkTables;
+  protected readonly locations = new WeakMap<object, { readonly table: SetTable; readonly key: string }>();
+  protected readonly journal = new Journal();
+  /** Entities whose required links (a `1` end) must be checked when the outermost frame commits. */
+  protected readonly pending = new Map<EdmEntitySet, Set<string>>();
+  /** Sets whose Map order a rollback disturbed (a deleted record comes back at the end). */
+  private readonly reorder = new Set<SetTable>();
+  private seq = 0;
+
+  constructor(model: EdmModel) {
+    this.model = model;
+    for (const entitySet of model.defaultContainer.entitySets) this.sets.set(entitySet, { entitySet, records: new Map() });
+    this.links = createLinkTables(model);
+  }
+
+  protected table(entitySet: EdmEntitySet): SetTable {
+    const table = this.sets.get(entitySet);
+    if (table === undefined) throw ODataError.fromCode('RESOURCE_NOT_FOUND', { segment: entitySet.name });
+    return table;
+  }
+
+  protected existing(entitySet: EdmEntitySet, canonical: string, key: EntityKey): StoredValues {
+    const record = this.table(entitySet).records.get(canonical);
+    if (record === undefined) throw ODataError.fromCode('ENTITY_NOT_FOUND', { key: formatKey(entitySet.entityType, key), entitySet: entitySet.name });
+    return record.values;
+  }
+
+  /** Store a record; a replaced record keeps its place, and the undo step restores the old one. */
+  protected put(table: SetTable, key: string, values: StoredValues): void {
+    const before = table.records.get(key);
+    const record: StoredRecord = { seq: before?.seq ?? ++this.seq, values };
+    table.records.set(key, record);
+    this.locations.set(values, { table, key });
+    this.journal.record(() => {
+      if (before === undefined) table.records.delete(key);
+      else table.records.set(key, before);
+    });
+  }
+
+  protected remove(entitySet: EdmEntitySet, key: string): void {
+    const table = this.table(entitySet);
+    const before = table.records.get(key);
+    if (before === undefined) return;
+    table.records.delete(key);
+    this.journal.record(() => {
+      table.records.set(key, before);
+      this.reorder.add(table);
+    });
+    for (const { table: links, end } of this.links.participations.get(entitySet) ?? []) {
+      const partnerSet = links.associationSet.ends[otherEnd(end)].entitySet;
+      const cascade = links.associationSet.ends[end].end.onDelete === 'Cascade';
+      for (const partner of [...links.targets(end, key)]) {
+        this.unlinkKeys(links, end, key, partner);
+        // OnDelete on this end: deleting it deletes the entities at the other end (CSDL 1.0 §2.1.15).
+        if (cascade) this.remove(partnerSet, partner);
+        else this.touch(partnerSet, partner);
+      }
+    }
+  }
+
+  protected linkKeys(binding: NavigationBinding, source: string, target: string): void {
+    const { table, from } = binding;
+    const to = otherEnd(from);
+    const ends = table.associationSet.ends;
+    if (table.has(from, source, target)) return;
+    // A `0..1`/`1` end holds one partner: linking replaces the previous link on that side.
+    if (ends[to].end.multiplicity !== '*') {
+      for (const old of [...table.targets(from, source)]) {
+        this.unlinkKeys(table, from, source, old);
+        this.touch(binding.target, old);
+      }
+    }
+    if (ends[from].end.multiplicity !== '*') {
+      for (const old of [...table.targets(to, target)]) {
+        this.unlinkKeys(table, from, old, target);
+        this.touch(binding.source, old);
+      }
+    }
+    table.add(from, source, target);
+    this.journal.record(() => table.remove(from, source, target));
+    this.touch(binding.source, source);
+    this.touch(binding.target, target);
+  }
+
+  protected unlinkKeys(table: LinkTable, from: EndIndex, source: string, target: string): void {
+    if (table.remove(from, source, target)) this.journal.record(() => table.add(from, source, target));
+  }
+
+  protected touch(entitySet: EdmEntitySet, key: string): void {
+    const keys = this.pending.get(entitySet) ?? new Set<string>();
+    keys.add(key);
+    this.pending.set(entitySet, keys);
+  }
+
+  /** Required links (the far end's multiplicity is `1`) of every pending entity that still exists. */
+  protected violations(): string[] {
+    const problems: string[] = [];
+    for (const [entitySet, keys] of this.pending) {
+      const table = this.table(entitySet);
+      const participations = this.links.participations.get(entitySet) ?? [];
+      for (const key of keys) {
+        const record = table.records.get(key);
+        if (record === undefined) continue;
+        for (const participation of participations) {
+          const problem = this.requiredLinkProblem(entitySet, record.values, key, participation);
+          if (problem !== undefined) problems.push(problem);
+        }
+      }
+    }
+    return problems;
+  }
+
+  protected requiredLinkProblem(entitySet: EdmEntitySet, values: StoredValues, key: string, { table, end }: Participation): string | undefined {
+    const far = table.associationSet.ends[otherEnd(end)];
+    if (far.end.multiplicity !== '1') return undefined;
+    const count = table.targets(end, key).size;
+    if (count === 1) return undefined;
+    const navigation = [...(this.links.bindings.get(entitySet)?.values() ?? [])].find((b) => b.table === table && b.from === end);
+    const via = navigation === undefined ? `association set '${table.associationSet.name}'` : `'${navigation.property.name}'`;
+    return `${entitySet.name}${formatKey(entitySet.entityType, values)} must be linked to exactly one entity of '${far.entitySet.name}' over ${via} (multiplicity 1), but has ${count}.`;
+  }
+
+  /** Run one write or transaction in its own frame (a savepoint when one is already open). */
+  protected atomic<T>(fn: () => T): T {
+    this.journal.begin();
+    let result: T;
+    try {
+      result = fn();
+    } catch (error) {
+      this.undo();
+      throw error;
+    }
+    this.finish();
+    return result;
+  }
+
+  /** Commit the innermost frame; the outermost one checks required links first, rolling back on failure. */
+  protected finish(): void {
+    if (this.journal.depth === 1) {
+      const problems = this.violations();
+      if (problems.length > 0) {
+        this.undo();
+        throw ODataError.fromCode('CONSTRAINT_VIOLATION', { detail: problems.join(' ') });
+      }
+      this.pending.clear();
+    }
+    this.journal.commit();
+  }
+
+  protected undo(): void {
+    this.journal.rollback();
+    if (this.journal.depth === 0) this.pending.clear();
+    for (const table of this.reorder) {
+      const records = [...table.records].sort((a, b) => a[1].seq - b[1].seq);
+      table.records.clear();
+      for (const [key, record] of records) table.records.set(key, record);
+    }
+    this.reorder.clear();
+  }
+}

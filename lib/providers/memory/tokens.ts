@@ -1,0 +1,61 @@
+/**
+ * Concurrency tokens: the properties with `ConcurrencyMode="Fixed"` (the ETag's ingredients,
+ * MS-ODATA §2.2.5.4) that the store maintains itself. An integer token is a version column (0 on
+ * insert, +1 on every write); a DateTime token takes the write time, kept strictly increasing so
+ * two writes within one millisecond still give different ETags. Other types are left to the caller.
+ */
+import type { EdmEntityType, EdmProperty } from '../../edm/model';
+import { PRIMITIVE_TYPES } from '../../edm/primitives';
+import type { PropertyValue } from '../../edm/primitives';
+
+/** How a token is maintained; undefined for tokens the store leaves alone (strings, binaries...). */
+function tokenKind(property: EdmProperty): 'integer' | 'int64' | 'datetime' | undefined {
+  if (property.type.kind !== 'Primitive') return undefined;
+  const category = PRIMITIVE_TYPES.get(property.type.name)?.category;
+  return category === 'integer' || category === 'int64' || category === 'datetime' ? category : undefined;
+}
+
+function nextInteger(property: EdmProperty, previous: PropertyValue | undefined): number {
+  const info = property.type.kind === 'Primitive' ? PRIMITIVE_TYPES.get(property.type.name) : undefined;
+  if (typeof previous !== 'number') return 0;
+  // Wraps to 0 at the type's maximum instead of writing a value the type cannot hold.
+  return info?.max !== undefined && previous >= info.max ? 0 : previous + 1;
+}
+
+function nextInt64(previous: PropertyValue | undefined): string {
+  if (typeof previous !== 'string') return '0';
+  const next = BigInt(previous) + 1n;
+  return next > 2n ** 63n - 1n ? '0' : next.toString();
+}
+
+function nextTime(previous: PropertyValue | undefined, now: Date): Date {
+  if (previous instanceof Date && now.getTime() <= previous.getTime()) return new Date(previous.getTime() + 1);
+  return new Date(now.getTime());
+}
+
+/**
+ * Set the tokens of `values` for a write: `previous` is the stored entity (undefined for an
+ * insert). With `keepGiven` (loading data), a token that has a value keeps it.
+ */
+export function stampTokens(
+  type: EdmEntityType,
+  values: Record<string, PropertyValue>,
+  previous: Readonly<Record<string, PropertyValue>> | undefined,
+  now: () => Date,
+  keepGiven = false,
+): void {
+  for (const property of type.concurrencyProperties) {
+    const kind = tokenKind(property);
+    if (kind === undefined) continue;
+    if (keepGiven && values[property.name] !== null && values[property.name] !== undefined) continue;
+    const before = previous?.[property.name];
+    if (kind === 'integer') values[property.name] = nextInteger(property, before);
+    else if (kind === 'int64') values[property.name] = nextInt64(before);
+    else values[property.name] = nextTime(before, now());
+  }
+}
+
+/** True when the store maintains this token (so a missing value is not an error). */
+export function isManagedToken(property: EdmProperty): boolean {
+  return property.concurrencyMode === 'Fixed' && tokenKind(property) !== undefined;
+}

@@ -1,0 +1,128 @@
+import type { EdmModel } from '../../../lib/edm/model';
+import { ODataError } from '../../../lib/errors';
+import { loadData } from '../../../lib/providers/memory/load-data';
+import { projectEntity, resolvePath } from '../../../lib/providers/memory/read';
+import { MemoryStore } from '../../../lib/providers/memory/store';
+import { ORDER_A, ORDER_B, setOf, shopData, shopModel } from './models';
+import { pathOf, selectExpandOf } from './paths';
+
+function errorOf(fn: () => unknown): string {
+  try {
+    fn();
+  } catch (error) {
+    if (error instanceof ODataError) return `${error.status} ${error.code}: ${error.message}`;
+    throw error;
+  }
+  throw new Error('expected an ODataError');
+}
+
+describe('resolvePath', () => {
+  let model: EdmModel;
+  let store: MemoryStore;
+  beforeEach(() => {
+    model = shopModel();
+    store = new MemoryStore(model);
+    loadData(store, shopData());
+  });
+
+  it('gives every entity of a set, in insertion order', () => {
+    expect(resolvePath(store, pathOf(model, 'Employees', undefined)).map((e) => e.ID)).toEqual([1, 2, 3, 4]);
+  });
+
+  it('finds one entity by key', () => {
+    expect(resolvePath(store, pathOf(model, 'Customers', { ID: '9007199254740993' })).map((c) => c.Name)).toEqual(['Big']);
+  });
+
+  it('walks a chain with keys and a single-valued hop: Customers(2)/Orders(B)/Lines(B,1)/Product', () => {
+    const path = pathOf(model, 'Customers', { ID: '2' }, ['Orders', { ID: ORDER_B }], ['Lines', { OrderID: ORDER_B, No: 1 }], ['Product']);
+    expect(resolvePath(store, path).map((p) => p.Code)).toEqual(['P2']);
+  });
+
+  it('gives a many-valued hop as a collection', () => {
+    expect(resolvePath(store, pathOf(model, 'Orders', { ID: ORDER_A }, ['Lines'])).map((l) => l.No)).toEqual([1, 2]);
+  });
+
+  it('gives no entity for a single-valued hop without a link at the end', () => {
+    expect(resolvePath(store, pathOf(model, 'Lines', { OrderID: ORDER_A, No: 2 }, ['Product']))).toEqual([]);
+  });
+
+  it.each<[string, () => Parameters<typeof resolvePath>[1], string]>([
+    ['a missing root key', () => pathOf(model, 'Customers', { ID: '5' }), "404 ENTITY_NOT_FOUND: No entity with the key (5L) exists in 'Customers'."],
+    [
+      'a key that exists but is not linked to the source',
+      () => pathOf(model, 'Customers', { ID: '2' }, ['Orders', { ID: ORDER_A }]),
+      `404 ENTITY_NOT_FOUND: No entity with the key (guid'${ORDER_A}') exists in 'Orders'.`,
+    ],
+    [
+      'a composite key missing along the path',
+      () => pathOf(model, 'Orders', { ID: ORDER_A }, ['Lines', { OrderID: ORDER_A, No: 9 }], ['Product']),
+      `404 ENTITY_NOT_FOUND: No entity with the key (OrderID=guid'${ORDER_A}',No=9) exists in 'Lines'.`,
+    ],
+    ['a single-valued hop without a link before the end', () => pathOf(model, 'Employees', { ID: 1 }, ['Manager'], ['Reports']), "404 RESOURCE_NOT_FOUND: Resource not found for the segment 'Manager'."],
+  ])('refuses %s', (_what, path, expected) => {
+    expect(errorOf(() => resolvePath(store, path()))).toBe(expected);
+  });
+});
+
+describe('projectEntity', () => {
+  let model: EdmModel;
+  let store: MemoryStore;
+  beforeEach(() => {
+    model = shopModel();
+    store = new MemoryStore(model);
+    loadData(store, shopData());
+  });
+
+  it('returns a copy: changing it, or its Dates and bytes, leaves the store alone', () => {
+    const stored = store.get(setOf(model, 'Products'), { Code: 'P1' });
+    if (stored === undefined) throw new Error('missing');
+    const copy = projectEntity(store, setOf(model, 'Products'), stored, selectExpandOf(model, 'Products'));
+    expect(copy).toEqual(stored);
+    (copy.Released as Date).setTime(0);
+    (copy.Picture as Uint8Array)[0] = 9;
+    copy.Code = 'changed';
+    expect(store.get(setOf(model, 'Products'), { Code: 'P1' })).toEqual({ Code: 'P1', Picture: Buffer.from([1, 2, 3]), Released: new Date('2019-05-01T00:00:00Z') });
+  });
+
+  it('keeps only selected properties plus the key and the concurrency token', () => {
+    const stored = store.get(setOf(model, 'Customers'), { ID: '2' });
+    if (stored === undefined) throw new Error('missing');
+    expect(projectEntity(store, setOf(model, 'Customers'), stored, selectExpandOf(model, 'Customers', {}, []))).toEqual({ ID: '2', Version: 0 });
+    expect(projectEntity(store, setOf(model, 'Customers'), stored, selectExpandOf(model, 'Customers', {}, ['Name']))).toEqual({ ID: '2', Name: 'Small', Version: 0 });
+  });
+
+  it('includes dynamic properties of an open type, also when selected by name', () => {
+    const stored = store.get(setOf(model, 'Notes'), { ID: 1 });
+    if (stored === undefined) throw new Error('missing');
+    expect(projectEntity(store, setOf(model, 'Notes'), stored, selectExpandOf(model, 'Notes', {}, ['Color', 'Missing']))).toEqual({ ID: 1, Color: 'red' });
+  });
+
+  it('expands several levels: arrays for many-valued, entity or null for single-valued', () => {
+    const stored = store.get(setOf(model, 'Customers'), { ID: '9007199254740993' });
+    if (stored === undefined) throw new Error('missing');
+    const entity = projectEntity(store, setOf(model, 'Customers'), stored, selectExpandOf(model, 'Customers', { Orders: { Lines: { Product: { $select: ['Code'] } } } }));
+    expect(entity).toEqual({
+      ID: '9007199254740993',
+      Name: 'Big',
+      Version: 4,
+      Orders: [
+        {
+          ID: ORDER_A,
+          Total: '12.5',
+          Modified: new Date('2020-01-01T10:00:00Z'),
+          Lines: [
+            { OrderID: ORDER_A, No: 1, Quantity: 3, Product: { Code: 'P1' } },
+            { OrderID: ORDER_A, No: 2, Quantity: 1, Product: null },
+          ],
+        },
+      ],
+    });
+  });
+
+  it('expands in both directions of one link table', () => {
+    const employee = store.get(setOf(model, 'Employees'), { ID: 4 });
+    if (employee === undefined) throw new Error('missing');
+    const entity = projectEntity(store, setOf(model, 'Employees'), employee, selectExpandOf(model, 'Employees', { Manager: { Manager: {}, Reports: {} } }));
+    expect(entity).toEqual({ ID: 4, Manager: { ID: 2, Manager: { ID: 1 }, Reports: [{ ID: 4 }] } });
+  });
+});

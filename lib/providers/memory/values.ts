@@ -4,27 +4,17 @@
  * Decimal) and the model forms themselves, so the loader and the store's writes share one check.
  */
 import type { EdmComplexType, EdmProperty, EdmPropertyTypeRef } from '../../edm/model';
+import { canonicalDecimal, canonicalInteger, isInt64, numberToDecimalText } from '../../edm/decimal-text';
+import { canonicalGuid, parseBase64, parsePrimitiveText } from '../../edm/primitive-text';
 import { PRIMITIVE_TYPES } from '../../edm/primitives';
+import { canonicalTime, parseDateTimeText, parseJsonDateText } from '../../edm/temporal-text';
 import type { ComplexValue, EdmPrimitiveTypeName, PrimitiveValue, PropertyValue } from '../../edm/primitives';
 
 /** A converted value, or why the input is not one. */
 export type Coerced<T> = { readonly ok: true; readonly value: T } | { readonly ok: false; readonly detail: string };
 
-const INT64_MIN = -(2n ** 63n);
-const INT64_MAX = 2n ** 63n - 1n;
-/** Bounds the digits a Decimal exponent may expand to, so `1e999999` cannot allocate a megabyte. */
-const DECIMAL_MAX_EXPONENT = 400;
-
-const INTEGER_TEXT = /^[+-]?\d+$/;
-const DECIMAL_TEXT = /^([+-]?)(\d*)(?:\.(\d*))?(?:[eE]([+-]?\d+))?$/;
-const GUID_TEXT = /^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$/;
-const BASE64_TEXT = /^(?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=)?$/;
-// xs:duration, the Edm.Time form (MS-ODATA §2.2.2 "Abstract Type System": Edm.Time is a time of day).
-const DURATION_TEXT = /^-?P(?=\d|T\d)(?:\d+Y)?(?:\d+M)?(?:\d+D)?(?:T(?=\d)(?:\d+H)?(?:\d+M)?(?:\d+(?:\.\d+)?S)?)?$/;
-// ISO 8601 date-time; a missing offset means UTC (the data files' convention, and V2's Edm.DateTime).
-const DATETIME_TEXT = /^(\d{4})-(\d{2})-(\d{2})(?:T(\d{2}):(\d{2})(?::(\d{2})(?:\.(\d+))?)?)?(Z|[+-]\d{2}:\d{2})?$/;
-// The verbose-JSON form `\/Date(ms)\/`, optionally with an offset in minutes as `+hhmm`.
-const JSON_DATE_TEXT = /^\/Date\((-?\d+)(?:[+-]\d{4})?\)\/$/;
+// The JSON forms of a data file that are not the XML text forms: `\/Date(ms)\/` and the float spellings.
+const JSON_DATE_PREFIX = '/Date(';
 
 function ok<T>(value: T): Coerced<T> {
   return { ok: true, value };
@@ -32,6 +22,10 @@ function ok<T>(value: T): Coerced<T> {
 
 function fail<T>(detail: string): Coerced<T> {
   return { ok: false, detail };
+}
+
+function orFail<T>(value: T | undefined, detail: string): Coerced<T> {
+  return value === undefined ? fail(detail) : ok(value);
 }
 
 /** A short, safe description of an offending input for messages. */
@@ -56,44 +50,20 @@ export function describe(value: unknown): string {
   }
 }
 
-/** Canonical decimal text: no exponent, no leading or trailing zeros, `0` for zero. */
-export function canonicalDecimal(text: string): string | undefined {
-  const match = DECIMAL_TEXT.exec(text);
-  if (match === null) return undefined;
-  const [, sign, whole = '', fraction = '', exponentText] = match;
-  if (whole.length + fraction.length === 0) return undefined;
-  const exponent = exponentText === undefined ? 0 : Number(exponentText);
-  if (Math.abs(exponent) > DECIMAL_MAX_EXPONENT) return undefined;
-  const digits = whole + fraction;
-  let point = whole.length + exponent;
-  let padded = digits;
-  if (point < 0) {
-    padded = '0'.repeat(-point) + digits;
-    point = 0;
-  } else if (point > digits.length) {
-    padded = digits + '0'.repeat(point - digits.length);
-  }
-  const integerPart = padded.slice(0, point).replace(/^0+/, '') || '0';
-  const fractionPart = padded.slice(point).replace(/0+$/, '');
-  const body = fractionPart === '' ? integerPart : `${integerPart}.${fractionPart}`;
-  return sign === '-' && body !== '0' ? `-${body}` : body;
-}
-
 function coerceInt64(raw: unknown): Coerced<string> {
-  let big: bigint;
-  if (typeof raw === 'string' && INTEGER_TEXT.test(raw)) big = BigInt(raw);
-  else if (typeof raw === 'number' && Number.isSafeInteger(raw)) big = BigInt(raw);
-  else if (typeof raw === 'bigint') big = raw;
+  let text: string | undefined;
+  if (typeof raw === 'string') text = canonicalInteger(raw);
+  else if (typeof raw === 'number' && Number.isSafeInteger(raw)) text = String(raw);
+  else if (typeof raw === 'bigint') text = raw.toString();
   // Kept as a string in the model: a JS number loses Int64 precision above 2^53.
-  else return fail('expected an integer string or a safe integer number');
-  if (big < INT64_MIN || big > INT64_MAX) return fail('out of the Int64 range');
-  return ok(big.toString());
+  if (text === undefined) return fail('expected an integer string or a safe integer number');
+  return isInt64(text) ? ok(text) : fail('out of the Int64 range');
 }
 
 function coerceDecimal(raw: unknown): Coerced<string> {
   if (typeof raw === 'number') {
     if (!Number.isFinite(raw)) return fail('a Decimal must be finite');
-    return ok(canonicalDecimal(String(raw)) ?? '0');
+    return ok(numberToDecimalText(raw) ?? '0');
   }
   if (typeof raw !== 'string') return fail('expected a decimal string or number');
   const text = canonicalDecimal(raw);
@@ -117,32 +87,9 @@ function coerceFloat(raw: unknown): Coerced<number> {
   }
 }
 
-/** Parse an ISO 8601 date-time (UTC when no offset is given) or `\/Date(ms)\/`, checking each field. */
+/** An ISO 8601 date-time (UTC when no offset is given) or the verbose-JSON `\/Date(ms)\/` form. */
 export function parseDateTime(text: string): Date | undefined {
-  const json = JSON_DATE_TEXT.exec(text);
-  if (json !== null) {
-    const date = new Date(Number(json[1]));
-    return Number.isNaN(date.getTime()) ? undefined : date;
-  }
-  const match = DATETIME_TEXT.exec(text);
-  if (match === null) return undefined;
-  const [, y, mo, d, h = '0', mi = '0', s = '0', fraction = '', zone = 'Z'] = match;
-  const year = Number(y);
-  const month = Number(mo) - 1;
-  const day = Number(d);
-  const hour = Number(h);
-  const minute = Number(mi);
-  const second = Number(s);
-  const millis = Number(fraction.slice(0, 3).padEnd(3, '0'));
-  const utc = new Date(0);
-  utc.setUTCFullYear(year, month, day);
-  utc.setUTCHours(hour, minute, second, millis);
-  // Reject what Date would roll over silently (month 13, February 30, hour 24).
-  if (utc.getUTCFullYear() !== year || utc.getUTCMonth() !== month || utc.getUTCDate() !== day) return undefined;
-  if (utc.getUTCHours() !== hour || utc.getUTCMinutes() !== minute || utc.getUTCSeconds() !== second) return undefined;
-  if (zone === 'Z') return utc;
-  const offsetMinutes = (zone[0] === '-' ? -1 : 1) * (Number(zone.slice(1, 3)) * 60 + Number(zone.slice(4, 6)));
-  return new Date(utc.getTime() - offsetMinutes * 60000);
+  return text.startsWith(JSON_DATE_PREFIX) ? parseJsonDateText(text) : parseDateTimeText(text);
 }
 
 function coerceDateTime(raw: unknown): Coerced<Date> {
@@ -154,8 +101,8 @@ function coerceDateTime(raw: unknown): Coerced<Date> {
 
 function coerceBinary(raw: unknown): Coerced<Uint8Array> {
   if (raw instanceof Uint8Array) return ok(raw);
-  if (typeof raw === 'string' && BASE64_TEXT.test(raw)) return ok(Buffer.from(raw, 'base64'));
-  return fail('expected a base64 string or a Uint8Array');
+  const bytes = typeof raw === 'string' ? parseBase64(raw) : undefined;
+  return bytes === undefined ? fail('expected a base64 string or a Uint8Array') : ok(bytes);
 }
 
 /** Convert one primitive value (never null) to its model representation. */
@@ -181,9 +128,9 @@ export function coercePrimitive(name: EdmPrimitiveTypeName, raw: unknown): Coerc
     case 'datetime':
       return coerceDateTime(raw);
     case 'time':
-      return typeof raw === 'string' && DURATION_TEXT.test(raw) ? ok(raw) : fail('expected an xs:duration such as "PT13H20M"');
+      return orFail(typeof raw === 'string' ? canonicalTime(raw) : undefined, 'expected an xs:duration such as "PT13H20M"');
     case 'guid':
-      return typeof raw === 'string' && GUID_TEXT.test(raw) ? ok(raw.toLowerCase()) : fail('expected a GUID such as "7c2d...-...-..."');
+      return orFail(typeof raw === 'string' ? canonicalGuid(raw) : undefined, 'expected a GUID such as "01234567-89ab-cdef-0123-456789abcdef"');
     case 'binary':
       return coerceBinary(raw);
     default:
@@ -256,13 +203,6 @@ export function sameValue(a: PropertyValue, b: PropertyValue): boolean {
  * has none or it cannot be read (the property then starts as null).
  */
 export function defaultValueOf(property: EdmProperty): PropertyValue | undefined {
-  const text = property.defaultValue;
-  if (text === undefined || property.type.kind !== 'Primitive') return undefined;
-  const category = PRIMITIVE_TYPES.get(property.type.name)?.category;
-  let raw: unknown = text;
-  if (category === 'boolean') raw = text === 'true' ? true : text === 'false' ? false : undefined;
-  else if (category === 'integer' || category === 'float') raw = text.trim() === '' ? undefined : Number(text);
-  else if (category === 'binary') return undefined;
-  const value = coercePrimitive(property.type.name, raw);
-  return value.ok ? value.value : undefined;
+  if (property.defaultValue === undefined || property.type.kind !== 'Primitive') return undefined;
+  return parsePrimitiveText(property.type.name, property.defaultValue);
 }

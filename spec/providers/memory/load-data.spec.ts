@@ -54,7 +54,7 @@ describe('loadData', () => {
       { Products: [{ Code: 'X', Released: '2019-02-30T00:00:00Z' }] },
       ['Products(\'X\'): Invalid value for property \'Released\' of type Edm.DateTime: expected an ISO 8601 date-time such as "1992-01-01T00:00:00Z"'],
     ],
-    ['bad base64', { Products: [{ Code: 'X', Picture: 'AQI' }] }, ["Products('X'): Invalid value for property 'Picture' of type Edm.Binary: expected a base64 string or a Uint8Array"]],
+    ['bad base64', { Products: [{ Code: 'X', Picture: 'A*B=' }] }, ["Products('X'): Invalid value for property 'Picture' of type Edm.Binary: expected a base64 string or a Uint8Array"]],
     ['a missing key', { Products: [{ Picture: null }] }, ['Products[0]: Invalid value for property \'Code\' of type Edm.String: a value is required (Nullable="false" on Shop.Product)']],
     ['an Int64 out of range', { Customers: [{ ID: '9223372036854775808' }] }, ["Customers(9223372036854775808L): Invalid value for property 'ID' of type Edm.Int64: out of the Int64 range"]],
     ['a duplicate key', { Products: [{ Code: 'P1' }, { Code: 'P1' }] }, ["Products('P1'): duplicate key in 'Products' (entry 1)."]],

@@ -8,3 +8,5 @@ export type { SingleSchemaDefinition } from './define';
 export { collectModelErrors, validateModel } from './validate';
 export { readEdmx, loadEdmx } from './edmx-reader';
 export { writeEdmx } from './edmx-writer';
+export * from './literals';
+export * from './payload-values';

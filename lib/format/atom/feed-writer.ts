@@ -1,0 +1,37 @@
+/**
+ * Atom feeds and top-level entries (MS-ODATA §2.2.6.2.1, RFC 4287 §4.1.1): `xml:base` is the
+ * service root, the self link is relative, `m:count` follows the self link ($inlinecount, OData
+ * 2.0, §2.2.6.2.1.1) and `link rel="next"` closes a partial feed (§2.2.6.2.1.2).
+ */
+import type { EntryResult, FeedResult } from '../../result';
+import type { Entity } from '../../provider/types';
+import type { WriterContext } from '../context';
+import { XML_DECLARATION } from '../names';
+import { writeSequence } from '../stream';
+import { escapeXmlAttribute, escapeXmlText } from '../xml/escape';
+import { atomEntryWriter, atomRootAttributes } from './entry-writer';
+
+/** An Atom feed document: one string for an array of entities, chunks for an async iterable. */
+export function writeAtomFeed(result: FeedResult, context: WriterContext): string | AsyncIterable<string> {
+  const entry = atomEntryWriter(result.entitySet, result.entityType, result.selectExpand);
+  const title = escapeXmlText(result.title);
+  let head = XML_DECLARATION + '<feed' + atomRootAttributes(context) + '>';
+  head += `<title type="text">${title}</title>`;
+  head += '<id>' + escapeXmlText(context.serviceRoot + result.selfPath) + '</id>';
+  head += '<updated>' + escapeXmlText(context.updated) + '</updated>';
+  head += `<link rel="self" title="${escapeXmlAttribute(result.title)}" href="${escapeXmlAttribute(result.selfPath)}"/>`;
+  if (result.count !== undefined) head += `<m:count>${result.count}</m:count>`;
+  const nextLink = result.nextLink;
+  return writeSequence(
+    head,
+    result.entities,
+    (entity: Entity) => entry(entity, context, ''),
+    () => (nextLink === undefined ? '' : `<link rel="next" href="${escapeXmlAttribute(nextLink)}"/>`) + '</feed>',
+  );
+}
+
+/** An Atom entry document. */
+export function writeAtomEntry(result: EntryResult, context: WriterContext): string {
+  const entry = atomEntryWriter(result.entitySet, result.entityType, result.selectExpand);
+  return XML_DECLARATION + entry(result.entity, context, atomRootAttributes(context));
+}

@@ -1,0 +1,61 @@
+/**
+ * The response writers: one per payload and format (MS-ODATA §2.2.6), from the typed handler
+ * results to text. `writeResult` picks the writer; Atom and XML share writers where the payload
+ * is the same (a feed is Atom whether negotiated as `atom` or `xml`; a property is always XML).
+ * Counts and raw values are text written by the service; `$metadata` is `edm/writeEdmx`.
+ */
+import type { Result } from '../result';
+import { assertNever } from '../util';
+import { writeAtomEntry, writeAtomFeed, writeAtomServiceDocument } from './atom';
+import type { WriterContext } from './context';
+import { writeJsonCollection, writeJsonEntry, writeJsonFeed, writeJsonLink, writeJsonLinks, writeJsonProperty, writeJsonServiceDocument } from './json';
+import { writeXmlCollection, writeXmlLink, writeXmlLinks, writeXmlProperty } from './xml';
+
+export type { WriterContext, MediaInfo } from './context';
+export { writeError } from './error-body';
+export type { ErrorBodyOptions } from './error-body';
+export * from './names';
+export { planEntry } from './entry-plan';
+export type { EntryPlan, NavigationPlan } from './entry-plan';
+export { CHUNK_SIZE } from './stream';
+export * from './atom';
+export * from './json';
+export * from './xml';
+export * from './readers';
+
+/** The serialization a writer produces: Atom (AtomPub documents), plain XML, or verbose JSON. */
+export type WriterFormat = 'atom' | 'xml' | 'json';
+
+/**
+ * Write a handler result. Feeds from an async iterable come back as an async iterable of chunks;
+ * everything else as one string. Count and NoContent are written here too (text, empty), so any
+ * result the service holds can be passed; Metadata and RawValue cannot.
+ */
+export function writeResult(result: Result, format: WriterFormat, context: WriterContext): string | AsyncIterable<string> {
+  const json = format === 'json';
+  switch (result.kind) {
+    case 'ServiceDocument':
+      return json ? writeJsonServiceDocument(context.model) : writeAtomServiceDocument(context);
+    case 'Feed':
+      return json ? writeJsonFeed(result, context) : writeAtomFeed(result, context);
+    case 'Entry':
+      return json ? writeJsonEntry(result, context) : writeAtomEntry(result, context);
+    case 'Property':
+      return json ? writeJsonProperty(result) : writeXmlProperty(result);
+    case 'Collection':
+      return json ? writeJsonCollection(result, context) : writeXmlCollection(result);
+    case 'Links':
+      return json ? writeJsonLinks(result, context) : writeXmlLinks(result);
+    case 'Link':
+      return json ? writeJsonLink(result) : writeXmlLink(result);
+    case 'Count':
+      return String(result.count);
+    case 'NoContent':
+      return '';
+    case 'Metadata':
+    case 'RawValue':
+      throw new TypeError(`A ${result.kind} result is not written by lib/format (see edm/writeEdmx and the service).`);
+    default:
+      return assertNever(result, 'result kind');
+  }
+}

@@ -1,0 +1,55 @@
+/**
+ * Compiled verbose JSON writers of property values (MS-ODATA §2.2.6.3.1, §2.2.6.3.4): primitives
+ * in their JSON text form from `edm/payload-values` (Int64 and Decimal as strings, DateTime as
+ * `"\/Date(ms)\/"`), complex values as objects with a `__metadata` type, null as `null`.
+ */
+import type { EdmComplexType, EdmPropertyTypeRef } from '../../edm/model';
+import { inferPrimitiveType, jsonValueText } from '../../edm/payload-values';
+import { expectComplex, expectPrimitive, isPrimitiveValue } from '../value-guards';
+
+/** Writes the JSON text of one value. */
+export type JsonValueWriter = (value: unknown) => string;
+
+const complexWriters = new WeakMap<EdmComplexType, JsonValueWriter>();
+
+/** Compile the value writer of a property type; `label` names the property in errors. */
+export function compileJsonValue(type: EdmPropertyTypeRef, label: string): JsonValueWriter {
+  if (type.kind === 'Complex') return complexWriter(type.type);
+  const typeName = type.name;
+  if (typeName === 'Edm.String') {
+    return (value) => {
+      if (value === null || value === undefined) return 'null';
+      return typeof value === 'string' ? JSON.stringify(value) : jsonValueText(typeName, expectPrimitive(value, label, typeName));
+    };
+  }
+  return (value) => (value === null || value === undefined ? 'null' : jsonValueText(typeName, expectPrimitive(value, label, typeName)));
+}
+
+/** `{"__metadata":{"type":"ODataDemo.Address"},"Street":...}` (compiled once per complex type). */
+function complexWriter(type: EdmComplexType): JsonValueWriter {
+  let compiled = complexWriters.get(type);
+  if (compiled === undefined) {
+    const head = `{"__metadata":{"type":${JSON.stringify(type.qualifiedName)}}`;
+    const names = type.properties.map((p) => p.name);
+    const keys = names.map((name) => `,${JSON.stringify(name)}:`);
+    // Member writers are built on first use: a complex type may reach itself through its members.
+    let members: JsonValueWriter[] | undefined;
+    compiled = (value) => {
+      if (value === null || value === undefined) return 'null';
+      const complex = expectComplex(value, type.qualifiedName, type.qualifiedName);
+      members ??= type.properties.map((p) => compileJsonValue(p.type, `${type.qualifiedName}/${p.name}`));
+      let out = head;
+      for (let i = 0; i < members.length; i++) out += keys[i] + members[i](complex[names[i]]);
+      return out + '}';
+    };
+    complexWriters.set(type, compiled);
+  }
+  return compiled;
+}
+
+/** The JSON text of a dynamic property's value with its inferred type; undefined when it cannot be written. */
+export function writeDynamicJsonValue(value: unknown): string | undefined {
+  if (value === null) return 'null';
+  if (!isPrimitiveValue(value)) return undefined;
+  return jsonValueText(inferPrimitiveType(value), value);
+}

@@ -1,0 +1,24 @@
+/** writeResult: which writer each result kind and format reaches. */
+import { writeResult } from '../../lib/format';
+import { context } from './support';
+
+describe('writeResult', () => {
+  it('writes counts as text and NoContent as nothing', () => {
+    expect(writeResult({ kind: 'Count', count: 9 }, 'json', context())).toBe('9');
+    expect(writeResult({ kind: 'NoContent' }, 'atom', context())).toBe('');
+  });
+
+  it('refuses results that other modules write', () => {
+    expect(() => writeResult({ kind: 'Metadata' }, 'xml', context())).toThrow(TypeError);
+    expect(() => writeResult({ kind: 'RawValue', contentType: 'text/plain', body: 'x' }, 'xml', context())).toThrow(TypeError);
+  });
+
+  it('writes the JSON service document from the default container', () => {
+    expect(writeResult({ kind: 'ServiceDocument' }, 'json', context())).toBe('{"d":{"EntitySets":["Products","Categories","Suppliers"]}}');
+  });
+
+  it('writes properties and links as plain XML whether negotiated as atom or xml', () => {
+    const link = { kind: 'Link', uri: 'http://localhost/odata/Categories(0)' } as const;
+    expect(writeResult(link, 'atom', context())).toBe(writeResult(link, 'xml', context()));
+  });
+});

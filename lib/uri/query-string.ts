@@ -1,0 +1,42 @@
+/**
+ * The query string as name/value pairs, decoded once (MS-ODATA §2.2.3.1 queryOptions; the
+ * `application/x-www-form-urlencoded` conventions of the HTML spec for `+`).
+ */
+import { ODataError } from '../errors';
+
+const PLUS = /\+/g;
+
+function decodeComponent(text: string, part: string): string {
+  const spaced = text.indexOf('+') === -1 ? text : text.replace(PLUS, ' ');
+  if (spaced.indexOf('%') === -1) return spaced;
+  try {
+    return decodeURIComponent(spaced);
+  } catch (cause) {
+    throw ODataError.fromCode('URI_PERCENT_ENCODING', { text: part }, { target: part, cause });
+  }
+}
+
+/**
+ * Split a raw query string (with or without its leading `?`) into decoded pairs, in order.
+ *
+ *   queryOptions = queryOption *( "&" queryOption )
+ *   queryOption  = name [ "=" value ]                ; the first "=" separates
+ *
+ * `+` is a space and `%XX` escapes are UTF-8 octets (bad escapes: 400 URI_PERCENT_ENCODING). A part
+ * without `=` has the value `''`. Empty parts (`a=1&&b=2`) and parts with an empty name are
+ * skipped. Names stay case-sensitive: `$Filter` is not `$filter`.
+ */
+export function parseQueryString(raw: string): [string, string][] {
+  const text = raw.charCodeAt(0) === 0x3f /* ? */ ? raw.slice(1) : raw;
+  const pairs: [string, string][] = [];
+  if (text.length === 0) return pairs;
+  for (const part of text.split('&')) {
+    if (part.length === 0) continue;
+    const equals = part.indexOf('=');
+    const name = decodeComponent(equals === -1 ? part : part.slice(0, equals), part);
+    if (name.length === 0) continue;
+    const value = equals === -1 ? '' : decodeComponent(part.slice(equals + 1), part);
+    pairs.push([name, value]);
+  }
+  return pairs;
+}

@@ -1,9 +1,9 @@
 import type { EdmModel } from '../../../lib/edm/model';
 import { ODataError } from '../../../lib/errors';
-import { loadData } from '../../../lib/providers/memory/load-data';
+import { fromForeignKeys, loadData } from '../../../lib/providers/memory/load-data';
 import { projectEntity, resolvePath } from '../../../lib/providers/memory/read';
 import { MemoryStore } from '../../../lib/providers/memory/store';
-import { ORDER_A, ORDER_B, setOf, shopData, shopModel } from './models';
+import { DEMO_LINKS, ORDER_A, ORDER_B, demoData, demoModel, setOf, shopData, shopModel } from './models';
 import { pathOf, selectExpandOf } from './paths';
 
 function errorOf(fn: () => unknown): string {
@@ -124,5 +124,61 @@ describe('projectEntity', () => {
     if (employee === undefined) throw new Error('missing');
     const entity = projectEntity(store, setOf(model, 'Employees'), employee, selectExpandOf(model, 'Employees', { Manager: { Manager: {}, Reports: {} } }));
     expect(entity).toEqual({ ID: 4, Manager: { ID: 2, Manager: { ID: 1 }, Reports: [{ ID: 4 }] } });
+  });
+});
+
+describe('the ODataDemo data through foreign keys', () => {
+  const model = demoModel();
+  const store = new MemoryStore(model);
+  loadData(store, fromForeignKeys(demoData(), DEMO_LINKS));
+  const ids = (path: Parameters<typeof resolvePath>[1]): unknown[] => resolvePath(store, path).map((e) => e.ID);
+
+  it('stores products with model values and without the foreign-key fields', () => {
+    expect(store.get(setOf(model, 'Products'), { ID: 3 })).toEqual({
+      ID: 3,
+      Name: 'Havina Cola',
+      Description: 'The Original Key Lime Cola',
+      ReleaseDate: new Date(Date.UTC(2005, 9, 1)),
+      DiscontinuedDate: new Date(Date.UTC(2006, 9, 1)),
+      Rating: 3,
+      Price: '19.9',
+    });
+  });
+
+  it('resolves both directions of each association from one link table', () => {
+    expect(ids(pathOf(model, 'Categories', { ID: 1 }, ['Products']))).toEqual([1, 2, 3, 4, 5, 6]);
+    expect(ids(pathOf(model, 'Categories', { ID: 2 }, ['Products']))).toEqual([7, 8]);
+    expect(ids(pathOf(model, 'Suppliers', { ID: 1 }, ['Products']))).toEqual([0, 7, 8]);
+    expect(ids(pathOf(model, 'Products', { ID: 8 }, ['Category']))).toEqual([2]);
+  });
+
+  it('walks Categories(1)/Products(3)/Supplier', () => {
+    expect(resolvePath(store, pathOf(model, 'Categories', { ID: 1 }, ['Products', { ID: 3 }], ['Supplier'])).map((s) => s.Name)).toEqual(['Exotic Liquids']);
+  });
+
+  it('404s for Categories(0)/Products(3): product 3 exists but is not in category 0', () => {
+    expect(errorOf(() => resolvePath(store, pathOf(model, 'Categories', { ID: 0 }, ['Products', { ID: 3 }])))).toBe(
+      "404 ENTITY_NOT_FOUND: No entity with the key (3) exists in 'Products'.",
+    );
+  });
+
+  it('404s for a missing root entity', () => {
+    expect(errorOf(() => resolvePath(store, pathOf(model, 'Suppliers', { ID: 7 }, ['Products'])))).toBe("404 ENTITY_NOT_FOUND: No entity with the key (7) exists in 'Suppliers'.");
+  });
+
+  it('expands a supplier with its products and their categories', () => {
+    const supplier = store.get(setOf(model, 'Suppliers'), { ID: 1 });
+    if (supplier === undefined) throw new Error('missing');
+    const entity = projectEntity(store, setOf(model, 'Suppliers'), supplier, selectExpandOf(model, 'Suppliers', { Products: { $select: ['Name'], $expand: { Category: { $select: ['Name'] } } } }, ['Name']));
+    expect(entity).toEqual({
+      ID: 1,
+      Name: 'Tokyo Traders',
+      Concurrency: 0,
+      Products: [
+        { ID: 0, Name: 'Bread', Category: { ID: 0, Name: 'Food' } },
+        { ID: 7, Name: 'DVD Player', Category: { ID: 2, Name: 'Electronics' } },
+        { ID: 8, Name: 'LCD HDTV', Category: { ID: 2, Name: 'Electronics' } },
+      ],
+    });
   });
 });

@@ -14,13 +14,15 @@ export function unsupported(element: XmlElement, detail: string): never {
   throw ODataError.fromCode('EDMX_UNSUPPORTED', { detail: `<${element.local}> at line ${element.line}, column ${element.column}: ${detail}` });
 }
 
-/** An element in a foreign namespace, kept verbatim (whitespace-only text dropped). */
+/** An element in a foreign namespace, kept as a tree (whitespace-only text dropped, mixed-content text trimmed). */
 export function toAnnotationElement(element: XmlElement): AnnotationElement {
   const attributes = element.attributes.map(toAnnotationAttribute);
   const children: (AnnotationElement | string)[] = [];
+  // Text beside child elements is trimmed: the writer indents mixed content, so its edges are layout.
+  const mixed = element.children.some((child) => typeof child !== 'string');
   for (const child of element.children) {
     if (typeof child !== 'string') children.push(toAnnotationElement(child));
-    else if (child.trim() !== '') children.push(child);
+    else if (child.trim() !== '') children.push(mixed ? child.trim() : child);
   }
   return {
     namespace: element.uri,

@@ -118,7 +118,7 @@ function writeAnnotationElement(parent: XMLBuilder, scope: Scope, annotation: An
     a.value,
   ]);
   const record: Record<string, string> = {};
-  for (const [n, v] of [...declarations, ...attributes]) record[n] = escapeAttribute(v);
+  for (const [n, v] of [...attributes, ...declarations]) record[n] = escapeAttribute(v);
   const node = parent.ele(name, record);
   const inner = scope.child(declarations);
   for (const child of annotation.children ?? []) {

@@ -44,6 +44,7 @@ export const ERROR_CODES = define({
   FILTER_UNKNOWN_PROPERTY: { status: 400, message: "No property '{name}' exists in type '{type}' at position {position} in '{text}'.{suggestion}" },
   FILTER_UNKNOWN_FUNCTION: { status: 400, message: "Unknown function '{name}' at position {position} in '{text}'.{suggestion}" },
   FILTER_ARITY: { status: 400, message: "Function '{name}' takes {expected} argument(s), got {actual}, at position {position} in '{text}'." },
+  FILTER_DIVISION_BY_ZERO: { status: 400, message: "Division by zero while evaluating '{expression}'." },
   SKIPTOKEN_INVALID: { status: 400, message: "The $skiptoken '{token}' is not valid for this request." },
 
   // --- negotiation & versions ---

@@ -4,7 +4,7 @@
  * (the EDM type of the node, or `null` for the untyped `null` literal). Providers translate this AST
  * (e.g. to SQL) or hand it to `evaluate` helpers. Nodes are readonly and discriminated by `kind`.
  */
-import type { EdmNavigationProperty, EdmProperty } from '../../edm/model';
+import type { EdmEntityType, EdmNavigationProperty, EdmProperty } from '../../edm/model';
 import type { EdmPrimitiveTypeName, PrimitiveValue } from '../../edm/primitives';
 
 /** Offsets into the expression text: `start` inclusive, `end` exclusive. */
@@ -37,6 +37,8 @@ export interface LiteralNode extends NodeBase {
   /** The literal's EDM type; `null` for the `null` literal. */
   readonly literalType: EdmPrimitiveTypeName | null;
   readonly value: PrimitiveValue | null;
+  /** The literal as written, when parsed from text (the printer reuses it, so print→parse is exact). */
+  readonly text?: string;
 }
 
 /** One step of a member path, as resolved by the type checker. */
@@ -53,6 +55,11 @@ export interface MemberNode extends NodeBase {
   readonly kind: 'Member';
   readonly path: readonly string[];
   readonly steps?: readonly MemberStep[];
+  /**
+   * Where the path starts when not at the current entity: the result of `cast('NS.Derived')` (MS-ODATA
+   * memberExpression = commonExpression "/" property), e.g. `cast('NS.Derived')/Extra`.
+   */
+  readonly base?: ExprNode;
 }
 
 export interface BinaryNode extends NodeBase {
@@ -79,6 +86,8 @@ export interface CallNode extends NodeBase {
 export interface TypeNameNode extends NodeBase {
   readonly kind: 'TypeName';
   readonly name: string;
+  /** Set by the type checker when the name is an entity type of the model. */
+  readonly entityType?: EdmEntityType;
 }
 
 /** Any expression node. */

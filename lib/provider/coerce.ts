@@ -1,0 +1,154 @@
+/**
+ * Runtime values of the evaluator. Entities hold values in the EDM JS representation
+ * (edm/primitives); to compare or compute, a value is moved into a "lane" chosen from the promoted
+ * type: numbers, exact int64 (bigint), exact decimals, strings, instants... Dynamic properties of
+ * open types have no declared type, so `inferType` reads one from the JS value.
+ */
+import type { EdmPrimitiveTypeName, PrimitiveValue } from '../edm/primitives';
+import { timeToMilliseconds } from '../edm/temporal-text';
+import { isNumeric, promoteNumeric } from '../uri/expr/promotion';
+import { decimalFromInteger, decimalFromNumber, formatDecimal, parseDecimal, type ExactDecimal } from './decimal';
+
+/** How values of a type are compared and computed. */
+export type Lane = 'number' | 'int64' | 'decimal' | 'string' | 'guid' | 'boolean' | 'instant' | 'time' | 'binary';
+
+/** A value inside its lane. */
+export type LaneValue = number | bigint | ExactDecimal | string | boolean | Uint8Array;
+
+const LANES: Readonly<Record<EdmPrimitiveTypeName, Lane>> = {
+  'Edm.Binary': 'binary',
+  'Edm.Boolean': 'boolean',
+  'Edm.Byte': 'number',
+  'Edm.SByte': 'number',
+  'Edm.Int16': 'number',
+  'Edm.Int32': 'number',
+  'Edm.Int64': 'int64',
+  'Edm.Decimal': 'decimal',
+  'Edm.Single': 'number',
+  'Edm.Double': 'number',
+  'Edm.DateTime': 'instant',
+  'Edm.DateTimeOffset': 'instant',
+  'Edm.Time': 'time',
+  'Edm.Guid': 'guid',
+  'Edm.String': 'string',
+};
+
+/** The lane of a primitive type. */
+export function laneOf(type: EdmPrimitiveTypeName): Lane {
+  return LANES[type];
+}
+
+/** The type two operands meet in (numeric promotion; DateTime with DateTimeOffset; else identical). */
+export function commonType(a: EdmPrimitiveTypeName, b: EdmPrimitiveTypeName): EdmPrimitiveTypeName | undefined {
+  const numeric = promoteNumeric(a, b);
+  if (numeric !== undefined) return numeric;
+  if (a === b) return a;
+  if (laneOf(a) === 'instant' && laneOf(b) === 'instant') return 'Edm.DateTimeOffset';
+  return undefined;
+}
+
+function isIntegerText(text: string): boolean {
+  const start = text.charCodeAt(0) === 45 ? 1 : 0;
+  if (text.length === start || text.length - start > 25) return false;
+  for (let i = start; i < text.length; i++) {
+    const code = text.charCodeAt(i);
+    if (code < 48 || code > 57) return false;
+  }
+  return true;
+}
+
+/** A value in the given lane; undefined when the value does not belong there. */
+export function toLane(lane: Lane, value: unknown): LaneValue | undefined {
+  switch (lane) {
+    case 'number':
+      if (typeof value === 'number') return value;
+      if (typeof value === 'string') {
+        const exact = parseDecimal(value);
+        return exact === undefined ? undefined : Number(value);
+      }
+      return typeof value === 'bigint' ? Number(value) : undefined;
+    case 'int64':
+      if (typeof value === 'string') return isIntegerText(value) ? BigInt(value) : undefined;
+      if (typeof value === 'number') return Number.isInteger(value) ? BigInt(value) : undefined;
+      return typeof value === 'bigint' ? value : undefined;
+    case 'decimal':
+      if (typeof value === 'string') return parseDecimal(value);
+      if (typeof value === 'number') return Number.isInteger(value) ? decimalFromInteger(value) : decimalFromNumber(value);
+      return typeof value === 'bigint' ? decimalFromInteger(value) : undefined;
+    case 'string':
+      return typeof value === 'string' ? value : undefined;
+    case 'guid':
+      return typeof value === 'string' ? value.toLowerCase() : undefined;
+    case 'boolean':
+      return typeof value === 'boolean' ? value : undefined;
+    case 'instant':
+      return value instanceof Date && !Number.isNaN(value.getTime()) ? value.getTime() : undefined;
+    case 'time':
+      return typeof value === 'string' ? timeToMilliseconds(value) : undefined;
+    case 'binary':
+      return value instanceof Uint8Array ? value : undefined;
+    default:
+      return undefined;
+  }
+}
+
+const INT32_MIN = -2147483648;
+const INT32_MAX = 2147483647;
+
+/**
+ * The EDM type of a value whose type is not declared (a dynamic property). A string is read as the
+ * `hint` type when it has that type's form (Int64 and Decimal values are strings), else Edm.String.
+ */
+export function inferType(value: unknown, hint?: EdmPrimitiveTypeName): EdmPrimitiveTypeName | undefined {
+  switch (typeof value) {
+    case 'boolean':
+      return 'Edm.Boolean';
+    case 'number':
+      if (Number.isInteger(value) && value >= INT32_MIN && value <= INT32_MAX) return 'Edm.Int32';
+      return Number.isSafeInteger(value) ? 'Edm.Int64' : 'Edm.Double';
+    case 'bigint':
+      return 'Edm.Int64';
+    case 'string':
+      if (hint !== undefined && hint !== 'Edm.String' && typeof value === 'string' && fitsStringForm(value, hint)) return hint;
+      return 'Edm.String';
+    default:
+      if (value instanceof Date) return hint === 'Edm.DateTimeOffset' ? hint : 'Edm.DateTime';
+      if (value instanceof Uint8Array) return 'Edm.Binary';
+      return undefined;
+  }
+}
+
+function fitsStringForm(value: string, type: EdmPrimitiveTypeName): boolean {
+  switch (type) {
+    case 'Edm.Int64':
+      return isIntegerText(value);
+    case 'Edm.Decimal':
+      return parseDecimal(value) !== undefined;
+    case 'Edm.Time':
+      return timeToMilliseconds(value) !== undefined;
+    case 'Edm.Guid':
+      return value.length === 36 && value.charCodeAt(8) === 45 && value.charCodeAt(13) === 45;
+    default:
+      return isNumeric(type) && parseDecimal(value) !== undefined;
+  }
+}
+
+/** Types of two dynamic (or one dynamic, one declared) values, each read with the other as hint. */
+export function inferPair(
+  left: unknown,
+  right: unknown,
+  leftDeclared: EdmPrimitiveTypeName | undefined,
+  rightDeclared: EdmPrimitiveTypeName | undefined,
+): [EdmPrimitiveTypeName | undefined, EdmPrimitiveTypeName | undefined] {
+  let leftType = leftDeclared ?? inferType(left, rightDeclared);
+  const rightType = rightDeclared ?? inferType(right, leftType);
+  if (leftDeclared === undefined && leftType === 'Edm.String' && rightType !== 'Edm.String') leftType = inferType(left, rightType);
+  return [leftType, rightType];
+}
+
+/** A numeric lane value back in the JS representation of `type` (Int64 and Decimal as exact strings). */
+export function fromNumericLane(type: EdmPrimitiveTypeName, value: number | bigint | ExactDecimal): PrimitiveValue {
+  if (typeof value === 'number') return value;
+  if (typeof value === 'bigint') return laneOf(type) === 'number' ? Number(value) : value.toString();
+  return laneOf(type) === 'number' ? Number(formatDecimal(value)) : formatDecimal(value);
+}

@@ -1,0 +1,17 @@
+/** The provider contract and the shared helpers any provider can use (evaluator, exact decimals). */
+export * from './types';
+export * from './evaluate';
+export {
+  addDecimal,
+  ceilingDecimal,
+  compareDecimal,
+  divideDecimal,
+  floorDecimal,
+  formatDecimal,
+  moduloDecimal,
+  multiplyDecimal,
+  parseDecimal,
+  roundDecimal,
+  subtractDecimal,
+} from './decimal';
+export type { ExactDecimal } from './decimal';

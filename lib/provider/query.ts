@@ -1,0 +1,173 @@
+/**
+ * Ordering and paging for any provider: `$orderby` comparators, the `$skiptoken` position filter
+ * and `applyQuery`, which runs filter, count, skiptoken, sort, skip and top over an array. Sort
+ * keys are computed once per entity (not once per comparison) and the sort is stable.
+ */
+import { ODataError } from '../errors';
+import type { PrimitiveValue } from '../edm/primitives';
+import type { OrderByItem, SkipTokenPosition } from '../uri/types';
+import { laneOf, toLane, type LaneValue } from './coerce';
+import { compareValues, sortComparator } from './compare';
+import { compileExpression, compileFilter } from './compile';
+import { staticPrimitive, type EvaluationAccess, type Evaluator } from './runtime';
+import type { Entity, QueryRequest } from './types';
+
+type SortValue = LaneValue | PrimitiveValue | null | object;
+
+/** One compiled sort key: how to read it from an entity, how to compare two readings, which way. */
+interface SortKey {
+  readonly read: (entity: Entity) => SortValue;
+  /** Bring a skiptoken value into the same form as `read` returns. */
+  readonly fromPosition: (value: PrimitiveValue | null) => SortValue;
+  /** Total order, nulls first. */
+  readonly compare: (a: SortValue, b: SortValue) => number;
+  /** 1 ascending, -1 descending. */
+  readonly direction: 1 | -1;
+}
+
+function nullsFirst(compare: (a: SortValue, b: SortValue) => number): (a: SortValue, b: SortValue) => number {
+  return (a, b) => (a === null ? (b === null ? 0 : -1) : b === null ? 1 : compare(a, b));
+}
+
+function sortKey(item: OrderByItem, evaluator: Evaluator): SortKey {
+  const direction = item.direction === 'desc' ? -1 : 1;
+  const type = staticPrimitive(item.expression);
+  if (type === undefined) {
+    // Dynamic (or untyped) values: types are read from the values (WCF sorted nulls first too).
+    return { read: evaluator, fromPosition: (value) => value, compare: (a, b) => compareValues(a, b), direction };
+  }
+  const lane = laneOf(type);
+  const compare = sortComparator(lane);
+  const convert = (value: unknown): SortValue => (value === null || value === undefined ? null : (toLane(lane, value) ?? null));
+  return {
+    read: (entity) => convert(evaluator(entity)),
+    fromPosition: convert,
+    compare: nullsFirst((a, b) => compare(a as LaneValue, b as LaneValue)),
+    direction,
+  };
+}
+
+function compileKeys(orderBy: readonly OrderByItem[], access: EvaluationAccess): SortKey[] {
+  return orderBy.map((item) => sortKey(item, compileExpression(item.expression, access)));
+}
+
+/**
+ * A comparator for `$orderby` (which should end with the key tie-breaker): nulls sort first when
+ * ascending (as WCF), strings ordinally, Int64/Decimal exactly, dates by instant.
+ */
+export function compileOrderBy(orderBy: readonly OrderByItem[], access?: EvaluationAccess): (a: Entity, b: Entity) => number {
+  const keys = compileKeys(orderBy, access);
+  return (a, b) => {
+    for (const key of keys) {
+      const order = key.compare(key.read(a), key.read(b));
+      if (order !== 0) return order * key.direction;
+    }
+    return 0;
+  };
+}
+
+function invalidToken(position: SkipTokenPosition, why: string): ODataError {
+  const values = [...position.orderByValues.map(String), ...Object.values(position.key).map(String)].join(',');
+  return ODataError.fromCode('SKIPTOKEN_INVALID', { token: values }, { target: '$skiptoken', cause: new Error(why) });
+}
+
+/** The key property an order item sorts on, when it is a plain one-step path. */
+function keyName(item: OrderByItem, position: SkipTokenPosition): string | undefined {
+  const expression = item.expression;
+  if (expression.kind !== 'Member' || expression.base !== undefined || expression.path.length !== 1) return undefined;
+  const name = expression.path[0];
+  return Object.prototype.hasOwnProperty.call(position.key, name) ? name : undefined;
+}
+
+/**
+ * A predicate keeping the entities strictly after a `$skiptoken` position in `orderBy` order.
+ * `orderBy` is the client's `$orderby` (one position value per item) followed by the key
+ * tie-breaker items (valued from the position's key); key properties it does not sort on are
+ * compared last, ascending, so the position is exact either way. 400 SKIPTOKEN_INVALID when the
+ * position does not fit the ordering.
+ */
+export function compileSkipTokenFilter(
+  orderBy: readonly OrderByItem[],
+  position: SkipTokenPosition,
+  access?: EvaluationAccess,
+): (entity: Entity) => boolean {
+  const given = position.orderByValues.length;
+  if (given > orderBy.length) throw invalidToken(position, 'more values than $orderby items');
+  const keys = compileKeys(orderBy, access);
+  const bounds: SortValue[] = [];
+  const covered = new Set<string>();
+  orderBy.forEach((item, index) => {
+    const name = keyName(item, position);
+    if (index < given) {
+      bounds.push(keys[index].fromPosition(position.orderByValues[index]));
+    } else {
+      if (name === undefined) throw invalidToken(position, `no value for the $orderby item ${index + 1}`);
+      bounds.push(keys[index].fromPosition(position.key[name]));
+    }
+    if (name !== undefined) covered.add(name);
+  });
+  for (const name of Object.keys(position.key)) {
+    if (covered.has(name)) continue;
+    keys.push({
+      read: (entity) => (Object.prototype.hasOwnProperty.call(entity, name) ? (entity[name] ?? null) : null),
+      fromPosition: (value) => value,
+      compare: (a, b) => compareValues(a, b),
+      direction: 1,
+    });
+    bounds.push(position.key[name]);
+  }
+  return (entity) => {
+    for (let i = 0; i < keys.length; i++) {
+      const key = keys[i];
+      const order = key.compare(key.read(entity), bounds[i]) * key.direction;
+      if (order !== 0) return order > 0;
+    }
+    return false; // the position's own entity is not after itself
+  };
+}
+
+/** True when `entity` comes strictly after the skiptoken position (compile once for many entities). */
+export function afterPosition(
+  entity: Entity,
+  orderBy: readonly OrderByItem[],
+  position: SkipTokenPosition,
+  access?: EvaluationAccess,
+): boolean {
+  return compileSkipTokenFilter(orderBy, position, access)(entity);
+}
+
+/** The parts of a QueryRequest that `applyQuery` implements. */
+export type QueryPart = Pick<QueryRequest, 'filter' | 'orderBy' | 'skip' | 'top' | 'skipToken' | 'count'>;
+
+/**
+ * Run a query over an array, in protocol order: `$filter`, the count (after filtering, before
+ * paging: MS-ODATA §2.2.3.6.1.10), the `$skiptoken` position, `$orderby` (stable), `$skip`, `$top`.
+ * The input is not modified; the result holds the same entity objects.
+ */
+export function applyQuery(
+  entities: readonly Entity[],
+  request: QueryPart,
+  access?: EvaluationAccess,
+): { entities: Entity[]; count: number | undefined } {
+  let selected: Entity[] = request.filter === undefined ? entities.slice() : entities.filter(compileFilter(request.filter, access));
+  const count = request.count ? selected.length : undefined;
+  if (request.skipToken !== undefined) selected = selected.filter(compileSkipTokenFilter(request.orderBy, request.skipToken, access));
+  if (request.orderBy.length > 0 && selected.length > 1) selected = sortStable(selected, compileKeys(request.orderBy, access));
+  const skip = Math.max(0, request.skip ?? 0);
+  const end = request.top === undefined ? undefined : skip + Math.max(0, request.top);
+  if (skip > 0 || end !== undefined) selected = selected.slice(skip, end);
+  return { entities: selected, count };
+}
+
+/** Sort with every key read once per entity; ties keep input order. */
+function sortStable(entities: readonly Entity[], keys: readonly SortKey[]): Entity[] {
+  const rows = entities.map((entity, index) => ({ entity, index, values: keys.map((key) => key.read(entity)) }));
+  rows.sort((a, b) => {
+    for (let i = 0; i < keys.length; i++) {
+      const order = keys[i].compare(a.values[i], b.values[i]);
+      if (order !== 0) return order * keys[i].direction;
+    }
+    return a.index - b.index;
+  });
+  return rows.map((row) => row.entity);
+}

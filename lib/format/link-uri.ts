@@ -62,22 +62,26 @@ function relativePath(uri: string, serviceRoot: string, base: string | undefined
   return end === -1 ? path : path.slice(0, end);
 }
 
-/** Replace a leading `$<ContentID>` segment by the path the batch part created (MS-ODATA §2.2.7.6.1). */
-function expandContentId(uri: string, path: string, contentIds: ReadonlyMap<string, string> | undefined): string {
+/**
+ * Replace a leading `$<ContentID>` segment by the path the batch part created (MS-ODATA §2.2.7.6.1:
+ * "$<contentIdValue>" stands for the resource the referenced request created). The mapped value may
+ * be relative to the service root, path-absolute or absolute.
+ */
+function expandContentId(uri: string, path: string, context: ReadContext): string {
   if (!path.startsWith('$')) return path;
   const slash = path.indexOf('/');
   const id = path.slice(1, slash === -1 ? undefined : slash);
-  const target = contentIds?.get(id);
+  const target = context.contentIds?.get(id);
   if (target === undefined) throw invalidLink(uri, `refers to the Content-ID '${id}', which no earlier request of this change set defined.`);
   const rest = slash === -1 ? '' : path.slice(slash);
-  return (target.startsWith('/') ? target.slice(1) : target) + rest;
+  return relativePath(target, context.serviceRoot, undefined) + rest;
 }
 
 /** Resolve a link URI from a request body to the entry (or deferred navigation) it addresses; 400 BODY_INVALID otherwise. */
 export function resolveLinkUri(uri: string, context: ReadContext, base?: string): ResolvedLink {
   const trimmed = uri.trim();
   if (trimmed === '') throw invalidLink(uri, 'is empty.');
-  const path = expandContentId(trimmed, relativePath(trimmed, context.serviceRoot, base), context.contentIds);
+  const path = expandContentId(trimmed, relativePath(trimmed, context.serviceRoot, base), context);
   let resource: ResourcePath;
   try {
     resource = parseResourcePath(path, context.model);

@@ -58,7 +58,8 @@ export class StoreCore {
   /** Store a record; a replaced record keeps its place, and the undo step restores the old one. */
   protected put(table: SetTable, key: string, values: StoredValues): void {
     const before = table.records.get(key);
-    const record: StoredRecord = { seq: before?.seq ?? ++this.seq, values };
+    // Frozen so that no caller can change a stored entity in place: writes always store a new object.
+    const record: StoredRecord = { seq: before?.seq ?? ++this.seq, values: Object.freeze(values) };
     table.records.set(key, record);
     this.locations.set(values, { table, key });
     this.journal.record(() => {

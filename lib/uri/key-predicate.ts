@@ -13,7 +13,10 @@ import type { EntityKey } from './types';
 interface KeyItem {
   readonly name: string | undefined;
   readonly literal: string;
+  /** Offset of the item (its name, when named). */
   readonly start: number;
+  /** Offset of the literal. */
+  readonly valueStart: number;
 }
 
 const IDENTIFIER_START = /[\p{L}\p{Nl}_]/u;
@@ -56,6 +59,7 @@ function scanItems(predicate: string, entityType: EdmEntityType): KeyItem[] {
   let pos = 0;
   for (;;) {
     let name: string | undefined;
+    const start = pos;
     const nameEnd = scanIdentifier(predicate, pos);
     if (nameEnd > pos && predicate.charCodeAt(nameEnd) === 0x3d /* = */) {
       name = predicate.slice(pos, nameEnd);
@@ -66,7 +70,7 @@ function scanItems(predicate: string, entityType: EdmEntityType): KeyItem[] {
       const what = pos >= predicate.length ? 'a key value is missing' : `no valid literal starts at '${predicate.slice(pos)}'`;
       throw keyError(predicate, entityType, `${what} (position ${pos})`, pos);
     }
-    items.push({ name, literal: predicate.slice(pos, end), start: pos });
+    items.push({ name, literal: predicate.slice(pos, end), start, valueStart: pos });
     pos = end;
     if (pos === predicate.length) return items;
     if (predicate.charCodeAt(pos) !== 0x2c /* , */) {
@@ -122,7 +126,7 @@ function assignItems(predicate: string, entityType: EdmEntityType, items: readon
 /** Convert one literal to its key property's type: a non-null value of that type, or 400. */
 function convertItem(predicate: string, entityType: EdmEntityType, property: EdmProperty, item: KeyItem): PrimitiveValue {
   if (property.type.kind !== 'Primitive') {
-    throw keyError(predicate, entityType, `the key property '${property.name}' is not of a primitive type`, item.start);
+    throw keyError(predicate, entityType, `the key property '${property.name}' is not of a primitive type`, item.valueStart);
   }
   const typeName = property.type.name;
   let value: PrimitiveValue | null | undefined;
@@ -130,13 +134,13 @@ function convertItem(predicate: string, entityType: EdmEntityType, property: Edm
     value = convertLiteral(parseLiteral(item.literal), typeName);
   } catch (error) {
     if (!isODataError(error)) throw error;
-    throw keyError(predicate, entityType, `key property '${property.name}': ${error.message}`, item.start, error);
+    throw keyError(predicate, entityType, `key property '${property.name}': ${error.message}`, item.valueStart, error);
   }
   if (value === null) {
-    throw keyError(predicate, entityType, `the key property '${property.name}' (${typeName}) cannot be null`, item.start);
+    throw keyError(predicate, entityType, `the key property '${property.name}' (${typeName}) cannot be null`, item.valueStart);
   }
   if (value === undefined) {
-    throw keyError(predicate, entityType, `the value ${item.literal} is not compatible with the key property '${property.name}' of type ${typeName}`, item.start);
+    throw keyError(predicate, entityType, `the value ${item.literal} is not compatible with the key property '${property.name}' of type ${typeName}`, item.valueStart);
   }
   return value;
 }

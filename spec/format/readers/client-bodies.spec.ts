@@ -7,7 +7,7 @@
  * whitespace around the id).
  */
 import { readAtomEntry, readJsonEntry } from '../../../lib/format/readers';
-import { contextFor, demoModel, summarize, targetOf } from './reader-fixtures';
+import { catchODataError, contextFor, demoModel, summarize, targetOf } from './reader-fixtures';
 import type { EntrySummary } from './reader-fixtures';
 
 const context = contextFor(demoModel);
@@ -82,6 +82,14 @@ describe('verbose JSON from real clients', () => {
       properties: { ID: 0, Name: 'Bread', Description: 'Whole grain bread', ReleaseDate: RELEASE, DiscontinuedDate: null, Rating: 4, Price: '2.5' },
       id: 'http://localhost:4004/odata/Products(0)',
     });
+  });
+});
+
+describe('the error documented in docs/request-bodies.md', () => {
+  it('names the unknown property and suggests the declared one', () => {
+    expect(catchODataError(() => json('{"Nam":"x"}')).message).toBe(
+      "The request body is invalid: the type 'ODataDemo.Product' has no property 'Nam'. Did you mean 'Name'?",
+    );
   });
 });
 

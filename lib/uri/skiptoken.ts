@@ -7,7 +7,7 @@ import { ODataError, isODataError } from '../errors';
 import type { EdmEntityType } from '../edm/model';
 import type { EdmPrimitiveTypeName, PrimitiveValue } from '../edm/primitives';
 import { convertLiteral, parseLiteral, printLiteral, scanLiteral } from '../edm/literals';
-import type { EntityKey, OrderByItem, SkipTokenPosition } from './types';
+import type { OrderByItem, SkipTokenPosition } from './types';
 
 function isPrimitiveValue(value: unknown): value is PrimitiveValue {
   return (
@@ -119,7 +119,7 @@ export function decodeSkipToken(text: string, orderBy: readonly OrderByItem[], e
       if (value === undefined || value === null) throw invalid();
       key[property.name] = value;
     });
-    return Object.freeze({ orderByValues: Object.freeze(orderByValues), key: Object.freeze(key) as EntityKey });
+    return Object.freeze({ orderByValues: Object.freeze(orderByValues), key: Object.freeze(key) });
   } catch (error) {
     if (isODataError(error) && error.code !== 'SKIPTOKEN_INVALID') throw invalid(error);
     throw error;

@@ -4,6 +4,7 @@
  * frame of the undo journal, so a precondition check and the write cannot be split by an await, and
  * a failed write, changeset or deep insert leaves the store exactly as before. Knows no URIs or HTTP.
  */
+import { AsyncLocalStorage } from 'async_hooks';
 import type { EdmEntitySet, EdmModel, EdmNavigationProperty } from '../../edm/model';
 import type { PropertyValue } from '../../edm/primitives';
 import { ODataError } from '../../errors';
@@ -52,6 +53,10 @@ export interface StoreTransaction {
 /** The store: entity records and link tables, with atomic writes and nested transactions. */
 export class MemoryStore extends StoreCore {
   private readonly now: () => Date;
+  /** Marks the async context of the exclusive work that is running. */
+  private readonly owner = new AsyncLocalStorage<MemoryStore>();
+  /** Settles when the last queued exclusive work has finished. */
+  private queue: Promise<void> = Promise.resolve();
 
   constructor(model: EdmModel, options: MemoryStoreOptions = {}) {
     super(model);
@@ -207,8 +212,8 @@ export class MemoryStore extends StoreCore {
   }
 
   /**
-   * Open a transaction that spans awaits (a `$batch` changeset). Writes made until it closes join
-   * it, whoever makes them: callers serialise writers while one is open.
+   * Open a transaction that spans awaits. Writes made until it closes join it, whoever makes them:
+   * use `transactionAsync` (or `exclusive`) so that writers are serialised while one is open.
    */
   begin(): StoreTransaction {
     this.journal.begin();
@@ -228,6 +233,37 @@ export class MemoryStore extends StoreCore {
         this.undo();
       },
     };
+  }
+
+  /**
+   * Run `work` when no other exclusive work is running, or at once when called from inside one
+   * (the writes of a changeset). Providers route every write through this, so a write from another
+   * request can never land inside an open changeset and be undone with it.
+   */
+  exclusive<T>(work: () => T | Promise<T>): Promise<T> {
+    if (this.owner.getStore() === this) return Promise.resolve().then(work);
+    const run = this.queue.then(() => this.owner.run(this, work));
+    this.queue = run.then(
+      () => undefined,
+      () => undefined,
+    );
+    return run;
+  }
+
+  /** An atomic transaction around async work (a `$batch` changeset): exclusive, undone if `work` throws. */
+  transactionAsync<T>(work: () => Promise<T>): Promise<T> {
+    return this.exclusive(async () => {
+      const transaction = this.begin();
+      let result: T;
+      try {
+        result = await work();
+      } catch (error) {
+        transaction.rollback();
+        throw error;
+      }
+      transaction.commit();
+      return result;
+    });
   }
 
   // --- loading (used by load-data) -------------------------------------------------------------

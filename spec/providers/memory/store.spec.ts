@@ -272,6 +272,34 @@ describe('MemoryStore', () => {
       expect(() => second.commit()).toThrow('MemoryStore transactions must be closed once, innermost first.');
     });
 
+    it('transactionAsync undoes a failed changeset but not a write queued behind it', async () => {
+      const before = store.all(Products()).map((p) => p.Code);
+      const order: string[] = [];
+      const changeset = store.transactionAsync(async () => {
+        await store.exclusive(() => store.insert(Products(), { Code: 'P3' }));
+        order.push('inside');
+        await new Promise((resolve) => setTimeout(resolve, 5));
+        throw new Error('part 2 failed');
+      });
+      const outside = store.exclusive(() => {
+        order.push('outside');
+        return store.insert(Products(), { Code: 'P9' });
+      });
+      await expect(changeset).rejects.toThrow('part 2 failed');
+      await outside;
+      expect(order).toEqual(['inside', 'outside']);
+      expect(store.all(Products()).map((p) => p.Code)).toEqual([...before, 'P9']);
+    });
+
+    it('transactionAsync commits and returns the result of its work', async () => {
+      const code = await store.transactionAsync(async () => {
+        await Promise.resolve();
+        return store.exclusive(() => store.insert(Products(), { Code: 'P5' }).Code);
+      });
+      expect(code).toBe('P5');
+      expect(store.get(Products(), { Code: 'P5' })).toEqual({ Code: 'P5', Picture: null, Released: null });
+    });
+
     it('refuses an async function in transaction()', () => {
       expect(() => store.transaction(() => Promise.resolve(1))).toThrow(TypeError);
     });

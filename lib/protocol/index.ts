@@ -1,0 +1,10 @@
+/** The protocol layer's surface: content negotiation, versions, ETags and the request/response types. */
+export { negotiateFormat, parseAccept } from './negotiate';
+export type { MediaRange, NegotiatedFormat, NegotiationInput, PayloadKind, ResponseFormat } from './negotiate';
+export { checkRequestVersion, checkResponseVersion, compareVersions, formatVersion, parseVersionHeader } from './version';
+export type { ProtocolVersion, RequestVersions, VersionHeader } from './version';
+export { computeETag, matchesIfMatch, matchesIfNoneMatch, parseETagList } from './etag';
+export type { ETagList, ETagSource } from './etag';
+export { negotiateFor, payloadKindOf, preferredErrorFormat } from './response-format';
+export type { PayloadFormat } from './response-format';
+export type { ODataRequest, ODataResponse, RequestContext, ResponseBody } from './message';

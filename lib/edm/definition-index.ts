@@ -3,6 +3,7 @@
  * alias-qualified names (CSDL §2.1 "Alias"), and `Collection(...)` type references.
  * @internal
  */
+import { didYouMean } from '../util';
 import type {
   AssociationDefinition,
   ComplexTypeDefinition,
@@ -32,6 +33,12 @@ const COLLECTION_PREFIX = 'Collection(';
 const SIMPLE_IDENTIFIER = /^[\p{L}\p{Nl}_][\p{L}\p{Nl}\p{Nd}\p{Mn}\p{Mc}\p{Pc}\p{Cf}]*$/u;
 /** CSDL namespace: simple identifiers joined by dots. */
 const NAMESPACE_NAME = /^[\p{L}\p{Nl}_][\p{L}\p{Nl}\p{Nd}\p{Mn}\p{Mc}\p{Pc}\p{Cf}]*(\.[\p{L}\p{Nl}_][\p{L}\p{Nl}\p{Nd}\p{Mn}\p{Mc}\p{Pc}\p{Cf}]*)*$/u;
+
+/** `. Did you mean 'X'?` for a misspelled name, or an empty string. */
+export function suggestion(name: string, candidates: Iterable<string>): string {
+  const hint = didYouMean(name, candidates);
+  return hint === '' ? '' : `.${hint}`;
+}
 
 /** True for a CSDL SimpleIdentifier. */
 export function isSimpleIdentifier(name: unknown): boolean {

@@ -4,9 +4,8 @@
  * and m:HttpMethod). Part of the model validator.
  * @internal
  */
-import { didYouMean } from '../util';
 import type { EntityContainerDefinition, EntitySetDefinition, FunctionImportDefinition } from './definition';
-import { isSimpleIdentifier, parseTypeReference, type DefinitionIndex, type Indexed } from './definition-index';
+import { isSimpleIdentifier, parseTypeReference, suggestion, type DefinitionIndex, type Indexed } from './definition-index';
 import { isPrimitiveTypeName } from './primitives';
 import { commonFacetProblems, primitiveFacetProblems } from './validate-facets';
 
@@ -49,7 +48,7 @@ function checkContainer(index: DefinitionIndex, path: string, indexed: Indexed<E
     claim('EntitySet', set.name);
     if (!sets.has(set.name)) sets.set(set.name, set);
     if (index.entityType(set.entityType) === undefined) {
-      problems.push(`${path} / EntitySet '${set.name}': entity type '${set.entityType}' not found${didYouMean(set.entityType, index.entityTypes.keys())}`);
+      problems.push(`${path} / EntitySet '${set.name}': entity type '${set.entityType}' not found${suggestion(set.entityType, index.entityTypes.keys())}`);
     }
   }
   for (const associationSet of container.associationSets ?? []) {
@@ -57,7 +56,7 @@ function checkContainer(index: DefinitionIndex, path: string, indexed: Indexed<E
     const setPath = `${path} / AssociationSet '${associationSet.name}'`;
     const association = index.association(associationSet.association);
     if (association === undefined) {
-      problems.push(`${setPath}: association '${associationSet.association}' not found${didYouMean(associationSet.association, index.associations.keys())}`);
+      problems.push(`${setPath}: association '${associationSet.association}' not found${suggestion(associationSet.association, index.associations.keys())}`);
       continue;
     }
     const ends = associationSet.ends ?? [];
@@ -68,7 +67,7 @@ function checkContainer(index: DefinitionIndex, path: string, indexed: Indexed<E
     for (const end of ends) {
       const set = sets.get(end.entitySet);
       if (set === undefined) {
-        problems.push(`${setPath} / End '${end.role}': entity set '${end.entitySet}' not found${didYouMean(end.entitySet, sets.keys())}`);
+        problems.push(`${setPath} / End '${end.role}': entity set '${end.entitySet}' not found${suggestion(end.entitySet, sets.keys())}`);
         continue;
       }
       const associationEnd = association.definition.ends.find((e) => e.role === end.role);
@@ -99,7 +98,7 @@ function checkFunctionImport(
   }
   const set = functionImport.entitySet === undefined ? undefined : sets.get(functionImport.entitySet);
   if (functionImport.entitySet !== undefined && set === undefined) {
-    problems.push(`${path}: entity set '${functionImport.entitySet}' not found${didYouMean(functionImport.entitySet, sets.keys())}`);
+    problems.push(`${path}: entity set '${functionImport.entitySet}' not found${suggestion(functionImport.entitySet, sets.keys())}`);
   }
   if (functionImport.returnType !== undefined) {
     const { name } = parseTypeReference(functionImport.returnType);
@@ -114,7 +113,7 @@ function checkFunctionImport(
         }
       }
     } else if (!isPrimitiveTypeName(name) && index.complexType(name) === undefined) {
-      problems.push(`${path}: unknown return type '${functionImport.returnType}'${didYouMean(name, [...index.entityTypes.keys(), ...index.complexTypes.keys()])}`);
+      problems.push(`${path}: unknown return type '${functionImport.returnType}'${suggestion(name, [...index.entityTypes.keys(), ...index.complexTypes.keys()])}`);
     } else if (functionImport.entitySet !== undefined) {
       problems.push(`${path}: EntitySet applies only to entity results, not to '${functionImport.returnType}'`);
     }

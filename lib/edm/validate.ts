@@ -4,7 +4,6 @@
  * as graphql-js `validateSchema` does. Containers are checked in validate-containers.ts.
  */
 import { ODataError } from '../errors';
-import { didYouMean } from '../util';
 import type {
   AssociationDefinition,
   ComplexTypeDefinition,
@@ -14,7 +13,7 @@ import type {
   PropertyDefinition,
   SchemaDefinition,
 } from './definition';
-import { DefinitionIndex, isNamespaceName, isSimpleIdentifier, parseTypeReference, type Indexed } from './definition-index';
+import { DefinitionIndex, isNamespaceName, isSimpleIdentifier, parseTypeReference, suggestion, type Indexed } from './definition-index';
 import { isPrimitiveTypeName, PRIMITIVE_TYPES } from './primitives';
 import { containerProblems } from './validate-containers';
 import { commonFacetProblems, feedCustomizationProblems, primitiveFacetProblems } from './validate-facets';
@@ -106,7 +105,7 @@ function checkBaseType(
 ): Indexed<EntityTypeDefinition>[] {
   if (type.baseType === undefined) return [];
   if (index.entityType(type.baseType) === undefined) {
-    problems.push(`${path} / BaseType: entity type '${type.baseType}' not found${didYouMean(type.baseType, index.entityTypes.keys())}`);
+    problems.push(`${path} / BaseType: entity type '${type.baseType}' not found${suggestion(type.baseType, index.entityTypes.keys())}`);
     return [];
   }
   const chain = index.baseTypes(type);
@@ -138,7 +137,7 @@ function checkKey(path: string, type: EntityTypeDefinition, problems: string[]):
     seen.add(name);
     const property = (type.properties ?? []).find((p) => p.name === name);
     if (property === undefined) {
-      problems.push(`${path} / Key: property '${name}' not found${didYouMean(name, (type.properties ?? []).map((p) => p.name))}`);
+      problems.push(`${path} / Key: property '${name}' not found${suggestion(name, (type.properties ?? []).map((p) => p.name))}`);
     } else if (!isPrimitiveTypeName(property.type)) {
       problems.push(`${path} / Key: property '${name}' is of type '${property.type}'; key properties must be primitive`);
     } else if (property.nullable === true) {
@@ -175,7 +174,7 @@ function complexTypeProblems(index: DefinitionIndex, propertyPath: string, prope
   if (index.complexType(property.type) === undefined) {
     if (index.entityType(property.type) !== undefined) return [`${propertyPath}: '${property.type}' is an entity type; use a NavigationProperty`];
     const candidates = [...PRIMITIVE_TYPES.keys(), ...index.complexTypes.keys()];
-    return [`${propertyPath}: unknown type '${property.type}'${didYouMean(property.type, candidates)}`];
+    return [`${propertyPath}: unknown type '${property.type}'${suggestion(property.type, candidates)}`];
   }
   const problems: string[] = [];
   const misplaced = (['maxLength', 'fixedLength', 'unicode', 'collation', 'precision', 'scale', 'defaultValue', 'mimeType'] as const).filter(
@@ -217,12 +216,12 @@ function checkNavigation(
 ): void {
   const association = index.association(nav.relationship);
   if (association === undefined) {
-    problems.push(`${path}: association '${nav.relationship}' not found${didYouMean(nav.relationship, index.associations.keys())}`);
+    problems.push(`${path}: association '${nav.relationship}' not found${suggestion(nav.relationship, index.associations.keys())}`);
     return;
   }
   const roles = (association.definition.ends ?? []).map((end) => end.role);
   for (const [attribute, role] of [['FromRole', nav.fromRole], ['ToRole', nav.toRole]] as const) {
-    if (!roles.includes(role)) problems.push(`${path}: ${attribute} '${role}' is not a role of association '${association.qualifiedName}'${didYouMean(role, roles)}`);
+    if (!roles.includes(role)) problems.push(`${path}: ${attribute} '${role}' is not a role of association '${association.qualifiedName}'${suggestion(role, roles)}`);
   }
   if (nav.fromRole === nav.toRole) problems.push(`${path}: FromRole and ToRole must be different roles`);
   const fromEnd = association.definition.ends?.find((end) => end.role === nav.fromRole);
@@ -245,7 +244,7 @@ function checkAssociation(index: DefinitionIndex, schema: SchemaDefinition, asso
   for (const end of ends) {
     const endPath = `${path} / End '${end.role}'`;
     if (!isSimpleIdentifier(end.role)) problems.push(`${endPath}: invalid role name`);
-    if (index.entityType(end.type) === undefined) problems.push(`${endPath}: entity type '${end.type}' not found${didYouMean(end.type, index.entityTypes.keys())}`);
+    if (index.entityType(end.type) === undefined) problems.push(`${endPath}: entity type '${end.type}' not found${suggestion(end.type, index.entityTypes.keys())}`);
     if (!MULTIPLICITIES.has(end.multiplicity)) problems.push(`${endPath}: invalid multiplicity '${String(end.multiplicity)}' (use 0..1, 1 or *)`);
     if (end.onDelete !== undefined && end.onDelete !== 'Cascade' && end.onDelete !== 'None') {
       problems.push(`${endPath}: OnDelete Action must be Cascade or None, got '${String(end.onDelete)}'`);
@@ -279,7 +278,7 @@ function checkAssociation(index: DefinitionIndex, schema: SchemaDefinition, asso
   if (dependentType !== undefined) {
     const all = [dependentType, ...index.baseTypes(dependentType.definition)].flatMap((t) => (t.definition.properties ?? []).map((p) => p.name));
     for (const name of constraint.dependent.propertyRefs) {
-      if (!all.includes(name)) problems.push(`${constraintPath}: Dependent property '${name}' not found on '${dependentType.qualifiedName}'${didYouMean(name, all)}`);
+      if (!all.includes(name)) problems.push(`${constraintPath}: Dependent property '${name}' not found on '${dependentType.qualifiedName}'${suggestion(name, all)}`);
     }
   }
 }

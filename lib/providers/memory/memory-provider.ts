@@ -15,6 +15,7 @@ import { projectEntity, resolvePath } from './read';
 import { MemoryStore } from './store';
 import type { MemoryStoreOptions, StoredValues } from './store';
 
+/** Options of `new MemoryProvider(model, data, options)`. */
 export interface MemoryProviderOptions extends MemoryStoreOptions {
   /**
    * Foreign-key fields that stand for links, per entity set: `{ Products: { Category: 'CategoryID' } }`.

@@ -25,6 +25,7 @@ export interface EntityLocation {
   readonly key: string;
 }
 
+/** Options of the store. */
 export interface MemoryStoreOptions {
   /** The clock for DateTime concurrency tokens (tests pin it). */
   readonly now?: () => Date;
@@ -36,6 +37,7 @@ export interface LinkTarget {
   readonly key: EntityKey;
 }
 
+/** Options of an update or delete. */
 export interface WriteOptions {
   /**
    * Called with the current entity right before the write, in the same synchronous step: throw

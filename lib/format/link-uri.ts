@@ -17,6 +17,9 @@ export type ResolvedLink =
 /** RFC 3986 §3.1: `scheme = ALPHA *( ALPHA / DIGIT / "+" / "-" / "." )`, followed by `:`. */
 const SCHEME = /^[A-Za-z][A-Za-z0-9+.-]*:/;
 
+/** RFC 3986 §3: the path ends at the first `?` (query) or `#` (fragment). */
+const PATH_END = /[?#]/;
+
 /** The service root as a parsed URL whose path ends with `/`, cached per root string. */
 const ROOTS = new Map<string, URL>();
 
@@ -58,7 +61,7 @@ function relativePath(uri: string, serviceRoot: string, base: string | undefined
     }
     path = absolute.pathname.slice(root.pathname.length);
   }
-  const end = path.search(/[?#]/);
+  const end = path.search(PATH_END);
   return end === -1 ? path : path.slice(0, end);
 }
 

@@ -232,7 +232,9 @@ function parseNumber(text: string): ParsedLiteral {
     if (value >= INT32_MIN && value <= INT32_MAX) return { type: 'Edm.Int32', value, text };
   }
   if (isInt64(canonical)) return { type: 'Edm.Int64', value: canonical, text };
-  return { type: 'Edm.Decimal', value: canonical, text };
+  const decimal = canonicalDecimal(canonical, false, false);
+  if (decimal === undefined) throw syntaxError(text, 'out of range for Edm.Decimal');
+  return { type: 'Edm.Decimal', value: decimal, text };
 }
 
 function floatValue(text: string, body: string, max: number, type: string): number {

@@ -17,12 +17,29 @@ import { escapeXmlAttribute, escapeXmlText } from '../xml/escape';
 import { compileXmlElement, writeDynamicXmlElement, XmlValueWriter } from '../xml/value-writer';
 import { compileFeedCustomization } from './feed-customization';
 
+/**
+ * What every entry of one response shares, escaped once per response rather than once per entry:
+ * the service root and the `updated` timestamp.
+ */
+export interface AtomScope {
+  readonly context: WriterContext;
+  /** The service root, escaped for text and attributes. */
+  readonly root: string;
+  /** `context.updated`, escaped. */
+  readonly updated: string;
+}
+
+/** The scope of one response. */
+export function atomScope(context: WriterContext): AtomScope {
+  return { context, root: escapeXmlAttribute(context.serviceRoot), updated: escapeXmlText(context.updated) };
+}
+
 /** Writes one `<entry>`; `rootAttributes` carries `xml:base` and namespaces for a top-level entry, else ''. */
-export type AtomEntryWriter = (entity: Entity, context: WriterContext, rootAttributes: string) => string;
+export type AtomEntryWriter = (entity: Entity, scope: AtomScope, rootAttributes: string) => string;
 
 /** `xml:base` and namespace declarations of a top-level `feed` or `entry` (as in the ODataDemo captures). */
-export function atomRootAttributes(context: WriterContext): string {
-  return ` xml:base="${escapeXmlAttribute(context.serviceRoot)}" xmlns:d="${DATA_NS}" xmlns:m="${METADATA_NS}" xmlns="${ATOM_NS}"`;
+export function atomRootAttributes(scope: AtomScope): string {
+  return ` xml:base="${scope.root}" xmlns:d="${DATA_NS}" xmlns:m="${METADATA_NS}" xmlns="${ATOM_NS}"`;
 }
 
 const cache = new WriterCache<AtomEntryWriter>(compileAtomEntry);
@@ -37,7 +54,8 @@ interface PropertyWriter {
   readonly write: XmlValueWriter;
 }
 
-type LinkWriter = (entity: Entity, path: string, context: WriterContext) => string;
+/** Writes one navigation link; `href` is the entry's path, already escaped for an attribute. */
+type LinkWriter = (entity: Entity, href: string, scope: AtomScope) => string;
 
 function compileAtomEntry(plan: EntryPlan): AtomEntryWriter {
   const type = plan.entityType;
@@ -50,13 +68,14 @@ function compileAtomEntry(plan: EntryPlan): AtomEntryWriter {
   const dynamic = plan.allDynamic || plan.selectedDynamic.size > 0;
   const mediaTitle = escapeXmlAttribute(type.name);
 
-  return (entity, context, rootAttributes) => {
-    const path = pathOf(entity);
-    const href = escapeXmlAttribute(path);
+  return (entity, scope, rootAttributes) => {
+    const context = scope.context;
+    // Attribute escaping covers text escaping, so the escaped path serves id and hrefs alike.
+    const href = escapeXmlAttribute(pathOf(entity));
     const etag = context.etagOf(entity, type);
     let out = '<entry' + rootAttributes + (etag === undefined ? '' : ` m:etag="${escapeXmlAttribute(etag)}"`) + '>';
-    out += '<id>' + escapeXmlText(context.serviceRoot + path) + '</id>';
-    out += customization.syndication(entity, context.updated);
+    out += '<id>' + scope.root + href + '</id>';
+    out += customization.syndication(entity, scope.updated);
     out += editLink + href + '"/>';
     let contentType: string | undefined;
     if (type.hasStream) {
@@ -65,7 +84,7 @@ function compileAtomEntry(plan: EntryPlan): AtomEntryWriter {
       const mediaETag = media?.etag === undefined ? '' : ` m:etag="${escapeXmlAttribute(media.etag)}"`;
       out += `<link rel="edit-media" title="${mediaTitle}" href="${href}/$value"${mediaETag}/>`;
     }
-    for (let i = 0; i < links.length; i++) out += links[i](entity, path, context);
+    for (let i = 0; i < links.length; i++) out += links[i](entity, href, scope);
     out += category;
 
     let content = '';
@@ -98,31 +117,32 @@ function compileLink(navigation: NavigationPlan): LinkWriter {
   const title = escapeXmlAttribute(name);
   const start = `<link rel="${RELATED_REL}${title}" type="${property.isCollection ? ATOM_FEED_TYPE : ATOM_ENTRY_TYPE}" title="${title}" href="`;
   const suffix = `/${encodeURIComponent(name)}`;
+  const deferredEnd = `${suffix}"/>`;
   const expand = navigation.expand;
-  if (expand === undefined) return (_entity, path) => start + escapeXmlAttribute(path + suffix) + '"/>';
+  if (expand === undefined) return (_entity, href) => start + href + deferredEnd;
   const child = cache.get(expand.entitySet, property.target, expand);
   if (property.isCollection) {
-    return (entity, path, context) => {
-      const href = escapeXmlAttribute(path + suffix);
+    return (entity, entryHref, scope) => {
+      const href = entryHref + suffix;
       const value = entity[name];
       if (!Array.isArray(value)) return start + href + '"/>';
       const related: readonly unknown[] = value;
       let out = start + href + '"><m:inline><feed><title type="text">' + title + '</title>';
-      out += '<id>' + escapeXmlText(context.serviceRoot + path + suffix) + '</id><updated>' + escapeXmlText(context.updated) + '</updated>';
+      out += '<id>' + scope.root + href + '</id><updated>' + scope.updated + '</updated>';
       out += `<link rel="self" title="${title}" href="${href}"/>`;
       for (const item of related) {
         if (!isEntity(item)) throw new TypeError(`Expanded navigation property '${name}' holds an item that is not an entity.`);
-        out += child(item, context, '');
+        out += child(item, scope, '');
       }
       return out + '</feed></m:inline></link>';
     };
   }
-  return (entity, path, context) => {
-    const href = escapeXmlAttribute(path + suffix);
+  return (entity, entryHref, scope) => {
+    const href = entryHref + suffix;
     const value = entity[name];
     if (value === undefined) return start + href + '"/>';
     if (value === null) return start + href + '"><m:inline/></link>';
     if (!isEntity(value)) throw new TypeError(`Expanded navigation property '${name}' holds a value that is not an entity.`);
-    return start + href + '"><m:inline>' + child(value, context, '') + '</m:inline></link>';
+    return start + href + '"><m:inline>' + child(value, scope, '') + '</m:inline></link>';
   };
 }

@@ -67,7 +67,7 @@ interface CustomRoot {
 
 /** The compiled feed customization of one entry plan. */
 export interface FeedCustomization {
-  /** Atom elements between `atom:id` and the links: title, summary, published, updated, author, contributor, rights. */
+  /** Atom elements between `atom:id` and the links: title, summary, published, updated, author, contributor, rights; `updated` is the escaped default. */
   syndication(entity: Entity, updated: string): string;
   /** Custom-namespace elements, written after the content. */
   custom(entity: Entity): string;
@@ -168,7 +168,7 @@ export function compileFeedCustomization(plan: EntryPlan): FeedCustomization {
         out += simpleElement('published', dateOf(published, entity));
       }
       const updatedValue = updated === undefined ? null : dateOf(updated, entity);
-      out += `<updated>${escapeXmlText(updatedValue ?? now)}</updated>`;
+      out += `<updated>${updatedValue === null ? now : escapeXmlText(updatedValue)}</updated>`;
       // atom:author is required in an entry of a feed without one (RFC 4287 §4.1.2): always written.
       out += '<author>' + (author.name === undefined ? '<name/>' : `<name>${personText(author.name, entity)}</name>`);
       out += personPart('uri', author.uri, entity) + personPart('email', author.email, entity) + '</author>';

@@ -9,23 +9,24 @@ import type { WriterContext } from '../context';
 import { XML_DECLARATION } from '../names';
 import { writeSequence } from '../stream';
 import { escapeXmlAttribute, escapeXmlText } from '../xml/escape';
-import { atomEntryWriter, atomRootAttributes } from './entry-writer';
+import { atomEntryWriter, atomRootAttributes, atomScope } from './entry-writer';
 
 /** An Atom feed document: one string for an array of entities, chunks for an async iterable. */
 export function writeAtomFeed(result: FeedResult, context: WriterContext): string | AsyncIterable<string> {
   const entry = atomEntryWriter(result.entitySet, result.entityType, result.selectExpand);
+  const scope = atomScope(context);
   const title = escapeXmlText(result.title);
-  let head = XML_DECLARATION + '<feed' + atomRootAttributes(context) + '>';
+  let head = XML_DECLARATION + '<feed' + atomRootAttributes(scope) + '>';
   head += `<title type="text">${title}</title>`;
-  head += '<id>' + escapeXmlText(context.serviceRoot + result.selfPath) + '</id>';
-  head += '<updated>' + escapeXmlText(context.updated) + '</updated>';
+  head += '<id>' + scope.root + escapeXmlText(result.selfPath) + '</id>';
+  head += '<updated>' + scope.updated + '</updated>';
   head += `<link rel="self" title="${escapeXmlAttribute(result.title)}" href="${escapeXmlAttribute(result.selfPath)}"/>`;
   if (result.count !== undefined) head += `<m:count>${result.count}</m:count>`;
   const nextLink = result.nextLink;
   return writeSequence(
     head,
     result.entities,
-    (entity: Entity) => entry(entity, context, ''),
+    (entity: Entity) => entry(entity, scope, ''),
     () => (nextLink === undefined ? '' : `<link rel="next" href="${escapeXmlAttribute(nextLink)}"/>`) + '</feed>',
   );
 }
@@ -33,5 +34,6 @@ export function writeAtomFeed(result: FeedResult, context: WriterContext): strin
 /** An Atom entry document. */
 export function writeAtomEntry(result: EntryResult, context: WriterContext): string {
   const entry = atomEntryWriter(result.entitySet, result.entityType, result.selectExpand);
-  return XML_DECLARATION + entry(result.entity, context, atomRootAttributes(context));
+  const scope = atomScope(context);
+  return XML_DECLARATION + entry(result.entity, scope, atomRootAttributes(scope));
 }

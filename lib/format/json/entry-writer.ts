@@ -31,7 +31,16 @@ interface PropertyWriter {
   readonly write: JsonValueWriter;
 }
 
-type LinkWriter = (entity: Entity, uri: string, context: WriterContext) => string;
+/** Writes one navigation property; `uriText` is the entry's URI, already escaped for a JSON string. */
+type LinkWriter = (entity: Entity, uriText: string, context: WriterContext) => string;
+
+// What JSON.stringify would escape (plus lone-surrogate candidates): absent in nearly every URI.
+const JSON_SPECIAL = /["\\\u0000-\u001f\uD800-\uDFFF]/;
+
+/** The escaped content of a JSON string (without the quotes); the fast path returns the text itself. */
+function jsonStringBody(text: string): string {
+  return JSON_SPECIAL.test(text) ? JSON.stringify(text).slice(1, -1) : text;
+}
 
 function compileJsonEntry(plan: EntryPlan): JsonEntryWriter {
   const type = plan.entityType;
@@ -47,12 +56,14 @@ function compileJsonEntry(plan: EntryPlan): JsonEntryWriter {
 
   return (entity, context) => {
     const uri = context.serviceRoot + pathOf(entity);
-    let out = '{"__metadata":{"uri":' + JSON.stringify(uri) + typePart;
+    // The escaped URI text is shared by __metadata and every deferred link of the entry.
+    const uriText = jsonStringBody(uri);
+    let out = '{"__metadata":{"uri":"' + uriText + '"' + typePart;
     const etag = context.etagOf(entity, type);
     if (etag !== undefined) out += ',"etag":' + JSON.stringify(etag);
     if (type.hasStream) {
       const media = context.mediaOf?.(entity, type);
-      const source = JSON.stringify(`${uri}/$value`);
+      const source = '"' + uriText + '/$value"';
       out += ',"edit_media":' + source + ',"media_src":' + source + ',"content_type":' + JSON.stringify(media?.contentType ?? 'application/octet-stream');
       if (media?.etag !== undefined) out += ',"media_etag":' + JSON.stringify(media.etag);
     }
@@ -68,7 +79,7 @@ function compileJsonEntry(plan: EntryPlan): JsonEntryWriter {
         if (text !== undefined) out += `,${JSON.stringify(key)}:${text}`;
       }
     }
-    for (let i = 0; i < links.length; i++) out += links[i](entity, uri, context);
+    for (let i = 0; i < links.length; i++) out += links[i](entity, uriText, context);
     return out + '}';
   };
 }
@@ -78,14 +89,16 @@ function compileLink(navigation: NavigationPlan): LinkWriter {
   const name = property.name;
   const key = `,${JSON.stringify(name)}:`;
   const suffix = `/${encodeURIComponent(name)}`;
-  const deferred = (uri: string): string => `${key}{"__deferred":{"uri":${JSON.stringify(uri + suffix)}}}`;
+  const deferredStart = `${key}{"__deferred":{"uri":"`;
+  const deferredEnd = `${suffix}"}}`;
+  const deferred = (uriText: string): string => deferredStart + uriText + deferredEnd;
   const expand = navigation.expand;
-  if (expand === undefined) return (_entity, uri) => deferred(uri);
+  if (expand === undefined) return (_entity, uriText) => deferred(uriText);
   const child = cache.get(expand.entitySet, property.target, expand);
   if (property.isCollection) {
-    return (entity, uri, context) => {
+    return (entity, uriText, context) => {
       const value = entity[name];
-      if (!Array.isArray(value)) return deferred(uri);
+      if (!Array.isArray(value)) return deferred(uriText);
       const related: readonly unknown[] = value;
       let items = '';
       for (let i = 0; i < related.length; i++) {
@@ -96,9 +109,9 @@ function compileLink(navigation: NavigationPlan): LinkWriter {
       return context.version === '1.0' ? `${key}[${items}]` : `${key}{"results":[${items}]}`;
     };
   }
-  return (entity, uri, context) => {
+  return (entity, uriText, context) => {
     const value = entity[name];
-    if (value === undefined) return deferred(uri);
+    if (value === undefined) return deferred(uriText);
     if (value === null) return `${key}null`;
     if (!isEntity(value)) throw new TypeError(`Expanded navigation property '${name}' holds a value that is not an entity.`);
     return key + child(value, context);

@@ -5,6 +5,7 @@
  */
 import type { EdmComplexType, EdmPropertyTypeRef } from '../../edm/model';
 import { inferPrimitiveType, jsonValueText } from '../../edm/payload-values';
+import { fastJsonDate } from '../fast-values';
 import { expectComplex, expectPrimitive, isPrimitiveValue } from '../value-guards';
 
 /** Writes the JSON text of one value. */
@@ -16,13 +17,21 @@ const complexWriters = new WeakMap<EdmComplexType, JsonValueWriter>();
 export function compileJsonValue(type: EdmPropertyTypeRef, label: string): JsonValueWriter {
   if (type.kind === 'Complex') return complexWriter(type.type);
   const typeName = type.name;
-  if (typeName === 'Edm.String') {
-    return (value) => {
-      if (value === null || value === undefined) return 'null';
-      return typeof value === 'string' ? JSON.stringify(value) : jsonValueText(typeName, expectPrimitive(value, label, typeName));
-    };
+  const slow = (value: unknown): string => jsonValueText(typeName, expectPrimitive(value, label, typeName));
+  switch (typeName) {
+    case 'Edm.String':
+      return (value) => (value === null || value === undefined ? 'null' : typeof value === 'string' ? JSON.stringify(value) : slow(value));
+    case 'Edm.Byte':
+    case 'Edm.SByte':
+    case 'Edm.Int16':
+    case 'Edm.Int32':
+      return (value) => (value === null || value === undefined ? 'null' : typeof value === 'number' ? '' + value : slow(value));
+    case 'Edm.Boolean':
+      return (value) => (value === null || value === undefined ? 'null' : value === true ? 'true' : value === false ? 'false' : slow(value));
+    case 'Edm.DateTime':
+      return (value) => (value === null || value === undefined ? 'null' : ((value instanceof Date ? fastJsonDate(value) : undefined) ?? slow(value)));
   }
-  return (value) => (value === null || value === undefined ? 'null' : jsonValueText(typeName, expectPrimitive(value, label, typeName)));
+  return (value) => (value === null || value === undefined ? 'null' : slow(value));
 }
 
 /** `{"__metadata":{"type":"ODataDemo.Address"},"Street":...}` (compiled once per complex type). */

@@ -6,6 +6,7 @@
 import type { EdmComplexType, EdmPropertyTypeRef } from '../../edm/model';
 import type { EdmPrimitiveTypeName } from '../../edm/primitives';
 import { formatAtomValue, inferPrimitiveType } from '../../edm/payload-values';
+import { fastAtomDate } from '../fast-values';
 import { expectComplex, expectPrimitive, isPrimitiveValue } from '../value-guards';
 import { escapeXmlText } from './escape';
 
@@ -39,11 +40,26 @@ function compilePrimitiveElement(qname: string, typeName: EdmPrimitiveTypeName, 
   const nil = `${start} m:null="true"/>`;
   const open = `${start}>`;
   const close = `</${qname}>`;
-  if (typeName === 'Edm.String') {
-    return (value) => {
-      if (value === null || value === undefined) return nil;
-      return open + escapeXmlText(typeof value === 'string' ? value : formatAtomValue(typeName, expectPrimitive(value, qname, typeName))) + close;
-    };
+  const slow = (value: unknown): string => escapeXmlText(formatAtomValue(typeName, expectPrimitive(value, qname, typeName)));
+  switch (typeName) {
+    case 'Edm.String':
+      return (value) => (value === null || value === undefined ? nil : open + (typeof value === 'string' ? escapeXmlText(value) : slow(value)) + close);
+    case 'Edm.Byte':
+    case 'Edm.SByte':
+    case 'Edm.Int16':
+    case 'Edm.Int32':
+      return (value) => (value === null || value === undefined ? nil : open + (typeof value === 'number' ? '' + value : slow(value)) + close);
+    case 'Edm.Boolean':
+      return (value) => (value === null || value === undefined ? nil : value === true ? open + 'true' + close : value === false ? open + 'false' + close : open + slow(value) + close);
+    case 'Edm.DateTime':
+    case 'Edm.DateTimeOffset': {
+      const suffix = typeName === 'Edm.DateTime' ? '' : 'Z';
+      return (value) => {
+        if (value === null || value === undefined) return nil;
+        const text = value instanceof Date ? fastAtomDate(value, suffix) : undefined;
+        return open + (text ?? slow(value)) + close;
+      };
+    }
   }
   return (value) => {
     if (value === null || value === undefined) return nil;

@@ -1,0 +1,212 @@
+/**
+ * Runs parsed batch parts through the single-request pipeline, in request order (MS-ODATA
+ * §2.2.7.6). A changeset runs inside one transaction: all or nothing, and its responses are
+ * reported only after the commit. No request kind is implemented here: every operation goes to
+ * `handle`, exactly like a single request.
+ */
+import { ODataError, normalizeError } from '../errors';
+import type { ODataRequest, ODataResponse, ResponseBody } from '../protocol/message';
+import { referencedPath, resolveReferences } from './content-id';
+import { defaultErrorResponse } from './error-response';
+import { servicePathOf } from './request-target';
+import type {
+  BatchErrorResponder,
+  BatchHandler,
+  BatchOperation,
+  BatchOperationResponse,
+  BatchRequestOperation,
+  BatchRequestPart,
+  BatchResponsePart,
+  BatchTransaction,
+  BufferedResponse,
+} from './types';
+
+/** What the executor needs from the service. */
+export interface ExecuteOptions {
+  /** The single-request pipeline. */
+  readonly handle: BatchHandler;
+  /** Runs a changeset atomically (the provider's transaction, or a pass-through). */
+  readonly transaction: BatchTransaction;
+  /** Writes an error response for a request (`service.fail`); defaults to a minimal writer. */
+  readonly fail?: BatchErrorResponder;
+}
+
+/** Methods that only read: they are refused inside a changeset (MS-ODATA §2.2.7.6: changesets hold inserts, updates and deletes). */
+const READ_METHODS: ReadonlySet<string> = new Set(['GET', 'HEAD']);
+
+const NO_CONTENT_IDS: ReadonlyMap<string, string> = new Map();
+
+/** Thrown inside the transaction to make it roll back; the failing response is kept aside. */
+class ChangesetRollback extends Error {}
+
+/** Execute every part in order; one response part per request part. Never rejects for a part's failure. */
+export async function executeBatch(parts: readonly BatchRequestPart[], options: ExecuteOptions): Promise<BatchResponsePart[]> {
+  const run = new Runner(options);
+  const responses: BatchResponsePart[] = [];
+  for (const part of parts) responses.push(await run.part(part));
+  return responses;
+}
+
+class Runner {
+  private readonly handle: BatchHandler;
+  private readonly transaction: BatchTransaction;
+  private readonly failWith: BatchErrorResponder;
+
+  constructor(options: ExecuteOptions) {
+    this.handle = options.handle;
+    this.transaction = options.transaction;
+    this.failWith = options.fail ?? defaultErrorResponse;
+  }
+
+  async part(part: BatchRequestPart): Promise<BatchResponsePart> {
+    switch (part.kind) {
+      case 'invalid-changeset':
+        return { kind: 'response', response: await this.fail(part.request, part.error), contentId: undefined };
+      case 'operation': {
+        const { operation } = part;
+        if (operation.kind === 'invalid') {
+          return { kind: 'response', response: await this.fail(operation.request, operation.error), contentId: operation.contentId };
+        }
+        if (READ_METHODS.has(operation.request.method)) {
+          const response = await this.retrieve(operation);
+          return { kind: 'response', response, contentId: operation.contentId };
+        }
+        // A write outside a changeset is run as a changeset of one, so a failure leaves nothing
+        // behind; it is answered as a plain part, like a retrieve.
+        const outcome = await this.changeset([operation]);
+        return outcome.kind === 'changeset' ? { kind: 'response', ...outcome.responses[0] } : outcome;
+      }
+      case 'changeset': {
+        const checked = this.check(part.operations);
+        if (checked.kind === 'refused') {
+          const { operation, error } = checked;
+          return { kind: 'response', response: await this.fail(operation.request, error), contentId: operation.contentId };
+        }
+        return this.changeset(checked.operations);
+      }
+    }
+  }
+
+  /** The changeset's requests, or the first reason to refuse it before running any of it: unreadable part, read method, duplicate Content-ID. */
+  private check(
+    operations: readonly BatchOperation[],
+  ): { kind: 'refused'; operation: BatchOperation; error: ODataError } | { kind: 'ready'; operations: BatchRequestOperation[] } {
+    const seen = new Map<string, string>();
+    const ready: BatchRequestOperation[] = [];
+    for (const operation of operations) {
+      if (operation.kind === 'invalid') return { kind: 'refused', operation, error: operation.error };
+      if (READ_METHODS.has(operation.request.method)) {
+        const detail = `${operation.label} is a ${operation.request.method} request; a changeset may contain only POST, PUT, MERGE, PATCH and DELETE requests (MS-ODATA §2.2.7.6)`;
+        return { kind: 'refused', operation, error: ODataError.fromCode('BATCH_NOT_ALLOWED', { detail }) };
+      }
+      if (operation.contentId !== undefined) {
+        const first = seen.get(operation.contentId);
+        if (first !== undefined) {
+          const detail = `${operation.label}: the Content-ID '${operation.contentId}' is already used by ${first} in this changeset`;
+          return { kind: 'refused', operation, error: ODataError.fromCode('BATCH_CONTENT_ID', { detail }, { target: 'Content-ID' }) };
+        }
+        seen.set(operation.contentId, operation.label);
+      }
+      ready.push(operation);
+    }
+    return { kind: 'ready', operations: ready };
+  }
+
+  private async retrieve(operation: BatchRequestOperation): Promise<BufferedResponse> {
+    try {
+      // Only to refuse a `$<id>` path: outside a changeset no Content-ID can be referenced.
+      resolveReferences(operation.request, NO_CONTENT_IDS, operation.label);
+    } catch (error) {
+      return this.fail(operation.request, error);
+    }
+    return this.call(operation.request);
+  }
+
+  /**
+   * Run the operations in order inside one transaction. The first response with status >= 400
+   * rolls the transaction back and becomes the changeset's single answer (MS-ODATA §2.2.7.6: "a
+   * single response ... describing failure of the whole change set"); successful responses are
+   * released only after the transaction resolved, so a rolled-back write is never reported.
+   */
+  private async changeset(operations: readonly BatchRequestOperation[]): Promise<BatchResponsePart> {
+    let failure: BatchOperationResponse | undefined;
+    // Collected outside the transaction's return value: a provider's transaction may not pass it on.
+    const done: BatchOperationResponse[] = [];
+    try {
+      await this.transaction(async () => {
+        // A transaction that retries its function starts from a clean slate.
+        done.length = 0;
+        failure = undefined;
+        const ids = new Map<string, string>();
+        for (const operation of operations) {
+          let request: ODataRequest;
+          try {
+            request = resolveReferences(operation.request, ids, operation.label);
+          } catch (error) {
+            failure = { response: await this.fail(operation.request, error), contentId: operation.contentId };
+            throw new ChangesetRollback();
+          }
+          const response = await this.call(request);
+          if (response.status >= 400) {
+            failure = { response, contentId: operation.contentId };
+            throw new ChangesetRollback();
+          }
+          if (operation.contentId !== undefined) {
+            ids.set(operation.contentId, referencedPath(request, response.headers, servicePathOf(request.serviceRoot)));
+          }
+          done.push({ response, contentId: operation.contentId });
+        }
+      });
+    } catch (error) {
+      // Without a recorded failure, the transaction itself failed (commit refused, provider error).
+      if (failure === undefined) return { kind: 'response', response: await this.fail(operations[0].request, error), contentId: undefined };
+    }
+    // `failure` wins even over a faulty transaction that resolved after its function threw.
+    if (failure !== undefined) return { kind: 'response', ...failure };
+    if (done.length !== operations.length) {
+      const error = new Error('The transaction resolved without running the changeset.');
+      return { kind: 'response', response: await this.fail(operations[0].request, error), contentId: undefined };
+    }
+    return { kind: 'changeset', responses: done };
+  }
+
+  /** `handle` with its body read; a throw or an unreadable body becomes an error response. */
+  private async call(request: ODataRequest): Promise<BufferedResponse> {
+    let response: ODataResponse;
+    try {
+      response = await this.handle(request);
+    } catch (error) {
+      return this.fail(request, error);
+    }
+    try {
+      return { status: response.status, headers: response.headers, body: await readBody(response.body) };
+    } catch (error) {
+      return this.fail(request, error);
+    }
+  }
+
+  private async fail(request: ODataRequest, error: unknown): Promise<BufferedResponse> {
+    let response: ODataResponse;
+    try {
+      response = this.failWith(request, error);
+    } catch {
+      response = defaultErrorResponse(request, error);
+    }
+    try {
+      return { status: response.status, headers: response.headers, body: await readBody(response.body) };
+    } catch {
+      const fallback = defaultErrorResponse(request, normalizeError(undefined));
+      return { status: fallback.status, headers: fallback.headers, body: await readBody(fallback.body) };
+    }
+  }
+}
+
+/** A response body as bytes: embedded responses need their exact length before they are written. */
+export async function readBody(body: ResponseBody | undefined): Promise<Buffer | undefined> {
+  if (body === undefined) return undefined;
+  if (typeof body === 'string') return Buffer.from(body, 'utf8');
+  if (Buffer.isBuffer(body)) return body;
+  const chunks: Buffer[] = [];
+  for await (const chunk of body) chunks.push(typeof chunk === 'string' ? Buffer.from(chunk, 'utf8') : chunk);
+  return Buffer.concat(chunks);
+}

@@ -1,0 +1,124 @@
+/**
+ * Header blocks inside a batch body: the MIME headers of a part and the header fields of an
+ * embedded HTTP request. Lines end with CRLF or a bare LF; bytes are read as ISO-8859-1, as
+ * HTTP field values are (RFC 7230 §3.2.4).
+ */
+import { ODataError } from '../errors';
+import { isTokenChar } from './content-type';
+
+/** Header fields by lower-case name; a repeated field is joined with `, ` (RFC 7230 §3.2.2). */
+export type HeaderMap = Readonly<Record<string, string>>;
+
+/** A header block and where the content after it starts. */
+export interface HeaderBlock {
+  readonly headers: HeaderMap;
+  /** Offset just after the empty line that ends the block, or `end` when the block runs to the end. */
+  readonly contentStart: number;
+}
+
+const CR = 0x0d;
+const LF = 0x0a;
+
+/** A line of `buffer` from `start`: its end (before CR LF or LF) and where the next line starts. */
+export function lineAt(buffer: Buffer, start: number, end: number): { readonly lineEnd: number; readonly next: number } {
+  const lf = buffer.indexOf(LF, start);
+  if (lf < 0 || lf >= end) return { lineEnd: end, next: end };
+  return { lineEnd: lf > start && buffer[lf - 1] === CR ? lf - 1 : lf, next: lf + 1 };
+}
+
+/**
+ * header-field = field-name ":" OWS field-value OWS               RFC 7230 §3.2
+ * field-value  = *( field-content / obs-fold )
+ * Reads buffer[start, end) up to an empty line. obs-fold is accepted and replaced by one SP, as
+ * RFC 7230 §3.2.4 allows a recipient inside a message/http container; whitespace between name and
+ * colon is refused ("MUST reject ... with a response code of 400"). A block longer than
+ * `maxBytes` (counted from `countFrom`, so a request line can share the budget) throws
+ * BATCH_PART_LIMIT; any other problem throws BATCH_SYNTAX naming `where`.
+ */
+export function readHeaderBlock(
+  buffer: Buffer,
+  start: number,
+  end: number,
+  maxBytes: number,
+  where: string,
+  countFrom: number = start,
+): HeaderBlock {
+  const headers: Record<string, string> = Object.create(null) as Record<string, string>;
+  let lastName: string | undefined;
+  let pos = start;
+  while (pos < end) {
+    const { lineEnd, next } = lineAt(buffer, pos, end);
+    if (lineEnd === pos) return { headers, contentStart: next };
+    if (lineEnd - countFrom > maxBytes) {
+      throw ODataError.fromCode('BATCH_PART_LIMIT', { limit: maxBytes, what: `bytes in the headers of ${where}` });
+    }
+    const line = buffer.toString('latin1', pos, lineEnd);
+    const first = line.charCodeAt(0);
+    if (first === 0x20 || first === 0x09) {
+      if (lastName === undefined) throw syntax(where, `a header block cannot start with whitespace: '${printable(line)}'`);
+      headers[lastName] = `${headers[lastName]} ${checkValue(line.trim(), where, lastName)}`.trim();
+    } else {
+      const colon = line.indexOf(':');
+      if (colon <= 0) throw syntax(where, `'${printable(line)}' is not a header field (name: value)`);
+      for (let i = 0; i < colon; i++) {
+        if (!isTokenChar(line.charCodeAt(i))) {
+          throw syntax(where, `bad character in the header name '${printable(line.slice(0, colon))}'`);
+        }
+      }
+      const name = line.slice(0, colon).toLowerCase();
+      const value = checkValue(line.slice(colon + 1).trim(), where, name);
+      headers[name] = name in headers ? `${headers[name]}, ${value}` : value;
+      lastName = name;
+    }
+    pos = next;
+  }
+  return { headers, contentStart: end };
+}
+
+// field-content = field-vchar [ 1*( SP / HTAB ) field-vchar ]; field-vchar = VCHAR / obs-text
+function checkValue(value: string, where: string, name: string): string {
+  for (let i = 0; i < value.length; i++) {
+    const code = value.charCodeAt(i);
+    if ((code < 0x20 && code !== 0x09) || code === 0x7f) {
+      throw syntax(where, `control character 0x${code.toString(16).padStart(2, '0')} in the value of the header '${name}'`);
+    }
+  }
+  return value;
+}
+
+function syntax(where: string, detail: string): ODataError {
+  return ODataError.fromCode('BATCH_SYNTAX', { detail: `${where}: ${detail}` });
+}
+
+/** A short, single-line echo of offending text for messages. */
+export function printable(text: string): string {
+  const clean = text.replace(/[\x00-\x1f\x7f]/g, '?');
+  return clean.length > 60 ? `${clean.slice(0, 57)}...` : clean;
+}
+
+/** The canonical spelling of response header names that clients look up case-sensitively (datajs normalizes only these). */
+const CANONICAL_NAMES: ReadonlyMap<string, string> = new Map(
+  [
+    'Content-Type',
+    'Content-Length',
+    'Content-ID',
+    'Content-Transfer-Encoding',
+    'DataServiceVersion',
+    'MaxDataServiceVersion',
+    'ETag',
+    'Location',
+    'Allow',
+    'Cache-Control',
+    'Retry-After',
+    'WWW-Authenticate',
+    'X-CSRF-Token',
+  ].map((name) => [name.toLowerCase(), name]),
+);
+
+/** `dataserviceversion` -> `DataServiceVersion`; unknown names get each dash-separated word capitalized. */
+export function canonicalHeaderName(name: string): string {
+  const lower = name.toLowerCase();
+  const known = CANONICAL_NAMES.get(lower);
+  if (known !== undefined) return known;
+  return lower.replace(/(^|-)([a-z])/g, (_match, dash: string, letter: string) => dash + letter.toUpperCase());
+}

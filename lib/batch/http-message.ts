@@ -1,0 +1,216 @@
+/**
+ * Embedded HTTP messages (`application/http`, `Content-Transfer-Encoding: binary`): reads the
+ * request inside a MIME part into an ODataRequest, and writes a response as bytes. A request that
+ * cannot be read becomes an `invalid` operation (answered by one error response), never a throw;
+ * only limits throw, because they refuse the whole batch.
+ */
+import { STATUS_CODES } from 'http';
+import { ODataError, isODataError } from '../errors';
+import type { ODataRequest } from '../protocol/message';
+import { checkContentId } from './content-id';
+import { isTokenChar } from './content-type';
+import { canonicalHeaderName, lineAt, printable, readHeaderBlock } from './headers';
+import type { MimePart } from './multipart-reader';
+import { toServiceTarget } from './request-target';
+import type { BatchLimits, BatchOperation, BufferedResponse, OuterRequest } from './types';
+
+/**
+ * Outer headers a part inherits unless it sends its own. MS-ODATA §2.2.7.6: DataServiceVersion,
+ * MaxDataServiceVersion "and other HTTP headers ... apply to the whole batch"; Accept-Language
+ * picks the language of messages. Not inherited: Accept (the outer one asks for multipart/mixed),
+ * Content-Type/Length (they describe the outer body) and Authorization (parts see the outer
+ * request through `context`, so they are authorised exactly like it).
+ */
+export const INHERITED_HEADERS: readonly string[] = ['dataserviceversion', 'maxdataserviceversion', 'accept-language'];
+
+/** Header fields the batch framing owns; an embedded response never carries them. */
+const FRAMING_HEADERS: ReadonlySet<string> = new Set(['content-length', 'transfer-encoding', 'connection']);
+
+/** The outer headers every part starts with. */
+export function inheritedHeaders(outer: OuterRequest): Record<string, string> {
+  const headers: Record<string, string> = Object.create(null) as Record<string, string>;
+  for (const name of INHERITED_HEADERS) {
+    const value = outer.headers[name];
+    if (value !== undefined) headers[name] = value;
+  }
+  return headers;
+}
+
+/** A stand-in request for a part that could not be read: it carries what is known, to pick the error format. */
+export function placeholderRequest(outer: OuterRequest, headers: Readonly<Record<string, string>>): ODataRequest {
+  return { method: 'GET', path: '', query: '', headers, body: undefined, serviceRoot: outer.serviceRoot, context: outer.context };
+}
+
+/**
+ * Read the request of one `application/http` part. The Content-ID comes from the MIME part header
+ * (MS-ODATA, SAP Cloud SDK) or else from the embedded request's headers (WCF Data Services
+ * client, SAPUI5); SAP Gateway accepts both places, and so do we.
+ */
+export function readEmbeddedRequest(part: MimePart, outer: OuterRequest, servicePath: string, limits: BatchLimits): BatchOperation {
+  let placeholder = placeholderRequest(outer, inheritedHeaders(outer));
+  let contentId: string | undefined;
+  try {
+    const mimeId = part.headers['content-id'];
+    if (mimeId !== undefined) contentId = checkContentId(mimeId, part.label);
+    const message = readRequestMessage(part.content, part.label, limits.maxBatchPartHeaderBytes);
+    const headers: Record<string, string> = Object.assign(inheritedHeaders(outer), message.headers);
+    placeholder = placeholderRequest(outer, headers);
+    if (contentId === undefined && headers['content-id'] !== undefined) contentId = checkContentId(headers['content-id'], part.label);
+    const target = toServiceTarget(message.target, servicePath, part.label);
+    if (target.path === '$batch' || target.path.startsWith('$batch/')) {
+      throw ODataError.fromCode('BATCH_NOT_ALLOWED', { detail: `${part.label}: a batch cannot contain another $batch request` });
+    }
+    if (message.body === undefined) delete headers['content-length'];
+    else headers['content-length'] = String(message.body.length);
+    const request: ODataRequest = {
+      method: message.method,
+      path: target.path,
+      query: target.query,
+      headers,
+      body: message.body,
+      serviceRoot: outer.serviceRoot,
+      context: outer.context,
+    };
+    return { kind: 'request', request, contentId, label: part.label };
+  } catch (error) {
+    if (!isODataError(error) || error.code === 'BATCH_PART_LIMIT') throw error;
+    return { kind: 'invalid', error, request: placeholder, contentId, label: part.label };
+  }
+}
+
+/** The pieces of an embedded request message. */
+export interface RequestMessage {
+  readonly method: string;
+  readonly target: string;
+  readonly headers: Readonly<Record<string, string>>;
+  readonly body: Buffer | undefined;
+}
+
+/**
+ * HTTP-message = request-line *( header-field CRLF ) CRLF [ message-body ]     RFC 7230 §3
+ * Leading empty lines are skipped (§3.5: a server "SHOULD ignore at least one empty line").
+ * Headers that run to the end of the part mean no body (the CRLF before the next delimiter
+ * belongs to the delimiter, so `GET X HTTP/1.1<CRLF>Host: h<CRLF>--b` ends without an empty line).
+ * Body (§3.3.3): with Content-Length, exactly that many bytes, and only whitespace may follow;
+ * without it, everything to the part's end minus one trailing line break (SAP Cloud SDK and the
+ * MS-ODATA examples put an empty line between body and delimiter). Transfer-Encoding is refused.
+ */
+export function readRequestMessage(content: Buffer, where: string, maxHeaderBytes: number): RequestMessage {
+  let start = 0;
+  for (;;) {
+    const { lineEnd, next } = lineAt(content, start, content.length);
+    if (lineEnd !== start || next === start) break;
+    start = next;
+  }
+  if (start >= content.length) throw syntax(where, 'the part contains no request (expected METHOD target HTTP/1.1)');
+  const first = lineAt(content, start, content.length);
+  if (first.lineEnd - start > maxHeaderBytes) {
+    throw ODataError.fromCode('BATCH_PART_LIMIT', { limit: maxHeaderBytes, what: `bytes in the headers of ${where}` });
+  }
+  const { method, target } = parseRequestLine(content.toString('latin1', start, first.lineEnd), where);
+  const block = readHeaderBlock(content, first.next, content.length, maxHeaderBytes, where, start);
+  const { headers } = block;
+  if (headers['transfer-encoding'] !== undefined) {
+    throw syntax(where, `Transfer-Encoding '${printable(headers['transfer-encoding'])}' is not supported inside a batch; send Content-Length or nothing`);
+  }
+  const available = content.subarray(block.contentStart);
+  const length = headers['content-length'];
+  let body: Buffer;
+  if (length === undefined) body = withoutTrailingLineBreak(available);
+  else body = bodyByLength(available, length, where);
+  return { method, target, headers, body: body.length === 0 ? undefined : body };
+}
+
+/**
+ * request-line = method SP request-target SP HTTP-version           RFC 7230 §3.1.1
+ * Words may be separated by runs of SP or HTAB (§3.5 allows it). Only HTTP/1.1 and HTTP/1.0.
+ */
+export function parseRequestLine(line: string, where: string): { method: string; target: string } {
+  const words = line.split(/[ \t]+/).filter((word) => word !== '');
+  const last = words[words.length - 1];
+  if (words.length > 3 && isHttpVersion(last)) {
+    throw syntax(where, `the request target in '${printable(line)}' contains whitespace; percent-encode spaces as %20`);
+  }
+  if (words.length !== 3) {
+    throw syntax(where, `'${printable(line)}' is not a request line (expected METHOD target HTTP/1.1)`);
+  }
+  const [method, target, version] = words;
+  for (let i = 0; i < method.length; i++) {
+    if (!isTokenChar(method.charCodeAt(i))) throw syntax(where, `'${printable(method)}' is not an HTTP method`);
+  }
+  if (!isHttpVersion(version)) throw syntax(where, `unsupported HTTP version '${printable(version)}' (expected HTTP/1.1)`);
+  return { method, target };
+}
+
+function isHttpVersion(word: string): boolean {
+  return word === 'HTTP/1.1' || word === 'HTTP/1.0';
+}
+
+function bodyByLength(available: Buffer, text: string, where: string): Buffer {
+  if (!/^[0-9]{1,15}$/.test(text)) throw syntax(where, `Content-Length '${printable(text)}' is not a number of bytes`);
+  const declared = Number(text);
+  if (declared <= available.length) {
+    for (let i = declared; i < available.length; i++) {
+      const byte = available[i];
+      if (byte !== 0x0d && byte !== 0x0a && byte !== 0x20 && byte !== 0x09) {
+        throw syntax(where, `${available.length - declared} bytes follow the ${declared}-byte body given by Content-Length`);
+      }
+    }
+    return available.subarray(0, declared);
+  }
+  // SAPUI5's datajs computes Content-Length per UTF-16 unit (3 bytes per surrogate half, so 6 for a
+  // 4-byte character); the MIME delimiter is authoritative, so that count is accepted as exact.
+  if (declared === utf16ByteCount(available)) return available;
+  const body = withoutTrailingLineBreak(available);
+  if (declared === utf16ByteCount(body)) return body;
+  throw syntax(where, `the body is truncated: Content-Length is ${declared} but the part holds ${available.length} bytes`);
+}
+
+/** The byte count datajs (SAPUI5) computes: 1, 2 or 3 per UTF-16 code unit of the decoded text. */
+export function utf16ByteCount(bytes: Buffer): number {
+  const text = bytes.toString('utf8');
+  let count = 0;
+  for (let i = 0; i < text.length; i++) {
+    const unit = text.charCodeAt(i);
+    count += unit <= 0x7f ? 1 : unit <= 0x7ff ? 2 : 3;
+  }
+  return count;
+}
+
+function withoutTrailingLineBreak(bytes: Buffer): Buffer {
+  const n = bytes.length;
+  if (n >= 2 && bytes[n - 2] === 0x0d && bytes[n - 1] === 0x0a) return bytes.subarray(0, n - 2);
+  if (n >= 1 && bytes[n - 1] === 0x0a) return bytes.subarray(0, n - 1);
+  return bytes;
+}
+
+function syntax(where: string, detail: string): ODataError {
+  return ODataError.fromCode('BATCH_SYNTAX', { detail: `${where}: ${detail}` });
+}
+
+/**
+ * status-line = HTTP-version SP status-code SP reason-phrase CRLF   RFC 7230 §3.1.2
+ * The embedded response as bytes: status line with the standard reason phrase (datajs needs one),
+ * headers in canonical spelling, Content-Length counting bytes (none for 1xx, 204 and 304, which
+ * have no body, RFC 7230 §3.3.2), an empty line and the body.
+ */
+export function writeEmbeddedResponse(response: BufferedResponse): Buffer {
+  const { status } = response;
+  const bodyless = status < 200 || status === 204 || status === 304;
+  let head = `HTTP/1.1 ${status} ${STATUS_CODES[status] ?? 'Unknown Status'}\r\n`;
+  for (const [name, value] of Object.entries(response.headers)) {
+    if (FRAMING_HEADERS.has(name.toLowerCase()) || !isHeaderName(name)) continue;
+    head += `${canonicalHeaderName(name)}: ${value.replace(/[\r\n\0]+/g, ' ')}\r\n`;
+  }
+  const body = bodyless ? undefined : response.body;
+  if (!bodyless) head += `Content-Length: ${body === undefined ? 0 : body.length}\r\n`;
+  head += '\r\n';
+  const headBytes = Buffer.from(head, 'latin1');
+  return body === undefined || body.length === 0 ? headBytes : Buffer.concat([headBytes, body]);
+}
+
+function isHeaderName(name: string): boolean {
+  if (name.length === 0) return false;
+  for (let i = 0; i < name.length; i++) if (!isTokenChar(name.charCodeAt(i))) return false;
+  return true;
+}

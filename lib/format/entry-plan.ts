@@ -61,6 +61,8 @@ export function planEntry(entitySet: EdmEntitySet, entityType: EdmEntityType, se
 
 /** True when a key of an entity object is a dynamic property of its (open) type at this level. */
 export function isDynamicKey(plan: EntryPlan, key: string): boolean {
+  // `__metadata`, `__deferred`...: names of the verbose JSON format, never data.
+  if (key.startsWith('__')) return false;
   const type = plan.entityType;
   if (type.propertiesByName.has(key) || type.navigationPropertiesByName.has(key)) return false;
   return plan.allDynamic || plan.selectedDynamic.has(key);

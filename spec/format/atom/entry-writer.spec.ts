@@ -200,6 +200,24 @@ describe('Atom entry: navigation links', () => {
   });
 });
 
+describe('Atom escaping', () => {
+  const nasty = `<&"'\u0001> a\r\nb`;
+
+  it('escapes values in text and in mapped Atom elements; forbidden characters become U+FFFD', () => {
+    const entry = entryOf('Categories', { ID: 7, Name: nasty });
+    const expected = `<&"'\uFFFD> a\r\nb`;
+    expect(one(entry, 'atom:title').text).toBe(expected);
+    expect(one(entry, 'atom:content/m:properties/d:Name').text).toBe(expected);
+  });
+
+  it('escapes string keys in ids and hrefs', () => {
+    const { root } = testEntry('Books', { Isbn: `a&b<"c`, Edition: 1 });
+    expect(one(root, 'atom:id').text).toBe(`${SERVICE_ROOT}Books(Isbn='a%26b%3C%22c',Edition=1)`);
+    const edit = select(root, 'atom:link').find((l) => attr(l, 'rel') === 'edit');
+    expect(edit && attr(edit, 'href')).toBe(`Books(Isbn='a%26b%3C%22c',Edition=1)`);
+  });
+});
+
 describe('Atom feed', () => {
   it('writes m:count after the self link and the next link last', () => {
     const set = entitySet('Products');
@@ -247,7 +265,7 @@ describe('Atom media link entry', () => {
 });
 
 describe('Atom open type', () => {
-  const bag: Entity = { Id: 1, Label: 'x', Color: 'red', Size: 3, Big: 2.5, When: new Date('2020-01-01T00:00:00Z'), Gone: null, 'bad name': 1, Nested: { a: 1 }, Skipped: undefined };
+  const bag: Entity = { Id: 1, __metadata: { uri: 'x' }, Label: 'x', Color: 'red', Size: 3, Big: 2.5, When: new Date('2020-01-01T00:00:00Z'), Gone: null, 'bad name': 1, Nested: { a: 1 }, Skipped: undefined };
 
   it('writes dynamic properties with their inferred types after the declared ones', () => {
     const { root } = testEntry('Bags', bag);

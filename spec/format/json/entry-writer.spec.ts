@@ -95,8 +95,17 @@ describe('JSON entry', () => {
   });
 
   it('writes dynamic properties of an open type and skips unwritable ones', () => {
-    const bag = json('Bags', { Id: 1, Label: null, Color: 'red', Size: 3, Gone: null, 'bad name': 1, Nested: { a: 1 } });
+    const bag = json('Bags', { Id: 1, __metadata: { uri: 'spoofed' }, Label: null, Color: 'red', Size: 3, Gone: null, 'bad name': 1, Nested: { a: 1 } });
     expect(bag).toEqual({ __metadata: { uri: `${SERVICE_ROOT}Bags(1)`, type: 'Test.Bag' }, Id: 1, Label: null, Color: 'red', Size: 3, Gone: null });
+  });
+});
+
+describe('JSON escaping', () => {
+  it('escapes strings and URIs so that the body parses back to the values', () => {
+    const nasty = `"\\</script>\u0001\u2028`;
+    const entry = json('Books', { Isbn: nasty, Edition: 1, Title: nasty });
+    expect(entry.Title).toBe(nasty);
+    expect((entry.__metadata as Json).uri).toBe(`${SERVICE_ROOT}Books(Isbn='%22%5C%3C%2Fscript%3E%01%E2%80%A8',Edition=1)`);
   });
 });
 

@@ -6,6 +6,8 @@ module.exports = {
   transform: {
     '^.+\\.ts$': ['ts-jest', { isolatedModules: true, diagnostics: false }],
   },
+  // The examples require the package by name, as users do; in tests that name is the source.
+  moduleNameMapper: { "^express-odata-v2$": "<rootDir>/lib/index.ts" },
   moduleFileExtensions: ['ts', 'js', 'json'],
   testTimeout: 20000,
 };

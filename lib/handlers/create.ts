@@ -1,0 +1,72 @@
+/**
+ * POST to a collection (MS-ODATA §2.2.7.1 "Insert Request Types"): create an entry (with links and
+ * an inline tree), through a navigation property (link to the source), or a media link entry from
+ * a raw media body. Answers 201 with `Location` and the entry.
+ */
+import { ODataError } from '../errors';
+import { printKeyPredicate } from '../edm';
+import type { Entity, MediaContent, NavigationReference } from '../provider/types';
+import type { HandlerOutcome } from '../result';
+import type { EntityTarget } from './query-request';
+import { loadEntity } from './query-request';
+import type { Handler, HandlerContext } from './context';
+import { mediaTypeOf, readEntryBody, requireBody } from './body';
+import { createRequestOf } from './entity-values';
+import { targetOf } from './read';
+import { readFormUpload } from './form-upload';
+
+const ENTRY_MEDIA_TYPES = new Set(['application/json', 'application/atom+xml', 'application/xml']);
+
+/** The source of a POST through navigation (`Categories(1)/Products`), as a reference with its key. */
+async function parentOf(context: HandlerContext, target: EntityTarget): Promise<NavigationReference | undefined> {
+  const hops = target.path.navigation;
+  const last = hops[hops.length - 1];
+  if (last === undefined) return undefined;
+  const sourcePath = { root: target.path.root, navigation: hops.slice(0, -1) };
+  const previous = sourcePath.navigation[sourcePath.navigation.length - 1];
+  const sourceSet = previous === undefined ? sourcePath.root.entitySet : previous.entitySet;
+  const source = await loadEntity(context, { path: sourcePath, entitySet: sourceSet, entityType: sourceSet.entityType });
+  const key: Record<string, Entity[string]> = {};
+  for (const property of sourceSet.entityType.key) key[property.name] = source[property.name];
+  return { source: { entitySet: sourceSet, key: key as NavigationReference['source']['key'] }, navigationProperty: last.property };
+}
+
+/** The Location and entry response of a created entity. */
+export function createdOutcome(context: HandlerContext, target: EntityTarget, entity: Entity): HandlerOutcome {
+  const location = `${context.request.serviceRoot}${target.entitySet.name}${printKeyPredicate(target.entityType, entity)}`;
+  const headers: Record<string, string> = { location };
+  const etag = context.config.etagOf(entity, target.entityType);
+  if (etag !== undefined) headers.etag = etag;
+  return {
+    status: 201,
+    headers,
+    result: { kind: 'Entry', entitySet: target.entitySet, entityType: target.entityType, entity, selectExpand: { select: undefined, expand: [] } },
+  };
+}
+
+/** POST on an entity set or a navigation collection. */
+export const createEntry: Handler = async (context) => {
+  const target = targetOf(context.path);
+  const provider = context.config.options.provider;
+  if (provider.create === undefined) throw ODataError.fromCode('METHOD_NOT_ALLOWED', { method: 'POST', resource: target.entitySet.name });
+  const contentType = context.request.headers['content-type'];
+  const media = mediaTypeOf(contentType);
+  const parent = await parentOf(context, target);
+
+  if (target.entityType.hasStream && !ENTRY_MEDIA_TYPES.has(media)) {
+    const content: MediaContent =
+      media === 'multipart/form-data'
+        ? await readFormUpload(requireBody(context), contentType ?? '')
+        : { contentType: contentType ?? 'application/octet-stream', body: requireBody(context), slug: context.request.headers['slug'] };
+    const created = await provider.create(
+      { entitySet: target.entitySet, entityType: target.entityType, values: {}, bindings: [], inline: [], parent, media: content },
+      context.request.context,
+    );
+    return createdOutcome(context, target, created);
+  }
+
+  const body = readEntryBody(context, { entitySet: target.entitySet, entityType: target.entityType });
+  const request = { ...createRequestOf(target.entitySet, body), parent };
+  const created = await provider.create(request, context.request.context);
+  return createdOutcome(context, { ...target, entityType: body.entityType }, created);
+};

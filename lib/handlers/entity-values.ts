@@ -1,0 +1,69 @@
+/**
+ * From an entry body to the values a provider stores: defaults filled for unlisted declared
+ * properties (POST, PUT), dynamic properties kept, key properties taken from the URL on updates.
+ */
+import { defaultValueOf } from '../edm';
+import type { EdmEntityType } from '../edm/model';
+import type { PropertyValue } from '../edm/primitives';
+import type { EntryBody } from '../format/entry-body';
+import type { CreateRequest, LinkBinding } from '../provider/types';
+import type { EdmEntitySet } from '../edm/model';
+import type { EntityKey } from '../uri/types';
+
+/**
+ * Values for a new entry or a replacing PUT: every declared property (the body's value or its
+ * default), plus the body's dynamic properties. Key properties the body leaves out are left out
+ * here too, so a provider can generate them.
+ */
+export function completeValues(type: EdmEntityType, body: EntryBody, key?: EntityKey): Record<string, PropertyValue> {
+  const values: Record<string, PropertyValue> = {};
+  for (const property of type.properties) {
+    if (key !== undefined && property.isKey) {
+      values[property.name] = key[property.name];
+    } else if (body.properties.has(property.name)) {
+      values[property.name] = body.properties.get(property.name) as PropertyValue;
+    } else if (!property.isKey) {
+      values[property.name] = defaultValueOf(property);
+    }
+  }
+  addDynamic(type, body, values);
+  return values;
+}
+
+/** Values for a MERGE: only what the body lists. */
+export function listedValues(type: EdmEntityType, body: EntryBody): Record<string, PropertyValue> {
+  const values: Record<string, PropertyValue> = {};
+  for (const [name, value] of body.properties) {
+    if (type.propertiesByName.get(name)?.isKey) continue;
+    values[name] = value;
+  }
+  return values;
+}
+
+function addDynamic(type: EdmEntityType, body: EntryBody, values: Record<string, PropertyValue>): void {
+  if (!type.openType) return;
+  for (const [name, value] of body.properties) {
+    if (!type.propertiesByName.has(name)) values[name] = value;
+  }
+}
+
+/** The body's links to existing entries, in the provider's terms. */
+export function bindingsOf(body: EntryBody): LinkBinding[] {
+  return body.bindings.map((binding) => ({ property: binding.property, targets: binding.targets }));
+}
+
+/** A CreateRequest for an entry body and its inline tree (deep insert). */
+export function createRequestOf(entitySet: EdmEntitySet, body: EntryBody): CreateRequest {
+  return {
+    entitySet,
+    entityType: body.entityType,
+    values: completeValues(body.entityType, body),
+    bindings: bindingsOf(body),
+    inline: body.inline.map((inline) => ({
+      property: inline.property,
+      entries: inline.entries.map((entry) => createRequestOf(inline.entitySet, entry)),
+    })),
+    parent: undefined,
+    media: undefined,
+  };
+}

@@ -1,0 +1,38 @@
+/**
+ * Media resources of media link entries (`m:HasStream`, MS-ODATA §2.2.7.2.4 "RetrieveMediaResource",
+ * §2.2.7.3.6 "UpdateMediaResource"): GET streams the bytes with their content type, PUT replaces them.
+ */
+import { ODataError } from '../errors';
+import type { Handler, HandlerContext } from './context';
+import { requireBody } from './body';
+import { preconditionOf } from './preconditions';
+import { targetOf } from './read';
+import { etagHeaders, keyOf } from './update';
+
+function mediaReader(context: HandlerContext) {
+  const { provider } = context.config.options;
+  if (provider.readMedia === undefined) throw ODataError.fromCode('NOT_IMPLEMENTED', { feature: 'Media resources' });
+  return provider.readMedia.bind(provider);
+}
+
+/** GET `Entity/$value` of a media link entry. */
+export const readMediaResource: Handler = async (context) => {
+  const target = targetOf(context.path);
+  const readMedia = mediaReader(context);
+  const key = await keyOf(context, target);
+  const media = await readMedia({ entitySet: target.entitySet, key }, context.request.context);
+  return { result: { kind: 'RawValue', contentType: media.contentType, body: media.body } };
+};
+
+/** PUT `Entity/$value`: replace the media resource; 204 with the entry's new ETag. */
+export const updateMediaResource: Handler = async (context) => {
+  const target = targetOf(context.path);
+  const provider = context.config.options.provider;
+  if (provider.writeMedia === undefined) throw ODataError.fromCode('METHOD_NOT_ALLOWED', { method: 'PUT', resource: 'media resource' });
+  const body = requireBody(context);
+  const precondition = preconditionOf(context, target.entityType);
+  const key = await keyOf(context, target);
+  const contentType = context.request.headers['content-type'] ?? 'application/octet-stream';
+  const updated = await provider.writeMedia({ entitySet: target.entitySet, key }, { contentType, body }, precondition, context.request.context);
+  return { result: { kind: 'NoContent' }, status: 204, headers: etagHeaders(context, target, updated) };
+};

@@ -1,0 +1,86 @@
+/**
+ * Building provider requests from a resolved path and query options, and walking to the single
+ * entity a path addresses. Shared by the read, property, links and write handlers.
+ */
+import { ODataError } from '../errors';
+import type { EdmEntitySet, EdmEntityType } from '../edm/model';
+import type { Entity, QueryRequest } from '../provider/types';
+import { withKeyTieBreaker } from '../uri';
+import type { EntityPath, QueryOptions, SelectExpand } from '../uri/types';
+import type { HandlerContext } from './context';
+
+/** A target made of entities: the part of a ResourcePath the provider needs. */
+export interface EntityTarget {
+  readonly path: EntityPath;
+  readonly entitySet: EdmEntitySet;
+  readonly entityType: EdmEntityType;
+}
+
+const NO_SELECT_EXPAND: SelectExpand = Object.freeze({ select: undefined, expand: Object.freeze([]) });
+
+/** True when the path ends at one entity (a key on the last step, or a single-valued navigation). */
+export function addressesSingleEntity(path: EntityPath): boolean {
+  const last = path.navigation[path.navigation.length - 1];
+  if (last === undefined) return path.root.key !== undefined;
+  return last.key !== undefined || !last.property.isCollection;
+}
+
+/** The QueryRequest for a collection or entity read with all of the request's query options. */
+export function collectionQuery(target: EntityTarget, query: QueryOptions, count: boolean): QueryRequest {
+  return {
+    entitySet: target.entitySet,
+    entityType: target.entityType,
+    path: target.path,
+    single: false,
+    filter: query.filter,
+    orderBy: withKeyTieBreaker(query.orderBy, target.entityType),
+    skip: query.skip,
+    top: query.top,
+    skipToken: query.skipToken,
+    selectExpand: query.selectExpand,
+    count,
+    customOptions: query.custom,
+  };
+}
+
+/** The QueryRequest for one entity; `$filter` applies to it (MS-ODATA allows `$filter` on a single entity). */
+export function entityQuery(target: EntityTarget, query: QueryOptions | undefined): QueryRequest {
+  return {
+    entitySet: target.entitySet,
+    entityType: target.entityType,
+    path: target.path,
+    single: true,
+    filter: query?.filter,
+    orderBy: [],
+    skip: undefined,
+    top: undefined,
+    skipToken: undefined,
+    selectExpand: query?.selectExpand ?? NO_SELECT_EXPAND,
+    count: false,
+    customOptions: query?.custom ?? {},
+  };
+}
+
+/** Read all of a provider result into an array (single entities and small pages only). */
+export async function collect(entities: readonly Entity[] | AsyncIterable<Entity>): Promise<readonly Entity[]> {
+  if (Array.isArray(entities)) return entities;
+  const list: Entity[] = [];
+  for await (const entity of entities as AsyncIterable<Entity>) list.push(entity);
+  return list;
+}
+
+/** The one entity a path addresses, or a 404 naming the last segment. */
+export async function loadEntity(context: HandlerContext, target: EntityTarget, query?: QueryOptions): Promise<Entity> {
+  const { provider } = context.config.options;
+  const result = await provider.query(entityQuery(target, query), context.request.context);
+  const [entity] = await collect(result.entities);
+  if (entity === undefined) throw notFound(target);
+  return entity;
+}
+
+/** 404 for a path whose entity does not exist. */
+export function notFound(target: EntityTarget): ODataError {
+  const last = target.path.navigation[target.path.navigation.length - 1];
+  const segment = last === undefined ? target.path.root.entitySet.name : last.property.name;
+  return ODataError.fromCode('RESOURCE_NOT_FOUND', { segment });
+}

@@ -1,0 +1,110 @@
+/**
+ * Reads of entities: feeds (entity sets, navigation collections), single entries, and `$count`.
+ */
+import { ODataError } from '../errors';
+import { pageSizeFor } from '../options';
+import type { Entity } from '../provider/types';
+import { matchesIfNoneMatch, parseETagList } from '../protocol';
+import type { HandlerOutcome } from '../result';
+import type { ResourcePath } from '../uri/types';
+import type { Handler, HandlerContext } from './context';
+import { nextLink, planPage } from './paging';
+import { collect, collectionQuery, EntityTarget, loadEntity } from './query-request';
+
+type EntityPathKinds = Extract<ResourcePath, { path: unknown }>;
+
+/** The entity part of a path (every kind except service document, metadata, batch and operations). */
+export function targetOf(path: ResourcePath): EntityTarget {
+  if (!('path' in path)) throw new Error(`handler used for ${path.kind}`);
+  const { path: entityPath, entitySet, entityType } = path as EntityPathKinds;
+  return { path: entityPath, entitySet, entityType };
+}
+
+/** The path of a feed relative to the service root, for `link rel="self"` and next links. */
+function resourcePathText(context: HandlerContext): string {
+  return context.request.path.replace(/^\/+/, '');
+}
+
+/** GET on an entity set or a navigation collection. */
+export const readFeed: Handler = async (context) => {
+  const target = targetOf(context.path);
+  const { query, config, request } = context;
+  const { provider } = config.options;
+  const plan = planPage(query.top, pageSizeFor(config.options, target.entitySet.name));
+  const wantsCount = query.inlineCount === 'allpages';
+  const providerRequest = { ...collectionQuery(target, query, wantsCount), top: plan.providerTop };
+  const result = await provider.query(providerRequest, request.context);
+  let entities: readonly Entity[] | AsyncIterable<Entity> = result.entities;
+  let next: string | undefined;
+  if (plan.pageSize !== undefined) {
+    const page = await collect(entities);
+    if (page.length > plan.pageSize) {
+      entities = page.slice(0, plan.pageSize);
+      const last = entities[entities.length - 1];
+      next = nextLink(request.serviceRoot, resourcePathText(context), query, query.orderBy, target.entityType, last, plan.pageSize);
+    } else {
+      entities = page;
+    }
+  }
+  const lastStep = target.path.navigation[target.path.navigation.length - 1];
+  return {
+    result: {
+      kind: 'Feed',
+      entitySet: target.entitySet,
+      entityType: target.entityType,
+      selfPath: resourcePathText(context),
+      title: lastStep === undefined ? target.entitySet.name : lastStep.property.name,
+      entities,
+      count: wantsCount ? result.count : undefined,
+      nextLink: next,
+      selectExpand: query.selectExpand,
+    },
+  };
+};
+
+/** GET on one entity (by key, or over a single-valued navigation). Honours If-None-Match with 304. */
+export const readEntry: Handler = async (context) => {
+  const target = targetOf(context.path);
+  const entity = await loadEntity(context, target, context.query);
+  const etag = context.config.etagOf(entity, target.entityType);
+  const headers: Record<string, string> = {};
+  if (etag !== undefined) {
+    headers.etag = etag;
+    const ifNoneMatch = context.request.headers['if-none-match'];
+    if (ifNoneMatch !== undefined) {
+      const list = parseETagList(ifNoneMatch);
+      if (list === undefined) throw ODataError.fromCode('PRECONDITION_INVALID', { detail: `Malformed If-None-Match header '${ifNoneMatch}'.` });
+      if (!matchesIfNoneMatch(list, etag)) return { result: { kind: 'NoContent' }, status: 304, headers };
+    }
+  }
+  const outcome: HandlerOutcome = {
+    result: { kind: 'Entry', entitySet: target.entitySet, entityType: target.entityType, entity, selectExpand: context.query.selectExpand },
+    headers,
+  };
+  return outcome;
+};
+
+/** GET `.../$count` on a collection (`$filter` applies) or on a single entity (1, or 404). */
+export const readCount: Handler = async (context) => {
+  const target = targetOf(context.path);
+  const { provider } = context.config.options;
+  if (context.path.kind === 'EntityCount') {
+    await loadEntity(context, target, context.query);
+    return { result: { kind: 'Count', count: 1 } };
+  }
+  const { query } = context;
+  let count: number | undefined;
+  if (provider.count !== undefined) {
+    count = await provider.count(
+      { entitySet: target.entitySet, entityType: target.entityType, path: target.path, filter: query.filter, customOptions: query.custom },
+      context.request.context,
+    );
+  } else {
+    // Without a native count the provider answers a query that asks for the count and no rows.
+    const result = await provider.query({ ...collectionQuery(target, query, true), skip: undefined, top: 0 }, context.request.context);
+    count = result.count ?? (await collect(result.entities)).length;
+  }
+  // As the V2 servers did: `$skip` and `$top` narrow the counted collection (`Products/$count?$top=2` is 2).
+  const afterSkip = Math.max(0, count - (query.skip ?? 0));
+  return { result: { kind: 'Count', count: query.top === undefined ? afterSkip : Math.min(afterSkip, query.top) } };
+};

@@ -1,0 +1,58 @@
+/**
+ * The DataServiceVersion a response needs: the lowest version whose features it uses (MS-ODATA
+ * §2.2.5.3 "DataServiceVersion"). 2.0 features: `$inlinecount` counts, next links, `$select`
+ * projections, `$count` responses, and Atom feed customization that moves a property out of the
+ * content (`FC_KeepInContent="false"`), which 1.0 clients would not find.
+ */
+import type { EdmEntityType } from '../edm/model';
+import type { PayloadFormat } from '../protocol';
+import type { Result } from '../result';
+import type { SelectExpand } from '../uri/types';
+
+export type ResponseVersion = '1.0' | '2.0';
+
+function usesSelect(selectExpand: SelectExpand): boolean {
+  return selectExpand.select !== undefined || selectExpand.expand.some(usesSelect);
+}
+
+const MOVES_OUT_OF_CONTENT = new WeakMap<EdmEntityType, boolean>();
+
+function movesPropertiesOutOfContent(type: EdmEntityType): boolean {
+  let known = MOVES_OUT_OF_CONTENT.get(type);
+  if (known === undefined) {
+    known = type.properties.some((p) => p.feedCustomization !== undefined && p.feedCustomization.keepInContent === false);
+    MOVES_OUT_OF_CONTENT.set(type, known);
+  }
+  return known;
+}
+
+function expandedTypesMoveContent(type: EdmEntityType, selectExpand: SelectExpand): boolean {
+  return (
+    movesPropertiesOutOfContent(type) ||
+    selectExpand.expand.some((item) => expandedTypesMoveContent(item.entitySet.entityType, item))
+  );
+}
+
+/** The version a result needs in the given format. */
+export function responseVersion(result: Result, format: PayloadFormat): ResponseVersion {
+  switch (result.kind) {
+    case 'Feed':
+      if (result.count !== undefined || result.nextLink !== undefined || usesSelect(result.selectExpand)) return '2.0';
+      return format === 'atom' && expandedTypesMoveContent(result.entityType, result.selectExpand) ? '2.0' : '1.0';
+    case 'Entry':
+      if (usesSelect(result.selectExpand)) return '2.0';
+      return format === 'atom' && expandedTypesMoveContent(result.entityType, result.selectExpand) ? '2.0' : '1.0';
+    case 'Links':
+      return result.count !== undefined || result.nextLink !== undefined ? '2.0' : '1.0';
+    case 'Count':
+      return '2.0';
+    case 'ServiceDocument':
+    case 'Metadata':
+    case 'Property':
+    case 'Collection':
+    case 'RawValue':
+    case 'Link':
+    case 'NoContent':
+      return '1.0';
+  }
+}

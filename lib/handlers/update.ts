@@ -1,0 +1,66 @@
+/**
+ * PUT, MERGE and PATCH on an entry (MS-ODATA §2.2.7.3 "Update Request Types") and DELETE of an
+ * entry (§2.2.7.4). PUT replaces (unlisted properties reset to defaults, links merged), MERGE and
+ * PATCH change only what the body lists. Preconditions travel with the write.
+ */
+import { ODataError } from '../errors';
+import type { Entity } from '../provider/types';
+import type { EntityKey } from '../uri/types';
+import type { Handler, HandlerContext } from './context';
+import { readEntryBody } from './body';
+import { bindingsOf, completeValues, listedValues } from './entity-values';
+import { preconditionOf } from './preconditions';
+import { EntityTarget, loadEntity } from './query-request';
+import { targetOf } from './read';
+
+/** The key of the entity a path addresses: from the URL when it has one, else by loading it. */
+export async function keyOf(context: HandlerContext, target: EntityTarget): Promise<EntityKey> {
+  const last = target.path.navigation[target.path.navigation.length - 1];
+  const urlKey = last === undefined ? target.path.root.key : last.key;
+  if (urlKey !== undefined && last === undefined) {
+    // Direct addressing needs no read; a missing entity is the provider's 404 inside the write.
+    return urlKey;
+  }
+  const entity: Entity = await loadEntity(context, target);
+  const key: Record<string, Entity[string]> = {};
+  for (const property of target.entityType.key) key[property.name] = entity[property.name];
+  return key as EntityKey;
+}
+
+function notWritable(context: HandlerContext, resource: string): ODataError {
+  return ODataError.fromCode('METHOD_NOT_ALLOWED', { method: context.request.method, resource });
+}
+
+/** The ETag header of a written entity. */
+export function etagHeaders(context: HandlerContext, target: EntityTarget, entity: Entity): Record<string, string> {
+  const etag = context.config.etagOf(entity, target.entityType);
+  return etag === undefined ? {} : { etag };
+}
+
+/** PUT (replace) or MERGE/PATCH (merge) of an entry; 204 with the new ETag. */
+export const updateEntry: Handler = async (context) => {
+  const target = targetOf(context.path);
+  const { provider } = context.config.options;
+  if (provider.update === undefined) throw notWritable(context, target.entitySet.name);
+  const key = await keyOf(context, target);
+  const body = readEntryBody(context, { entitySet: target.entitySet, entityType: target.entityType, expectedKey: key });
+  const precondition = preconditionOf(context, target.entityType);
+  const mode = context.request.method === 'PUT' ? 'replace' : 'merge';
+  const values = mode === 'replace' ? completeValues(body.entityType, body, key) : listedValues(body.entityType, body);
+  const updated = await provider.update(
+    { entitySet: target.entitySet, entityType: body.entityType, key, mode, values, bindings: bindingsOf(body), precondition },
+    context.request.context,
+  );
+  return { result: { kind: 'NoContent' }, status: 204, headers: etagHeaders(context, target, updated) };
+};
+
+/** DELETE of an entry: 200 with an empty body, as the protocol summary specifies. */
+export const deleteEntry: Handler = async (context) => {
+  const target = targetOf(context.path);
+  const { provider } = context.config.options;
+  if (provider.delete === undefined) throw notWritable(context, target.entitySet.name);
+  const key = await keyOf(context, target);
+  const precondition = preconditionOf(context, target.entityType);
+  await provider.delete({ entitySet: target.entitySet, entityType: target.entityType, key, precondition }, context.request.context);
+  return { result: { kind: 'NoContent' }, status: 200 };
+};

@@ -1,0 +1,42 @@
+/**
+ * `odata(options)`: the one function a host app mounts. It builds the service once and returns a
+ * plain Node/Express middleware (so it works on Express 4 and 5 without importing either). No
+ * protocol logic lives here: it reads the request, picks `$batch` or the pipeline, and writes.
+ */
+import type { ServerResponse } from 'http';
+import { ODataError } from './errors';
+import { effectiveMethod, ExpressLikeRequest, readRawBody, sendResponse, toODataRequest } from './http';
+import type { ODataServiceOptions } from './options';
+import type { ODataRequest, ODataResponse, RequestContext } from './protocol/message';
+import { createService, Service } from './service';
+
+/** The middleware `odata()` returns; mount it with `app.use('/odata', odata({...}))`. */
+export type ODataMiddleware = (request: ExpressLikeRequest, response: ServerResponse, next: (error?: unknown) => void) => void;
+
+const METHODS_WITHOUT_BODY = new Set(['GET', 'HEAD', 'OPTIONS']);
+
+/** Create the OData service middleware. Options are validated here, once; a mistake throws a TypeError. */
+export function odata(options: ODataServiceOptions): ODataMiddleware {
+  const service = createService(options);
+  return (request, response, next) => {
+    serve(service, request, response).catch(next);
+  };
+}
+
+async function serve(service: Service, httpRequest: ExpressLikeRequest, httpResponse: ServerResponse): Promise<void> {
+  const context: RequestContext = { request: httpRequest, state: new Map() };
+  const method = (httpRequest.method ?? 'GET').toUpperCase();
+  const base: ODataRequest = toODataRequest(httpRequest, method, undefined, context);
+  let result: ODataResponse;
+  try {
+    const { limits } = service.options;
+    const url = httpRequest.url ?? '';
+    if (url.length > limits.maxUriLength) throw ODataError.fromCode('URI_TOO_LONG', { limit: limits.maxUriLength });
+    const effective = effectiveMethod(method, base.headers);
+    const body = METHODS_WITHOUT_BODY.has(method) ? undefined : await readRawBody(httpRequest, limits.maxBodyBytes);
+    result = await service.handle({ ...base, method: effective, body });
+  } catch (error) {
+    result = service.fail(base, error);
+  }
+  await sendResponse(httpResponse, result);
+}

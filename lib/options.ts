@@ -1,0 +1,140 @@
+/**
+ * Service options: what `odata(options)` accepts, the defaults of every limit, and their
+ * validation. Resolved once when the service is built; handlers read the frozen result.
+ */
+import { ODataError } from './errors';
+import type { EdmModel } from './edm/model';
+import type { DataProvider } from './provider/types';
+import type { ODataRequest } from './protocol/message';
+
+/** Every configurable limit. Bad input past a limit gets a 4xx, never unbounded work. */
+export interface ServiceLimits {
+  /** Largest request body in bytes (single requests and `$batch`). Default 10 MiB. */
+  readonly maxBodyBytes: number;
+  /** Largest `$top` a client may ask for. Default: unlimited (undefined). */
+  readonly maxTop: number | undefined;
+  /** Deepest `$expand` path (`A/B/C` is 3). Default 5. */
+  readonly maxExpandDepth: number;
+  /** Most `$expand` paths in one request. Default 20. */
+  readonly maxExpandBreadth: number;
+  /** Longest `$filter` text in characters. Default 4096. */
+  readonly maxFilterLength: number;
+  /** Deepest nesting of a `$filter` expression. Default 50. */
+  readonly maxFilterDepth: number;
+  /** Most top-level parts (retrieves and changesets) in a `$batch`. Default 100. */
+  readonly maxBatchParts: number;
+  /** Most operations in one changeset. Default 100. */
+  readonly maxChangesetOperations: number;
+  /** Longest request URI in characters. Default 8192. */
+  readonly maxUriLength: number;
+}
+
+/** A problem worth logging: every 5xx, with the original error, and the request it happened in. */
+export interface ServiceLogEvent {
+  readonly level: 'error' | 'warn';
+  readonly message: string;
+  readonly status: number;
+  readonly error: unknown;
+  readonly method: string;
+  readonly url: string;
+}
+
+/** Options of `odata(...)`. */
+export interface ODataServiceOptions {
+  /** The EDM model (from `defineModel` or `loadEdmx`). */
+  readonly model: EdmModel;
+  /** The data provider (e.g. `new MemoryProvider(model, data)`). */
+  readonly provider: DataProvider;
+  /** Server-driven paging: at most this many entries per feed page. Default: no paging. */
+  readonly maxPageSize?: number;
+  /** Page sizes per entity set name, overriding `maxPageSize`. */
+  readonly pageSizes?: Readonly<Record<string, number>>;
+  readonly limits?: Partial<ServiceLimits>;
+  /** Send error details (cause message, stack) in `innererror`. Never in production. Default false. */
+  readonly debug?: boolean;
+  /** Receives 5xx details that clients never see. Default: `console.error`. */
+  readonly logger?: (event: ServiceLogEvent) => void;
+  /**
+   * Refuse writes without `If-Match` to entities whose type has an ETag (428). Default true; set
+   * false for last-writer-wins services.
+   */
+  readonly requireIfMatch?: boolean;
+  /** Clock for Atom `<updated>` values; tests pin it. Default: `() => new Date()`. */
+  readonly now?: () => Date;
+}
+
+/** @internal The validated, frozen options with every default applied. */
+export interface ResolvedOptions {
+  readonly model: EdmModel;
+  readonly provider: DataProvider;
+  readonly maxPageSize: number | undefined;
+  readonly pageSizes: ReadonlyMap<string, number>;
+  readonly limits: ServiceLimits;
+  readonly debug: boolean;
+  readonly logger: (event: ServiceLogEvent) => void;
+  readonly requireIfMatch: boolean;
+  readonly now: () => Date;
+}
+
+export const DEFAULT_LIMITS: ServiceLimits = Object.freeze({
+  maxBodyBytes: 10 * 1024 * 1024,
+  maxTop: undefined,
+  maxExpandDepth: 5,
+  maxExpandBreadth: 20,
+  maxFilterLength: 4096,
+  maxFilterDepth: 50,
+  maxBatchParts: 100,
+  maxChangesetOperations: 100,
+  maxUriLength: 8192,
+});
+
+function defaultLogger(event: ServiceLogEvent): void {
+  console.error(`[express-odata-v2] ${event.status} ${event.method} ${event.url}: ${event.message}`, event.error);
+}
+
+function assertPositiveInteger(name: string, value: number | undefined): void {
+  if (value !== undefined && !(Number.isInteger(value) && value > 0)) {
+    throw new TypeError(`express-odata-v2: option ${name} must be a positive integer, got ${String(value)}`);
+  }
+}
+
+/** @internal Validate options once, at service construction; a mistake is a TypeError naming the option. */
+export function resolveOptions(options: ODataServiceOptions): ResolvedOptions {
+  if (options === null || typeof options !== 'object') throw new TypeError('express-odata-v2: odata(options) needs an options object');
+  if (!options.model || typeof options.model.entitySets !== 'object') {
+    throw new TypeError('express-odata-v2: option model must be an EdmModel (use defineModel or loadEdmx)');
+  }
+  if (!options.provider || typeof options.provider.query !== 'function') {
+    throw new TypeError('express-odata-v2: option provider must implement DataProvider (at least query)');
+  }
+  assertPositiveInteger('maxPageSize', options.maxPageSize);
+  const pageSizes = new Map<string, number>();
+  for (const [name, size] of Object.entries(options.pageSizes ?? {})) {
+    if (!options.model.entitySets.has(name)) throw new TypeError(`express-odata-v2: pageSizes names an unknown entity set '${name}'`);
+    assertPositiveInteger(`pageSizes.${name}`, size);
+    pageSizes.set(name, size);
+  }
+  const limits: ServiceLimits = Object.freeze({ ...DEFAULT_LIMITS, ...options.limits });
+  for (const [name, value] of Object.entries(limits)) assertPositiveInteger(`limits.${name}`, value as number | undefined);
+  return Object.freeze({
+    model: options.model,
+    provider: options.provider,
+    maxPageSize: options.maxPageSize,
+    pageSizes,
+    limits,
+    debug: options.debug === true,
+    logger: options.logger ?? defaultLogger,
+    requireIfMatch: options.requireIfMatch !== false,
+    now: options.now ?? (() => new Date()),
+  });
+}
+
+/** @internal The page size for an entity set, if paging applies. */
+export function pageSizeFor(options: ResolvedOptions, entitySetName: string): number | undefined {
+  return options.pageSizes.get(entitySetName) ?? options.maxPageSize;
+}
+
+/** @internal Guard used where a request cannot be served by a read-only provider. */
+export function unsupported(feature: string, request: ODataRequest): ODataError {
+  return ODataError.fromCode('NOT_IMPLEMENTED', { feature: `${feature} (${request.method})` });
+}

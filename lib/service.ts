@@ -1,0 +1,126 @@
+/**
+ * THE pipeline: ODataRequest in, ODataResponse out. The HTTP layer and `$batch` both call
+ * `handle`; nothing here knows about Express. Steps: versions -> resource path -> query options ->
+ * negotiation -> handler -> response version -> writer. Errors at any step become an error body in
+ * the negotiated format; foreign errors are masked as 500 and logged.
+ */
+import { createHash } from 'crypto';
+import { normalizeError } from './errors';
+import { writeEdmx } from './edm';
+import type { EdmEntityType } from './edm/model';
+import { writeError, writeResult, WriterContext } from './format';
+import { dispatch, responseVersion, ServiceConfig } from './handlers';
+import { ODataServiceOptions, ResolvedOptions, resolveOptions } from './options';
+import type { Entity } from './provider/types';
+import { checkRequestVersion, checkResponseVersion, computeETag, formatVersion, negotiateFor, preferredErrorFormat } from './protocol';
+import type { PayloadFormat } from './protocol';
+import type { ODataRequest, ODataResponse } from './protocol/message';
+import type { HandlerOutcome } from './result';
+import { parseQueryOptions, parseResourcePath } from './uri';
+import type { QueryOptions, ResourcePath } from './uri/types';
+
+/** A built service: one per `odata(...)` call. */
+export interface Service {
+  readonly options: ResolvedOptions;
+  handle(request: ODataRequest): Promise<ODataResponse>;
+  /** The error response for a request that failed before the pipeline could run (tunneling, body, batch). */
+  fail(request: ODataRequest, error: unknown): ODataResponse;
+}
+
+/** Build the service once: options validated, `$metadata` bytes and ETag precomputed. */
+export function createService(input: ODataServiceOptions): Service {
+  const options = resolveOptions(input);
+  const { model, provider } = options;
+  const metadataBody = Buffer.from(writeEdmx(model), 'utf8');
+  const metadataETag = `"${createHash('sha1').update(metadataBody).digest('base64url')}"`;
+  const etagOf = (entity: Entity, entityType: EdmEntityType): string | undefined => {
+    const custom = provider.etag?.(entity, entityType);
+    return custom !== undefined ? `W/"${custom}"` : computeETag(entity, entityType);
+  };
+  const config: ServiceConfig = { options, etagOf };
+
+  async function handle(request: ODataRequest): Promise<ODataResponse> {
+    let format: PayloadFormat | undefined;
+    try {
+      checkRequestVersion(request.headers);
+      const path: ResourcePath = parseResourcePath(request.path, model);
+      const query: QueryOptions = parseQueryOptions(request.query, path, model, options.limits);
+      const handler = dispatch(path.kind, request.method);
+      const negotiated = negotiateFor(path, request, query);
+      format = negotiated.format;
+      if (path.kind === 'Metadata') return metadataResponse(request, negotiated.contentType);
+      const outcome = await handler({ request, path, query, config });
+      return writeOutcome(request, outcome, negotiated.format, negotiated.contentType);
+    } catch (thrown) {
+      return errorResponse(request, thrown, format);
+    }
+  }
+
+  function metadataResponse(request: ODataRequest, contentType: string): ODataResponse {
+    const version = formatVersion(model.dataServiceVersion);
+    checkResponseVersion(model.dataServiceVersion, request.headers['maxdataserviceversion']);
+    const ifNoneMatch = request.headers['if-none-match'];
+    if (ifNoneMatch !== undefined && ifNoneMatch.split(',').some((tag) => tag.trim() === metadataETag || tag.trim() === '*')) {
+      return { status: 304, headers: { etag: metadataETag, dataserviceversion: version }, body: undefined };
+    }
+    const body = request.method === 'HEAD' ? undefined : metadataBody;
+    return { status: 200, headers: { 'content-type': contentType, etag: metadataETag, dataserviceversion: version }, body };
+  }
+
+  function writeOutcome(request: ODataRequest, outcome: HandlerOutcome, format: PayloadFormat, contentType: string): ODataResponse {
+    const { result } = outcome;
+    const version = responseVersion(result, format);
+    checkResponseVersion(version, request.headers['maxdataserviceversion']);
+    const headers: Record<string, string> = { ...outcome.headers, dataserviceversion: formatVersion(version) };
+    const status = outcome.status ?? (result.kind === 'NoContent' ? 204 : 200);
+    if (result.kind === 'NoContent') return { status, headers, body: undefined };
+    if (result.kind === 'RawValue') {
+      headers['content-type'] = result.contentType;
+      return { status, headers, body: request.method === 'HEAD' ? undefined : result.body };
+    }
+    headers['content-type'] = contentType;
+    if (result.kind === 'Count') {
+      return { status, headers, body: request.method === 'HEAD' ? undefined : String(result.count) };
+    }
+    const context: WriterContext = {
+      serviceRoot: request.serviceRoot,
+      model,
+      version,
+      updated: isoSeconds(options.now()),
+      etagOf,
+    };
+    const body = request.method === 'HEAD' ? undefined : writeResult(result, format === 'json' ? 'json' : format === 'atom' ? 'atom' : 'xml', context);
+    return { status, headers, body };
+  }
+
+  function errorResponse(request: ODataRequest, thrown: unknown, negotiated: PayloadFormat | undefined): ODataResponse {
+    const error = normalizeError(thrown);
+    if (error.status >= 500) {
+      options.logger({
+        level: 'error',
+        message: error.cause instanceof Error ? error.cause.message : error.message,
+        status: error.status,
+        error: error.cause ?? error,
+        method: request.method,
+        url: request.path + (request.query ? `?${request.query}` : ''),
+      });
+    }
+    const format = negotiated === 'json' || (negotiated === undefined && preferredErrorFormat(request) === 'json') ? 'json' : 'xml';
+    const headers: Record<string, string> = {
+      ...error.headers,
+      'content-type': format === 'json' ? 'application/json;charset=utf-8' : 'application/xml;charset=utf-8',
+      dataserviceversion: '1.0;',
+    };
+    const body = request.method === 'HEAD' ? undefined : writeError(error, format, { debug: options.debug });
+    return { status: error.status, headers, body };
+  }
+
+  const fail = (request: ODataRequest, error: unknown): ODataResponse => errorResponse(request, error, undefined);
+  return Object.freeze({ options, handle, fail });
+}
+
+/** `2026-11-22T14:30:05Z`: Atom `updated` values without milliseconds, as the original servers wrote them. */
+function isoSeconds(date: Date): string {
+  return date.toISOString().replace(/\.\d{3}Z$/, 'Z');
+}
+

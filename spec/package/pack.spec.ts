@@ -1,0 +1,76 @@
+/**
+ * The package as users get it: `npm pack`, install the tarball into a fresh app next to Express,
+ * mount the service from CommonJS and read it over HTTP. Also checks what the tarball contains.
+ */
+import { execFileSync, spawn } from 'child_process';
+import { mkdtempSync, rmSync, writeFileSync, readdirSync } from 'fs';
+import { tmpdir } from 'os';
+import { join, resolve } from 'path';
+
+const ROOT = resolve(__dirname, '..', '..');
+const NPM = process.platform === 'win32' ? 'npm.cmd' : 'npm';
+
+function npm(args: string[], cwd: string): string {
+  return execFileSync(NPM, args, { cwd, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, npm_config_loglevel: 'error' } });
+}
+
+describe('the packed library', () => {
+  let work: string;
+  let tarball: string;
+  let packedFiles: string[] = [];
+
+  beforeAll(() => {
+    work = mkdtempSync(join(tmpdir(), 'express-odata-v2-pack-'));
+    // dist/ is built by `pretest`; pack it without running lifecycle scripts again.
+    const output = npm(['pack', '--ignore-scripts', '--json', '--pack-destination', work], ROOT);
+    const [info] = JSON.parse(output) as { filename: string; files: { path: string }[] }[];
+    tarball = join(work, info.filename);
+    packedFiles = info.files.map((f) => f.path);
+  }, 120_000);
+
+  afterAll(() => rmSync(work, { recursive: true, force: true }));
+
+  it('contains the build, the types, README and license, and no tests or fixtures', () => {
+    expect(packedFiles).toEqual(expect.arrayContaining(['dist/index.js', 'dist/index.d.ts', 'README.md', 'LICENSE', 'package.json']));
+    expect(packedFiles.filter((f) => /^(spec|lib|examples|docs)\//.test(f) || f.endsWith('.map'))).toEqual([]);
+  });
+
+  it('installs into a fresh Express app and serves the service document', async () => {
+    const app = join(work, 'app');
+    execFileSync('mkdir', ['-p', app]);
+    writeFileSync(join(app, 'package.json'), JSON.stringify({ name: 'consumer', version: '1.0.0', private: true }));
+    npm(['install', '--no-audit', '--no-fund', '--prefer-offline', tarball, `express@${require('express/package.json').version}`], app);
+    expect(readdirSync(join(app, 'node_modules', 'express-odata-v2', 'dist'))).toContain('index.js');
+    writeFileSync(
+      join(app, 'server.js'),
+      `
+const express = require('express');
+const { odata, defineModel, MemoryProvider } = require('express-odata-v2');
+const model = defineModel({ schemas: [{ namespace: 'Shop', entityTypes: [{ name: 'Item', key: ['ID'], properties: [
+  { name: 'ID', type: 'Edm.Int32', nullable: false }, { name: 'Name', type: 'Edm.String' } ] }],
+  entityContainers: [{ name: 'Container', isDefaultEntityContainer: true, entitySets: [{ name: 'Items', entityType: 'Shop.Item' }] }] }] });
+const provider = new MemoryProvider(model, { Items: [{ ID: 1, Name: 'Pen' }] });
+const app = express();
+app.use('/odata', odata({ model, provider }));
+const server = app.listen(0, '127.0.0.1', () => console.log('PORT ' + server.address().port));
+`,
+    );
+    const child = spawn(process.execPath, ['server.js'], { cwd: app, stdio: ['ignore', 'pipe', 'inherit'] });
+    try {
+      const port = await new Promise<number>((done, fail) => {
+        child.stdout.on('data', (chunk: Buffer) => {
+          const match = /PORT (\d+)/.exec(chunk.toString());
+          if (match) done(Number(match[1]));
+        });
+        child.on('exit', (code) => fail(new Error(`server exited with ${code}`)));
+      });
+      const serviceDocument = await fetch(`http://127.0.0.1:${port}/odata/?$format=json`);
+      expect(serviceDocument.status).toBe(200);
+      expect(await serviceDocument.json()).toEqual({ d: { EntitySets: ['Items'] } });
+      const entry = await fetch(`http://127.0.0.1:${port}/odata/Items(1)?$format=json`);
+      expect(((await entry.json()) as { d: { Name: string } }).d.Name).toBe('Pen');
+    } finally {
+      child.kill();
+    }
+  }, 180_000);
+});

@@ -7,7 +7,7 @@
 import { isODataError } from '../../errors';
 import { parseLiteral, scanLiteral } from '../../edm/literals';
 import type { EdmPrimitiveTypeName, PrimitiveValue } from '../../edm/primitives';
-import { syntaxError, type ExpressionSource } from './source';
+import { clip, syntaxError, type ExpressionSource } from './source';
 
 export type TokenKind =
   | 'Identifier'
@@ -123,7 +123,7 @@ export class Lexer {
     const literalEnd = scanLiteral(text, start);
     if (literalEnd >= end && !this.continuesWord(literalEnd)) return this.literal(start, literalEnd);
     if (text.charCodeAt(end) === 39) {
-      throw syntaxError(this.source, start, `unknown literal prefix or malformed literal '${text.slice(start, end)}'`);
+      throw syntaxError(this.source, start, `unknown literal prefix or malformed literal '${clip(text.slice(start, end))}'`);
     }
     const name = text.slice(start, end);
     if (KEYWORD_LITERALS.has(name)) return this.literal(start, end);
@@ -141,7 +141,7 @@ export class Lexer {
     const text = this.source.text;
     if (end <= start) throw syntaxError(this.source, start, `malformed literal starting with '${text[start]}'`);
     if (this.continuesWord(end)) {
-      throw syntaxError(this.source, end, `unexpected character '${text[end]}' after the literal '${text.slice(start, end)}'`);
+      throw syntaxError(this.source, end, `unexpected character '${text[end]}' after the literal '${clip(text.slice(start, end))}'`);
     }
     const written = text.slice(start, end);
     try {

@@ -5,11 +5,10 @@
  * names stay unresolved until the type checker.
  */
 import { ODataError } from '../../errors';
-import { didYouMean } from '../../util';
 import type { BinaryOperator, CallNode, ExprNode, LiteralNode, MemberNode, SourceRange, TypeNameNode } from './ast';
 import { arities, BUILTIN_FUNCTIONS, takesTypeName } from './functions';
 import { Lexer, type Token } from './lexer';
-import { depthError, recordSource, syntaxError, type ExpressionSource } from './source';
+import { clip, depthError, excerpt, recordSource, suggest, syntaxError, type ExpressionSource } from './source';
 
 /** Limits of the parser. */
 export interface ParseOptions {
@@ -209,7 +208,7 @@ class Parser {
         throw syntaxError(
           this.source,
           token.start,
-          `a qualified name such as '${token.text}' is only allowed as the type argument of isof or cast (write it quoted)`,
+          `a qualified name such as '${clip(token.text)}' is only allowed as the type argument of isof or cast (write it quoted)`,
         );
       default:
         throw this.unexpected(token, 'an expression');
@@ -252,7 +251,7 @@ class Parser {
     if (builtin === undefined) {
       throw ODataError.fromCode(
         'FILTER_UNKNOWN_FUNCTION',
-        { name, position: nameToken.start, text: this.source.text, suggestion: didYouMean(name, BUILTIN_FUNCTIONS.keys()) },
+        { name: clip(name), position: nameToken.start, text: excerpt(this.source.text, nameToken.start), suggestion: suggest(name, BUILTIN_FUNCTIONS.keys()) },
         { target: this.source.target, position: nameToken.start },
       );
     }
@@ -275,7 +274,7 @@ class Parser {
     if (!counts.includes(args.length)) {
       throw ODataError.fromCode(
         'FILTER_ARITY',
-        { name, expected: counts.join(' or '), actual: args.length, position: nameToken.start, text: this.source.text },
+        { name, expected: counts.join(' or '), actual: args.length, position: nameToken.start, text: excerpt(this.source.text, nameToken.start) },
         { target: this.source.target, position: nameToken.start },
       );
     }
@@ -345,7 +344,7 @@ class Parser {
     } else if (token.kind === 'Identifier' && OPERATOR_WORDS.has(token.text)) {
       hint = ` (the operator '${token.text}' needs an operand on each side)`;
     }
-    return syntaxError(this.source, token.start, `expected ${expected}, found '${token.text}'${hint}`);
+    return syntaxError(this.source, token.start, `expected ${expected}, found '${clip(token.text)}'${hint}`);
   }
 }
 

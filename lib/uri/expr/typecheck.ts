@@ -8,12 +8,12 @@ import { ODataError } from '../../errors';
 import { convertLiteral } from '../../edm/literals';
 import type { EdmComplexType, EdmEntityType, EdmModel } from '../../edm/model';
 import { isPrimitiveTypeName, PRIMITIVE_TYPES, type EdmPrimitiveTypeName } from '../../edm/primitives';
-import { assertNever, didYouMean } from '../../util';
+import { assertNever } from '../../util';
 import type { BinaryNode, CallNode, ExprNode, ExprType, LiteralNode, MemberNode, MemberStep, TypeNameNode, UnaryNode } from './ast';
 import { BUILTIN_FUNCTIONS, formatSignature, type FunctionSignature } from './functions';
 import { printExpression } from './printer';
 import { areComparable, arithmeticType, canCast, canPromote, isNumeric, widenSmallInteger } from './promotion';
-import { sourceOf, typeError, type ExpressionSource } from './source';
+import { clip, excerpt, sourceOf, suggest, typeError, type ExpressionSource } from './source';
 
 /** Where the checked expression came from, when it was not parsed by `parseExpression` (for messages). */
 export interface CheckOptions {
@@ -110,7 +110,7 @@ class Checker {
       case 'Call':
         return this.call(node);
       case 'TypeName':
-        throw this.error(node, `the type name '${node.name}' may only appear as the last argument of isof or cast`);
+        throw this.error(node, `the type name '${clip(node.name)}' may only appear as the last argument of isof or cast`);
       default:
         return assertNever(node, 'expression node');
     }
@@ -144,7 +144,7 @@ class Checker {
       offset = this.offsetOf(name, offset);
       if (holder === undefined) {
         if (type.kind !== 'Dynamic') {
-          throw typeError(this.source, offset, `'${previous}' is of type ${describeType(type)} and has no member '${name}'`);
+          throw typeError(this.source, offset, `'${clip(previous)}' is of type ${describeType(type)} and has no member '${clip(name)}'`);
         }
         steps.push({ kind: 'Dynamic', name });
       } else {
@@ -194,7 +194,7 @@ class Checker {
   private unknownProperty(holder: Holder, name: string, offset: number): ODataError {
     const candidates: string[] = holder.type.properties.map((p) => p.name);
     if (holder.kind === 'Entity') candidates.push(...holder.type.navigationProperties.map((p) => p.name));
-    let suggestion = didYouMean(name, candidates);
+    let suggestion = suggest(name, candidates);
     if (holder.kind === 'Entity') {
       const derived = holder.type.derivedTypes.find(
         (type) => type.propertiesByName.has(name) || type.navigationPropertiesByName.has(name),
@@ -205,7 +205,7 @@ class Checker {
     }
     return ODataError.fromCode(
       'FILTER_UNKNOWN_PROPERTY',
-      { name, type: holder.type.qualifiedName, position: offset, text: this.source.text, suggestion },
+      { name: clip(name), type: holder.type.qualifiedName, position: offset, text: excerpt(this.source.text, offset), suggestion },
       { target: this.source.target, position: offset },
     );
   }
@@ -313,7 +313,7 @@ class Checker {
       const position = node.loc?.start ?? 0;
       throw ODataError.fromCode(
         'FILTER_UNKNOWN_FUNCTION',
-        { name: node.name, position, text: this.source.text, suggestion: didYouMean(node.name, BUILTIN_FUNCTIONS.keys()) },
+        { name: node.name, position, text: excerpt(this.source.text, position), suggestion: suggest(node.name, BUILTIN_FUNCTIONS.keys()) },
         { target: this.source.target, position },
       );
     }
@@ -324,7 +324,7 @@ class Checker {
       const expected = [...new Set(builtin.signatures.map((s) => s.parameters.length))].join(' or ');
       throw ODataError.fromCode(
         'FILTER_ARITY',
-        { name: node.name, expected, actual: args.length, position, text: this.source.text },
+        { name: node.name, expected, actual: args.length, position, text: excerpt(this.source.text, position) },
         { target: this.source.target, position },
       );
     }
@@ -360,7 +360,7 @@ class Checker {
     const entity = this.model.entityTypes.get(node.name);
     if (entity !== undefined) return { ...node, type: { kind: 'Entity', qualifiedName: entity.qualifiedName }, entityType: entity };
     const known = [...this.model.entityTypes.keys(), ...PRIMITIVE_TYPES.keys()];
-    throw this.error(node, `unknown type '${node.name}'.${didYouMean(node.name, known)}`);
+    throw this.error(node, `unknown type '${clip(node.name)}'.${suggest(node.name, known)}`);
   }
 
   /**

@@ -45,8 +45,12 @@ class Scope {
     return new Scope(bindings, this.counter);
   }
 
-  /** The qualified name for (uri, local), adding a declaration to `declarations` when needed. */
-  qualify(uri: string, local: string, preferred: string | undefined, declarations: Attributes, isAttribute: boolean): string {
+  /**
+   * The qualified name for (uri, local), adding a declaration to `declarations` when needed.
+   * `mayRebind`: only on annotation elements, whose whole subtree this writer qualifies; a CSDL
+   * element must keep its in-scope prefixes (its own `m:` attributes depend on them).
+   */
+  qualify(uri: string, local: string, preferred: string | undefined, declarations: Attributes, isAttribute: boolean, mayRebind: boolean): string {
     if (uri === '') return local;
     if (uri === XML_NAMESPACE) return `xml:${local}`;
     const local_ = (prefix: string): string => (prefix === '' ? local : `${prefix}:${local}`);
@@ -59,7 +63,8 @@ class Scope {
       if (boundUri === uri && (prefix !== '' || !isAttribute) && bound(prefix) === uri) return local_(prefix);
     }
     let prefix = candidate;
-    if ((prefix === '' && isAttribute) || (prefix !== '' && pending.has(prefix))) {
+    const taken = pending.has(prefix) || (!mayRebind && this.bindings.has(prefix));
+    if ((prefix === '' && isAttribute) || taken) {
       do prefix = `ns${this.counter.next++}`;
       while (bound(prefix) !== undefined);
     }
@@ -84,7 +89,7 @@ function element(parent: XMLBuilder, scope: Scope, name: string, attributes: Att
   const inner = scope.child(declarations);
   const extra: Attributes = [];
   for (const attribute of annotated?.annotationAttributes ?? []) {
-    extra.push([inner.qualify(attribute.namespace, attribute.name, attribute.prefix, declarations, true), attribute.value]);
+    extra.push([inner.qualify(attribute.namespace, attribute.name, attribute.prefix, declarations, true, false), attribute.value]);
   }
   const ordered: Attributes = [...plain.slice(0, leadingCount(plain)), ...declarations, ...plain.slice(leadingCount(plain)), ...extra];
   const record: Record<string, string> = {};
@@ -112,9 +117,9 @@ function annotationElements(parent: XMLBuilder, scope: Scope, annotated: Annotat
 
 function writeAnnotationElement(parent: XMLBuilder, scope: Scope, annotation: AnnotationElement): void {
   const declarations: Attributes = [];
-  const name = scope.qualify(annotation.namespace, annotation.name, annotation.prefix, declarations, false);
+  const name = scope.qualify(annotation.namespace, annotation.name, annotation.prefix, declarations, false, true);
   const attributes: Attributes = (annotation.attributes ?? []).map((a: AnnotationAttribute) => [
-    scope.qualify(a.namespace, a.name, a.prefix, declarations, true),
+    scope.qualify(a.namespace, a.name, a.prefix, declarations, true, true),
     a.value,
   ]);
   const record: Record<string, string> = {};

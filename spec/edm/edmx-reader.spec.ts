@@ -277,3 +277,40 @@ describe('readEdmx: malformed and unsupported documents', () => {
     expect(error.message).toBe("The model is invalid:\nEntityType 'NS.T' / Key: property 'Nope' not found");
   });
 });
+
+describe('loadEdmx: totality', () => {
+  /** Deterministic pseudo-random numbers (mulberry32), so a failure reproduces. */
+  function random(seed: number): () => number {
+    let state = seed;
+    return () => {
+      state = (state + 0x6d2b79f5) | 0;
+      let t = Math.imul(state ^ (state >>> 15), 1 | state);
+      t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
+      return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+    };
+  }
+
+  /** Loading ends in a model or an ODataError: a 400 for the document, MODEL_INVALID for its meaning. */
+  function expectTotal(xml: string): void {
+    try {
+      loadEdmx(xml);
+    } catch (error) {
+      if (!isODataError(error)) throw error;
+      expect(error.code === 'MODEL_INVALID' || error.status === 400).toBe(true);
+    }
+  }
+
+  it('survives every truncation of a document', () => {
+    for (let end = 0; end < KITCHEN_SINK.length; end += 61) expectTotal(KITCHEN_SINK.slice(0, end));
+  });
+
+  it('survives random single-character damage', () => {
+    const next = random(20240607);
+    const damage = ['<', '>', '"', '&', '/', ' ', 'x', ''];
+    for (let i = 0; i < 400; i++) {
+      const at = Math.floor(next() * SAP.length);
+      const replacement = damage[Math.floor(next() * damage.length)];
+      expectTotal(SAP.slice(0, at) + replacement + SAP.slice(at + 1));
+    }
+  });
+});

@@ -88,6 +88,8 @@ describe('writeEdmx: details', () => {
       annotationAttributes: [
         { namespace: 'http://www.sap.com/Protocols/SAPData', name: 'schema-version', value: '1' },
         { namespace: 'urn:unnamed', name: 'flag', value: 'on' },
+        // m is bound to the metadata namespace here: it must not be rebound on a CSDL element.
+        { namespace: 'urn:not-metadata', prefix: 'm', name: 'odd', value: 'x' },
       ],
       annotationElements: [
         { namespace: 'urn:default', name: 'Plain', children: [{ namespace: 'urn:default', name: 'Child' }] },
@@ -96,15 +98,16 @@ describe('writeEdmx: details', () => {
     });
     const xml = writeEdmx(model);
     expect(xml).toContain('<edmx:Edmx Version="1.0" xmlns:edmx="http://schemas.microsoft.com/ado/2007/06/edmx" xmlns:sap="http://www.sap.com/Protocols/SAPData">');
-    expect(xml).toContain('xmlns="http://schemas.microsoft.com/ado/2007/05/edm" xmlns:ns1="urn:unnamed" sap:schema-version="1" ns1:flag="on">');
+    expect(xml).toContain('xmlns="http://schemas.microsoft.com/ado/2007/05/edm" xmlns:ns1="urn:unnamed" xmlns:ns2="urn:not-metadata" sap:schema-version="1" ns1:flag="on" ns2:odd="x">');
     expect(xml).toContain('<Plain xmlns="urn:default">');
     expect(xml).toContain('<Child />');
-    // The preferred prefix is free to rebind locally: valid XML, and it reads back in its own namespace.
+    // An annotation element may rebind a prefix locally: its subtree is all the writer's own.
     expect(xml).toContain('<sap:clash xmlns:sap="urn:p" />');
     const schema = readEdmx(xml).schemas[0];
     expect(schema.annotationAttributes?.map((a) => [a.namespace, a.name, a.value])).toEqual([
       ['http://www.sap.com/Protocols/SAPData', 'schema-version', '1'],
       ['urn:unnamed', 'flag', 'on'],
+      ['urn:not-metadata', 'odd', 'x'],
     ]);
     expect(schema.annotationElements?.map((e) => [e.namespace, e.name])).toEqual([
       ['urn:default', 'Plain'],

@@ -4,7 +4,9 @@
  * protocol logic lives here: it reads the request, picks `$batch` or the pipeline, and writes.
  */
 import type { ServerResponse } from 'http';
+import { processBatch } from './batch';
 import { ODataError } from './errors';
+import { checkRequestVersion } from './protocol';
 import { effectiveMethod, ExpressLikeRequest, readRawBody, sendResponse, toODataRequest } from './http';
 import type { ODataServiceOptions } from './options';
 import type { ODataRequest, ODataResponse, RequestContext } from './protocol/message';
@@ -23,6 +25,29 @@ export function odata(options: ODataServiceOptions): ODataMiddleware {
   };
 }
 
+/**
+ * `POST $batch`: a multiplexer around the same pipeline. Every part runs through `service.handle`
+ * with the outer request's context; changesets run inside the provider's transaction.
+ */
+async function serveBatch(service: Service, request: ODataRequest): Promise<ODataResponse> {
+  if (request.method !== 'POST') {
+    throw ODataError.fromCode('METHOD_NOT_ALLOWED', { method: request.method, resource: '$batch' }, { headers: { allow: 'POST' } });
+  }
+  checkRequestVersion(request.headers);
+  const { provider, limits } = service.options;
+  const transaction = <T>(work: () => Promise<T>): Promise<T> =>
+    provider.transaction !== undefined ? provider.transaction(work, request.context) : work();
+  return processBatch({
+    body: request.body ?? Buffer.alloc(0),
+    contentType: request.headers['content-type'],
+    outer: { serviceRoot: request.serviceRoot, headers: request.headers, context: request.context },
+    handle: service.handle,
+    transaction,
+    fail: service.fail,
+    limits,
+  });
+}
+
 async function serve(service: Service, httpRequest: ExpressLikeRequest, httpResponse: ServerResponse): Promise<void> {
   const context: RequestContext = { request: httpRequest, state: new Map() };
   const method = (httpRequest.method ?? 'GET').toUpperCase();
@@ -34,7 +59,8 @@ async function serve(service: Service, httpRequest: ExpressLikeRequest, httpResp
     if (url.length > limits.maxUriLength) throw ODataError.fromCode('URI_TOO_LONG', { limit: limits.maxUriLength });
     const effective = effectiveMethod(method, base.headers);
     const body = METHODS_WITHOUT_BODY.has(method) ? undefined : await readRawBody(httpRequest, limits.maxBodyBytes);
-    result = await service.handle({ ...base, method: effective, body });
+    const isBatch = base.path === '$batch' || base.path.toLowerCase() === '%24batch';
+    result = isBatch ? await serveBatch(service, { ...base, method: effective, body }) : await service.handle({ ...base, method: effective, body });
   } catch (error) {
     result = service.fail(base, error);
   }

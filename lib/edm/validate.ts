@@ -87,10 +87,12 @@ function checkEntityType(index: DefinitionIndex, schema: SchemaDefinition, type:
     checkNavigation(index, navPath, `${schema.namespace}.${type.name}`, bases, nav, problems);
   }
   // A derived type must not redeclare a member of its base types.
+  const navigationNames = new Set((type.navigationProperties ?? []).map((nav) => nav.name));
   for (const base of bases) {
     const inherited = new Set([...(base.definition.properties ?? []), ...(base.definition.navigationProperties ?? [])].map((m) => m.name));
     for (const name of ownNames) {
-      if (inherited.has(name)) problems.push(`${path} / Property '${name}': clashes with the member inherited from '${base.qualifiedName}'`);
+      const kind = navigationNames.has(name) ? 'NavigationProperty' : 'Property';
+      if (inherited.has(name)) problems.push(`${path} / ${kind} '${name}': clashes with the member inherited from '${base.qualifiedName}'`);
     }
   }
 }

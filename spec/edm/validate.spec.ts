@@ -124,6 +124,11 @@ describe('collectModelErrors', () => {
     ['a collection property', (d) => (prop(d, 'Product', 'Name').type = 'Collection(Edm.String)'), [`${P} / Property 'Name': collection properties are not part of OData 2.0`]],
     ['a duplicate property', (d) => (prop(d, 'Product', 'Address').name = 'Name'), [`${P} / Property 'Name': duplicate name`]],
     ['a property clashing with an inherited one', (d) => (prop(d, 'Special', 'Extra').name = 'Name'), ["EntityType 'ODataDemo.Special' / Property 'Name': clashes with the member inherited from 'ODataDemo.Product'"]],
+    [
+      'a navigation property clashing with an inherited one',
+      (d) => type(d, 'Special').navigationProperties = [{ name: 'Category', relationship: 'Demo.Product_Category', fromRole: 'Product', toRole: 'Category' }],
+      ["EntityType 'ODataDemo.Special' / NavigationProperty 'Category': clashes with the member inherited from 'ODataDemo.Product'"],
+    ],
     ['a navigation property named like a property', (d) => ((type(d, 'Category').navigationProperties ?? [])[0].name = 'ID'), ["EntityType 'ODataDemo.Category' / NavigationProperty 'ID': duplicate name"]],
     ['an invalid name', (d) => (prop(d, 'Product', 'Name').name = 'Full Name'), [`${P} / Property 'Full Name': invalid name`]],
     ['two types with one name', (d) => schema(d).complexTypes?.push({ name: 'Product' }), ["ComplexType 'ODataDemo.Product': duplicate name, already used by EntityType 'ODataDemo.Product'"]],

@@ -38,7 +38,7 @@ export function writeBatchResponse(parts: readonly BatchResponsePart[], createBo
   for (const part of written) {
     chunks.push(text(`--${batchBoundary}${CRLF}`));
     if ('changeset' in part) {
-      const changesetBoundary = pickBoundary('changesetresponse_', part.changeset.map((op) => op.message), createBoundary);
+      const changesetBoundary = pickBoundary('changesetresponse_', part.changeset.map((op) => op.message), createBoundary, batchBoundary);
       chunks.push(text(`Content-Type: multipart/mixed; boundary=${changesetBoundary}${CRLF}${CRLF}`));
       for (const operation of part.changeset) {
         chunks.push(text(`--${changesetBoundary}${CRLF}`));
@@ -64,11 +64,14 @@ function pushOperation(chunks: Buffer[], part: WrittenPart): void {
   chunks.push(text(headers + CRLF), part.message, text(CRLF));
 }
 
-function pickBoundary(prefix: string, contents: readonly Buffer[], createBoundary: BoundaryFactory): string {
+/** A boundary whose delimiter occurs in none of `contents` and does not clash with the enclosing boundary. */
+function pickBoundary(prefix: string, contents: readonly Buffer[], createBoundary: BoundaryFactory, enclosing?: string): string {
   for (let attempt = 0; attempt < 8; attempt++) {
     const boundary = createBoundary(prefix);
     const delimiter = `--${boundary}`;
-    if (!contents.some((content) => content.includes(delimiter, 0, 'latin1'))) return boundary;
+    const clashes =
+      enclosing !== undefined && (`${delimiter}--`.includes(`--${enclosing}`) || `--${enclosing}--`.includes(delimiter));
+    if (!clashes && !contents.some((content) => content.includes(delimiter, 0, 'latin1'))) return boundary;
   }
   throw new Error('Could not find a multipart boundary that does not occur in the response parts.');
 }

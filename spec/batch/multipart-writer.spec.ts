@@ -117,6 +117,16 @@ describe('writeBatchResponse', () => {
     expect(written.contentType).toBe('multipart/mixed; boundary=batch_2');
   });
 
+  it('never nests a changeset boundary that clashes with the batch boundary', () => {
+    const candidates = ['x', 'x', 'x-', 'y'];
+    const written = writeBatchResponse([{ kind: 'changeset', responses: [] }], () => candidates.shift() ?? 'z');
+    expect(written.body.toString()).toBe('--x\r\nContent-Type: multipart/mixed; boundary=y\r\n\r\n--y--\r\n--x--\r\n');
+  });
+
+  it('gives up with an internal error when the factory keeps producing clashing boundaries', () => {
+    expect(() => writeBatchResponse([{ kind: 'changeset', responses: [] }], () => 'same')).toThrow('Could not find a multipart boundary');
+  });
+
   it('uses random boundaries by default', () => {
     const a = writeBatchResponse([], undefined).contentType;
     const b = writeBatchResponse([], undefined).contentType;

@@ -3,9 +3,11 @@
  * and Olingo send (spec/fixtures/batch), with LF and CRLF line ends; the responses read back the
  * way datajs and SAP Cloud SDK read them.
  */
+import { readFileSync } from 'fs';
+import { join } from 'path';
 import { processBatch, resolveBatchLimits } from '../../lib/batch';
 import type { ODataRequest } from '../../lib/protocol/message';
-import { SERVICE_ROOT, countingBoundaries, fakeService, fixture, outer, readLikeCloudSdk, readLikeDatajs, rejectsWithODataError } from './helpers';
+import { SERVICE_ROOT, countingBoundaries, crlf, fakeService, fixture, outer, readLikeCloudSdk, readLikeDatajs, rejectsWithODataError } from './helpers';
 
 const LINE_ENDS = ['lf', 'crlf'] as const;
 
@@ -177,5 +179,25 @@ describe('processBatch', () => {
     expect(at).toBeGreaterThan(0);
     expect(response.body.subarray(at + head.length, at + head.length + png.length)).toEqual(png);
     expect(response.body.subarray(at + head.length + png.length, at + head.length + png.length + 4).toString()).toBe('\r\n--');
+  });
+});
+
+describe('docs/batch.md', () => {
+  const doc = readFileSync(join(__dirname, '..', '..', 'docs', 'batch.md'), 'utf8');
+  const blocks = [...doc.matchAll(/```http\n([\s\S]*?)```/g)].map((match) => match[1]);
+
+  it('shows the request body the specs run (spec/fixtures/batch/curl-example.txt)', () => {
+    expect(blocks[0]).toBe(fixture('curl-example.txt', 'lf').toString('utf8'));
+  });
+
+  it('shows responses whose Content-Length values count the bytes of their bodies', () => {
+    for (const [block, boundary] of [
+      [blocks[1], 'batch_6c1f1a66-2ad2-4bd5-a2a3-1d4e8e0b7b55'],
+      [blocks[2], 'batch_0d9e7c52-0d2f-4a57-9a2c-6f0a3b1e2f44'],
+    ] as const) {
+      const responses = readLikeDatajs(crlf(block).toString('utf8'), boundary).flatMap((part) => ('changeset' in part ? part.changeset : [part]));
+      expect(responses.length).toBeGreaterThan(0);
+      for (const response of responses) expect(response.headers['content-length']).toBe(String(Buffer.byteLength(response.body)));
+    }
   });
 });

@@ -15,9 +15,10 @@ function expectGolden(name: string, actual: string): void {
   expect(actual).toBe(readFileSync(file, 'utf8'));
 }
 
+const ITEM = { name: 'Item', key: ['Id'], properties: [{ name: 'Id', type: 'Edm.Int32', nullable: false }] };
 const SMALL: SingleSchemaDefinition = {
   namespace: 'Shop',
-  entityTypes: [{ name: 'Item', key: ['Id'], properties: [{ name: 'Id', type: 'Edm.Int32', nullable: false }] }],
+  entityTypes: [ITEM],
   entityContainers: [{ name: 'Service', entitySets: [{ name: 'Items', entityType: 'Shop.Item' }] }],
 };
 
@@ -63,7 +64,7 @@ describe('writeEdmx: details', () => {
   });
 
   it('raises the CSDL namespace to 2008/01 for open types (as WCF Data Services does)', () => {
-    const model = defineModel({ ...SMALL, entityTypes: [{ ...SMALL.entityTypes![0], openType: true }] });
+    const model = defineModel({ ...SMALL, entityTypes: [{ ...ITEM, openType: true }] });
     expect(writeEdmx(model)).toContain('<Schema Namespace="Shop" xmlns:d="http://schemas.microsoft.com/ado/2007/08/dataservices" xmlns="http://schemas.microsoft.com/ado/2008/01/edm">');
   });
 

@@ -7,7 +7,7 @@ import type { ServerResponse } from 'http';
 import { processBatch } from './batch';
 import { ODataError } from './errors';
 import { checkRequestVersion } from './protocol';
-import { effectiveMethod, ExpressLikeRequest, readRawBody, sendResponse, toODataRequest } from './http';
+import { checkCsrf, csrfFetchHeaders, csrfPolicyOf, CsrfPolicy, effectiveMethod, ExpressLikeRequest, readRawBody, sendResponse, toODataRequest } from './http';
 import type { ODataServiceOptions } from './options';
 import type { ODataRequest, ODataResponse, RequestContext } from './protocol/message';
 import { createService, Service } from './service';
@@ -20,8 +20,9 @@ const METHODS_WITHOUT_BODY = new Set(['GET', 'HEAD', 'OPTIONS']);
 /** Create the OData service middleware. Options are validated here, once; a mistake throws a TypeError. */
 export function odata(options: ODataServiceOptions): ODataMiddleware {
   const service = createService(options);
+  const csrf = csrfPolicyOf(options.csrf);
   return (request, response, next) => {
-    serve(service, request, response).catch(next);
+    serve(service, csrf, request, response).catch(next);
   };
 }
 
@@ -48,7 +49,7 @@ async function serveBatch(service: Service, request: ODataRequest): Promise<ODat
   });
 }
 
-async function serve(service: Service, httpRequest: ExpressLikeRequest, httpResponse: ServerResponse): Promise<void> {
+async function serve(service: Service, csrf: CsrfPolicy | undefined, httpRequest: ExpressLikeRequest, httpResponse: ServerResponse): Promise<void> {
   const context: RequestContext = { request: httpRequest, state: new Map() };
   const method = (httpRequest.method ?? 'GET').toUpperCase();
   const base: ODataRequest = toODataRequest(httpRequest, method, undefined, context);
@@ -57,6 +58,11 @@ async function serve(service: Service, httpRequest: ExpressLikeRequest, httpResp
     const { limits } = service.options;
     const url = httpRequest.url ?? '';
     if (url.length > limits.maxUriLength) throw ODataError.fromCode('URI_TOO_LONG', { limit: limits.maxUriLength });
+    if (csrf !== undefined) {
+      checkCsrf(csrf, method, base.headers);
+      const fetched = csrfFetchHeaders(csrf, method, base.headers, base.serviceRoot.startsWith('https:'));
+      if (fetched !== undefined) for (const [name, value] of Object.entries(fetched)) httpResponse.setHeader(name, value);
+    }
     const effective = effectiveMethod(method, base.headers);
     const body = METHODS_WITHOUT_BODY.has(method) ? undefined : await readRawBody(httpRequest, limits.maxBodyBytes);
     const isBatch = base.path === '$batch' || base.path.toLowerCase() === '%24batch';

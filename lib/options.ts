@@ -25,6 +25,8 @@ export interface ServiceLimits {
   readonly maxBatchParts: number;
   /** Most operations in one changeset. Default 100. */
   readonly maxChangesetOperations: number;
+  /** Largest header block of one batch part, in bytes. Default 16 KiB. */
+  readonly maxBatchPartHeaderBytes: number;
   /** Longest request URI in characters. Default 8192. */
   readonly maxUriLength: number;
 }
@@ -61,6 +63,11 @@ export interface ODataServiceOptions {
   readonly requireIfMatch?: boolean;
   /** Clock for Atom `<updated>` values; tests pin it. Default: `() => new Date()`. */
   readonly now?: () => Date;
+  /**
+   * The `x-csrf-token` handshake of SAP clients: `true` (or `{ cookieName }`) makes modifying
+   * requests without a token fetched by `x-csrf-token: Fetch` fail with 403. Default off.
+   */
+  readonly csrf?: boolean | { readonly cookieName?: string };
 }
 
 /** @internal The validated, frozen options with every default applied. */
@@ -85,6 +92,7 @@ export const DEFAULT_LIMITS: ServiceLimits = Object.freeze({
   maxFilterDepth: 50,
   maxBatchParts: 100,
   maxChangesetOperations: 100,
+  maxBatchPartHeaderBytes: 16 * 1024,
   maxUriLength: 8192,
 });
 

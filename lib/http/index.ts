@@ -3,3 +3,5 @@ export { effectiveMethod } from './tunneling';
 export { toODataRequest, serviceRootOf, headersOf, splitUrl } from './request';
 export type { ExpressLikeRequest } from './request';
 export { sendResponse } from './response';
+export { csrfPolicyOf, csrfFetchHeaders, checkCsrf } from './csrf';
+export type { CsrfOptions, CsrfPolicy } from './csrf';

@@ -38,6 +38,8 @@ export function createService(input: ODataServiceOptions): Service {
     return custom !== undefined ? `W/"${custom}"` : computeETag(entity, entityType);
   };
   const config: ServiceConfig = { options, etagOf };
+  // Media link entries need their media's content type (Atom content/@src, JSON media_src).
+  const mediaOf = provider.mediaOf === undefined ? undefined : provider.mediaOf.bind(provider);
 
   async function handle(request: ODataRequest): Promise<ODataResponse> {
     let format: PayloadFormat | undefined;
@@ -88,6 +90,7 @@ export function createService(input: ODataServiceOptions): Service {
       version,
       updated: isoSeconds(options.now()),
       etagOf,
+      mediaOf,
     };
     const body = request.method === 'HEAD' ? undefined : writeResult(result, format === 'json' ? 'json' : format === 'atom' ? 'atom' : 'xml', context);
     return { status, headers, body };

@@ -22,8 +22,15 @@ function createDemoApp(options = {}) {
   const model = loadEdmx(metadata);
   // data.json keeps the original service's foreign keys: CategoryID and SupplierID are link
   // targets, not properties of ODataDemo.Product, so they become links and are never emitted.
+  const products = model.entitySets.get('Products');
   const provider = new MemoryProvider(model, data, {
     links: { Products: { Category: 'CategoryID', Supplier: 'SupplierID' } },
+    operations: {
+      // FunctionImport GetProductsByRating(rating Edm.Int32): GET, Collection(ODataDemo.Product).
+      // The service composes $filter, $orderby, $top, $skip, $inlinecount and $expand on the result.
+      GetProductsByRating: async ({ parameters }) =>
+        provider.store.all(products).filter((product) => product.Rating === parameters.rating),
+    },
   });
   const app = express();
   app.use('/odata', odata({ model, provider, ...options.service }));

@@ -1,0 +1,139 @@
+/**
+ * Conventions real V2 clients rely on: HEAD, the x-csrf-token handshake, innererror details from
+ * provider errors, and the accept / $format combinations SAP and datajs clients send.
+ */
+import express from 'express';
+import request from 'supertest';
+import { readFileSync } from 'fs';
+import { join } from 'path';
+import { loadEdmx, MemoryProvider, ODataError, odata } from '../../lib';
+import type { DataProvider, QueryRequest } from '../../lib';
+import type { RequestContext } from '../../lib/protocol/message';
+import { startDemo } from '../helpers/demo';
+import { startServer, RunningServer } from '../helpers/server';
+
+const FIXTURE = join(__dirname, '..', 'fixtures', 'odata-demo');
+
+describe('client conventions', () => {
+  let demo: RunningServer;
+  let guarded: RunningServer;
+  beforeAll(async () => {
+    demo = await startDemo();
+    guarded = await startDemo(undefined, { csrf: true });
+  });
+  afterAll(async () => {
+    await demo.close();
+    await guarded.close();
+  });
+
+  it('answers HEAD on the service root and on collections without a body', async () => {
+    for (const path of ['/odata/', '/odata/Products']) {
+      const response = await request(demo.url).head(path);
+      expect([path, response.status, response.text]).toEqual([path, 200, undefined]);
+      expect(response.headers['dataserviceversion']).toMatch(/^[12]\.0;$/);
+    }
+  });
+
+  it.each([
+    ['application/json;odata=verbose', 'application/json;charset=utf-8'],
+    ['application/json', 'application/json;charset=utf-8'],
+    ['application/atom+xml,application/atomsvc+xml,application/xml', 'application/atom+xml;charset=utf-8'],
+    ['text/html, */*;q=0.1', 'application/atom+xml;charset=utf-8'],
+    ['application/json;q=0.9, application/atom+xml;q=0.5', 'application/json;charset=utf-8'],
+  ])('negotiates accept: %s', async (accept, contentType) => {
+    const response = await request(demo.url).get('/odata/Products(1)').set('accept', accept);
+    expect(response.status).toBe(200);
+    expect(response.headers['content-type']).toBe(contentType);
+  });
+
+  it('lets $format=json override an accept header', async () => {
+    const response = await request(demo.url).get('/odata/Products(1)?$format=json').set('accept', 'application/atom+xml');
+    expect(response.headers['content-type']).toBe('application/json;charset=utf-8');
+  });
+
+  it('refuses an unknown $format with 400', async () => {
+    const response = await request(demo.url).get('/odata/Products?$format=yaml');
+    expect(response.status).toBe(400);
+    expect(response.text).toContain('UNSUPPORTED_FORMAT');
+  });
+
+  describe('x-csrf-token (option csrf: true)', () => {
+    it('hands out a token on a fetch and accepts writes that send it with its cookie', async () => {
+      const fetched = await request(guarded.url).head('/odata/').set('x-csrf-token', 'Fetch');
+      expect(fetched.status).toBe(200);
+      const token = fetched.headers['x-csrf-token'] as string;
+      expect(token).toMatch(/^[A-Za-z0-9_-]{43}$/);
+      const cookie = (fetched.headers['set-cookie'] as unknown as string[])[0].split(';')[0];
+      expect(cookie).toBe(`odata_csrf=${token}`);
+      const write = await request(guarded.url)
+        .merge('/odata/Products(1)')
+        .set('x-csrf-token', token)
+        .set('cookie', cookie)
+        .set('content-type', 'application/json')
+        .send({ Rating: 2 });
+      expect(write.status).toBe(204);
+    });
+
+    it('refuses writes without a valid token: 403 with x-csrf-token: Required', async () => {
+      for (const headers of [{}, { 'x-csrf-token': 'forged', cookie: 'odata_csrf=other' }]) {
+        const response = await request(guarded.url).delete('/odata/Products(1)').set(headers);
+        expect(response.status).toBe(403);
+        expect(response.headers['x-csrf-token']).toBe('Required');
+        expect(response.text).toContain('CSRF_TOKEN_REQUIRED');
+      }
+      expect((await request(guarded.url).get('/odata/Products(1)')).status).toBe(200);
+    });
+
+    it('is off by default: no token, writes pass', async () => {
+      const fetched = await request(demo.url).get('/odata/').set('x-csrf-token', 'Fetch');
+      expect(fetched.headers['x-csrf-token']).toBeUndefined();
+    });
+  });
+
+  describe('provider errors', () => {
+    let server: RunningServer;
+    const logged: unknown[] = [];
+    beforeAll(async () => {
+      const model = loadEdmx(readFileSync(join(FIXTURE, 'metadata.xml'), 'utf8'));
+      const data = JSON.parse(readFileSync(join(FIXTURE, 'data.json'), 'utf8'));
+      const memory = new MemoryProvider(model, data, { links: { Products: { Category: 'CategoryID', Supplier: 'SupplierID' } } });
+      const provider: DataProvider = {
+        query(queryRequest: QueryRequest, context: RequestContext) {
+          if (queryRequest.entitySet.name === 'Suppliers') {
+            throw ODataError.fromCode('FORBIDDEN', { detail: 'Suppliers are confidential.' }, {
+              details: [{ code: 'AUTH/042', message: 'Ask your administrator for the SUPPLIER_READ role.', target: 'Suppliers', severity: 'error' }],
+            });
+          }
+          if (queryRequest.entitySet.name === 'Categories') throw new Error('connection string postgres://secret');
+          return memory.query(queryRequest, context);
+        },
+      };
+      const app = express();
+      app.use('/odata', odata({ model, provider, logger: (event) => logged.push(event) }));
+      server = await startServer(app);
+    });
+    afterAll(() => server.close());
+
+    it('sends a provider ODataError with innererror.errordetails in JSON and XML', async () => {
+      const json = await request(server.url).get('/odata/Suppliers?$format=json');
+      expect(json.status).toBe(403);
+      expect(json.body.error.code).toBe('FORBIDDEN');
+      expect(json.body.error.message).toEqual({ lang: 'en-US', value: 'Suppliers are confidential.' });
+      expect(json.body.error.innererror.errordetails).toEqual([
+        { code: 'AUTH/042', message: 'Ask your administrator for the SUPPLIER_READ role.', target: 'Suppliers', severity: 'error' },
+      ]);
+      const xml = await request(server.url).get('/odata/Suppliers');
+      expect(xml.text).toContain('<m:innererror>');
+      expect(xml.text).toContain('AUTH/042');
+    });
+
+    it('masks foreign errors as 500 and gives the details to the logger only', async () => {
+      const response = await request(server.url).get('/odata/Categories?$format=json');
+      expect(response.status).toBe(500);
+      expect(response.body.error).toEqual({ code: 'INTERNAL', message: { lang: 'en-US', value: 'An internal error occurred.' } });
+      expect(response.text).not.toContain('secret');
+      expect(logged).toHaveLength(1);
+      expect(logged[0]).toMatchObject({ status: 500, method: 'GET', message: 'connection string postgres://secret' });
+    });
+  });
+});

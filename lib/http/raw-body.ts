@@ -6,17 +6,21 @@
 import type { IncomingMessage } from 'http';
 import { ODataError } from '../errors';
 
-/** The parts of a request this module reads. */
-type BodySource = IncomingMessage & { body?: unknown; readableEnded?: boolean };
+/** The parts of a request this module reads (`_body` is body-parser 1's "I consumed it" flag). */
+type BodySource = IncomingMessage & { body?: unknown; _body?: unknown };
 
 /** True when nothing announces a body (RFC 9112 §6.3: no Content-Length and no Transfer-Encoding). */
 function announcesNoBody(request: IncomingMessage): boolean {
   return request.headers['content-length'] === undefined && request.headers['transfer-encoding'] === undefined;
 }
 
-/** A body parser already consumed the stream when it set `req.body` or the stream has ended. */
+/**
+ * Did a body parser already consume the stream? body-parser 1 (Express 4) sets `req._body`;
+ * body-parser 2 (Express 5) and others leave a finished stream. A parser that skipped this request
+ * (another content type) leaves the stream unread even when it set `req.body = {}`.
+ */
 function alreadyParsed(request: BodySource): boolean {
-  return request.readableEnded === true || (request.body !== undefined && request.complete);
+  return request._body === true || request.readableEnded || (request.complete && !request.readable);
 }
 
 function fromParsedBody(body: unknown): Buffer | undefined {

@@ -40,18 +40,20 @@ function int32(operator: ArithmeticOperator, divisionByZero: () => never): Opera
 }
 
 function int64(operator: ArithmeticOperator, divisionByZero: () => never): Operation {
+  // Int64 lane values are safe-integer numbers or bigints: compute in bigint, wrap to 64 bits (.NET unchecked).
+  const big = (value: NumericLaneValue): bigint => (typeof value === 'bigint' ? value : BigInt(value as number));
   const wrap = (value: bigint): bigint => BigInt.asIntN(64, value);
   switch (operator) {
     case 'add':
-      return (a, b) => wrap((a as bigint) + (b as bigint));
+      return (a, b) => wrap(big(a) + big(b));
     case 'sub':
-      return (a, b) => wrap((a as bigint) - (b as bigint));
+      return (a, b) => wrap(big(a) - big(b));
     case 'mul':
-      return (a, b) => wrap((a as bigint) * (b as bigint));
+      return (a, b) => wrap(big(a) * big(b));
     case 'div':
-      return (a, b) => (b === 0n ? divisionByZero() : wrap((a as bigint) / (b as bigint)));
+      return (a, b) => (big(b) === 0n ? divisionByZero() : wrap(big(a) / big(b)));
     case 'mod':
-      return (a, b) => (b === 0n ? divisionByZero() : (a as bigint) % (b as bigint));
+      return (a, b) => (big(b) === 0n ? divisionByZero() : big(a) % big(b));
   }
 }
 
@@ -109,7 +111,7 @@ export function arithmeticOperation(operator: ArithmeticOperator, type: EdmPrimi
 export function negation(type: EdmPrimitiveTypeName): (a: NumericLaneValue) => NumericLaneValue {
   switch (type) {
     case 'Edm.Int64':
-      return (a) => BigInt.asIntN(64, -(a as bigint));
+      return (a) => BigInt.asIntN(64, -(typeof a === 'bigint' ? a : BigInt(a as number)));
     case 'Edm.Decimal':
       return (a) => negateDecimal(a as ExactDecimal);
     case 'Edm.Single':

@@ -128,7 +128,7 @@ function primitiveTarget(node: ExprNode): EdmPrimitiveTypeName | undefined {
 /** isof(T) and isof(x, T). */
 const isof: Compiled = (args, node, settings) => {
   const typeArg = node.args[node.args.length - 1];
-  const subject: Evaluator = args.length === 1 ? (entity) => entity : args[0];
+  const subject: Evaluator = node.args.length === 1 ? (entity) => entity : args[0];
   const entityType = entityTypeOf(typeArg);
   if (entityType !== undefined) {
     return (entity) => {
@@ -181,7 +181,7 @@ export function castPrimitive(value: RuntimeValue, target: EdmPrimitiveTypeName,
 /** cast(T) and cast(x, T). */
 const cast: Compiled = (args, node, settings) => {
   const typeArg = node.args[node.args.length - 1];
-  const subject: Evaluator = args.length === 1 ? (entity) => entity : args[0];
+  const subject: Evaluator = node.args.length === 1 ? (entity) => entity : args[0];
   const entityType = entityTypeOf(typeArg);
   if (entityType !== undefined) {
     return (entity) => {

@@ -68,8 +68,13 @@ export function toLane(lane: Lane, value: unknown): LaneValue | undefined {
       }
       return typeof value === 'bigint' ? Number(value) : undefined;
     case 'int64':
-      if (typeof value === 'string') return isIntegerText(value) ? BigInt(value) : undefined;
-      if (typeof value === 'number') return Number.isInteger(value) ? BigInt(value) : undefined;
+      // Safe integers stay numbers (fast to read and compare; `<` works across number and bigint);
+      // arithmetic converts both operands to bigint.
+      if (typeof value === 'string') {
+        if (!isIntegerText(value)) return undefined;
+        return value.length <= 15 ? Number(value) : BigInt(value);
+      }
+      if (typeof value === 'number') return Number.isSafeInteger(value) ? value : Number.isInteger(value) ? BigInt(value) : undefined;
       return typeof value === 'bigint' ? value : undefined;
     case 'decimal':
       if (typeof value === 'string') return parseDecimal(value);
@@ -96,8 +101,9 @@ const INT32_MIN = -2147483648;
 const INT32_MAX = 2147483647;
 
 /**
- * The EDM type of a value whose type is not declared (a dynamic property). A string is read as the
- * `hint` type when it has that type's form (Int64 and Decimal values are strings), else Edm.String.
+ * The EDM type of a value whose type is not declared (a dynamic property). Strings are the JS form
+ * of several types: met by a numeric `hint`, a string of digits is an Int64 or a Decimal; met by a
+ * Guid or a Time, a string of that form is one. Otherwise a string is an Edm.String.
  */
 export function inferType(value: unknown, hint?: EdmPrimitiveTypeName): EdmPrimitiveTypeName | undefined {
   switch (typeof value) {
@@ -109,8 +115,7 @@ export function inferType(value: unknown, hint?: EdmPrimitiveTypeName): EdmPrimi
     case 'bigint':
       return 'Edm.Int64';
     case 'string':
-      if (hint !== undefined && hint !== 'Edm.String' && typeof value === 'string' && fitsStringForm(value, hint)) return hint;
-      return 'Edm.String';
+      return hint === undefined || hint === 'Edm.String' ? 'Edm.String' : stringType(value, hint);
     default:
       if (value instanceof Date) return hint === 'Edm.DateTimeOffset' ? hint : 'Edm.DateTime';
       if (value instanceof Uint8Array) return 'Edm.Binary';
@@ -118,19 +123,14 @@ export function inferType(value: unknown, hint?: EdmPrimitiveTypeName): EdmPrimi
   }
 }
 
-function fitsStringForm(value: string, type: EdmPrimitiveTypeName): boolean {
-  switch (type) {
-    case 'Edm.Int64':
-      return isIntegerText(value);
-    case 'Edm.Decimal':
-      return parseDecimal(value) !== undefined;
-    case 'Edm.Time':
-      return timeToMilliseconds(value) !== undefined;
-    case 'Edm.Guid':
-      return value.length === 36 && value.charCodeAt(8) === 45 && value.charCodeAt(13) === 45;
-    default:
-      return isNumeric(type) && parseDecimal(value) !== undefined;
+function stringType(value: string, hint: EdmPrimitiveTypeName): EdmPrimitiveTypeName {
+  if (isNumeric(hint)) {
+    if (hint === 'Edm.Int64' && isIntegerText(value)) return 'Edm.Int64';
+    return parseDecimal(value) === undefined ? 'Edm.String' : 'Edm.Decimal';
   }
+  if (hint === 'Edm.Time') return timeToMilliseconds(value) === undefined ? 'Edm.String' : hint;
+  if (hint === 'Edm.Guid') return value.length === 36 && value.charCodeAt(8) === 45 && value.charCodeAt(13) === 45 ? hint : 'Edm.String';
+  return 'Edm.String';
 }
 
 /** Types of two dynamic (or one dynamic, one declared) values, each read with the other as hint. */
@@ -148,7 +148,7 @@ export function inferPair(
 
 /** A numeric lane value back in the JS representation of `type` (Int64 and Decimal as exact strings). */
 export function fromNumericLane(type: EdmPrimitiveTypeName, value: number | bigint | ExactDecimal): PrimitiveValue {
-  if (typeof value === 'number') return value;
+  if (typeof value === 'number') return laneOf(type) === 'number' ? value : String(value);
   if (typeof value === 'bigint') return laneOf(type) === 'number' ? Number(value) : value.toString();
   return laneOf(type) === 'number' ? Number(formatDecimal(value)) : formatDecimal(value);
 }

@@ -25,7 +25,8 @@ const COMPARATORS: Readonly<Record<Lane, LaneComparator>> = {
   number: (a, b) => compareNumbers(a as number, b as number),
   instant: (a, b) => compareNumbers(a as number, b as number),
   time: (a, b) => compareNumbers(a as number, b as number),
-  int64: (a, b) => ((a as bigint) < (b as bigint) ? -1 : (a as bigint) > (b as bigint) ? 1 : 0),
+  // Numbers and bigints compare exactly with `<` and `>` across the two kinds.
+  int64: (a, b) => ((a as bigint | number) < (b as bigint | number) ? -1 : (a as bigint | number) > (b as bigint | number) ? 1 : 0),
   decimal: (a, b) => compareDecimal(a as ExactDecimal, b as ExactDecimal),
   string: (a, b) => ((a as string) < (b as string) ? -1 : (a as string) > (b as string) ? 1 : 0),
   guid: (a, b) => ((a as string) < (b as string) ? -1 : (a as string) > (b as string) ? 1 : 0),

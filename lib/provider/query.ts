@@ -152,22 +152,66 @@ export function applyQuery(
   let selected: Entity[] = request.filter === undefined ? entities.slice() : entities.filter(compileFilter(request.filter, access));
   const count = request.count ? selected.length : undefined;
   if (request.skipToken !== undefined) selected = selected.filter(compileSkipTokenFilter(request.orderBy, request.skipToken, access));
-  if (request.orderBy.length > 0 && selected.length > 1) selected = sortStable(selected, compileKeys(request.orderBy, access));
   const skip = Math.max(0, request.skip ?? 0);
   const end = request.top === undefined ? undefined : skip + Math.max(0, request.top);
+  if (request.orderBy.length > 0 && selected.length > 1) selected = sortStable(selected, compileKeys(request.orderBy, access), end);
   if (skip > 0 || end !== undefined) selected = selected.slice(skip, end);
   return { entities: selected, count };
 }
 
-/** Sort with every key read once per entity; ties keep input order. */
-function sortStable(entities: readonly Entity[], keys: readonly SortKey[]): Entity[] {
-  const rows = entities.map((entity, index) => ({ entity, index, values: keys.map((key) => key.read(entity)) }));
-  rows.sort((a, b) => {
+interface Row {
+  readonly entity: Entity;
+  readonly index: number;
+  readonly values: readonly SortValue[];
+}
+
+/**
+ * Sort with every key read once per entity; ties keep input order. When only the first `limit`
+ * entities are wanted (a page), a bounded heap selects them in O(n log limit) instead of sorting all.
+ */
+function sortStable(entities: readonly Entity[], keys: readonly SortKey[], limit: number | undefined): Entity[] {
+  const compare = (a: Row, b: Row): number => {
     for (let i = 0; i < keys.length; i++) {
       const order = keys[i].compare(a.values[i], b.values[i]);
       if (order !== 0) return order * keys[i].direction;
     }
     return a.index - b.index;
-  });
-  return rows.map((row) => row.entity);
+  };
+  const rows = entities.map((entity, index): Row => ({ entity, index, values: keys.map((key) => key.read(entity)) }));
+  const selected = limit !== undefined && limit < rows.length / 2 ? smallest(rows, limit, compare) : rows;
+  return selected.sort(compare).map((row) => row.entity);
+}
+
+/** The `limit` smallest rows (unordered), kept in a max-heap. */
+function smallest(rows: readonly Row[], limit: number, compare: (a: Row, b: Row) => number): Row[] {
+  const heap: Row[] = [];
+  if (limit === 0) return heap;
+  const siftDown = (start: number): void => {
+    let i = start;
+    for (;;) {
+      const left = 2 * i + 1;
+      const right = left + 1;
+      let largest = i;
+      if (left < heap.length && compare(heap[left], heap[largest]) > 0) largest = left;
+      if (right < heap.length && compare(heap[right], heap[largest]) > 0) largest = right;
+      if (largest === i) return;
+      [heap[i], heap[largest]] = [heap[largest], heap[i]];
+      i = largest;
+    }
+  };
+  for (const row of rows) {
+    if (heap.length < limit) {
+      heap.push(row);
+      for (let i = heap.length - 1; i > 0; ) {
+        const parent = (i - 1) >> 1;
+        if (compare(heap[i], heap[parent]) <= 0) break;
+        [heap[i], heap[parent]] = [heap[parent], heap[i]];
+        i = parent;
+      }
+    } else if (compare(row, heap[0]) < 0) {
+      heap[0] = row;
+      siftDown(0);
+    }
+  }
+  return heap;
 }

@@ -168,6 +168,12 @@ export interface DataProvider {
   /** Replace the media resource of a media link entry, after checking `precondition`. */
   writeMedia?(entity: EntityReference, media: MediaContent, precondition: Precondition | undefined, context: RequestContext): Promise<Entity>;
   /**
+   * The media resource of a media link entry this provider returned (synchronous: writers call it
+   * per entry): its content type and, when it has its own, its full entity tag (`W/"1"`). Undefined
+   * when unknown; writers then use `application/octet-stream` and no media tag.
+   */
+  mediaOf?(entity: Entity, entityType: EdmEntityType): { readonly contentType: string; readonly etag?: string } | undefined;
+  /**
    * Run `work` atomically: if it throws, every write made inside is undone. Used for `$batch`
    * changesets. Without it, changesets are not atomic.
    */

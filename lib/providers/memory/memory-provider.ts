@@ -2,18 +2,41 @@
  * MemoryProvider: the embedded default DataProvider. Plain data in, full query semantics out: the
  * path is walked through the store, `$filter`/`$orderby`/paging/count run through the shared
  * evaluator (with navigation resolved over the link tables), and `$expand`/`$select` are applied
- * while copying. The write side will call the MemoryStore primitives (one synchronous step each).
+ * while copying. Writes are synchronous store steps (write.ts) run through `store.exclusive`, so a
+ * precondition is checked in the same step as its write and no write lands inside another
+ * request's open changeset.
  */
-import type { EdmModel, EdmNavigationProperty } from '../../edm/model';
+import type { EdmEntitySet, EdmEntityType, EdmModel, EdmNavigationProperty } from '../../edm/model';
+import { ODataError } from '../../errors';
 import { applyQuery, compileFilter } from '../../provider/evaluate';
 import type { NavigationAccess } from '../../provider/evaluate';
-import type { CountRequest, DataProvider, Entity, OperationHandler, QueryRequest, QueryResult } from '../../provider/types';
+import type {
+  CountRequest,
+  CreateRequest,
+  DataProvider,
+  DeleteRequest,
+  Entity,
+  EntityReference,
+  LinkRequest,
+  MediaContent,
+  OperationHandler,
+  Precondition,
+  QueryRequest,
+  QueryResult,
+  UpdateRequest,
+} from '../../provider/types';
 import type { RequestContext } from '../../protocol/message';
+import type { SelectExpand } from '../../uri/types';
+import { formatKey, keyOfValues, normalizeKey } from './keys';
 import { fromForeignKeys, loadData } from './load-data';
 import type { ForeignKeyMap, MemoryData } from './load-data';
 import { projectEntity, resolvePath } from './read';
 import { MemoryStore } from './store';
 import type { MemoryStoreOptions, StoredValues } from './store';
+import { createEntry, deleteEntry, updateEntry, writeLink, writeMedia } from './write';
+
+/** A written entity is returned with all its properties and nothing expanded. */
+const NO_EXPAND: SelectExpand = { select: undefined, expand: [] };
 
 /** Options of `new MemoryProvider(model, data, options)`. */
 export interface MemoryProviderOptions extends MemoryStoreOptions {
@@ -38,6 +61,8 @@ export class MemoryProvider implements DataProvider {
     if (location === undefined) return undefined;
     return this.store.related(location.entitySet, location.key, property)[0] ?? null;
   };
+  /** Per media link entry type: the sets that can hold its entries (filled on first use). */
+  private readonly mediaSets = new Map<EdmEntityType, readonly EdmEntitySet[]>();
 
   /** Load `data` (entity set name to plain entities); throws MEMORY_DATA_INVALID naming every problem. */
   constructor(model: EdmModel, data: MemoryData = {}, options: MemoryProviderOptions = {}) {
@@ -85,4 +110,92 @@ export class MemoryProvider implements DataProvider {
     for (const values of candidates) if (predicate(values)) total++;
     return total;
   }
+
+  /** Create an entry with its links and inline tree, atomically; returns a copy of the stored entry. */
+  async create(request: CreateRequest, _context: RequestContext): Promise<Entity> {
+    return this.store.exclusive(() => this.copy(request.entitySet, this.store.transaction(() => createEntry(this.store, request))));
+  }
+
+  /** Replace or merge an entry after checking its precondition in the same step; returns a copy of the new state. */
+  async update(request: UpdateRequest, _context: RequestContext): Promise<Entity> {
+    return this.store.exclusive(() => this.copy(request.entitySet, this.store.transaction(() => updateEntry(this.store, request))));
+  }
+
+  /** Delete an entry (its links, its media resource and, per OnDelete, what it owns) after its precondition. */
+  async delete(request: DeleteRequest, _context: RequestContext): Promise<void> {
+    return this.store.exclusive(() => deleteEntry(this.store, request));
+  }
+
+  /** Add, replace or remove a link, keeping the association's multiplicities. */
+  async link(request: LinkRequest, _context: RequestContext): Promise<void> {
+    return this.store.exclusive(() => writeLink(this.store, request));
+  }
+
+  /** The media resource of a media link entry (a copy); 404 when the entry or its media resource is missing. */
+  async readMedia(reference: EntityReference, _context: RequestContext): Promise<MediaContent> {
+    const key = this.store.keyString(reference.entitySet, reference.key);
+    if (this.store.getByKeyString(reference.entitySet, key) === undefined) {
+      throw ODataError.fromCode('ENTITY_NOT_FOUND', { key: formatKeyOf(reference), entitySet: reference.entitySet.name });
+    }
+    const media = this.store.media(reference.entitySet, key);
+    if (media === undefined) throw ODataError.fromCode('RESOURCE_NOT_FOUND', { segment: '$value' });
+    return { contentType: media.contentType, body: Buffer.from(media.body) };
+  }
+
+  /** Replace the media resource after the precondition; the entry's concurrency tokens move with it. */
+  async writeMedia(reference: EntityReference, media: MediaContent, precondition: Precondition | undefined, _context: RequestContext): Promise<Entity> {
+    return this.store.exclusive(() =>
+      this.copy(reference.entitySet, this.store.transaction(() => writeMedia(this.store, reference, media, precondition))),
+    );
+  }
+
+  /** The content type of the media resource of an entry this provider returned, found again by its key. */
+  mediaOf(entity: Entity, entityType: EdmEntityType): { readonly contentType: string } | undefined {
+    if (!entityType.hasStream) return undefined;
+    for (const entitySet of this.setsHolding(entityType)) {
+      const key = normalizeKey(entitySet.entityType, keyPart(entitySet.entityType, entity));
+      if (!key.ok) continue;
+      const media = this.store.media(entitySet, keyOfValues(entitySet.entityType, key.values));
+      if (media !== undefined) return { contentType: media.contentType };
+    }
+    return undefined;
+  }
+
+  /**
+   * Run `work` (a `$batch` changeset) atomically: other requests' writes wait until it ends, and
+   * if it throws, everything it wrote is undone. A nested call joins the outer transaction.
+   */
+  async transaction<T>(work: () => Promise<T>, _context: RequestContext): Promise<T> {
+    return this.store.transactionAsync(work);
+  }
+
+  private copy(entitySet: EdmEntitySet, values: StoredValues): Entity {
+    return projectEntity(this.store, entitySet, values, NO_EXPAND);
+  }
+
+  /** The sets whose type is `entityType` or one of its base types (an entry of it may live there). */
+  private setsHolding(entityType: EdmEntityType): readonly EdmEntitySet[] {
+    let sets = this.mediaSets.get(entityType);
+    if (sets === undefined) {
+      sets = this.model.defaultContainer.entitySets.filter((set) => isSameOrBase(set.entityType, entityType));
+      this.mediaSets.set(entityType, sets);
+    }
+    return sets;
+  }
+}
+
+function isSameOrBase(base: EdmEntityType, type: EdmEntityType): boolean {
+  for (let current: EdmEntityType | undefined = type; current !== undefined; current = current.baseType) if (current === base) return true;
+  return false;
+}
+
+/** The key properties of an entity, as given. */
+function keyPart(type: EdmEntityType, entity: Entity): Record<string, unknown> {
+  const key: Record<string, unknown> = {};
+  for (const property of type.key) key[property.name] = entity[property.name];
+  return key;
+}
+
+function formatKeyOf(reference: EntityReference): string {
+  return formatKey(reference.entitySet.entityType, reference.key);
 }

@@ -1,13 +1,12 @@
 /**
  * The read side of MemoryProvider without query options: walking a resource path through key
- * lookups and link tables, and copying stored entities into results (with `$select` and
- * `$expand`). Results are always fresh objects, so a caller can never change the store.
+ * lookups and link tables, and copying stored entities into results (with `$expand`; `$select`
+ * is the writers' to apply). Results are always fresh objects, so a caller can never change the store.
  */
-import type { EdmEntitySet, EdmEntityType } from '../../edm/model';
-import type { PropertyValue } from '../../edm/primitives';
+import type { EdmEntitySet } from '../../edm/model';
 import { ODataError } from '../../errors';
 import type { Entity } from '../../provider/types';
-import type { EntityPath, SelectExpand, Selection } from '../../uri/types';
+import type { EntityPath, SelectExpand } from '../../uri/types';
 import { formatKey, keyOfValues } from './keys';
 import type { MemoryStore, StoredValues } from './store';
 import { cloneValue } from './values';
@@ -58,30 +57,24 @@ export function resolvePath(store: MemoryStore, path: EntityPath): StoredValues[
   return [current];
 }
 
-/** Copy the structural properties a selection needs: all, or the selected ones plus key and ETag properties. */
-function copyProperties(type: EdmEntityType, values: StoredValues, select: Selection | undefined): Entity {
+/**
+ * Copy every structural property, declared and dynamic, whatever `$select` says: the writers apply
+ * `$select`, and the service needs the whole entity for its ETag and the `$skiptoken` of a next link.
+ */
+function copyProperties(values: StoredValues): Entity {
   const out: Entity = {};
-  if (select === undefined || select.allProperties) {
-    for (const name of Object.keys(values)) out[name] = cloneValue(values[name]);
-    return out;
-  }
-  // The key builds the entry's id and edit link, the tokens its ETag: a writer needs both.
-  for (const property of type.key) out[property.name] = cloneValue(values[property.name] ?? null);
-  for (const property of type.concurrencyProperties) out[property.name] = cloneValue(values[property.name] ?? null);
-  for (const name of select.properties) {
-    const value: PropertyValue | undefined = values[name];
-    if (value !== undefined) out[name] = cloneValue(value);
-  }
+  for (const name of Object.keys(values)) out[name] = cloneValue(values[name]);
   return out;
 }
 
 /**
- * A result entity: a copy of the stored one with the selected properties and, per expanded
- * navigation property, an array (many-valued) or an entity or null (single-valued), recursively.
+ * A result entity: a copy of all the stored one's properties and, per expanded navigation
+ * property, an array (many-valued) or an entity or null (single-valued), recursively. Navigation
+ * properties that are not expanded are left out (the writers emit them as deferred links).
  */
 export function projectEntity(store: MemoryStore, entitySet: EdmEntitySet, values: StoredValues, selectExpand: SelectExpand): Entity {
   const type = entitySet.entityType;
-  const out = copyProperties(type, values, selectExpand.select);
+  const out = copyProperties(values);
   if (selectExpand.expand.length === 0) return out;
   const key = store.locate(values)?.key ?? keyOfValues(type, values);
   for (const item of selectExpand.expand) {

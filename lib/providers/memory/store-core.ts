@@ -18,10 +18,17 @@ export interface StoredRecord {
   readonly values: StoredValues;
 }
 
-/** The records of one entity set, in insertion order. */
+/** The media resource of a media link entry (`m:HasStream`): bytes and content type, never mutated. */
+export interface StoredMedia {
+  readonly contentType: string;
+  readonly body: Buffer;
+}
+
+/** The records of one entity set, in insertion order, and the media resources of its entries. */
 export interface SetTable {
   readonly entitySet: EdmEntitySet;
   readonly records: Map<string, StoredRecord>;
+  readonly media: Map<string, StoredMedia>;
 }
 
 /** @internal The state and change primitives of the store; see MemoryStore for the API. */
@@ -39,7 +46,7 @@ export class StoreCore {
 
   constructor(model: EdmModel) {
     this.model = model;
-    for (const entitySet of model.defaultContainer.entitySets) this.sets.set(entitySet, { entitySet, records: new Map() });
+    for (const entitySet of model.defaultContainer.entitySets) this.sets.set(entitySet, { entitySet, records: new Map(), media: new Map() });
     this.links = createLinkTables(model);
   }
 
@@ -77,6 +84,8 @@ export class StoreCore {
       table.records.set(key, before);
       this.reorder.add(table);
     });
+    // The media resource goes with its entry (MS-ODATA §2.2.7.4.1: deleting a Media Link Entry SHOULD delete its Media Resource).
+    this.putMedia(table, key, undefined);
     for (const { table: links, end } of this.links.participations.get(entitySet) ?? []) {
       const partnerSet = links.associationSet.ends[otherEnd(end)].entitySet;
       const cascade = links.associationSet.ends[end].end.onDelete === 'Cascade';
@@ -87,6 +96,18 @@ export class StoreCore {
         else this.touch(partnerSet, partner);
       }
     }
+  }
+
+  /** Set (or with undefined, drop) the media resource of an entry; the undo step restores the old one. */
+  protected putMedia(table: SetTable, key: string, media: StoredMedia | undefined): void {
+    const before = table.media.get(key);
+    if (before === media) return;
+    if (media === undefined) table.media.delete(key);
+    else table.media.set(key, media);
+    this.journal.record(() => {
+      if (before === undefined) table.media.delete(key);
+      else table.media.set(key, before);
+    });
   }
 
   protected linkKeys(binding: NavigationBinding, source: string, target: string): void {

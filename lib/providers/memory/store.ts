@@ -14,10 +14,11 @@ import type { StoredValues, WriteMode } from './entity-values';
 import { formatKey, keyOfValues, keyString } from './keys';
 import type { LinkTables, NavigationBinding } from './link-table';
 import { StoreCore } from './store-core';
-import type { StoredRecord } from './store-core';
+import type { StoredMedia, StoredRecord } from './store-core';
 import { stampTokens } from './tokens';
 
 export type { StoredValues } from './entity-values';
+export type { StoredMedia } from './store-core';
 
 /** Where a stored values object lives. */
 export interface EntityLocation {
@@ -120,6 +121,11 @@ export class MemoryStore extends StoreCore {
     return found.map((record) => record.values);
   }
 
+  /** The media resource of the entry with this canonical key, or undefined when it has none. */
+  media(entitySet: EdmEntitySet, key: string): StoredMedia | undefined {
+    return this.table(entitySet).media.get(key);
+  }
+
   /** The canonical key string of a caller's key (a 400 when it does not fit the type). */
   keyString(entitySet: EdmEntitySet, key: EntityKey): string {
     return keyString(entitySet.entityType, key);
@@ -199,6 +205,15 @@ export class MemoryStore extends StoreCore {
         this.touch(entitySet, source);
         this.touch(binding.target, target);
       }
+    });
+  }
+
+  /** Set the media resource of an existing entry (404 when it is missing); undone with its transaction. */
+  setMedia(entitySet: EdmEntitySet, key: EntityKey, media: StoredMedia): void {
+    this.atomic(() => {
+      const canonical = this.keyString(entitySet, key);
+      this.existing(entitySet, canonical, key);
+      this.putMedia(this.table(entitySet), canonical, media);
     });
   }
 

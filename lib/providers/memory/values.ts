@@ -3,8 +3,9 @@
  * copies them. Accepts both the JSON forms of a data file (ISO date strings, base64, numbers for
  * Decimal) and the model forms themselves, so the loader and the store's writes share one check.
  */
-import type { EdmComplexType, EdmProperty, EdmPropertyTypeRef } from '../../edm/model';
+import type { EdmComplexType, EdmProperty } from '../../edm/model';
 import { canonicalDecimal, canonicalInteger, isInt64, numberToDecimalText } from '../../edm/decimal-text';
+import { checkFacets } from '../../edm/facets';
 import { canonicalGuid, parseBase64, parsePrimitiveText } from '../../edm/primitive-text';
 import { PRIMITIVE_TYPES } from '../../edm/primitives';
 import { canonicalTime, parseDateTimeText, parseJsonDateText } from '../../edm/temporal-text';
@@ -156,21 +157,21 @@ function coerceComplex(type: EdmComplexType, raw: unknown): Coerced<ComplexValue
   return ok(out);
 }
 
-/** Convert a value of a declared property (undefined counts as null); checks nullability and MaxLength. */
+/**
+ * Convert a value of a declared property (undefined counts as null); checks nullability and the
+ * facets (MaxLength, FixedLength, Precision, Scale: the same `checkFacets` as the body readers), so
+ * the store never holds a value its model forbids, whoever writes it.
+ */
 export function coerceProperty(property: EdmProperty, raw: unknown): Coerced<PropertyValue> {
   if (raw === null || raw === undefined) {
     return property.nullable ? ok(null) : fail('the property is not nullable (Nullable="false")');
   }
-  return coerceType(property.type, raw, property.maxLength);
-}
-
-function coerceType(type: EdmPropertyTypeRef, raw: unknown, maxLength: number | 'Max' | undefined): Coerced<PropertyValue> {
-  if (type.kind === 'Complex') return coerceComplex(type.type, raw);
-  const value = coercePrimitive(type.name, raw);
-  if (value.ok && typeof maxLength === 'number' && typeof value.value === 'string' && type.name === 'Edm.String' && value.value.length > maxLength) {
-    return fail(`longer than MaxLength ${maxLength}`);
-  }
-  return value;
+  if (property.type.kind === 'Complex') return coerceComplex(property.type.type, raw);
+  const value = coercePrimitive(property.type.name, raw);
+  if (!value.ok) return value;
+  // Members of complex values are checked one by one above; only primitives need the facet check here.
+  const problem = checkFacets(property, value.value);
+  return problem === undefined ? value : fail(problem);
 }
 
 /** Convert a dynamic property of an open type: any primitive value in model form, or JSON string/number/boolean/null. */

@@ -1,7 +1,8 @@
 /**
  * Models for the MemoryProvider specs: the ODataDemo service from its $metadata, and a small "Shop"
  * model with what the demo lacks (Int64, Guid and composite keys, a required `1` end, cascading
- * deletes, a self-association, an open type, integer and DateTime concurrency tokens).
+ * deletes, a self-association, an open type, integer and DateTime concurrency tokens), and a
+ * "Gallery" model of media link entries.
  */
 import { readFileSync } from 'fs';
 import { join } from 'path';
@@ -193,4 +194,72 @@ export function navOf(model: EdmModel, setName: string, name: string): EdmNaviga
   const property = setOf(model, setName).entityType.navigationPropertiesByName.get(name);
   if (property === undefined) throw new Error(`no navigation property ${setName}/${name}`);
   return property;
+}
+
+const GALLERY: ModelDefinition = {
+  schemas: [
+    {
+      namespace: 'Gallery',
+      entityTypes: [
+        {
+          name: 'Album',
+          key: ['ID'],
+          properties: [
+            { name: 'ID', type: 'Edm.Int64', nullable: false },
+            { name: 'Name', type: 'Edm.String' },
+          ],
+          navigationProperties: [{ name: 'Photos', relationship: 'Gallery.Album_Photos', fromRole: 'Album', toRole: 'Photos' }],
+        },
+        {
+          name: 'Photo',
+          key: ['ID'],
+          hasStream: true,
+          properties: [
+            { name: 'ID', type: 'Edm.Int32', nullable: false },
+            { name: 'Title', type: 'Edm.String', maxLength: 20 },
+            { name: 'Price', type: 'Edm.Decimal', precision: 6, scale: 2 },
+            { name: 'Version', type: 'Edm.Int32', nullable: false, concurrencyMode: 'Fixed' },
+          ],
+          navigationProperties: [{ name: 'Album', relationship: 'Gallery.Album_Photos', fromRole: 'Photos', toRole: 'Album' }],
+        },
+        {
+          name: 'Document',
+          key: ['Name'],
+          hasStream: true,
+          properties: [
+            { name: 'Name', type: 'Edm.String', nullable: false, maxLength: 40 },
+            { name: 'Pages', type: 'Edm.Int32', nullable: false },
+          ],
+        },
+      ],
+      associations: [
+        {
+          name: 'Album_Photos',
+          ends: [
+            { role: 'Album', type: 'Gallery.Album', multiplicity: '0..1', onDelete: 'Cascade' },
+            { role: 'Photos', type: 'Gallery.Photo', multiplicity: '*' },
+          ],
+        },
+      ],
+      entityContainers: [
+        {
+          name: 'GalleryService',
+          isDefaultEntityContainer: true,
+          entitySets: [
+            { name: 'Albums', entityType: 'Gallery.Album' },
+            { name: 'Photos', entityType: 'Gallery.Photo' },
+            { name: 'Documents', entityType: 'Gallery.Document' },
+          ],
+          associationSets: [
+            { name: 'Albums_Photos', association: 'Gallery.Album_Photos', ends: [{ role: 'Album', entitySet: 'Albums' }, { role: 'Photos', entitySet: 'Photos' }] },
+          ],
+        },
+      ],
+    },
+  ],
+};
+
+/** The Gallery model: media link entries (`HasStream`) with an integer and a string key, Decimal facets, a cascading album. */
+export function galleryModel(): EdmModel {
+  return buildModel(GALLERY);
 }

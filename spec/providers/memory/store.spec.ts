@@ -101,7 +101,7 @@ describe('MemoryStore', () => {
 
     it('refuses bad values with 400 VALUE_INVALID and unknown properties with 400 BODY_INVALID', () => {
       expect(codeOf(() => store.insert(Customers(), { ID: 5, Name: 'x'.repeat(21) }))).toBe(
-        "400 VALUE_INVALID: Invalid value for property 'Name' of type Edm.String: longer than MaxLength 20",
+        "400 VALUE_INVALID: Invalid value for property 'Name' of type Edm.String: the length is 21 characters, more than the MaxLength of 20.",
       );
       expect(codeOf(() => store.insert(Customers(), { ID: 5, Nam: 'x' }))).toBe(
         "400 BODY_INVALID: The request body is invalid: 'Nam' is not a property of Shop.Customer. Did you mean 'Name'?",

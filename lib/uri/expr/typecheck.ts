@@ -6,53 +6,23 @@
  */
 import { ODataError } from '../../errors';
 import { convertLiteral } from '../../edm/literals';
-import type { EdmComplexType, EdmEntityType, EdmModel } from '../../edm/model';
-import { isPrimitiveTypeName, PRIMITIVE_TYPES, type EdmPrimitiveTypeName } from '../../edm/primitives';
+import type { EdmEntityType, EdmModel } from '../../edm/model';
+import { isPrimitiveTypeName, PRIMITIVE_TYPES } from '../../edm/primitives';
 import { assertNever } from '../../util';
-import type { BinaryNode, CallNode, ExprNode, ExprType, LiteralNode, MemberNode, MemberStep, TypeNameNode, UnaryNode } from './ast';
+import type { BinaryNode, CallNode, ExprNode, ExprType, LiteralNode, MemberNode, TypeNameNode, UnaryNode } from './ast';
+import { BOOLEAN_TYPE as BOOLEAN, describeType, DYNAMIC_TYPE as DYNAMIC, NULL_TYPE as NULL, primitiveType } from './expr-types';
 import { BUILTIN_FUNCTIONS, formatSignature, type FunctionSignature } from './functions';
+import { resolveMemberPath } from './member-path';
 import { printExpression } from './printer';
 import { areComparable, arithmeticType, canCast, canPromote, isNumeric, widenSmallInteger } from './promotion';
 import { clip, excerpt, sourceOf, suggest, typeError, type ExpressionSource } from './source';
+
+export { describeType, primitiveType } from './expr-types';
 
 /** Where the checked expression came from, when it was not parsed by `parseExpression` (for messages). */
 export interface CheckOptions {
   readonly text?: string;
   readonly target?: string;
-}
-
-const TYPE_CACHE = new Map<EdmPrimitiveTypeName, ExprType>();
-
-/** The (shared, frozen) ExprType of a primitive type. */
-export function primitiveType(name: EdmPrimitiveTypeName): ExprType {
-  let type = TYPE_CACHE.get(name);
-  if (type === undefined) {
-    type = Object.freeze({ kind: 'Primitive', name } as const);
-    TYPE_CACHE.set(name, type);
-  }
-  return type;
-}
-
-const BOOLEAN = primitiveType('Edm.Boolean');
-const NULL: ExprType = Object.freeze({ kind: 'Null' });
-const DYNAMIC: ExprType = Object.freeze({ kind: 'Dynamic' });
-
-/** How a type reads in a message: `Edm.String`, `ODataDemo.Address`, `null`. */
-export function describeType(type: ExprType | undefined): string {
-  if (type === undefined) return 'an unknown type';
-  switch (type.kind) {
-    case 'Primitive':
-      return type.name;
-    case 'Null':
-      return 'null';
-    case 'Complex':
-    case 'Entity':
-      return type.qualifiedName;
-    case 'Dynamic':
-      return 'a dynamic property';
-    default:
-      return assertNever(type, 'expression type');
-  }
 }
 
 /**
@@ -87,9 +57,6 @@ function sourceFor(ast: ExprNode, options: CheckOptions, target: string): Expres
   return recorded ?? { text: printExpression(ast), target: options.target ?? target };
 }
 
-/** A structured type a member path walks through. */
-type Holder = { readonly kind: 'Entity'; readonly type: EdmEntityType } | { readonly kind: 'Complex'; readonly type: EdmComplexType };
-
 class Checker {
   constructor(
     private readonly source: ExpressionSource,
@@ -120,100 +87,14 @@ class Checker {
     return typeError(this.source, node.loc?.start ?? 0, detail);
   }
 
-  // --- member paths ----------------------------------------------------------------------------
-
-  /**
-   * Resolve `A/B/C` step by step: declared (and inherited) properties, complex members,
-   * single-valued navigation properties, and dynamic properties of open entity types.
-   */
+  /** A member path, from the current entity or from a cast (`cast('NS.T')/Prop`). */
   private member(node: MemberNode): ExprNode {
-    let base: ExprNode | undefined;
-    let holder: Holder | undefined = { kind: 'Entity', type: this.entityType };
-    if (node.base !== undefined) {
-      base = this.check(node.base);
-      const type = base.type;
-      const entity = type?.kind === 'Entity' ? this.model.entityTypes.get(type.qualifiedName) : undefined;
-      if (entity === undefined) throw this.error(node.base, `${describeType(type)} has no properties to select with '/'`);
-      holder = { kind: 'Entity', type: entity };
-    }
-    const steps: MemberStep[] = [];
-    let type: ExprType = DYNAMIC;
-    let offset = node.base?.loc?.end ?? node.loc?.start ?? 0;
-    let previous = '';
-    for (const name of node.path) {
-      offset = this.offsetOf(name, offset);
-      if (holder === undefined) {
-        if (type.kind !== 'Dynamic') {
-          throw typeError(this.source, offset, `'${clip(previous)}' is of type ${describeType(type)} and has no member '${clip(name)}'`);
-        }
-        steps.push({ kind: 'Dynamic', name });
-      } else {
-        const resolved = this.step(holder, name, offset);
-        steps.push(resolved.step);
-        type = resolved.type;
-        holder = resolved.holder;
-      }
-      previous = name;
-      offset += name.length;
-    }
-    const checked: MemberNode = { ...node, steps, type };
-    return base === undefined ? checked : { ...checked, base };
-  }
-
-  private step(holder: Holder, name: string, offset: number): { step: MemberStep; type: ExprType; holder: Holder | undefined } {
-    const property = holder.type.propertiesByName.get(name);
-    if (property !== undefined) {
-      const step: MemberStep = { kind: 'Property', name, property };
-      if (property.type.kind === 'Complex') {
-        const complex = property.type.type;
-        return { step, type: { kind: 'Complex', qualifiedName: complex.qualifiedName }, holder: { kind: 'Complex', type: complex } };
-      }
-      return { step, type: primitiveType(property.type.name), holder: undefined };
-    }
-    if (holder.kind === 'Entity') {
-      const navigation = holder.type.navigationPropertiesByName.get(name);
-      if (navigation !== undefined) {
-        if (navigation.isCollection) {
-          throw typeError(
-            this.source,
-            offset,
-            `the navigation property '${name}' leads to many ${navigation.target.qualifiedName} entities; only single-valued navigation properties can be used in a path`,
-          );
-        }
-        return {
-          step: { kind: 'Navigation', name, property: navigation },
-          type: { kind: 'Entity', qualifiedName: navigation.target.qualifiedName },
-          holder: { kind: 'Entity', type: navigation.target },
-        };
-      }
-      if (holder.type.openType) return { step: { kind: 'Dynamic', name }, type: DYNAMIC, holder: undefined };
-    }
-    throw this.unknownProperty(holder, name, offset);
-  }
-
-  private unknownProperty(holder: Holder, name: string, offset: number): ODataError {
-    const candidates: string[] = holder.type.properties.map((p) => p.name);
-    if (holder.kind === 'Entity') candidates.push(...holder.type.navigationProperties.map((p) => p.name));
-    let suggestion = suggest(name, candidates);
-    if (holder.kind === 'Entity') {
-      const derived = holder.type.derivedTypes.find(
-        (type) => type.propertiesByName.has(name) || type.navigationPropertiesByName.has(name),
-      );
-      if (derived !== undefined) {
-        suggestion += ` '${name}' is declared on the derived type '${derived.qualifiedName}': use cast('${derived.qualifiedName}')/${name}.`;
-      }
-    }
-    return ODataError.fromCode(
-      'FILTER_UNKNOWN_PROPERTY',
-      { name: clip(name), type: holder.type.qualifiedName, position: offset, text: excerpt(this.source.text, offset), suggestion },
-      { target: this.source.target, position: offset },
-    );
-  }
-
-  /** Where `name` is written at or after `from` (paths may have spaces around `/`). */
-  private offsetOf(name: string, from: number): number {
-    const found = this.source.text.indexOf(name, from);
-    return found < 0 ? from : found;
+    if (node.base === undefined) return { ...node, ...resolveMemberPath(node.path, this.entityType, this.source, node.loc?.start ?? 0) };
+    const base = this.check(node.base);
+    const type = base.type;
+    const entity = type?.kind === 'Entity' ? this.model.entityTypes.get(type.qualifiedName) : undefined;
+    if (entity === undefined) throw this.error(node.base, `${describeType(type)} has no properties to select with '/'`);
+    return { ...node, ...resolveMemberPath(node.path, entity, this.source, node.base.loc?.end ?? 0), base };
   }
 
   // --- operators ----------------------------------------------------------------------------------

@@ -16,4 +16,11 @@ export type * from './provider/types';
 export type * from './uri/types';
 export type * from './uri/expr/ast';
 export type { RequestContext, ODataRequest, ODataResponse } from './protocol/message';
+// Shared query helpers: a custom provider hands rows and the typed request to these and gets
+// exactly MemoryProvider's $filter / $orderby / $skiptoken / paging / count semantics.
+export { applyQuery, compileFilter, compileOrderBy, compileSkipTokenFilter, compileExpression, evaluate } from './provider/evaluate';
+export type { QueryPart, EvaluationAccess, EvaluationOptions, NavigationAccess, Evaluator, RuntimeValue } from './provider/evaluate';
+// Expression traversal and printing, for providers that translate $filter / $orderby (e.g. to SQL).
+export { walkExpression, foldExpression, transformExpression, childrenOf, printExpression } from './uri/expr';
+export type { ExpressionVisitor, ExpressionFolder } from './uri/expr';
 export { MemoryProvider } from './providers/memory';

@@ -1,0 +1,74 @@
+'use strict';
+/**
+ * An Express app that existed before it served OData: its own routes, a request logger and an
+ * authentication middleware. The OData service is one more mount, at /api/odata, behind the same
+ * authentication, over the same store, through a small custom DataProvider (provider.js).
+ *
+ * `require('express-odata-v2')` resolves to this package itself (Node's package self-reference),
+ * so this file reads exactly like an app that installed the library.
+ */
+const { odata } = require('express-odata-v2');
+const { authenticate } = require('./auth');
+const { model } = require('./model');
+const { createProvider } = require('./provider');
+const { Store } = require('./store');
+
+/** A tiny request logger (an app would often use morgan): one line per finished request. */
+function requestLogger(log) {
+  return (req, res, next) => {
+    const started = process.hrtime.bigint();
+    res.on('finish', () => {
+      const ms = Number(process.hrtime.bigint() - started) / 1e6;
+      log(`${req.method} ${req.originalUrl} ${res.statusCode} ${ms.toFixed(1)}ms`);
+    });
+    next();
+  };
+}
+
+/**
+ * Build the app. Options: `express` (the Express module; tests run 4 and 5), `store` (a Store),
+ * `log` (a function taking one line; default console.log), `service` (merged into odata() options).
+ */
+function createApp(options = {}) {
+  const express = options.express || require('express');
+  const store = options.store || new Store();
+  const log = options.log || ((line) => console.log(line));
+  const app = express();
+
+  app.use(requestLogger(log));
+
+  // The app's own routes, unchanged by OData.
+  app.get('/health', (req, res) => res.json({ status: 'ok' }));
+  app.get('/', (req, res) => {
+    res.type('html').send('<!doctype html><title>Acme</title><h1>Acme orders</h1><p>OData service: <a href="/api/odata/">/api/odata/</a></p>');
+  });
+
+  // Everything under /api needs a signed-in user, the OData service included.
+  app.use('/api', authenticate());
+  app.get('/api/me', (req, res) => res.json({ name: req.user.name, roles: req.user.roles }));
+  app.get('/api/customers/:id/summary', (req, res) => {
+    const id = Number(req.params.id);
+    const customer = store.get('Customers', id);
+    if (customer === undefined) {
+      res.status(404).json({ error: 'No such customer.' });
+      return;
+    }
+    const orders = store.all('Orders').filter((order) => order.CustomerID === id);
+    res.json({ name: customer.Name, orders: orders.length });
+  });
+
+  app.use(
+    '/api/odata',
+    odata({
+      model,
+      provider: createProvider(store),
+      maxPageSize: 50,
+      // 5xx details (provider bugs) go to the app's log; clients only see "An internal error occurred."
+      logger: (event) => log(`odata ${event.status} ${event.method} ${event.url}: ${event.message} ${String(event.error)}`),
+      ...options.service,
+    }),
+  );
+  return app;
+}
+
+module.exports = { createApp };

@@ -37,7 +37,7 @@ const ITEMS: readonly Entity[] = [
 ];
 
 const PEOPLE: readonly Entity[] = [
-  { ID: 1, Name: 'Ann', Age: 30, Score: '12.50', Nickname: 'a', Flag: true, Born: new Date('1990-05-01T00:00:00Z') },
+  { ID: 1, Name: 'Ann', Age: 30, Score: '12.50', Nickname: 'a', Flag: true, Born: new Date('1990-05-01T00:00:00Z'), Token: '01234567-89ab-cdef-0123-456789abcdef', Span: 'PT1H', Big: '9007199254740993' },
   { ID: 2, Name: 'Bob', Age: 41.5, Score: null, Flag: false },
   { ID: 3, Name: 'Cy', Age: '30', Nickname: null },
 ];
@@ -208,6 +208,8 @@ describe('strings, dates, times and other types', () => {
     ["DateTime lt datetime'2000-01-01T00:00'", [3]],
     ["DateTime ge datetimeoffset'2020-01-01T01:00:00+01:00'", [1, 4]],
     ["DateTime eq datetime'2020-02-29T13:45:30.25'", [1]],
+    ['DateTime gt DateTimeOffset', [3]],
+    ['DateTime eq DateTimeOffset', [2, 4]],
     ['hour(Time) eq 13', [1]],
     ['minute(Time) eq 20', [1]],
     ['second(Time) eq 15', [1]],
@@ -388,6 +390,12 @@ describe('dynamic properties of an open type', () => {
     ['-Age eq -30', [1]],
     ['Age add Flag eq 1', []],
     ["Name eq 'Ann' and Missing eq null", [1]],
+    ["Token eq guid'01234567-89AB-CDEF-0123-456789ABCDEF'", [1]],
+    ["Span lt time'PT2H'", [1]],
+    ["Span gt time'PT2H'", []],
+    ['Big eq 9007199254740993L', [1]],
+    ['Big gt 9007199254740992L', [1]],
+    ["Born lt datetimeoffset'2000-01-01T00:00:00Z'", [1]],
   ])('%s -> %j', (text, expected) => {
     expect(ids(text, Person)).toEqual(expected);
   });

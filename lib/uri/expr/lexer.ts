@@ -38,6 +38,9 @@ export interface Token {
 // Keywords that are literals although `scanLiteral` may not claim them (MS-ODATA nullLiteral, booleanLiteral).
 const KEYWORD_LITERALS = new Set(['null', 'true', 'false']);
 
+// Operators that may stand directly before a quoted string.
+const GLUED_OPERATORS = new Set(['eq', 'ne', 'lt', 'le', 'gt', 'ge', 'and', 'or', 'not', 'add', 'sub', 'mul', 'div', 'mod']);
+
 const NON_ASCII_IDENTIFIER = /[\p{L}\p{Nl}\p{Mn}\p{Mc}\p{Nd}\p{Pc}]/u;
 
 /** `[A-Za-z_]` or a non-ASCII letter: MS-ODATA identifiers follow CSDL SimpleIdentifier. */
@@ -122,10 +125,11 @@ export class Lexer {
     while (end < text.length && isIdentifierPart(text.charCodeAt(end))) end++;
     const literalEnd = scanLiteral(text, start);
     if (literalEnd >= end && !this.continuesWord(literalEnd)) return this.literal(start, literalEnd);
-    if (text.charCodeAt(end) === 39) {
-      throw syntaxError(this.source, start, `unknown literal prefix or malformed literal '${clip(text.slice(start, end))}'`);
-    }
     const name = text.slice(start, end);
+    // `Name eq'Milk'`: WCF read an operator glued to a string; any other word before a quote is a bad prefix.
+    if (text.charCodeAt(end) === 39 && !GLUED_OPERATORS.has(name)) {
+      throw syntaxError(this.source, start, `unknown literal prefix or malformed literal '${clip(name)}'`);
+    }
     if (KEYWORD_LITERALS.has(name)) return this.literal(start, end);
     // A qualified type name: identifiers joined by dots (namespaces may contain dots).
     let qualifiedEnd = end;

@@ -74,7 +74,7 @@ const PRECEDENCE: readonly [readonly string[], string][] = [
 const PRIMARIES: readonly [readonly string[], string][] = [
   [['Address/City', 'Address / City', 'Address/ City'], 'Address/City'],
   [['a/b/c gt 1'], '{a/b/c gt 1}'],
-  [["Name eq 'O''Neil'"], "{Name eq 'O''Neil'}"],
+  [["Name eq 'O''Neil'", "Name eq'O''Neil'"], "{Name eq 'O''Neil'}"],
   [["Name eq ''"], "{Name eq ''}"],
   [['Name eq null'], '{Name eq null}'],
   [['Flag eq true'], '{Flag eq true}'],

@@ -77,7 +77,11 @@ function setsReadBy(request) {
   return sets;
 }
 
-/** Undo `step` if the surrounding changeset fails (no-op outside a $batch changeset). */
+/**
+ * Undo `step` if the surrounding changeset fails (no-op outside a $batch changeset). Each step
+ * undoes only while the row is still the one this changeset wrote: rows are replaced, never
+ * changed in place, so identity tells whether another request has written it since.
+ */
 function onRollback(context, step) {
   const log = context.state.get(UNDO_LOG);
   if (log !== undefined) log.push(step);
@@ -168,7 +172,9 @@ function createProvider(store) {
         if (error instanceof DuplicateKeyError) throw ODataError.fromCode('ENTITY_EXISTS', { key: `(${error.id})`, entitySet: setName });
         throw error;
       }
-      onRollback(context, () => store.remove(setName, stored.ID));
+      onRollback(context, () => {
+        if (store.get(setName, stored.ID) === stored) store.remove(setName, stored.ID);
+      });
       return stored;
     },
 
@@ -181,7 +187,9 @@ function createProvider(store) {
       const values = request.mode === 'replace' ? { ...request.values } : { ...previous, ...request.values };
       const row = bumped(setName, applyLinks({ ...values, ID: previous.ID }, { parent: undefined, bindings: request.bindings }), previous);
       const stored = store.replace(setName, row);
-      onRollback(context, () => store.replace(setName, previous));
+      onRollback(context, () => {
+        if (store.get(setName, stored.ID) === stored) store.replace(setName, previous);
+      });
       return stored;
     },
 
@@ -194,7 +202,9 @@ function createProvider(store) {
         throw ODataError.fromCode('CONSTRAINT_VIOLATION', { detail: `Customer ${previous.ID} still has orders or invoices.` });
       }
       store.remove(setName, previous.ID);
-      onRollback(context, () => store.insert(setName, previous));
+      onRollback(context, () => {
+        if (store.get(setName, previous.ID) === undefined) store.insert(setName, previous);
+      });
     },
 
     /** A $batch changeset: undo every write made inside `work` when it fails. */

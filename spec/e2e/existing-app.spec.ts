@@ -323,6 +323,19 @@ describe.each(EXPRESS_VERSIONS)('examples/existing-app on %s', (_name, expressMo
       expect((await odata('Orders/$count')).text).toBe('4');
     });
 
+    it('undoes updates and deletes of a failed changeset too', async () => {
+      const patch = 'PATCH Orders(2) HTTP/1.1\r\nContent-Type: application/json\r\nIf-Match: W/"1"\r\n\r\n{"Status":"shipped"}';
+      const remove = 'DELETE Orders(3) HTTP/1.1\r\nIf-Match: W/"1"\r\n';
+      const response = await sendBatch(BOB, batchBody([[patch, remove, post('Invoices', { CustomerID: 1, Amount: '6.00' })]]));
+      expect(batchStatuses(response.text)).toEqual([403]);
+      expect((await odata('Orders(2)')).body.d).toMatchObject({ Status: 'open', Version: 1 });
+      expect((await odata('Orders(3)')).body.d).toMatchObject({ Item: 'Aniseed Syrup', Version: 1 });
+      const committed = await sendBatch(BOB, batchBody([[patch, remove]]));
+      expect(batchStatuses(committed.text)).toEqual([204, 200]);
+      expect((await odata('Orders(2)')).body.d).toMatchObject({ Status: 'shipped', Version: 2 });
+      expect((await odata('Orders(3)')).status).toBe(404);
+    });
+
     it('lets a user with the role do the same batch', async () => {
       const response = await sendBatch(ALICE, batchBody([get('Invoices'), [post('Orders', { CustomerID: 1, Item: 'Konbu', Total: '6.00' }), post('Invoices', { CustomerID: 1, Amount: '6.00' })]]));
       expect(batchStatuses(response.text)).toEqual([200, 201, 201]);

@@ -260,17 +260,8 @@ export function readLikeCloudSdk(text: string, contentType: string): Array<{ htt
   });
 }
 
-/** A deterministic pseudo-random generator (mulberry32) for the fuzz specs. */
-export function random(seed: number): () => number {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+/** A deterministic pseudo-random generator for the fuzz specs (shared: spec/helpers/random). */
+export { seededRandom as random } from '../helpers/random';
 
 /** A boundary factory that counts: `batch_1`, `changesetresponse_2`, ... */
 export function countingBoundaries(): (prefix: string) => string {

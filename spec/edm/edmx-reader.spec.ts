@@ -2,6 +2,7 @@ import { readFileSync } from 'fs';
 import { join } from 'path';
 import { isODataError } from '../../lib/errors';
 import { DEFAULT_CSDL_NAMESPACE, EDMX_NAMESPACE, METADATA_NAMESPACE, loadEdmx, readEdmx, writeEdmx } from '../../lib/edm';
+import { seededRandom } from '../helpers/random';
 
 const FIXTURES = join(__dirname, '..', 'fixtures');
 const DEMO = readFileSync(join(FIXTURES, 'odata-demo', 'metadata.xml'), 'utf8');
@@ -279,16 +280,7 @@ describe('readEdmx: malformed and unsupported documents', () => {
 });
 
 describe('loadEdmx: totality', () => {
-  /** Deterministic pseudo-random numbers (mulberry32), so a failure reproduces. */
-  function random(seed: number): () => number {
-    let state = seed;
-    return () => {
-      state = (state + 0x6d2b79f5) | 0;
-      let t = Math.imul(state ^ (state >>> 15), 1 | state);
-      t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-      return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-    };
-  }
+  const random = seededRandom;
 
   /** Loading ends in a model or an ODataError: a 400 for the document, MODEL_INVALID for its meaning. */
   function expectTotal(xml: string): void {

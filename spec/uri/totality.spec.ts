@@ -7,18 +7,9 @@ import { parseQueryOptions } from '../../lib/uri/query-options';
 import { parseResourcePath } from '../../lib/uri/resource-path';
 import type { ResourcePath } from '../../lib/uri/types';
 import { demoModel, uriModel } from './uri-fixtures';
+import { seededRandom } from '../helpers/random';
 
-/** mulberry32: a small seeded generator, so failures reproduce. */
-function random(seed: number): () => number {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+const random = seededRandom;
 
 const PATH_FRAGMENTS = [
   'Products', 'Categories', 'Suppliers', 'Orders', 'Items', 'Bags', 'Photos', 'GetOrders', 'GetCount', 'GetProductsByRating',

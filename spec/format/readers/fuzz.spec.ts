@@ -7,18 +7,9 @@ import { ODataError } from '../../../lib/errors';
 import { readAtomEntry, readJsonEntry, readJsonLink, readJsonProperty, readXmlLink, readXmlProperty } from '../../../lib/format/readers';
 import type { ReadContext } from '../../../lib/format/readers';
 import { ATOM_NAMESPACES, atomEntry, contextFor, linkTargetOf, propertyOf, related, targetOf, writeModel } from './reader-fixtures';
+import { seededRandom } from '../../helpers/random';
 
-/** mulberry32: a tiny seeded PRNG. */
-function generator(seed: number): () => number {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+const generator = seededRandom;
 
 const FRAGMENTS = ['<', '>', '/>', '</', '&', '&amp;', '&#0;', '"', "'", '=', ' ', '\n', '{', '}', '[', ']', ':', ',', 'null', 'true', '-1',
   '1e999', '"\\u0000"', '\\', '$1', '(', ')', '%', '%zz', 'm:null="true"', 'm:type="Edm.Int64"', '<!DOCTYPE x>', '<![CDATA[', ']]>',

@@ -7,18 +7,9 @@ import { compileFilter } from '../../../lib/provider/evaluate';
 import type { Entity } from '../../../lib/provider/types';
 import { checkExpression, checkFilter, parseExpression, parseOrderBy, printExpression } from '../../../lib/uri/expr';
 import { demoModel, Product, withoutLoc } from './support';
+import { seededRandom } from '../../helpers/random';
 
-/** mulberry32: a small seeded generator, so a failure reproduces. */
-function random(seed: number): () => number {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+const random = seededRandom;
 
 const CHARACTERS = "abcdeINFNaNXLMdf0123456789 '()/,-.+:_\t%#@éß\u{1F600}";
 const TOKENS = [

@@ -25,11 +25,13 @@ const RESULTS_DIR = path.join(__dirname, 'results');
 
 // ---- settings ----
 
+const FLAGS = new Set(['quick', 'duration', 'rounds', 'warmup', 'connections', 'only', 'servers', 'profile', 'update-docs']);
+
 function readSettings(argv, env) {
   const flags = new Map();
   for (const arg of argv) {
     const match = /^--([a-z-]+)(?:=(.*))?$/.exec(arg);
-    if (match === null) throw new Error(`unknown argument '${arg}' (see the header of bench/run.js)`);
+    if (match === null || !FLAGS.has(match[1])) throw new Error(`unknown argument '${arg}' (flags: ${[...FLAGS].map((f) => `--${f}`).join(', ')})`);
     flags.set(match[1], match[2] === undefined ? '1' : match[2]);
   }
   const pick = (flag, name) => (flags.has(flag) ? flags.get(flag) : env[name]);
@@ -87,9 +89,12 @@ function fetchOnce(port, { method, path: target, headers = {}, body }) {
   });
 }
 
-/** Send the scenario's request once and run its check; resolves to the response, rejects with the reason. */
-async function checkServer(scenario, server) {
-  const id = scenario.takeId ? scenario.takeId() : undefined;
+/**
+ * Send the scenario's request once and run its check; resolves to the response, rejects with the
+ * reason. `id` is the new key for a write scenario: the same for both servers (each has its own
+ * store), so their answers compare byte for byte.
+ */
+async function checkServer(scenario, server, id) {
   const body = scenario.makeBody ? scenario.makeBody(id) : scenario.body;
   const response = await fetchOnce(server.port, { method: scenario.method, path: scenario.path, headers: scenario.headers, body });
   const root = `http://127.0.0.1:${server.port}/odata/`;
@@ -185,9 +190,10 @@ async function runScenario(scenario, settings, log) {
     await startAll();
     // Checks: one answer of each server must be right before anything is timed.
     const responses = new Map();
+    const id = scenario.takeId ? scenario.takeId() : undefined;
     for (const name of names) {
       try {
-        responses.set(name, await checkServer(scenario, running.get(name)));
+        responses.set(name, await checkServer(scenario, running.get(name), id));
       } catch (error) {
         record.error = `${name}: check failed: ${error.message}`;
         log(`  ${scenario.id} ABORTED: ${record.error}`);
@@ -245,13 +251,14 @@ async function runScenario(scenario, settings, log) {
   }
 }
 
-/** Same status, Content-Type, DataServiceVersion, and body bytes once run-specific parts are blanked. */
+/** Same status, Content-Type, DataServiceVersion, Location, ETag, and body bytes once run-specific parts are blanked. */
 function compareAnswers(ours, ceiling) {
   const differences = [];
   if (ours.status !== ceiling.status) differences.push(`status ${ours.status} vs ${ceiling.status}`);
-  for (const name of ['content-type', 'dataserviceversion']) {
-    const a = (ours.headers[name] || '').replace(/batch_[0-9a-f-]{36}/, 'batch_B');
-    const b = (ceiling.headers[name] || '').replace(/batch_[0-9a-f-]{36}/, 'batch_B');
+  const blank = (value) => (value || '').replace(/batch_[0-9a-f-]{36}/, 'batch_B').replace(/127\.0\.0\.1:\d+/, 'HOST');
+  for (const name of ['content-type', 'dataserviceversion', 'location', 'etag']) {
+    const a = blank(ours.headers[name]);
+    const b = blank(ceiling.headers[name]);
     if (a !== b) differences.push(`${name} '${a}' vs '${b}'`);
   }
   const a = normalizeBody(ours.body);

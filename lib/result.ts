@@ -22,6 +22,8 @@ export interface FeedResult {
   /** Absolute URI of the next page (server-driven paging). */
   readonly nextLink: string | undefined;
   readonly selectExpand: SelectExpand;
+  /** The request carried a `$skiptoken`: a later page of a server-paged feed, which is 2.0 even when it is the last. */
+  readonly continuation?: boolean;
 }
 
 /** One entry. */

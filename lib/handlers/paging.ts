@@ -4,11 +4,11 @@
  * page returned and adds a `$skiptoken` that encodes the last entry's `$orderby` values and key. The
  * token needs no server memory, so any instance of the service can answer the next request.
  */
-import type { EdmEntityType } from '../edm/model';
+import type { EdmEntitySet, EdmEntityType, EdmModel } from '../edm/model';
 import { evaluate } from '../provider/evaluate';
 import type { Entity } from '../provider/types';
-import { encodeSkipToken } from '../uri';
-import type { OrderByItem, QueryOptions } from '../uri/types';
+import { encodeSkipToken, walkExpression } from '../uri';
+import type { ExpandItem, OrderByItem, QueryOptions, SelectExpand } from '../uri/types';
 
 /** How many entries to ask the provider for, and the page size that applies (if any). */
 export interface PagePlan {
@@ -31,6 +31,57 @@ const READABLE = /%(24|27|28|29|2C|2F|3A|40)/g;
 /** Encode a decoded query option value for a URI we write. */
 export function encodeQueryValue(value: string): string {
   return encodeURIComponent(value).replace(READABLE, (escape) => decodeURIComponent(escape));
+}
+
+interface ExpansionNode {
+  readonly item: { property: ExpandItem['property']; entitySet: EdmEntitySet };
+  readonly children: Map<string, ExpansionNode>;
+}
+
+function freezeExpansion(children: ReadonlyMap<string, ExpansionNode>): readonly ExpandItem[] {
+  return Object.freeze(
+    [...children.values()].map((node) => Object.freeze({ ...node.item, select: undefined, expand: freezeExpansion(node.children) })),
+  );
+}
+
+/**
+ * The `$expand` tree of the navigation properties `$orderby` reads through (`Category/Name`,
+ * `Supplier/Address/City`), or undefined when it reads none. Providers leave unexpanded navigation
+ * properties out of their entities, so the last entry of a page must be read again with these
+ * expanded before its `$orderby` values can go into the `$skiptoken`.
+ */
+export function orderByExpansion(orderBy: readonly OrderByItem[], entitySet: EdmEntitySet, model: EdmModel): SelectExpand | undefined {
+  const root = new Map<string, ExpansionNode>();
+  for (const { expression } of orderBy) {
+    walkExpression(expression, {
+      Member(node) {
+        // A path after `cast(...)` starts at the same entity; only navigation steps need loading.
+        let level = root;
+        let source = entitySet;
+        for (const step of node.steps ?? []) {
+          if (step.kind !== 'Navigation') break;
+          const target = model.navigationTarget(source, step.property);
+          if (target === undefined) break;
+          let child = level.get(step.name);
+          if (child === undefined) {
+            child = { item: { property: step.property, entitySet: target }, children: new Map() };
+            level.set(step.name, child);
+          }
+          level = child.children;
+          source = target;
+        }
+      },
+    });
+  }
+  return root.size === 0 ? undefined : Object.freeze({ select: undefined, expand: freezeExpansion(root) });
+}
+
+/** True when every path of `needed` is expanded in `given` (the entities already hold the related data). */
+export function expansionCovered(needed: SelectExpand, given: SelectExpand): boolean {
+  return needed.expand.every((item) => {
+    const match = given.expand.find((candidate) => candidate.property === item.property);
+    return match !== undefined && expansionCovered(item, match);
+  });
 }
 
 /** The absolute URI of the next page. */

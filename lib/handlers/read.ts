@@ -3,13 +3,15 @@
  */
 import { ODataError } from '../errors';
 import { pageSizeFor } from '../options';
+import type { PrimitiveValue } from '../edm/primitives';
+import { isPrimitiveValue } from '../format/value-guards';
 import type { Entity } from '../provider/types';
 import { matchesIfNoneMatch, parseETagList } from '../protocol';
 import type { HandlerOutcome } from '../result';
 import type { ResourcePath } from '../uri/types';
 import type { Handler, HandlerContext } from './context';
-import { nextLink, planPage } from './paging';
-import { collect, collectionQuery, EntityTarget, loadEntity } from './query-request';
+import { expansionCovered, nextLink, orderByExpansion, planPage } from './paging';
+import { collect, collectionQuery, EntityTarget, entityQuery, loadEntity } from './query-request';
 
 type EntityPathKinds = Extract<ResourcePath, { path: unknown }>;
 
@@ -23,6 +25,27 @@ export function targetOf(path: ResourcePath): EntityTarget {
 /** The path of a feed relative to the service root, for `link rel="self"` and next links. */
 function resourcePathText(context: HandlerContext): string {
   return context.request.path.replace(/^\/+/, '');
+}
+
+/**
+ * The last entry of a page with what `$orderby` reads over navigation (`Category/Name`) loaded:
+ * providers leave unexpanded navigation properties out, and the next link's `$skiptoken` needs
+ * those values. One extra read by key, only when `$orderby` navigates and `$expand` did not load it.
+ */
+async function positionEntity(context: HandlerContext, target: EntityTarget, last: Entity): Promise<Entity> {
+  const { model, provider } = context.config.options;
+  const expansion = orderByExpansion(context.query.orderBy, target.entitySet, model);
+  if (expansion === undefined || expansionCovered(expansion, context.query.selectExpand)) return last;
+  const key: Record<string, PrimitiveValue> = {};
+  for (const property of target.entityType.key) {
+    const value = last[property.name];
+    if (!isPrimitiveValue(value)) return last;
+    key[property.name] = value;
+  }
+  const byKey: EntityTarget = { path: { root: { entitySet: target.entitySet, key }, navigation: [] }, entitySet: target.entitySet, entityType: target.entityType };
+  const result = await provider.query({ ...entityQuery(byKey, undefined), selectExpand: expansion }, context.request.context);
+  const [entity] = await collect(result.entities);
+  return entity ?? last;
 }
 
 /** GET on an entity set or a navigation collection. */
@@ -40,7 +63,7 @@ export const readFeed: Handler = async (context) => {
     const page = await collect(entities);
     if (page.length > plan.pageSize) {
       entities = page.slice(0, plan.pageSize);
-      const last = entities[entities.length - 1];
+      const last = await positionEntity(context, target, entities[entities.length - 1]);
       next = nextLink(request.serviceRoot, resourcePathText(context), query, query.orderBy, target.entityType, last, plan.pageSize);
     } else {
       entities = page;
@@ -58,6 +81,7 @@ export const readFeed: Handler = async (context) => {
       count: wantsCount ? result.count : undefined,
       nextLink: next,
       selectExpand: query.selectExpand,
+      continuation: query.skipToken !== undefined,
     },
   };
 };

@@ -37,7 +37,9 @@ function expandedTypesMoveContent(type: EdmEntityType, selectExpand: SelectExpan
 export function responseVersion(result: Result, format: PayloadFormat): ResponseVersion {
   switch (result.kind) {
     case 'Feed':
-      if (result.count !== undefined || result.nextLink !== undefined || usesSelect(result.selectExpand)) return '2.0';
+      // Every page of a server-paged feed is 2.0, the last included (WCF Data Services raised the
+      // version of any `$skiptoken` request), so a client reads all pages in one shape.
+      if (result.count !== undefined || result.nextLink !== undefined || result.continuation === true || usesSelect(result.selectExpand)) return '2.0';
       return format === 'atom' && expandedTypesMoveContent(result.entityType, result.selectExpand) ? '2.0' : '1.0';
     case 'Entry':
       if (usesSelect(result.selectExpand)) return '2.0';

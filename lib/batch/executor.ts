@@ -179,7 +179,7 @@ class Runner {
       return this.fail(request, error);
     }
     try {
-      return { status: response.status, headers: response.headers, body: await readBody(response.body) };
+      return headAware(request, { status: response.status, headers: response.headers, body: await readBody(response.body) });
     } catch (error) {
       return this.fail(request, error);
     }
@@ -193,12 +193,17 @@ class Runner {
       response = defaultErrorResponse(request, error);
     }
     try {
-      return { status: response.status, headers: response.headers, body: await readBody(response.body) };
+      return headAware(request, { status: response.status, headers: response.headers, body: await readBody(response.body) });
     } catch {
       const fallback = defaultErrorResponse(request, normalizeError(undefined));
-      return { status: fallback.status, headers: fallback.headers, body: await readBody(fallback.body) };
+      return headAware(request, { status: fallback.status, headers: fallback.headers, body: await readBody(fallback.body) });
     }
   }
+}
+
+/** Marks the answer to a HEAD request, whose Content-Length (that of the GET) is unknown here. */
+function headAware(request: ODataRequest, response: BufferedResponse): BufferedResponse {
+  return request.method === 'HEAD' ? { ...response, body: undefined, head: true } : response;
 }
 
 /** A response body as bytes: embedded responses need their exact length before they are written. */

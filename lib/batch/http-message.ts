@@ -192,11 +192,12 @@ function syntax(where: string, detail: string): ODataError {
  * status-line = HTTP-version SP status-code SP reason-phrase CRLF   RFC 7230 §3.1.2
  * The embedded response as bytes: status line with the standard reason phrase (datajs needs one),
  * headers in canonical spelling, Content-Length counting bytes (none for 1xx, 204 and 304, which
- * have no body, RFC 7230 §3.3.2), an empty line and the body.
+ * have no body, RFC 7230 §3.3.2), an empty line and the body. The answer to HEAD has neither: a
+ * Content-Length there must equal what the GET would have sent (RFC 7230 §3.3.2), unknown here.
  */
 export function writeEmbeddedResponse(response: BufferedResponse): Buffer {
   const { status } = response;
-  const bodyless = status < 200 || status === 204 || status === 304;
+  const bodyless = status < 200 || status === 204 || status === 304 || response.head === true;
   let head = `HTTP/1.1 ${status} ${STATUS_CODES[status] ?? 'Unknown Status'}\r\n`;
   for (const [name, value] of Object.entries(response.headers)) {
     if (FRAMING_HEADERS.has(name.toLowerCase()) || !isHeaderName(name)) continue;

@@ -69,6 +69,8 @@ export interface BufferedResponse {
   readonly status: number;
   readonly headers: Readonly<Record<string, string>>;
   readonly body: Buffer | undefined;
+  /** The answer to a HEAD request: written without a body and without Content-Length (RFC 7230 §3.3.2). */
+  readonly head?: boolean;
 }
 
 /** The response to one operation, with the Content-ID to echo. */

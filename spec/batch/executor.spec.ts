@@ -78,6 +78,17 @@ describe('executeBatch: order and retrieves', () => {
     for (const call of service.calls) expect(call.context).toBe(batchOuter.context);
   });
 
+  it('marks the answers to HEAD, success or error, as bodyless', async () => {
+    // The fake pipeline answers this HEAD with a body, as a careless handler might; the mark drops it.
+    const service = fakeService((request) => (request.method === 'HEAD' && request.path === 'A' ? json(200, { d: {} }) : undefined));
+    const { responses } = await run(body(op('HEAD A HTTP/1.1'), op('HEAD Missing(1) HTTP/1.1', { headers: ACCEPT_JSON }), op('GET A HTTP/1.1')), service);
+    expect(responses.map((part) => part.kind === 'response' && [part.response.status, part.response.head, part.response.body === undefined])).toEqual([
+      [200, true, true],
+      [404, true, true],
+      [200, undefined, false],
+    ]);
+  });
+
   it('echoes the Content-ID of a retrieve', async () => {
     const { responses } = await run(body(op('GET A HTTP/1.1', { id: 'r1' })));
     expect(shape(responses)).toEqual(['200 [r1]']);

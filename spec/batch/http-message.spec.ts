@@ -254,4 +254,9 @@ describe('writeEmbeddedResponse', () => {
     });
     expect(written.toString()).toBe('HTTP/1.1 299 Unknown Status\r\nX-Multi: a b\r\nContent-Length: 0\r\n\r\n');
   });
+
+  it('writes neither Content-Length nor a body for the answer to HEAD (RFC 7230 §3.3.2: its length would be the GET one)', () => {
+    const written = writeEmbeddedResponse({ status: 200, headers: { 'content-type': 'application/json;charset=utf-8' }, body: undefined, head: true });
+    expect(written.toString()).toBe('HTTP/1.1 200 OK\r\nContent-Type: application/json;charset=utf-8\r\n\r\n');
+  });
 });

@@ -4,18 +4,27 @@
  */
 export { odata } from './middleware';
 export type { ODataMiddleware } from './middleware';
+export type { ExpressLikeRequest } from './http';
 export type { ODataServiceOptions, ServiceLimits, ServiceLogEvent } from './options';
 export { DEFAULT_LIMITS } from './options';
-export { ODataError, ERROR_CODES, isODataError } from './errors';
-export type { ErrorCode, ODataErrorDetail, ODataErrorOptions } from './errors';
+import { ERROR_CODES as CATALOGUE } from './errors';
+import type { ErrorCode, ErrorCodeDefinition } from './errors';
+export { ODataError, isODataError } from './errors';
+export type { ErrorCode, ErrorCodeDefinition, ODataErrorDetail, ODataErrorOptions } from './errors';
+/**
+ * The catalogue of every error code the service sends: HTTP status and message template. The same
+ * object as in `lib/errors`, typed as a record so the API reference lists it as one table type.
+ */
+export const ERROR_CODES: Readonly<Record<ErrorCode, ErrorCodeDefinition>> = CATALOGUE;
 export { defineModel, buildModel, loadEdmx, readEdmx, writeEdmx } from './edm';
+export type { SingleSchemaDefinition } from './edm';
 export type * from './edm/definition';
 export type * from './edm/model';
 export type { EdmPrimitiveTypeName, PrimitiveValue, ComplexValue, PropertyValue } from './edm/primitives';
 export type * from './provider/types';
 export type * from './uri/types';
 export type * from './uri/expr/ast';
-export type { RequestContext, ODataRequest, ODataResponse } from './protocol/message';
+export type { RequestContext, ODataRequest, ODataResponse, ResponseBody } from './protocol/message';
 // Shared query helpers: a custom provider hands rows and the typed request to these and gets
 // exactly MemoryProvider's $filter / $orderby / $skiptoken / paging / count semantics.
 export { applyQuery, compileFilter, compileOrderBy, compileSkipTokenFilter, compileExpression, evaluate } from './provider/evaluate';
@@ -24,3 +33,17 @@ export type { QueryPart, EvaluationAccess, EvaluationOptions, NavigationAccess, 
 export { walkExpression, foldExpression, transformExpression, childrenOf, printExpression } from './uri/expr';
 export type { ExpressionVisitor, ExpressionFolder } from './uri/expr';
 export { MemoryProvider } from './providers/memory';
+// MemoryProvider's constructor arguments and its `store` (documented in docs/memory-provider.md).
+export type {
+  MemoryProviderOptions,
+  MemoryData,
+  ForeignKeyMap,
+  MemoryStore,
+  MemoryStoreOptions,
+  EntityLocation,
+  LinkTarget,
+  StoreTransaction,
+  StoredMedia,
+  StoredValues,
+  WriteOptions,
+} from './providers/memory';

@@ -33,11 +33,17 @@ export interface ServiceLimits {
 
 /** A problem worth logging: every 5xx, with the original error, and the request it happened in. */
 export interface ServiceLogEvent {
+  /** `error` for 5xx. */
   readonly level: 'error' | 'warn';
+  /** The original error's message (never sent to clients). */
   readonly message: string;
+  /** The HTTP status the client got. */
   readonly status: number;
+  /** The thrown value (e.g. your database error). */
   readonly error: unknown;
+  /** The request method (after tunneling). */
   readonly method: string;
+  /** The resource path and query, relative to the service root. */
   readonly url: string;
 }
 
@@ -51,6 +57,7 @@ export interface ODataServiceOptions {
   readonly maxPageSize?: number;
   /** Page sizes per entity set name, overriding `maxPageSize`. */
   readonly pageSizes?: Readonly<Record<string, number>>;
+  /** Overrides of single limits; the others keep `DEFAULT_LIMITS`. */
   readonly limits?: Partial<ServiceLimits>;
   /** Send error details (cause message, stack) in `innererror`. Never in production. Default false. */
   readonly debug?: boolean;
@@ -83,6 +90,7 @@ export interface ResolvedOptions {
   readonly now: () => Date;
 }
 
+/** The default of every limit; `odata({ limits })` overrides single ones. */
 export const DEFAULT_LIMITS: ServiceLimits = Object.freeze({
   maxBodyBytes: 10 * 1024 * 1024,
   maxTop: undefined,

@@ -5,7 +5,9 @@ import type { EdmModel } from './model';
 
 /** One schema written inline, with the model-level options beside its fields. */
 export interface SingleSchemaDefinition extends SchemaDefinition {
+  /** Extra XML namespace prefixes for annotations (as `ModelDefinition.namespaces`). */
   readonly namespaces?: ModelDefinition['namespaces'];
+  /** Force `m:DataServiceVersion` (as `ModelDefinition.dataServiceVersion`). */
   readonly dataServiceVersion?: ModelDefinition['dataServiceVersion'];
 }
 

@@ -4,7 +4,9 @@
  * `docs/errors.md` lists exactly these (a spec checks both directions).
  */
 export interface ErrorCodeDefinition {
+  /** The HTTP status. */
   readonly status: number;
+  /** The English message template; `{name}` holes are filled from the params of `fromCode`. */
   readonly message: string;
 }
 
@@ -12,6 +14,7 @@ function define<T extends Record<string, ErrorCodeDefinition>>(table: T): { read
   return Object.freeze(table);
 }
 
+/** The catalogue of every error code the service sends: HTTP status and message template (`{name}` holes). */
 export const ERROR_CODES = define({
   // --- generic ---
   INTERNAL: { status: 500, message: 'An internal error occurred.' },

@@ -6,12 +6,17 @@ import { ERROR_CODES, ErrorCode, formatMessage } from './codes';
 
 /** A detail a provider attaches to an error; clients such as SAPUI5 show them (`innererror.errordetails`). */
 export interface ODataErrorDetail {
+  /** A code for this detail. */
   readonly code: string;
+  /** Its message. */
   readonly message: string;
+  /** What it is about (a property, an option). */
   readonly target?: string;
+  /** How serious it is. */
   readonly severity?: 'error' | 'warning' | 'info';
 }
 
+/** Optional parts of an ODataError. */
 export interface ODataErrorOptions {
   /** What the error is about: `$filter`, `key`, `Products(1)/Name`. */
   readonly target?: string;
@@ -21,17 +26,25 @@ export interface ODataErrorOptions {
   readonly headers?: Readonly<Record<string, string>>;
   /** Details that are safe to show to clients (sent as `innererror.errordetails`). */
   readonly details?: readonly ODataErrorDetail[];
+  /** The underlying error; logged, never sent to clients. */
   readonly cause?: unknown;
 }
 
 /** An error with an HTTP status, a catalogue code and an English message. */
 export class ODataError extends Error {
+  /** The HTTP status of the response. */
   readonly status: number;
+  /** The catalogue code (`ERROR_CODES`), sent as `<m:code>` / `error.code`. */
   readonly code: string;
+  /** What the error is about (`$filter`, `key`, a property), when known. */
   readonly target: string | undefined;
+  /** Offset of the problem in `target`'s text, when known. */
   readonly position: number | undefined;
+  /** Extra response headers (`Allow` for 405, `x-csrf-token` for CSRF failures). */
   readonly headers: Readonly<Record<string, string>>;
+  /** Further errors, sent in `innererror` only with `debug: true`. */
   readonly details: readonly ODataErrorDetail[];
+  /** The underlying error (non-enumerable); goes to the logger, never to clients. */
   declare readonly cause: unknown;
 
   constructor(status: number, code: string, message: string, options: ODataErrorOptions = {}) {

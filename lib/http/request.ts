@@ -9,8 +9,11 @@ import type { ODataRequest, RequestContext } from '../protocol/message';
 
 /** The Express additions this module reads (present on Express 4 and 5 requests). */
 export interface ExpressLikeRequest extends IncomingMessage {
+  /** Express's mount path: the path part of the service root. */
   baseUrl?: string;
+  /** Express's `req.protocol` (honours `X-Forwarded-Proto` under `trust proxy`). */
   protocol?: string;
+  /** The Express app, to read its `trust proxy` setting. */
   app?: { get?: (setting: string) => unknown };
 }
 

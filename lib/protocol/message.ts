@@ -26,6 +26,7 @@ export interface ODataRequest {
   readonly body: Buffer | undefined;
   /** The absolute service root URI, ending with `/` (e.g. `http://host/odata/`). */
   readonly serviceRoot: string;
+  /** The per-request context every provider call receives (shared by all parts of a `$batch`). */
   readonly context: RequestContext;
   /** Inside a `$batch` changeset: resolves `$<Content-ID>` references. */
   readonly contentIds?: ReadonlyMap<string, string>;
@@ -36,7 +37,10 @@ export type ResponseBody = string | Buffer | AsyncIterable<string | Buffer>;
 
 /** One response as the pipeline produces it. */
 export interface ODataResponse {
+  /** The HTTP status. */
   readonly status: number;
+  /** Header values by lower-case name. */
   readonly headers: Readonly<Record<string, string>>;
+  /** The body; undefined for none. */
   readonly body: ResponseBody | undefined;
 }

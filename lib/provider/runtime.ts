@@ -21,6 +21,7 @@ export type NavigationAccess = (entity: Entity, property: EdmNavigationProperty)
 
 /** How the evaluator reaches related entities and learns an entity's type. */
 export interface EvaluationOptions {
+  /** Resolves single-valued navigation in member paths; default: `entity[property.name]`. */
   readonly navigate?: NavigationAccess;
   /**
    * The entity type of an entity, for `isof`/`cast` over an inheritance hierarchy. By default an

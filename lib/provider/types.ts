@@ -22,6 +22,7 @@ export interface Entity {
 export interface QueryRequest {
   /** The set the result entities belong to. */
   readonly entitySet: EdmEntitySet;
+  /** The type of the result entities (the set's type). */
   readonly entityType: EdmEntityType;
   /** How to reach them: a set (with key), then navigation hops (with keys). */
   readonly path: EntityPath;
@@ -55,16 +56,23 @@ export interface QueryResult {
 
 /** A request to count entities: the same filter semantics as a query. */
 export interface CountRequest {
+  /** The set whose entities are counted. */
   readonly entitySet: EdmEntitySet;
+  /** The type of the counted entities. */
   readonly entityType: EdmEntityType;
+  /** How to reach them: a set (with key), then navigation hops (with keys). */
   readonly path: EntityPath;
+  /** Type-checked `$filter`, or undefined. */
   readonly filter: ExprNode | undefined;
+  /** Custom (non-`$`) query options, decoded. */
   readonly customOptions: Readonly<Record<string, string>>;
 }
 
 /** A reference to one entity. */
 export interface EntityReference {
+  /** The entity's set. */
   readonly entitySet: EdmEntitySet;
+  /** The entity's key values by property name. */
   readonly key: EntityKey;
 }
 
@@ -84,17 +92,21 @@ export interface Precondition {
 
 /** Links in an entry body to existing entries. */
 export interface LinkBinding {
+  /** The navigation property the links are for. */
   readonly property: EdmNavigationProperty;
+  /** The linked entries (one for a single-valued navigation property). */
   readonly targets: readonly EntityReference[];
 }
 
 /** A new entry: its properties (defaults already filled), links to existing entries, and inline new ones. */
 export interface CreateRequest {
+  /** The set to create the entry in. */
   readonly entitySet: EdmEntitySet;
   /** The concrete type (the set's type or a derived one). */
   readonly entityType: EdmEntityType;
   /** Declared properties (all of them, defaults filled) and dynamic ones (open types). */
   readonly values: Readonly<Record<string, PropertyValue>>;
+  /** Links in the body to existing entries. */
   readonly bindings: readonly LinkBinding[];
   /** Deep insert: new related entries, created and linked atomically with this one. */
   readonly inline: readonly { readonly property: EdmNavigationProperty; readonly entries: readonly CreateRequest[] }[];
@@ -106,36 +118,51 @@ export interface CreateRequest {
 
 /** A PUT (`replace`: unlisted properties reset to defaults, dynamic ones removed) or MERGE/PATCH (`merge`). */
 export interface UpdateRequest {
+  /** The set of the entry. */
   readonly entitySet: EdmEntitySet;
+  /** The entry's concrete type. */
   readonly entityType: EdmEntityType;
+  /** The entry's key. */
   readonly key: EntityKey;
+  /** `replace` for PUT, `merge` for MERGE and PATCH. */
   readonly mode: 'replace' | 'merge';
   /** For `replace`: every declared property (defaults filled for unlisted ones) plus dynamic ones sent. */
   readonly values: Readonly<Record<string, PropertyValue>>;
   /** Links in the body: merged (a single-valued one replaces the current link). */
   readonly bindings: readonly LinkBinding[];
+  /** The `If-Match` precondition to check atomically with the write; undefined without If-Match. */
   readonly precondition: Precondition | undefined;
 }
 
+/** A DELETE of one entry. */
 export interface DeleteRequest {
+  /** The set of the entry. */
   readonly entitySet: EdmEntitySet;
+  /** The entry's type. */
   readonly entityType: EdmEntityType;
+  /** The entry's key. */
   readonly key: EntityKey;
+  /** The `If-Match` precondition to check atomically with the delete; undefined without If-Match. */
   readonly precondition: Precondition | undefined;
 }
 
 /** `$links` writes: add (POST), replace a single-valued link (PUT), remove (DELETE). */
 export interface LinkRequest {
+  /** The entry whose navigation property changes. */
   readonly source: EntityReference;
+  /** The navigation property. */
   readonly property: EdmNavigationProperty;
   /** The target; undefined only when removing a single-valued link. */
   readonly target: EntityReference | undefined;
+  /** `add` (POST), `replace` (PUT on a single-valued one) or `remove` (DELETE). */
   readonly mode: 'add' | 'replace' | 'remove';
 }
 
 /** A media resource's bytes and type. */
 export interface MediaContent {
+  /** The media type of the bytes. */
   readonly contentType: string;
+  /** The bytes. */
   readonly body: Buffer;
   /** The `Slug` header: a hint for the key or title of a new media link entry. */
   readonly slug?: string;
@@ -186,8 +213,11 @@ export type OperationHandler = (
   context: RequestContext,
 ) => Promise<OperationResult>;
 
+/** A call of a service operation: which one, and its parameters. */
 export interface OperationCall {
+  /** The function import called. */
   readonly functionImport: EdmFunctionImport;
+  /** Its parameters by name, as typed EDM values. */
   readonly parameters: Readonly<Record<string, PropertyValue>>;
 }
 
@@ -196,6 +226,8 @@ export type OperationResult = readonly Entity[] | Entity | PropertyValue | reado
 
 /** Used by providers to name a navigation hop without the URI types. */
 export interface NavigationReference {
+  /** The entity the hop starts from. */
   readonly source: EntityReference;
+  /** The navigation property followed. */
   readonly navigationProperty: EdmNavigationProperty;
 }

@@ -11,21 +11,27 @@ export type EntityKey = Readonly<Record<string, PrimitiveValue>>;
 
 /** The start of an entity path: an entity set, optionally narrowed to one entity by key. */
 export interface EntityPathRoot {
+  /** The entity set named by the first segment. */
   readonly entitySet: EdmEntitySet;
+  /** Its key predicate, when the segment has one (`Products(1)`). */
   readonly key: EntityKey | undefined;
 }
 
 /** One navigation hop (`/Products`, `/Products(3)`, `/Category`). */
 export interface NavigationStep {
+  /** The navigation property followed. */
   readonly property: EdmNavigationProperty;
   /** The entity set the hop lands in. */
   readonly entitySet: EdmEntitySet;
+  /** The key predicate after it, when given (`Categories(1)/Products(3)`). */
   readonly key: EntityKey | undefined;
 }
 
 /** `Categories(1)/Products(3)/Supplier`: a root and navigation hops. The last element is the target. */
 export interface EntityPath {
+  /** The first segment: an entity set, maybe with a key. */
   readonly root: EntityPathRoot;
+  /** The navigation hops after it, in order. */
   readonly navigation: readonly NavigationStep[];
 }
 
@@ -54,10 +60,13 @@ export type ResourceKind =
   | 'LinksCount'
   | 'ServiceOperation';
 
+/** What every entity-addressing resource path has: how it was reached and what it addresses. */
 interface EntityTargetBase {
+  /** The entity path: a set (maybe with key), then navigation hops. */
   readonly path: EntityPath;
   /** The set of the addressed entities (the last hop's). */
   readonly entitySet: EdmEntitySet;
+  /** The type of the addressed entities. */
   readonly entityType: EdmEntityType;
 }
 
@@ -84,15 +93,20 @@ export type ResourcePath =
     })
   | {
       readonly kind: 'ServiceOperation';
+      /** The service operation called. */
       readonly functionImport: EdmFunctionImport;
       /** `$count` or `$value` after the operation, when its result allows it. */
       readonly suffix: 'count' | 'value' | undefined;
     };
 
+/** `asc` or `desc`. */
 export type SortDirection = 'asc' | 'desc';
 
+/** One `$orderby` item: an expression and a direction. */
 export interface OrderByItem {
+  /** The type-checked expression to sort by (usually a property path). */
   readonly expression: ExprNode;
+  /** Ascending unless `desc` was given. */
   readonly direction: SortDirection;
 }
 
@@ -111,30 +125,43 @@ export interface Selection {
 
 /** `$select` and `$expand` at one level of the response tree. */
 export interface SelectExpand {
+  /** What `$select` keeps at this level; undefined means everything. */
   readonly select: Selection | undefined;
+  /** The navigation properties expanded at this level. */
   readonly expand: readonly ExpandItem[];
 }
 
 /** One expanded navigation property, with what is selected and expanded below it. */
 export interface ExpandItem extends SelectExpand {
+  /** The expanded navigation property. */
   readonly property: EdmNavigationProperty;
+  /** The entity set its targets belong to. */
   readonly entitySet: EdmEntitySet;
 }
 
 /** The decoded `$skiptoken`: the last entry's `$orderby` values, then its key values. */
 export interface SkipTokenPosition {
+  /** The last entry's value for each `$orderby` item, in order. */
   readonly orderByValues: readonly (PrimitiveValue | null)[];
+  /** The last entry's key. */
   readonly key: EntityKey;
 }
 
 /** Typed system query options and the rest. */
 export interface QueryOptions {
+  /** `$filter`, type-checked; undefined when absent. */
   readonly filter: ExprNode | undefined;
+  /** `$orderby` items as given (the key tie-breaker is added later). */
   readonly orderBy: readonly OrderByItem[];
+  /** `$top`. */
   readonly top: number | undefined;
+  /** `$skip`. */
   readonly skip: number | undefined;
+  /** `$skiptoken`, decoded. */
   readonly skipToken: SkipTokenPosition | undefined;
+  /** `$inlinecount`. */
   readonly inlineCount: 'allpages' | 'none' | undefined;
+  /** `$select` and `$expand`, resolved against the model. */
   readonly selectExpand: SelectExpand;
   /** `$format` as given. */
   readonly format: string | undefined;

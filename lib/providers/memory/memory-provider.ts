@@ -51,9 +51,11 @@ export interface MemoryProviderOptions extends MemoryStoreOptions {
 
 /** An in-memory DataProvider over plain data, checked against the model on construction. */
 export class MemoryProvider implements DataProvider {
+  /** The model the provider serves. */
   readonly model: EdmModel;
   /** The store; the provider's writes and tests use it directly. */
   readonly store: MemoryStore;
+  /** Service-operation handlers given in the options. */
   readonly operations: Readonly<Record<string, OperationHandler>> | undefined;
   /** Single-valued navigation inside `$filter`/`$orderby` member paths (`Category/Name`). */
   private readonly navigate: NavigationAccess = (entity: Entity, property: EdmNavigationProperty) => {

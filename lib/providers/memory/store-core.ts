@@ -20,7 +20,9 @@ export interface StoredRecord {
 
 /** The media resource of a media link entry (`m:HasStream`): bytes and content type, never mutated. */
 export interface StoredMedia {
+  /** The media type. */
   readonly contentType: string;
+  /** The bytes. */
   readonly body: Buffer;
 }
 
@@ -33,6 +35,7 @@ export interface SetTable {
 
 /** @internal The state and change primitives of the store; see MemoryStore for the API. */
 export class StoreCore {
+  /** The model the store holds entities of. */
   readonly model: EdmModel;
   protected readonly sets = new Map<EdmEntitySet, SetTable>();
   protected readonly links: LinkTables;

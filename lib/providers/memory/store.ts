@@ -22,7 +22,9 @@ export type { StoredMedia } from './store-core';
 
 /** Where a stored values object lives. */
 export interface EntityLocation {
+  /** The entity's set. */
   readonly entitySet: EdmEntitySet;
+  /** The canonical key string within the set. */
   readonly key: string;
 }
 
@@ -34,7 +36,9 @@ export interface MemoryStoreOptions {
 
 /** A link to make together with an insert (a deep insert's or a binding's target). */
 export interface LinkTarget {
+  /** The navigation property of the link. */
   readonly property: EdmNavigationProperty;
+  /** The key of the target entity. */
   readonly key: EntityKey;
 }
 
@@ -49,7 +53,9 @@ export interface WriteOptions {
 
 /** A transaction opened with `begin()`; close it exactly once, innermost first. */
 export interface StoreTransaction {
+  /** Keep the transaction's writes. */
   commit(): void;
+  /** Undo the transaction's writes. */
   rollback(): void;
 }
 

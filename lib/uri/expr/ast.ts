@@ -9,7 +9,9 @@ import type { EdmPrimitiveTypeName, PrimitiveValue } from '../../edm/primitives'
 
 /** Offsets into the expression text: `start` inclusive, `end` exclusive. */
 export interface SourceRange {
+  /** Offset of the first character. */
   readonly start: number;
+  /** Offset after the last character. */
   readonly end: number;
 }
 
@@ -22,20 +24,26 @@ export type ExprType =
   /** A dynamic property of an open type: its type is only known per entity. */
   | { readonly kind: 'Dynamic' };
 
+/** What every expression node has. */
 interface NodeBase {
+  /** Where the node is in the expression text, when parsed from text. */
   readonly loc?: SourceRange;
   /** Filled by the type checker. */
   readonly type?: ExprType;
 }
 
+/** The binary operators of the expression language, by keyword. */
 export type BinaryOperator = 'or' | 'and' | 'eq' | 'ne' | 'lt' | 'le' | 'gt' | 'ge' | 'add' | 'sub' | 'mul' | 'div' | 'mod';
+/** `not`, and numeric negation (`-x`). */
 export type UnaryOperator = 'not' | 'negate';
 
 /** A literal in any EDM URI form (`'text'`, `12L`, `2.5M`, `datetime'...'`, `null`). */
 export interface LiteralNode extends NodeBase {
+  /** Discriminant. */
   readonly kind: 'Literal';
   /** The literal's EDM type; `null` for the `null` literal. */
   readonly literalType: EdmPrimitiveTypeName | null;
+  /** The value in its JavaScript form (see the primitives table); null for `null`. */
   readonly value: PrimitiveValue | null;
   /** The literal as written, when parsed from text (the printer reuses it, so print→parse is exact). */
   readonly text?: string;
@@ -52,8 +60,11 @@ export type MemberStep =
  * fills `path`; the checker fills `steps` with what each name resolved to.
  */
 export interface MemberNode extends NodeBase {
+  /** Discriminant. */
   readonly kind: 'Member';
+  /** The names of the path, as written (`['Category', 'Name']`). */
   readonly path: readonly string[];
+  /** What each name resolved to; filled by the type checker. */
   readonly steps?: readonly MemberStep[];
   /**
    * Where the path starts when not at the current entity: the result of `cast('NS.Derived')` (MS-ODATA
@@ -62,29 +73,43 @@ export interface MemberNode extends NodeBase {
   readonly base?: ExprNode;
 }
 
+/** A binary operation (`Price gt 20`, `a and b`). */
 export interface BinaryNode extends NodeBase {
+  /** Discriminant. */
   readonly kind: 'Binary';
+  /** The operator. */
   readonly operator: BinaryOperator;
+  /** The left operand. */
   readonly left: ExprNode;
+  /** The right operand. */
   readonly right: ExprNode;
 }
 
+/** A unary operation (`not x`, `-x`). */
 export interface UnaryNode extends NodeBase {
+  /** Discriminant. */
   readonly kind: 'Unary';
+  /** The operator. */
   readonly operator: UnaryOperator;
+  /** The operand. */
   readonly operand: ExprNode;
 }
 
 /** A built-in function call (`substringof('a', Name)`); `isof`/`cast` take a type name as a `TypeName` argument. */
 export interface CallNode extends NodeBase {
+  /** Discriminant. */
   readonly kind: 'Call';
+  /** The function's name (`substringof`, `year`, ...). */
   readonly name: string;
+  /** The arguments, in order. */
   readonly args: readonly ExprNode[];
 }
 
 /** A qualified type name used as an argument of `isof` and `cast` (`'Edm.Int32'`, `ODataDemo.Product`). */
 export interface TypeNameNode extends NodeBase {
+  /** Discriminant. */
   readonly kind: 'TypeName';
+  /** The qualified type name, as written. */
   readonly name: string;
   /** Set by the type checker when the name is an entity type of the model. */
   readonly entityType?: EdmEntityType;

@@ -8,13 +8,21 @@ import type { BinaryNode, CallNode, ExprNode, LiteralNode, MemberNode, TypeNameN
 
 /** Callbacks for `walkExpression`; all optional. `enter` returning false skips the node's children. */
 export interface ExpressionVisitor {
+  /** Called first for every node; return false to skip its children. */
   enter?(node: ExprNode, parent: ExprNode | undefined): boolean | void;
+  /** Called last for every node, after its children. */
   leave?(node: ExprNode, parent: ExprNode | undefined): void;
+  /** Called for a literal. */
   Literal?(node: LiteralNode, parent: ExprNode | undefined): void;
+  /** Called for a member path. */
   Member?(node: MemberNode, parent: ExprNode | undefined): void;
+  /** Called for a binary operation. */
   Binary?(node: BinaryNode, parent: ExprNode | undefined): void;
+  /** Called for a unary operation. */
   Unary?(node: UnaryNode, parent: ExprNode | undefined): void;
+  /** Called for a function call. */
   Call?(node: CallNode, parent: ExprNode | undefined): void;
+  /** Called for a type name argument (`isof`, `cast`). */
   TypeName?(node: TypeNameNode, parent: ExprNode | undefined): void;
 }
 
@@ -68,11 +76,17 @@ export function walkExpression(node: ExprNode, visitor: ExpressionVisitor, paren
 
 /** One function per node kind, each given its children's results: a bottom-up translator. */
 export interface ExpressionFolder<T> {
+  /** The result for a literal. */
   Literal(node: LiteralNode): T;
+  /** The result for a member path; `base` is the result of its `cast(...)` base, if any. */
   Member(node: MemberNode, base: T | undefined): T;
+  /** The result for a binary operation, given its operands' results. */
   Binary(node: BinaryNode, left: T, right: T): T;
+  /** The result for a unary operation, given its operand's result. */
   Unary(node: UnaryNode, operand: T): T;
+  /** The result for a function call, given its arguments' results. */
   Call(node: CallNode, args: readonly T[]): T;
+  /** The result for a type name argument. */
   TypeName(node: TypeNameNode): T;
 }
 

@@ -7,7 +7,7 @@ import type { ServerResponse } from 'http';
 import { processBatch } from './batch';
 import { ODataError } from './errors';
 import { checkRequestVersion } from './protocol';
-import { checkCsrf, csrfFetchHeaders, csrfPolicyOf, CsrfPolicy, effectiveMethod, ExpressLikeRequest, readRawBody, sendResponse, toODataRequest } from './http';
+import { checkCsrf, csrfFetchHeaders, csrfPolicyOf, CsrfPolicy, ExpressLikeRequest, readRawBody, sendResponse, toODataRequest } from './http';
 import type { ODataServiceOptions } from './options';
 import type { ODataRequest, ODataResponse, RequestContext } from './protocol/message';
 import { createService, Service } from './service';
@@ -63,10 +63,10 @@ async function serve(service: Service, csrf: CsrfPolicy | undefined, httpRequest
       const fetched = csrfFetchHeaders(csrf, method, base.headers, base.serviceRoot.startsWith('https:'));
       if (fetched !== undefined) for (const [name, value] of Object.entries(fetched)) httpResponse.setHeader(name, value);
     }
-    const effective = effectiveMethod(method, base.headers);
     const body = METHODS_WITHOUT_BODY.has(method) ? undefined : await readRawBody(httpRequest, limits.maxBodyBytes);
     const isBatch = base.path === '$batch' || base.path.toLowerCase() === '%24batch';
-    result = isBatch ? await serveBatch(service, { ...base, method: effective, body }) : await service.handle({ ...base, method: effective, body });
+    // Tunneling (X-HTTP-Method) is resolved by the pipeline, so batch parts get it too.
+    result = isBatch ? await serveBatch(service, { ...base, body }) : await service.handle({ ...base, body });
   } catch (error) {
     result = service.fail(base, error);
   }

@@ -12,7 +12,7 @@ import { writeError, writeResult, WriterContext } from './format';
 import { dispatch, responseVersion, ServiceConfig } from './handlers';
 import { ODataServiceOptions, ResolvedOptions, resolveOptions } from './options';
 import type { Entity } from './provider/types';
-import { checkRequestVersion, checkResponseVersion, computeETag, formatVersion, negotiateFor, preferredErrorFormat } from './protocol';
+import { checkRequestVersion, checkResponseVersion, effectiveMethod, computeETag, formatVersion, negotiateFor, preferredErrorFormat } from './protocol';
 import type { PayloadFormat } from './protocol';
 import type { ODataRequest, ODataResponse } from './protocol/message';
 import type { HandlerOutcome } from './result';
@@ -41,9 +41,13 @@ export function createService(input: ODataServiceOptions): Service {
   // Media link entries need their media's content type (Atom content/@src, JSON media_src).
   const mediaOf = provider.mediaOf === undefined ? undefined : provider.mediaOf.bind(provider);
 
-  async function handle(request: ODataRequest): Promise<ODataResponse> {
+  async function handle(incoming: ODataRequest): Promise<ODataResponse> {
     let format: PayloadFormat | undefined;
+    let request = incoming;
     try {
+      // Method tunneling applies to every request, standalone or a $batch part (MS-ODATA §2.2.5.8).
+      const method = effectiveMethod(incoming.method, incoming.headers);
+      if (method !== incoming.method) request = { ...incoming, method };
       checkRequestVersion(request.headers);
       const path: ResourcePath = parseResourcePath(request.path, model);
       const query: QueryOptions = parseQueryOptions(request.query, path, model, options.limits);

@@ -1,5 +1,4 @@
 export { readRawBody } from './raw-body';
-export { effectiveMethod } from './tunneling';
 export { toODataRequest, serviceRootOf, headersOf, splitUrl } from './request';
 export type { ExpressLikeRequest } from './request';
 export { sendResponse } from './response';

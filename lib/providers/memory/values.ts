@@ -186,7 +186,8 @@ export function coerceDynamic(raw: unknown): Coerced<PropertyValue> {
 export function cloneValue(value: PropertyValue): PropertyValue {
   if (value === null || typeof value !== 'object') return value;
   if (value instanceof Date) return new Date(value.getTime());
-  if (value instanceof Uint8Array) return Buffer.from(value);
+  // Same class as the original (a Buffer stays a Buffer), so copies compare equal to what was stored.
+  if (value instanceof Uint8Array) return Buffer.isBuffer(value) ? Buffer.from(value) : new Uint8Array(value);
   const out: Record<string, PropertyValue> = {};
   for (const name of Object.keys(value)) out[name] = cloneValue(value[name]);
   return out;

@@ -32,7 +32,7 @@ describe('loadData', () => {
     expect(store.related(setOf(model, 'Orders'), ORDER_A, navOf(model, 'Orders', 'Customer')).map((c) => c.ID)).toEqual(['9007199254740993']);
     expect(store.related(setOf(model, 'Customers'), '2', navOf(model, 'Customers', 'Orders')).map((o) => o.ID)).toEqual([ORDER_B]);
     expect(store.related(setOf(model, 'Employees'), '1', navOf(model, 'Employees', 'Reports')).map((e) => e.ID)).toEqual([2, 3]);
-    expect(store.get(setOf(model, 'Products'), { Code: 'P1' })).toEqual({ Code: 'P1', Picture: Buffer.from([1, 2, 3]), Released: new Date('2019-05-01T00:00:00Z') });
+    expect(store.get(setOf(model, 'Products'), { Code: 'P1' })).toEqual({ Code: 'P1', Picture: new Uint8Array([1, 2, 3]), Released: new Date('2019-05-01T00:00:00Z') });
     // Dynamic properties of the open type are kept as given.
     expect(store.get(setOf(model, 'Notes'), { ID: 1 })).toEqual({ ID: 1, Text: 'hello', Color: 'red', Size: 3 });
   });

@@ -170,7 +170,7 @@ describe('MemoryProvider keys', () => {
 
   it.each<[string, unknown[]]>([
     ['Customers(9007199254740993L)', [{ ID: '9007199254740993', Name: 'Big', Version: 4 }]],
-    [`Orders(guid'${ORDER_A.toUpperCase()}')/Lines(OrderID=guid'${ORDER_A}',No=1)/Product`, [{ Code: 'P1', Picture: Buffer.from([1, 2, 3]), Released: new Date('2019-05-01T00:00:00Z') }]],
+    [`Orders(guid'${ORDER_A.toUpperCase()}')/Lines(OrderID=guid'${ORDER_A}',No=1)/Product`, [{ Code: 'P1', Picture: new Uint8Array([1, 2, 3]), Released: new Date('2019-05-01T00:00:00Z') }]],
     ["Products('P2')", [{ Code: 'P2', Picture: null, Released: null }]],
     ["Notes?$filter=Text eq 'hello'", [{ ID: 1, Text: 'hello', Color: 'red', Size: 3 }]],
   ])('%s', async (url, expected) => {

@@ -29,8 +29,8 @@ describe('coercePrimitive', () => {
     ['Edm.DateTimeOffset', '1992-01-01T02:00:00+02:00', new Date(Date.UTC(1992, 0, 1))],
     ['Edm.Time', 'PT13H20M', 'PT13H20M'],
     ['Edm.Guid', 'ABCDEF01-2345-6789-ABCD-EF0123456789', 'abcdef01-2345-6789-abcd-ef0123456789'],
-    ['Edm.Binary', 'AQID', Buffer.from([1, 2, 3])],
-    ['Edm.Binary', '', Buffer.alloc(0)],
+    ['Edm.Binary', 'AQID', new Uint8Array([1, 2, 3])],
+    ['Edm.Binary', '', new Uint8Array(0)],
   ])('%s accepts %p', (type, raw, expected) => {
     expect(coercePrimitive(type, raw)).toEqual({ ok: true, value: expected });
   });

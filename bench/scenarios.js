@@ -180,8 +180,9 @@ const SCENARIOS = [
     method: 'GET',
     path: '/odata/Products?$top=100&$format=json',
     check(response, { root }) {
-      expectHead(response, 200, JSON_CT, '1.0;');
-      checkJsonFeed(parseJson(response).d, range(0, 100), root);
+      // A JSON collection is written in the 2.0 shape whenever the client accepts 2.0.
+      expectHead(response, 200, JSON_CT, '2.0;');
+      checkJsonFeed(parseJson(response).d.results, range(0, 100), root);
     },
   },
   {
@@ -201,8 +202,9 @@ const SCENARIOS = [
     method: 'GET',
     path: '/odata/Products?$filter=Price%20gt%2020%20and%20Rating%20ge%203&$orderby=Name&$top=50&$format=json',
     check(response, { root }) {
-      expectHead(response, 200, JSON_CT, '1.0;');
-      checkJsonFeed(parseJson(response).d, s3Ids, root);
+      // A JSON collection is written in the 2.0 shape whenever the client accepts 2.0.
+      expectHead(response, 200, JSON_CT, '2.0;');
+      checkJsonFeed(parseJson(response).d.results, s3Ids, root);
     },
   },
   {
@@ -211,8 +213,9 @@ const SCENARIOS = [
     method: 'GET',
     path: '/odata/Products?$expand=Category&$top=50&$format=json',
     check(response, { root }) {
-      expectHead(response, 200, JSON_CT, '1.0;');
-      checkJsonFeed(parseJson(response).d, range(0, 50), root, { expandCategory: true });
+      // A JSON collection is written in the 2.0 shape whenever the client accepts 2.0.
+      expectHead(response, 200, JSON_CT, '2.0;');
+      checkJsonFeed(parseJson(response).d.results, range(0, 50), root, { expandCategory: true });
     },
   },
   {
@@ -314,8 +317,9 @@ const SCENARIOS = [
     method: 'GET',
     path: '/odata/Products?$format=json',
     check(response, { root }) {
-      expectHead(response, 200, JSON_CT, '1.0;');
-      checkJsonFeed(parseJson(response).d, range(0, data.Products.length), root);
+      // A JSON collection is written in the 2.0 shape whenever the client accepts 2.0.
+      expectHead(response, 200, JSON_CT, '2.0;');
+      checkJsonFeed(parseJson(response).d.results, range(0, data.Products.length), root);
     },
   },
 ];

@@ -9,7 +9,7 @@ import { normalizeError } from './errors';
 import { writeEdmx } from './edm';
 import type { EdmEntityType } from './edm/model';
 import { writeError, writeResult, WriterContext } from './format';
-import { dispatch, responseVersion, ServiceConfig } from './handlers';
+import { chooseResponseVersion, dispatch, ServiceConfig } from './handlers';
 import { ODataServiceOptions, ResolvedOptions, resolveOptions } from './options';
 import type { Entity } from './provider/types';
 import { checkRequestVersion, checkResponseVersion, effectiveMethod, computeETag, formatVersion, negotiateFor, preferredErrorFormat } from './protocol';
@@ -75,7 +75,7 @@ export function createService(input: ODataServiceOptions): Service {
 
   function writeOutcome(request: ODataRequest, outcome: HandlerOutcome, format: PayloadFormat, contentType: string): ODataResponse {
     const { result } = outcome;
-    const version = responseVersion(result, format);
+    const version = chooseResponseVersion(result, format, request.headers['maxdataserviceversion']);
     checkResponseVersion(version, request.headers['maxdataserviceversion']);
     const headers: Record<string, string> = { ...outcome.headers, dataserviceversion: formatVersion(version) };
     const status = outcome.status ?? (result.kind === 'NoContent' ? 204 : 200);

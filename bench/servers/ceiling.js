@@ -142,7 +142,7 @@ function feed(root, query, json) {
   if (!json) return answer(200, '2.0;', ATOM_TYPE, atomFeed(root, list));
   const entries = jsonProducts(root, list, expand);
   if (query.$inlinecount === 'allpages') return answer(200, '2.0;', JSON_TYPE, `{"d":{"__count":"${total}","results":${entries}}}`);
-  return answer(200, '1.0;', JSON_TYPE, `{"d":${entries}}`);
+  return answer(200, '2.0;', JSON_TYPE, `{"d":{"results":${entries}}}`);
 }
 
 /** POST Products: a JSON entry with a client-chosen key, kept in the arrays above. */

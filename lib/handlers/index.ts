@@ -1,5 +1,5 @@
 export { dispatch, allowedMethods } from './dispatch';
 export type { Method } from './dispatch';
 export type { Handler, HandlerContext, ServiceConfig } from './context';
-export { responseVersion } from './response-version';
+export { chooseResponseVersion, responseVersion } from './response-version';
 export type { ResponseVersion } from './response-version';

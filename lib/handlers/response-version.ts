@@ -5,6 +5,7 @@
  * content (`FC_KeepInContent="false"`), which 1.0 clients would not find.
  */
 import type { EdmEntityType } from '../edm/model';
+import { compareVersions, parseVersionHeader } from '../protocol';
 import type { PayloadFormat } from '../protocol';
 import type { Result } from '../result';
 import type { SelectExpand } from '../uri/types';
@@ -57,4 +58,21 @@ export function responseVersion(result: Result, format: PayloadFormat): Response
     case 'NoContent':
       return '1.0';
   }
+}
+
+/** Results whose verbose JSON differs between 1.0 (bare arrays) and 2.0 (`{"results":[...]}`). */
+function hasJsonCollection(result: Result): boolean {
+  return result.kind === 'Feed' || result.kind === 'Links' || result.kind === 'Collection' || (result.kind === 'Entry' && result.selectExpand.expand.length > 0);
+}
+
+/**
+ * The version to write: what the result needs, raised to 2.0 for verbose JSON collections when the
+ * client accepts 2.0 (no MaxDataServiceVersion, or one of 2.0 or more; MS-ODATA §1.7): SAP Cloud
+ * SDK and SAP Gateway clients read collections only from `d.results`.
+ */
+export function chooseResponseVersion(result: Result, format: PayloadFormat, maxHeader: string | undefined): ResponseVersion {
+  const needed = responseVersion(result, format);
+  if (needed === '2.0' || format !== 'json' || !hasJsonCollection(result)) return needed;
+  const max = maxHeader === undefined || maxHeader.trim() === '' ? undefined : parseVersionHeader(maxHeader);
+  return max === undefined || compareVersions(max, { major: 2, minor: 0 }) >= 0 ? '2.0' : needed;
 }

@@ -169,7 +169,7 @@ describe.each(EXPRESS_VERSIONS)('$batch on the demo service on %s', (_name, expr
 
       // The retrieve after the changeset sees its writes.
       await expectSameAsSingleRequest(single(parts, 2), 'Categories(3)?$expand=Products', { accept: JSON_TYPE });
-      expect(jsonOf(single(parts, 2))).toMatchObject({ d: { ID: 3, Products: [{ ID: 42, Name: 'Pretzel' }] } });
+      expect(jsonOf(single(parts, 2))).toMatchObject({ d: { ID: 3, Products: { results: [{ ID: 42, Name: 'Pretzel' }] } } });
 
       const missing = single(parts, 3);
       expect(missing.statusLine).toBe('HTTP/1.1 404 Not Found');
@@ -862,7 +862,7 @@ describe.each(EXPRESS_VERSIONS)('$batch on the demo service on %s', (_name, expr
         expect(changesetRead.map((read) => read.httpCode)).toEqual([201, 201, 204, 200]);
         expect(changesetRead.slice(0, 3).map((read) => read.body)).toEqual([category.body.toString('utf8'), product.body.toString('utf8'), '']);
         expect(retrieveRead).toEqual({ httpCode: 200, body: single(parts, 1).body.toString('utf8') });
-        expect(JSON.parse(single(parts, 1).body.toString('utf8'))).toMatchObject({ d: [{ ID: 3, Name: 'value' }] });
+        expect(JSON.parse(single(parts, 1).body.toString('utf8'))).toMatchObject({ d: { results: [{ ID: 3, Name: 'value' }] } });
 
         expect((await getJson('Suppliers(0)')).json).toMatchObject({ d: { Name: 'value', Concurrency: 1 } });
         expect((await getJson('Products(8)')).status).toBe(404);

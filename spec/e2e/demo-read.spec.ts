@@ -118,7 +118,7 @@ describe.each(EXPRESS_VERSIONS)('demo service reads on %s', (_name, expressModul
     expect(category.body.d.Name).toBe('Beverages');
     const products = await get('Categories(2)/Products?$format=json');
     expect(products.status).toBe(200);
-    expect(products.body.d.map((p: { ID: number }) => p.ID)).toEqual([7, 8]);
+    expect(products.body.d.results.map((p: { ID: number }) => p.ID)).toEqual([7, 8]);
     const hops = await get('Categories(2)/Products(8)/Supplier?$format=json');
     expect(hops.body.d.Name).toBe('Tokyo Traders');
   });

@@ -73,7 +73,7 @@ describe.each(EXPRESS_VERSIONS)('demo service writes on %s', (_name, expressModu
         .set('content-type', JSON_TYPE)
         .send({ ID: 10, Name: 'Snacks', Products: [{ ID: 50, Name: 'Chips', ReleaseDate: '/Date(0)/', Rating: 3, Price: '1.5' }] });
       expect(response.status).toBe(201);
-      expect((await getJson('Categories(10)/Products')).d.map((p: { ID: number }) => p.ID)).toEqual([50]);
+      expect((await getJson('Categories(10)/Products')).d.results.map((p: { ID: number }) => p.ID)).toEqual([50]);
 
       const before = await snapshot();
       const failing = await api()
@@ -240,7 +240,7 @@ describe.each(EXPRESS_VERSIONS)('demo service writes on %s', (_name, expressModu
       expect(response.status).toBe(200);
       expect(response.text).toBe('');
       expect((await api().get('/odata/Products(8)')).status).toBe(404);
-      expect((await getJson('Categories(2)/Products')).d.map((p: { ID: number }) => p.ID)).toEqual([7]);
+      expect((await getJson('Categories(2)/Products')).d.results.map((p: { ID: number }) => p.ID)).toEqual([7]);
     });
 
     it('answers 404 for a missing entry', async () => {
@@ -278,7 +278,7 @@ describe.each(EXPRESS_VERSIONS)('demo service writes on %s', (_name, expressModu
     it('invokes GetProductsByRating with a typed parameter, composing query options', async () => {
       const response = await api().get('/odata/GetProductsByRating?rating=3&$orderby=Price desc&$top=2').set('accept', JSON_TYPE);
       expect(response.status).toBe(200);
-      expect(response.body.d.map((p: { ID: number }) => p.ID)).toEqual([8, 7]);
+      expect(response.body.d.results.map((p: { ID: number }) => p.ID)).toEqual([8, 7]);
       const counted = await api().get('/odata/GetProductsByRating?rating=3&$inlinecount=allpages&$top=1').set('accept', JSON_TYPE);
       expect(counted.body.d.__count).toBe('8');
     });

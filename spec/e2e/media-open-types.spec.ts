@@ -86,9 +86,9 @@ describe('media, open types and OnDelete', () => {
 
     it('filters on dynamic properties; absent ones are null', async () => {
       const response = await api().get("/odata/Notes?$filter=Mood eq 'happy'&$format=json");
-      expect(response.body.d.map((n: { ID: number }) => n.ID)).toEqual([1]);
+      expect(response.body.d.results.map((n: { ID: number }) => n.ID)).toEqual([1]);
       const none = await api().get('/odata/Notes?$filter=Colour eq null&$format=json');
-      expect(none.body.d.map((n: { ID: number }) => n.ID)).toEqual([1]);
+      expect(none.body.d.results.map((n: { ID: number }) => n.ID)).toEqual([1]);
     });
 
     it('MERGE adds dynamic properties; PUT removes the ones not mentioned; null stays present', async () => {

@@ -149,14 +149,15 @@ export function applyQuery(
   request: QueryPart,
   access?: EvaluationAccess,
 ): { entities: Entity[]; count: number | undefined } {
-  let selected: Entity[] = request.filter === undefined ? entities.slice() : entities.filter(compileFilter(request.filter, access));
+  // No defensive copy of the input: every step below makes a new array, and the end copies it if none did.
+  let selected: readonly Entity[] = request.filter === undefined ? entities : entities.filter(compileFilter(request.filter, access));
   const count = request.count ? selected.length : undefined;
   if (request.skipToken !== undefined) selected = selected.filter(compileSkipTokenFilter(request.orderBy, request.skipToken, access));
   const skip = Math.max(0, request.skip ?? 0);
   const end = request.top === undefined ? undefined : skip + Math.max(0, request.top);
   if (request.orderBy.length > 0 && selected.length > 1) selected = sortStable(selected, compileKeys(request.orderBy, access), end);
   if (skip > 0 || end !== undefined) selected = selected.slice(skip, end);
-  return { entities: selected, count };
+  return { entities: selected === entities ? entities.slice() : (selected as Entity[]), count };
 }
 
 interface Row {

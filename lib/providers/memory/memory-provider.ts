@@ -9,7 +9,7 @@
 import type { EdmEntitySet, EdmEntityType, EdmModel, EdmNavigationProperty } from '../../edm/model';
 import { ODataError } from '../../errors';
 import { applyQuery, compileFilter } from '../../provider/evaluate';
-import type { NavigationAccess } from '../../provider/evaluate';
+import type { NavigationAccess, QueryPart } from '../../provider/evaluate';
 import type {
   CountRequest,
   CreateRequest,
@@ -30,7 +30,9 @@ import type { SelectExpand } from '../../uri/types';
 import { formatKey, keyOfValues, normalizeKey } from './keys';
 import { fromForeignKeys, loadData } from './load-data';
 import type { ForeignKeyMap, MemoryData } from './load-data';
-import { projectEntity, resolvePath } from './read';
+import { projectEntity, projectLazily, resolvePath } from './read';
+import { ordersByKeyOnly, scanPage } from './scan';
+import type { StoredPage } from './scan';
 import { MemoryStore } from './store';
 import type { MemoryStoreOptions, StoredValues } from './store';
 import { createEntry, deleteEntry, updateEntry, writeLink, writeMedia } from './write';
@@ -47,7 +49,15 @@ export interface MemoryProviderOptions extends MemoryStoreOptions {
   readonly links?: ForeignKeyMap;
   /** Service-operation handlers by function-import name. */
   readonly operations?: Readonly<Record<string, OperationHandler>>;
+  /**
+   * Pages with more entities than this are returned as an async iterable that copies one entity at
+   * a time while the response is written (streaming); smaller pages as an array. Default 1,000.
+   */
+  readonly streamAbove?: number;
 }
+
+/** Default of `streamAbove`: a page up to this size is copied at once and written as one string. */
+const STREAM_ABOVE = 1000;
 
 /** An in-memory DataProvider over plain data, checked against the model on construction. */
 export class MemoryProvider implements DataProvider {
@@ -57,6 +67,7 @@ export class MemoryProvider implements DataProvider {
   readonly store: MemoryStore;
   /** Service-operation handlers given in the options. */
   readonly operations: Readonly<Record<string, OperationHandler>> | undefined;
+  private readonly streamAbove: number;
   /** Single-valued navigation inside `$filter`/`$orderby` member paths (`Category/Name`). */
   private readonly navigate: NavigationAccess = (entity: Entity, property: EdmNavigationProperty) => {
     const location = this.store.locate(entity);
@@ -71,36 +82,66 @@ export class MemoryProvider implements DataProvider {
     this.model = model;
     this.store = new MemoryStore(model, options);
     this.operations = options.operations;
+    this.streamAbove = options.streamAbove ?? STREAM_ABOVE;
+    if (typeof this.streamAbove !== 'number' || !(this.streamAbove >= 0)) throw new TypeError(`MemoryProvider option 'streamAbove' must be a number >= 0, got ${String(options.streamAbove)}`);
     loadData(this.store, options.links === undefined ? data : fromForeignKeys(data, options.links));
   }
 
-  /** Entities of a set or reached by navigation, filtered, ordered, paged and expanded; copies only. */
+  /**
+   * Entities of a set or reached by navigation, filtered, ordered, paged and expanded; copies only.
+   * A page of more than `streamAbove` entities comes back as an async iterable that copies each
+   * entity when the writer reaches it, so a big feed streams with bounded memory.
+   */
   async query(request: QueryRequest, _context: RequestContext): Promise<QueryResult> {
-    const candidates = resolvePath(this.store, request.path);
-    let page: readonly StoredValues[];
-    let count: number | undefined;
-    if (request.single) {
-      page = request.filter === undefined ? candidates.slice(0, 1) : candidates.slice(0, 1).filter(compileFilter(request.filter, this.navigate));
-      count = request.count ? page.length : undefined;
-    } else {
-      const result = applyQuery(
-        candidates,
-        {
-          filter: request.filter,
-          orderBy: request.orderBy,
-          skip: request.skip,
-          top: request.top,
-          skipToken: request.skipToken,
-          count: request.count,
-        },
-        this.navigate,
-      );
-      // The evaluator returns (a subset of) the objects it was given, which are stored values.
-      page = result.entities as readonly StoredValues[];
-      count = result.count;
-    }
-    const entities = page.map((values) => projectEntity(this.store, request.entitySet, values, request.selectExpand));
+    const { page, count } = this.select(request);
+    const { store } = this;
+    const { entitySet, selectExpand } = request;
+    const entities: QueryResult['entities'] =
+      page.length > this.streamAbove ? projectLazily(store, entitySet, page, selectExpand) : page.map((values) => projectEntity(store, entitySet, values, selectExpand));
     return count === undefined ? { entities } : { entities, count };
+  }
+
+  /** The stored values (references) of the page a request asks for. */
+  private select(request: QueryRequest): StoredPage {
+    const { path } = request;
+    if (request.single) {
+      const [first] = resolvePath(this.store, path);
+      const page = first === undefined || (request.filter !== undefined && !compileFilter(request.filter, this.navigate)(first)) ? [] : [first];
+      return { page, count: request.count ? page.length : undefined };
+    }
+    const part: QueryPart = {
+      filter: request.filter,
+      orderBy: request.orderBy,
+      skip: request.skip,
+      top: request.top,
+      skipToken: request.skipToken,
+      count: request.count,
+    };
+    let candidates: readonly StoredValues[];
+    let prefiltered = false;
+    if (path.root.key === undefined && path.navigation.length === 0) {
+      const entitySet = path.root.entitySet;
+      // No $orderby over a set stored in key order: one pass, no copy of the set, no sort.
+      if (ordersByKeyOnly(request.orderBy, request.entityType) && this.store.inKeyOrder(entitySet)) {
+        return scanPage(this.store.records(entitySet), this.store.size(entitySet), part, this.navigate);
+      }
+      if (request.filter !== undefined) {
+        // Filter while reading the records: only the matches are copied into the array to sort.
+        const keep = compileFilter(request.filter, this.navigate);
+        const matches: StoredValues[] = [];
+        for (const record of this.store.records(entitySet)) if (keep(record.values)) matches.push(record.values);
+        candidates = matches;
+        prefiltered = true;
+      } else {
+        candidates = this.store.all(entitySet);
+      }
+    } else {
+      candidates = resolvePath(this.store, path);
+    }
+    // Filtering first and counting the rest gives the same count: it is taken after the filter.
+    const result = applyQuery(candidates, prefiltered ? { ...part, filter: undefined } : part, this.navigate);
+    // The evaluator returns (a subset of) the objects it was given, which are stored values.
+    return { page: result.entities as StoredValues[], count: result.count };
   }
 
   /** The number of entities a path and filter address, without copying any. */

@@ -87,3 +87,18 @@ export function projectEntity(store: MemoryStore, entitySet: EdmEntitySet, value
   }
   return out;
 }
+
+/**
+ * The entities of a page copied one at a time as a consumer (the feed writer) asks for them, so a
+ * large feed never holds all copies at once. The page holds references to immutable stored values,
+ * so each copy shows the entity as it was when the page was selected, with its links as they are
+ * when it is copied.
+ */
+export async function* projectLazily(
+  store: MemoryStore,
+  entitySet: EdmEntitySet,
+  page: readonly StoredValues[],
+  selectExpand: SelectExpand,
+): AsyncIterable<Entity> {
+  for (let i = 0; i < page.length; i++) yield projectEntity(store, entitySet, page[i], selectExpand);
+}

@@ -31,6 +31,11 @@ export interface SetTable {
   readonly entitySet: EdmEntitySet;
   readonly records: Map<string, StoredRecord>;
   readonly media: Map<string, StoredMedia>;
+  /**
+   * Bumped whenever a record is added, removed or moved (not when one is replaced in place), so
+   * facts about the Map's order (see MemoryStore.inKeyOrder) are computed once per change.
+   */
+  version: number;
 }
 
 /** @internal The state and change primitives of the store; see MemoryStore for the API. */
@@ -49,7 +54,7 @@ export class StoreCore {
 
   constructor(model: EdmModel) {
     this.model = model;
-    for (const entitySet of model.defaultContainer.entitySets) this.sets.set(entitySet, { entitySet, records: new Map(), media: new Map() });
+    for (const entitySet of model.defaultContainer.entitySets) this.sets.set(entitySet, { entitySet, records: new Map(), media: new Map(), version: 0 });
     this.links = createLinkTables(model);
   }
 
@@ -71,10 +76,15 @@ export class StoreCore {
     // Frozen so that no caller can change a stored entity in place: writes always store a new object.
     const record: StoredRecord = { seq: before?.seq ?? ++this.seq, values: Object.freeze(values) };
     table.records.set(key, record);
+    if (before === undefined) table.version++;
     this.locations.set(values, { table, key });
     this.journal.record(() => {
-      if (before === undefined) table.records.delete(key);
-      else table.records.set(key, before);
+      if (before === undefined) {
+        table.records.delete(key);
+        table.version++;
+      } else {
+        table.records.set(key, before);
+      }
     });
   }
 
@@ -83,8 +93,10 @@ export class StoreCore {
     const before = table.records.get(key);
     if (before === undefined) return;
     table.records.delete(key);
+    table.version++;
     this.journal.record(() => {
       table.records.set(key, before);
+      table.version++;
       this.reorder.add(table);
     });
     // The media resource goes with its entry (MS-ODATA §2.2.7.4.1: deleting a Media Link Entry SHOULD delete its Media Resource).
@@ -209,6 +221,7 @@ export class StoreCore {
       const records = [...table.records].sort((a, b) => a[1].seq - b[1].seq);
       table.records.clear();
       for (const [key, record] of records) table.records.set(key, record);
+      table.version++;
     }
     this.reorder.clear();
   }

@@ -5,16 +5,18 @@
  * a failed write, changeset or deep insert leaves the store exactly as before. Knows no URIs or HTTP.
  */
 import { AsyncLocalStorage } from 'async_hooks';
-import type { EdmEntitySet, EdmModel, EdmNavigationProperty } from '../../edm/model';
+import type { EdmEntitySet, EdmEntityType, EdmModel, EdmNavigationProperty } from '../../edm/model';
 import type { PropertyValue } from '../../edm/primitives';
 import { ODataError } from '../../errors';
+import { compileOrderBy } from '../../provider/evaluate';
+import { withKeyTieBreaker } from '../../uri';
 import type { EntityKey } from '../../uri/types';
 import { buildValues } from './entity-values';
 import type { StoredValues, WriteMode } from './entity-values';
 import { formatKey, keyOfValues, keyString } from './keys';
 import type { LinkTables, NavigationBinding } from './link-table';
 import { StoreCore } from './store-core';
-import type { StoredMedia, StoredRecord } from './store-core';
+import type { SetTable, StoredMedia, StoredRecord } from './store-core';
 import { stampTokens } from './tokens';
 
 export type { StoredValues } from './entity-values';
@@ -59,9 +61,23 @@ export interface StoreTransaction {
   rollback(): void;
 }
 
+/** Per entity type: the order `$orderby` falls back to (its key, ascending), compiled by the shared evaluator. */
+const KEY_COMPARATORS = new WeakMap<EdmEntityType, (a: StoredValues, b: StoredValues) => number>();
+
+function keyComparator(type: EdmEntityType): (a: StoredValues, b: StoredValues) => number {
+  let compare = KEY_COMPARATORS.get(type);
+  if (compare === undefined) {
+    compare = compileOrderBy(withKeyTieBreaker([], type));
+    KEY_COMPARATORS.set(type, compare);
+  }
+  return compare;
+}
+
 /** The store: entity records and link tables, with atomic writes and nested transactions. */
 export class MemoryStore extends StoreCore {
   private readonly now: () => Date;
+  /** Per set: whether its records were in key order at the table version checked last. */
+  private readonly keyOrder = new WeakMap<SetTable, { readonly version: number; readonly ordered: boolean }>();
   /** Marks the async context of the exclusive work that is running. */
   private readonly owner = new AsyncLocalStorage<MemoryStore>();
   /** Settles when the last queued exclusive work has finished. */
@@ -87,6 +103,38 @@ export class MemoryStore extends StoreCore {
   /** All entities of a set in insertion order: one array of references, no copies. */
   all(entitySet: EdmEntitySet): StoredValues[] {
     return Array.from(this.table(entitySet).records.values(), (record) => record.values);
+  }
+
+  /**
+   * The records of a set in insertion order, without copying them (`all` copies the references
+   * into an array). Do not write to the store while iterating.
+   */
+  records(entitySet: EdmEntitySet): IterableIterator<StoredRecord> {
+    return this.table(entitySet).records.values();
+  }
+
+  /**
+   * True when the set's records iterate in ascending key order, the order a query without
+   * `$orderby` must return. Usually true (keys are loaded and generated in ascending order); then
+   * a page is the first records of the Map, with no sort. Checked once per change of the set: O(n)
+   * after an insert, O(1) for every read in between.
+   */
+  inKeyOrder(entitySet: EdmEntitySet): boolean {
+    const table = this.table(entitySet);
+    const known = this.keyOrder.get(table);
+    if (known !== undefined && known.version === table.version) return known.ordered;
+    const compare = keyComparator(entitySet.entityType);
+    let ordered = true;
+    let previous: StoredValues | undefined;
+    for (const record of table.records.values()) {
+      if (previous !== undefined && compare(previous, record.values) >= 0) {
+        ordered = false;
+        break;
+      }
+      previous = record.values;
+    }
+    this.keyOrder.set(table, { version: table.version, ordered });
+    return ordered;
   }
 
   /** Number of entities in a set. */

@@ -112,7 +112,9 @@ export function createService(input: ODataServiceOptions): Service {
         url: request.path + (request.query ? `?${request.query}` : ''),
       });
     }
-    const format = negotiated === 'json' || (negotiated === undefined && preferredErrorFormat(request) === 'json') ? 'json' : 'xml';
+    // Counts and raw values have no JSON form of their own, but their errors do: follow the client.
+    const followsClient = negotiated === undefined || negotiated === 'text' || negotiated === 'raw';
+    const format = negotiated === 'json' || (followsClient && preferredErrorFormat(request) === 'json') ? 'json' : 'xml';
     const headers: Record<string, string> = {
       ...error.headers,
       'content-type': format === 'json' ? 'application/json;charset=utf-8' : 'application/xml;charset=utf-8',

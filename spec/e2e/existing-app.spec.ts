@@ -288,10 +288,12 @@ describe.each(EXPRESS_VERSIONS)('examples/existing-app on %s', (_name, expressMo
       expect(response.body).toEqual({ error: { code: 'FORBIDDEN', message: { lang: 'en-US', value: 'You may not access Invoices.' } } });
     });
 
-    it('answers 403 FORBIDDEN to its $count (as an XML error: $count negotiates text/plain)', async () => {
+    it('answers 403 FORBIDDEN to its $count, as JSON for a client that accepts JSON', async () => {
       const response = await odata('Invoices/$count', BOB);
       expect(response.status).toBe(403);
-      expect(response.text).toContain('<m:code>FORBIDDEN</m:code><m:message xml:lang="en-US">You may not access Invoices.</m:message>');
+      expect(response.body).toEqual({ error: { code: 'FORBIDDEN', message: { lang: 'en-US', value: 'You may not access Invoices.' } } });
+      const xml = await api().get('/api/odata/Invoices/$count').set('authorization', BOB);
+      expect(xml.text).toContain('<m:code>FORBIDDEN</m:code><m:message xml:lang="en-US">You may not access Invoices.</m:message>');
     });
 
     it('answers 403 to writes of the forbidden set and leaves it unchanged', async () => {

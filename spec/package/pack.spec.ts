@@ -69,6 +69,46 @@ const server = app.listen(0, '127.0.0.1', () => console.log('PORT ' + server.add
       expect(await serviceDocument.json()).toEqual({ d: { EntitySets: ['Items'] } });
       const entry = await fetch(`http://127.0.0.1:${port}/odata/Items(1)?$format=json`);
       expect(((await entry.json()) as { d: { Name: string } }).d.Name).toBe('Pen');
+
+      const created = await fetch(`http://127.0.0.1:${port}/odata/Items`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', accept: 'application/json' },
+        body: JSON.stringify({ ID: 2, Name: 'Ink' }),
+      });
+      expect([created.status, created.headers.get('location')]).toEqual([201, `http://127.0.0.1:${port}/odata/Items(2)`]);
+
+      const batch = [
+        '--b1',
+        'Content-Type: multipart/mixed; boundary=c1',
+        '',
+        '--c1',
+        'Content-Type: application/http',
+        'Content-Transfer-Encoding: binary',
+        '',
+        'MERGE Items(2) HTTP/1.1',
+        'Content-Type: application/json',
+        '',
+        '{"Name":"Blue ink"}',
+        '--c1--',
+        '--b1',
+        'Content-Type: application/http',
+        'Content-Transfer-Encoding: binary',
+        '',
+        'GET Items(2)?$format=json HTTP/1.1',
+        '',
+        '',
+        '--b1--',
+        '',
+      ].join('\r\n');
+      const batched = await fetch(`http://127.0.0.1:${port}/odata/$batch`, {
+        method: 'POST',
+        headers: { 'content-type': 'multipart/mixed; boundary=b1' },
+        body: batch,
+      });
+      expect(batched.status).toBe(202);
+      const text = await batched.text();
+      expect(text).toContain('HTTP/1.1 204 No Content');
+      expect(text).toContain('"Name":"Blue ink"');
     } finally {
       child.kill();
     }

@@ -4,9 +4,9 @@
  * declared types, and results of every kind. Entity collections compose with the query options.
  */
 import { ODataError } from '../errors';
-import { convertLiteral, parseLiteral } from '../edm';
+import { convertLiteral, formatRawValue, parseLiteral } from '../edm';
 import type { EdmFunctionImport } from '../edm/model';
-import type { PropertyValue } from '../edm/primitives';
+import type { PrimitiveValue, PropertyValue } from '../edm/primitives';
 import { applyQuery } from '../provider/evaluate';
 import type { Entity, OperationResult } from '../provider/types';
 import { withKeyTieBreaker } from '../uri';
@@ -110,6 +110,16 @@ export const invokeOperation: Handler = async (context) => {
     };
   }
 
+  if (path.suffix === 'value') {
+    // `Operation/$value` of a single primitive result: its raw form, as for a property's $value.
+    if (returnType.kind !== 'Primitive' || returnType.collection) {
+      throw ODataError.fromCode('URI_INVALID_SEGMENT', { segment: '$value', detail: 'only a single primitive result has a raw value' });
+    }
+    if (value === null || value === undefined) throw ODataError.fromCode('RESOURCE_NOT_FOUND', { segment: `${functionImport.name}/$value` });
+    const raw = formatRawValue(returnType.name, value as PrimitiveValue);
+    const contentType = returnType.name === 'Edm.Binary' ? 'application/octet-stream' : 'text/plain;charset=utf-8';
+    return { result: { kind: 'RawValue', contentType, body: typeof raw === 'string' ? raw : Buffer.from(raw) } };
+  }
   if (returnType.collection) {
     const values = Array.isArray(value) ? (value as readonly PropertyValue[]) : [];
     return { result: { kind: 'Collection', name: functionImport.name, itemType: returnType, values } };

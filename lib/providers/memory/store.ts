@@ -108,6 +108,8 @@ export class MemoryStore extends StoreCore {
   /**
    * The records of a set in insertion order, without copying them (`all` copies the references
    * into an array). Do not write to the store while iterating.
+   *
+   * @internal
    */
   records(entitySet: EdmEntitySet): IterableIterator<StoredRecord> {
     return this.table(entitySet).records.values();

@@ -20,7 +20,7 @@ function integerText(value: PrimitiveValue | null): string | undefined {
   return typeof value === 'string' ? value : undefined;
 }
 
-/** An integer literal as any integer type, when it fits (`1` is a fine Edm.Byte key). */
+/** An integer literal as whichever integer type it fits (`1` is a fine Edm.Byte key). */
 const toInteger: Converter = (literal, target) => {
   const text = integerText(literal.value);
   if (text === undefined) return undefined;

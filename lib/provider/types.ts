@@ -82,7 +82,7 @@ export interface EntityReference {
  * two awaits loses updates under concurrency.
  */
 export interface Precondition {
-  /** `*`: any existing entity matches. */
+  /** `*`: every existing entity matches. */
   readonly any: boolean;
   /** The entity tags the client sent (full values, e.g. `W/"3"`). */
   readonly etags: readonly string[];

@@ -174,7 +174,7 @@ export function coerceProperty(property: EdmProperty, raw: unknown): Coerced<Pro
   return problem === undefined ? value : fail(problem);
 }
 
-/** Convert a dynamic property of an open type: any primitive value in model form, or JSON string/number/boolean/null. */
+/** Convert a dynamic property of an open type: a primitive value of whatever type in model form, or JSON string/number/boolean/null. */
 export function coerceDynamic(raw: unknown): Coerced<PropertyValue> {
   if (raw === null || typeof raw === 'string' || typeof raw === 'boolean' || typeof raw === 'number') return ok(raw);
   if (raw instanceof Date) return Number.isNaN(raw.getTime()) ? fail('invalid Date') : ok(raw);

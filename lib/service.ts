@@ -88,11 +88,15 @@ export function createService(input: ODataServiceOptions): Service {
     if (result.kind === 'Count') {
       return { status, headers, body: request.method === 'HEAD' ? undefined : String(result.count) };
     }
+    // Only Atom writes `<updated>`: the clock is read and formatted on first use, not for every response.
+    let updated: string | undefined;
     const context: WriterContext = {
       serviceRoot: request.serviceRoot,
       model,
       version,
-      updated: isoSeconds(options.now()),
+      get updated(): string {
+        return (updated ??= isoSeconds(options.now()));
+      },
       etagOf,
       mediaOf,
     };

@@ -15,6 +15,7 @@ import { arithmeticOperation, negation, type ArithmeticOperator, type NumericLan
 import { compileCall } from './builtins';
 import { commonType, fromNumericLane, inferPair, inferType, laneOf, toLane, type Lane, type LaneValue } from './coerce';
 import { compareKnown, laneComparator } from './compare';
+import { shortDecimalNumber } from './decimal';
 import {
   isNullTyped,
   isStructured,
@@ -193,6 +194,7 @@ function compileComparison(node: BinaryNode, operator: keyof typeof OUTCOMES, le
   if (common !== undefined) {
     const lane = laneOf(common);
     const compare = laneComparator(lane);
+    if (lane === 'decimal') return compileDecimalComparison(node, outcome, withNull, left, right);
     const a = inLane(node.left, left, lane);
     const b = inLane(node.right, right, lane);
     return (entity) => {
@@ -208,6 +210,41 @@ function compileComparison(node: BinaryNode, operator: keyof typeof OUTCOMES, le
     if (x === null || y === null) return withNull(x, y);
     return outcome(compareKnown(x, y, leftType, rightType, false));
   };
+}
+
+/**
+ * A Decimal comparison (`Price gt 20`): short values (at most 15 digits) compare as doubles, which
+ * keeps their order and equality exactly (see shortDecimalNumber) and saves a BigInt parse of the
+ * stored text per entity; longer values take the exact lane.
+ */
+function compileDecimalComparison(
+  node: BinaryNode,
+  outcome: (order: number | undefined) => boolean,
+  withNull: (a: unknown, b: unknown) => boolean,
+  left: Evaluator,
+  right: Evaluator,
+): Evaluator {
+  const compare = laneComparator('decimal');
+  const shortLeft = shortReader(node.left);
+  const shortRight = shortReader(node.right);
+  return (entity) => {
+    const x = left(entity);
+    const y = right(entity);
+    if (x === null || y === null) return withNull(x, y);
+    const shortX = shortLeft(x);
+    const shortY = shortRight(y);
+    if (shortX !== undefined && shortY !== undefined) return outcome(shortX < shortY ? -1 : shortX > shortY ? 1 : 0);
+    const exactX = toLane('decimal', x) ?? null;
+    const exactY = toLane('decimal', y) ?? null;
+    return exactX === null || exactY === null ? withNull(exactX, exactY) : outcome(compare(exactX, exactY));
+  };
+}
+
+/** `shortDecimalNumber`, decided once for a literal. */
+function shortReader(operand: ExprNode): (value: RuntimeValue) => number | undefined {
+  if (operand.kind !== 'Literal') return shortDecimalNumber;
+  const constant = shortDecimalNumber(operand.value);
+  return () => constant;
 }
 
 function divisionByZero(node: ExprNode): () => never {

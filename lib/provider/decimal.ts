@@ -77,6 +77,33 @@ export function parseDecimal(text: string): ExactDecimal | undefined {
   return normalizeDecimal({ digits, scale });
 }
 
+/**
+ * The double of a short decimal: a text of the `parseDecimal` form without exponent, or a finite
+ * number, with at most 15 digits in all. Such decimals keep their order and equality as doubles (a
+ * double holds any 15 significant digits: DBL_DIG), so comparisons can skip the BigInt parse.
+ * Undefined for anything longer or of another form: use the exact path.
+ */
+export function shortDecimalNumber(value: unknown): number | undefined {
+  if (typeof value === 'number') {
+    // A double stands for the decimal of its shortest round-trip text (see decimalFromNumber).
+    if (Number.isInteger(value) && value > -1e15 && value < 1e15) return value;
+    return Number.isFinite(value) && shortDecimalNumber(String(value)) !== undefined ? value : undefined;
+  }
+  if (typeof value !== 'string') return undefined;
+  const n = value.length;
+  if (n === 0 || n > 17) return undefined;
+  let i = value.charCodeAt(0) === 45 || value.charCodeAt(0) === 43 ? 1 : 0;
+  let digits = 0;
+  let point = false;
+  for (; i < n; i++) {
+    const code = value.charCodeAt(i);
+    if (isDigit(code)) digits++;
+    else if (code === 46 && !point) point = true;
+    else return undefined;
+  }
+  return digits === 0 || digits > 15 ? undefined : Number(value);
+}
+
 function isDigit(code: number): boolean {
   return code >= ZERO_CODE && code <= NINE_CODE;
 }

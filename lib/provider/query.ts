@@ -178,9 +178,20 @@ function sortStable(entities: readonly Entity[], keys: readonly SortKey[], limit
     }
     return a.index - b.index;
   };
-  const rows = entities.map((entity, index): Row => ({ entity, index, values: keys.map((key) => key.read(entity)) }));
+  // Plain loops: no closure or intermediate array per entity on this per-request hot path.
+  const width = keys.length;
+  const rows = new Array<Row>(entities.length);
+  for (let index = 0; index < entities.length; index++) {
+    const entity = entities[index];
+    const values = new Array<SortValue>(width);
+    for (let k = 0; k < width; k++) values[k] = keys[k].read(entity);
+    rows[index] = { entity, index, values };
+  }
   const selected = limit !== undefined && limit < rows.length / 2 ? smallest(rows, limit, compare) : rows;
-  return selected.sort(compare).map((row) => row.entity);
+  selected.sort(compare);
+  const sorted = new Array<Entity>(selected.length);
+  for (let i = 0; i < selected.length; i++) sorted[i] = selected[i].entity;
+  return sorted;
 }
 
 /** The `limit` smallest rows (unordered), kept in a max-heap. */

@@ -1,4 +1,5 @@
 /** Exact decimal arithmetic: parsing, canonical text, and every operation on values a double gets wrong. */
+import { seededRandom } from '../helpers/random';
 import {
   addDecimal,
   ceilingDecimal,
@@ -11,6 +12,7 @@ import {
   multiplyDecimal,
   parseDecimal,
   roundDecimal,
+  shortDecimalNumber,
   subtractDecimal,
   type ExactDecimal,
 } from '../../lib/provider/decimal';
@@ -96,5 +98,57 @@ describe('arithmetic', () => {
     ['9007199254740993', '9007199254740992', 1],
   ])('compare(%s, %s) = %i', (a, b, expected) => {
     expect(compareDecimal(d(a), d(b))).toBe(expected);
+  });
+});
+
+describe('shortDecimalNumber (the double fast path of Decimal comparisons)', () => {
+  it.each<[unknown, number | undefined]>([
+    ['20', 20],
+    ['-0.5', -0.5],
+    ['+2.50', 2.5],
+    ['.5', 0.5],
+    ['5.', 5],
+    ['123456789012345', 123456789012345],
+    ['0.12345678901234', 0.12345678901234],
+    ['1234567890123456', undefined], // 16 digits
+    ['0.0000000000000001', undefined],
+    ['1E3', undefined],
+    ['1.2.3', undefined],
+    ['-', undefined],
+    ['.', undefined],
+    ['', undefined],
+    [' 1', undefined],
+    ['0x10', undefined],
+    [20, 20],
+    [-999999999999999, -999999999999999],
+    [1e15, undefined],
+    [0.1, 0.1],
+    [1e-7, undefined],
+    [Number.NaN, undefined],
+    [Number.POSITIVE_INFINITY, undefined],
+    [null, undefined],
+    [true, undefined],
+  ])('%p -> %p', (value, expected) => {
+    expect(shortDecimalNumber(value)).toBe(expected);
+  });
+
+  it('orders and equates every pair of short decimals as the exact comparison does', () => {
+    const random = seededRandom(11);
+    const digits = (count: number): string => Array.from({ length: count }, () => String(Math.floor(random() * 10))).join('');
+    // Neighbours at the 15th digit are where a lossy conversion would merge or swap two values.
+    const texts = ['0.1', '0.10000000000001', '0.09999999999999', '999999999999999', '99999999999999.9', '-0.30000000000000', '0.3', '-0', '0'];
+    for (let i = 0; i < 400; i++) {
+      const whole = digits(1 + Math.floor(random() * 8));
+      const text = `${random() < 0.3 ? '-' : ''}${whole}.${digits(Math.max(0, 15 - whole.length - Math.floor(random() * 4)))}`;
+      texts.push(text, text.slice(0, -1) + String((Number(text.slice(-1)) + 1) % 10));
+    }
+    for (let i = 0; i < texts.length; i++) {
+      for (let j = i; j < Math.min(texts.length, i + 30); j++) {
+        const a = shortDecimalNumber(texts[i]);
+        const b = shortDecimalNumber(texts[j]);
+        if (a === undefined || b === undefined) throw new Error(`not short: ${texts[i]} or ${texts[j]}`);
+        expect([texts[i], texts[j], Math.sign(a - b) || 0]).toEqual([texts[i], texts[j], compareDecimal(d(texts[i]), d(texts[j]))]);
+      }
+    }
   });
 });

@@ -100,6 +100,14 @@ describe('numbers', () => {
     ['Decimal mod 0.15M eq 0.05M', [1]],
     ['-Decimal eq 12.345', [3]],
     ['Decimal sub Int32 eq 100', [4]],
+    // Short values compare as doubles (the fast path); one side past 15 digits takes the exact path.
+    ['Decimal gt 0.19999999999999999999M', [1, 4]],
+    ['Decimal lt 0.20000000000000000001M', [1, 3]],
+    ['Decimal eq 0.200000000000000000000M', [1]],
+    ['Decimal ge 0.2M and Decimal le 100', [1, 4]],
+    ['Decimal ne 100.0M', [1, 2, 3]], // null ne 100 is true: null equals only null
+    ['Decimal eq null', [2]],
+    ['Decimal gt -12.3451', [1, 3, 4]],
     // Int64 is exact past 2^53.
     ['Int64 eq 9007199254740993L', [1]],
     ['Int64 gt 9007199254740992L', [1]],

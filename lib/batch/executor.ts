@@ -113,11 +113,14 @@ class Runner {
   }
 
   private async retrieve(operation: BatchRequestOperation): Promise<BufferedResponse> {
-    try {
-      // Only to refuse a `$<id>` path: outside a changeset no Content-ID can be referenced.
-      resolveReferences(operation.request, NO_CONTENT_IDS, operation.label);
-    } catch (error) {
-      return this.fail(operation.request, error);
+    // Only to refuse a `$<id>` path: outside a changeset no Content-ID can be referenced. Other
+    // paths skip the call (it copies the request and the id map).
+    if (operation.request.path.startsWith('$')) {
+      try {
+        resolveReferences(operation.request, NO_CONTENT_IDS, operation.label);
+      } catch (error) {
+        return this.fail(operation.request, error);
+      }
     }
     return this.call(operation.request);
   }

@@ -182,7 +182,7 @@ class Runner {
       return this.fail(request, error);
     }
     try {
-      return headAware(request, { status: response.status, headers: response.headers, body: await readBody(response.body) });
+      return headAware(request, { status: response.status, headers: response.headers, body: await settleBody(response.body) });
     } catch (error) {
       return this.fail(request, error);
     }
@@ -196,7 +196,7 @@ class Runner {
       response = defaultErrorResponse(request, error);
     }
     try {
-      return headAware(request, { status: response.status, headers: response.headers, body: await readBody(response.body) });
+      return headAware(request, { status: response.status, headers: response.headers, body: await settleBody(response.body) });
     } catch {
       const fallback = defaultErrorResponse(request, normalizeError(undefined));
       return headAware(request, { status: fallback.status, headers: fallback.headers, body: await readBody(fallback.body) });
@@ -207,6 +207,11 @@ class Runner {
 /** Marks the answer to a HEAD request, whose Content-Length (that of the GET) is unknown here. */
 function headAware(request: ODataRequest, response: BufferedResponse): BufferedResponse {
   return request.method === 'HEAD' ? { ...response, body: undefined, head: true } : response;
+}
+
+/** A body read whole, text kept as text (the batch writer encodes it once, into the response). */
+async function settleBody(body: ResponseBody | undefined): Promise<Buffer | string | undefined> {
+  return typeof body === 'string' ? body : readBody(body);
 }
 
 /** A response body as bytes: embedded responses need their exact length before they are written. */

@@ -197,19 +197,37 @@ function syntax(where: string, detail: string): ODataError {
  * Content-Length there must equal what the GET would have sent (RFC 7230 §3.3.2), unknown here.
  */
 export function writeEmbeddedResponse(response: BufferedResponse): Buffer {
+  const { head, body } = embeddedResponseParts(response);
+  const headBytes = Buffer.from(head, 'latin1');
+  if (body === undefined || body.length === 0) return headBytes;
+  return Buffer.concat([headBytes, typeof body === 'string' ? Buffer.from(body, 'utf8') : body]);
+}
+
+/** An embedded response to be written: the head (status line, headers, empty line; ISO-8859-1) and the body after it. */
+export interface EmbeddedResponseParts {
+  readonly head: string;
+  /** Bytes, or text to write as UTF-8; undefined when the status or HEAD allows none. */
+  readonly body: Buffer | string | undefined;
+}
+
+/** The pieces `writeEmbeddedResponse` joins; the batch writer copies them straight into the batch body. */
+export function embeddedResponseParts(response: BufferedResponse): EmbeddedResponseParts {
   const { status } = response;
   const bodyless = status < 200 || status === 204 || status === 304 || response.head === true;
   let head = `HTTP/1.1 ${status} ${STATUS_CODES[status] ?? 'Unknown Status'}\r\n`;
-  for (const [name, value] of Object.entries(response.headers)) {
+  for (const name of Object.keys(response.headers)) {
     if (FRAMING_HEADERS.has(name.toLowerCase()) || !isHeaderName(name)) continue;
-    head += `${canonicalHeaderName(name)}: ${value.replace(/[\r\n\0]+/g, ' ')}\r\n`;
+    const value = response.headers[name];
+    head += `${canonicalHeaderName(name)}: ${LINE_BREAKS.test(value) ? value.replace(LINE_BREAKS_ALL, ' ') : value}\r\n`;
   }
   const body = bodyless ? undefined : response.body;
-  if (!bodyless) head += `Content-Length: ${body === undefined ? 0 : body.length}\r\n`;
-  head += '\r\n';
-  const headBytes = Buffer.from(head, 'latin1');
-  return body === undefined || body.length === 0 ? headBytes : Buffer.concat([headBytes, body]);
+  if (!bodyless) head += `Content-Length: ${body === undefined ? 0 : typeof body === 'string' ? Buffer.byteLength(body, 'utf8') : body.length}\r\n`;
+  return { head: head + '\r\n', body };
 }
+
+// A header value must not break the embedded message's framing; values that need it are rare.
+const LINE_BREAKS = /[\r\n\0]/;
+const LINE_BREAKS_ALL = /[\r\n\0]+/g;
 
 function isHeaderName(name: string): boolean {
   if (name.length === 0) return false;

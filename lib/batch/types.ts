@@ -64,11 +64,12 @@ export type BatchRequestPart =
   | { readonly kind: 'changeset'; readonly operations: readonly BatchOperation[] }
   | { readonly kind: 'invalid-changeset'; readonly error: ODataError; readonly request: ODataRequest };
 
-/** A response whose body has been read into bytes. */
+/** A response whose body has been read whole: bytes, or text that is written as UTF-8. */
 export interface BufferedResponse {
   readonly status: number;
   readonly headers: Readonly<Record<string, string>>;
-  readonly body: Buffer | undefined;
+  /** Text stays text (the writers' output): it is encoded once, into the batch body. */
+  readonly body: Buffer | string | undefined;
   /** The answer to a HEAD request: written without a body and without Content-Length (RFC 7230 §3.3.2). */
   readonly head?: boolean;
 }

@@ -30,7 +30,7 @@ async function run(batch: Buffer, service = fakeService(), extra: { transaction?
 
 /** `201 [1]` per operation, `[...]` for a changeset; the error code follows failed responses. */
 /** Code and message of an error body, verbose JSON or `<m:error>` XML. */
-function errorOf(body: Buffer): { code: string; message: string } {
+function errorOf(body: Buffer | string): { code: string; message: string } {
   const text = body.toString();
   if (text.startsWith('{')) {
     const { error } = JSON.parse(text) as { error: { code: string; message: { value: string } } };
@@ -40,7 +40,7 @@ function errorOf(body: Buffer): { code: string; message: string } {
 }
 
 function shape(parts: readonly BatchResponsePart[]): unknown[] {
-  const one = (status: number, contentId: string | undefined, body: Buffer | undefined): string => {
+  const one = (status: number, contentId: string | undefined, body: Buffer | string | undefined): string => {
     const code = status >= 400 && body !== undefined ? ` ${errorOf(body).code}` : '';
     return `${status}${contentId === undefined ? '' : ` [${contentId}]`}${code}`;
   };

@@ -52,6 +52,25 @@ describe('writeBatchResponse', () => {
     golden('response.txt', written.body);
   });
 
+  it('writes text bodies as UTF-8, byte for byte as the same bodies given as bytes', () => {
+    const asText = (part: BatchResponsePart): BatchResponsePart => {
+      const text = (response: { body: Buffer | string | undefined }) => ({ ...response, body: response.body === undefined ? undefined : response.body.toString() });
+      return part.kind === 'response'
+        ? { ...part, response: text(part.response) }
+        : { ...part, responses: part.responses.map((r) => ({ ...r, response: text(r.response) })) };
+    };
+    const bytes = writeBatchResponse(PARTS, countingBoundaries()).body;
+    expect(writeBatchResponse(PARTS.map(asText), countingBoundaries()).body.equals(bytes)).toBe(true);
+  });
+
+  it('checks a boundary against the bytes a head becomes (a character above U+00FF is written as its low byte)', () => {
+    // U+012D is written as 0x2D ('-'): this header value becomes the bytes '--batch_1'.
+    const sneaky: BatchResponsePart = { kind: 'response', contentId: undefined, response: { status: 204, headers: { 'x-note': '\u012d\u012dbatch_1' }, body: undefined } };
+    const written = writeBatchResponse([sneaky], countingBoundaries());
+    expect(written.contentType).toBe('multipart/mixed; boundary=batch_2');
+    expect(written.body.toString('latin1')).toContain('X-Note: --batch_1\r\n');
+  });
+
   it('counts bytes in every embedded Content-Length', () => {
     const text = writeBatchResponse(PARTS, countingBoundaries()).body.toString('utf8');
     const created = text.indexOf('HTTP/1.1 201 Created');

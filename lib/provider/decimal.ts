@@ -92,17 +92,29 @@ export function shortDecimalNumber(value: unknown): number | undefined {
   if (typeof value !== 'string') return undefined;
   const n = value.length;
   if (n === 0 || n > 17) return undefined;
-  let i = value.charCodeAt(0) === 45 || value.charCodeAt(0) === 43 ? 1 : 0;
+  const sign = value.charCodeAt(0);
+  let i = sign === 45 || sign === 43 ? 1 : 0;
+  // The digits as an integer (below 10^15, so exact) and the count after the point: one division
+  // by an exact power of ten is correctly rounded, so it equals Number(value) (Clinger's fast path).
+  let mantissa = 0;
   let digits = 0;
-  let point = false;
+  let scale = -1;
   for (; i < n; i++) {
     const code = value.charCodeAt(i);
-    if (isDigit(code)) digits++;
-    else if (code === 46 && !point) point = true;
+    if (isDigit(code)) {
+      mantissa = mantissa * 10 + (code - ZERO_CODE);
+      digits++;
+      if (scale >= 0) scale++;
+    } else if (code === 46 && scale < 0) scale = 0;
     else return undefined;
   }
-  return digits === 0 || digits > 15 ? undefined : Number(value);
+  if (digits === 0 || digits > 15) return undefined;
+  const magnitude = scale > 0 ? mantissa / EXACT_POWERS[scale] : mantissa;
+  return sign === 45 ? -magnitude : magnitude;
 }
+
+/** 10^0 ... 10^15 as doubles: every one is exact. */
+const EXACT_POWERS: readonly number[] = [1, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10, 1e11, 1e12, 1e13, 1e14, 1e15];
 
 function isDigit(code: number): boolean {
   return code >= ZERO_CODE && code <= NINE_CODE;

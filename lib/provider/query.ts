@@ -160,70 +160,77 @@ export function applyQuery(
   return { entities: selected === entities ? entities.slice() : (selected as Entity[]), count };
 }
 
-interface Row {
-  readonly entity: Entity;
-  readonly index: number;
-  readonly values: readonly SortValue[];
-}
-
 /**
  * Sort with every key read once per entity; ties keep input order. When only the first `limit`
  * entities are wanted (a page), a bounded heap selects them in O(n log limit) instead of sorting all.
+ * Entities are handled by index, with their keys' values in one flat array: no object or array
+ * per entity on this per-request path.
  */
 function sortStable(entities: readonly Entity[], keys: readonly SortKey[], limit: number | undefined): Entity[] {
-  const compare = (a: Row, b: Row): number => {
-    for (let i = 0; i < keys.length; i++) {
-      const order = keys[i].compare(a.values[i], b.values[i]);
-      if (order !== 0) return order * keys[i].direction;
-    }
-    return a.index - b.index;
-  };
-  // Plain loops: no closure or intermediate array per entity on this per-request hot path.
   const width = keys.length;
-  const rows = new Array<Row>(entities.length);
-  for (let index = 0; index < entities.length; index++) {
+  const count = entities.length;
+  const values = new Array<SortValue>(count * width);
+  for (let index = 0; index < count; index++) {
     const entity = entities[index];
-    const values = new Array<SortValue>(width);
-    for (let k = 0; k < width; k++) values[k] = keys[k].read(entity);
-    rows[index] = { entity, index, values };
+    for (let k = 0; k < width; k++) values[index * width + k] = keys[k].read(entity);
   }
-  const selected = limit !== undefined && limit < rows.length / 2 ? smallest(rows, limit, compare) : rows;
+  const compare = (a: number, b: number): number => {
+    for (let k = 0; k < width; k++) {
+      const key = keys[k];
+      const order = key.compare(values[a * width + k], values[b * width + k]);
+      if (order !== 0) return order * key.direction;
+    }
+    return a - b;
+  };
+  let selected: number[];
+  if (limit !== undefined && limit < count / 2) {
+    selected = smallest(count, limit, compare);
+  } else {
+    selected = new Array<number>(count);
+    for (let i = 0; i < count; i++) selected[i] = i;
+  }
   selected.sort(compare);
   const sorted = new Array<Entity>(selected.length);
-  for (let i = 0; i < selected.length; i++) sorted[i] = selected[i].entity;
+  for (let i = 0; i < selected.length; i++) sorted[i] = entities[selected[i]];
   return sorted;
 }
 
-/** The `limit` smallest rows (unordered), kept in a max-heap. */
-function smallest(rows: readonly Row[], limit: number, compare: (a: Row, b: Row) => number): Row[] {
-  const heap: Row[] = [];
+/** The indices of the `limit` smallest of `count` entities (unordered), kept in a max-heap. */
+function smallest(count: number, limit: number, compare: (a: number, b: number) => number): number[] {
+  const heap: number[] = [];
   if (limit === 0) return heap;
-  const siftDown = (start: number): void => {
-    let i = start;
-    for (;;) {
-      const left = 2 * i + 1;
-      const right = left + 1;
-      let largest = i;
-      if (left < heap.length && compare(heap[left], heap[largest]) > 0) largest = left;
-      if (right < heap.length && compare(heap[right], heap[largest]) > 0) largest = right;
-      if (largest === i) return;
-      [heap[i], heap[largest]] = [heap[largest], heap[i]];
-      i = largest;
-    }
-  };
-  for (const row of rows) {
+  for (let index = 0; index < count; index++) {
     if (heap.length < limit) {
-      heap.push(row);
+      heap.push(index);
       for (let i = heap.length - 1; i > 0; ) {
         const parent = (i - 1) >> 1;
         if (compare(heap[i], heap[parent]) <= 0) break;
-        [heap[i], heap[parent]] = [heap[parent], heap[i]];
+        const swap = heap[i];
+        heap[i] = heap[parent];
+        heap[parent] = swap;
         i = parent;
       }
-    } else if (compare(row, heap[0]) < 0) {
-      heap[0] = row;
-      siftDown(0);
+    } else if (compare(index, heap[0]) < 0) {
+      heap[0] = index;
+      siftDown(heap, compare);
     }
   }
   return heap;
+}
+
+/** Restore the max-heap after its root was replaced. */
+function siftDown(heap: number[], compare: (a: number, b: number) => number): void {
+  let i = 0;
+  for (;;) {
+    const left = 2 * i + 1;
+    const right = left + 1;
+    let largest = i;
+    if (left < heap.length && compare(heap[left], heap[largest]) > 0) largest = left;
+    if (right < heap.length && compare(heap[right], heap[largest]) > 0) largest = right;
+    if (largest === i) return;
+    const swap = heap[i];
+    heap[i] = heap[largest];
+    heap[largest] = swap;
+    i = largest;
+  }
 }

@@ -1,7 +1,7 @@
 import { existsSync, readFileSync, writeFileSync } from 'fs';
 import { join } from 'path';
 import { writeBatchResponse } from '../../lib/batch/multipart-writer';
-import type { BatchResponsePart } from '../../lib/batch/types';
+import type { BatchResponsePart, BufferedResponse } from '../../lib/batch/types';
 import { countingBoundaries, readLikeCloudSdk, readLikeDatajs } from './helpers';
 
 const GOLDEN = join(__dirname, '..', 'golden', 'batch');
@@ -54,7 +54,7 @@ describe('writeBatchResponse', () => {
 
   it('writes text bodies as UTF-8, byte for byte as the same bodies given as bytes', () => {
     const asText = (part: BatchResponsePart): BatchResponsePart => {
-      const text = (response: { body: Buffer | string | undefined }) => ({ ...response, body: response.body === undefined ? undefined : response.body.toString() });
+      const text = (response: BufferedResponse): BufferedResponse => ({ ...response, body: response.body === undefined ? undefined : response.body.toString() });
       return part.kind === 'response'
         ? { ...part, response: text(part.response) }
         : { ...part, responses: part.responses.map((r) => ({ ...r, response: text(r.response) })) };

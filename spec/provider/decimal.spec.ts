@@ -132,6 +132,18 @@ describe('shortDecimalNumber (the double fast path of Decimal comparisons)', () 
     expect(shortDecimalNumber(value)).toBe(expected);
   });
 
+  it('is the double Number() reads from the same text (the fast path adds no rounding of its own)', () => {
+    const random = seededRandom(5);
+    for (let i = 0; i < 20000; i++) {
+      const length = 1 + Math.floor(random() * 15);
+      let digits = '';
+      for (let d = 0; d < length; d++) digits += String(Math.floor(random() * 10));
+      const point = Math.floor(random() * (length + 1));
+      const text = `${['', '-', '+'][Math.floor(random() * 3)]}${digits.slice(0, point)}${point < length || random() < 0.2 ? '.' : ''}${digits.slice(point)}`;
+      expect([text, shortDecimalNumber(text)]).toEqual([text, Number(text)]);
+    }
+  });
+
   it('orders and equates every pair of short decimals as the exact comparison does', () => {
     const random = seededRandom(11);
     const digits = (count: number): string => Array.from({ length: count }, () => String(Math.floor(random() * 10))).join('');

@@ -2,7 +2,7 @@
  * MemoryProvider: the embedded default DataProvider. Plain data in, full query semantics out: the
  * path is walked through the store, `$filter`/`$orderby`/paging/count run through the shared
  * evaluator (with navigation resolved over the link tables), and `$expand`/`$select` are applied
- * while copying. Writes are synchronous store steps (write.ts) run through `store.exclusive`, so a
+ * while copying. Writes are synchronous store steps (write.ts) run through `store.exclusiveSync`, so a
  * precondition is checked in the same step as its write and no write lands inside another
  * request's open changeset.
  */
@@ -156,22 +156,22 @@ export class MemoryProvider implements DataProvider {
 
   /** Create an entry with its links and inline tree, atomically; returns a copy of the stored entry. */
   async create(request: CreateRequest, _context: RequestContext): Promise<Entity> {
-    return this.store.exclusive(() => this.copy(request.entitySet, this.store.transaction(() => createEntry(this.store, request))));
+    return this.store.exclusiveSync(() => this.copy(request.entitySet, this.store.transaction(() => createEntry(this.store, request))));
   }
 
   /** Replace or merge an entry after checking its precondition in the same step; returns a copy of the new state. */
   async update(request: UpdateRequest, _context: RequestContext): Promise<Entity> {
-    return this.store.exclusive(() => this.copy(request.entitySet, this.store.transaction(() => updateEntry(this.store, request))));
+    return this.store.exclusiveSync(() => this.copy(request.entitySet, this.store.transaction(() => updateEntry(this.store, request))));
   }
 
   /** Delete an entry (its links, its media resource and, per OnDelete, what it owns) after its precondition. */
   async delete(request: DeleteRequest, _context: RequestContext): Promise<void> {
-    return this.store.exclusive(() => deleteEntry(this.store, request));
+    return this.store.exclusiveSync(() => deleteEntry(this.store, request));
   }
 
   /** Add, replace or remove a link, keeping the association's multiplicities. */
   async link(request: LinkRequest, _context: RequestContext): Promise<void> {
-    return this.store.exclusive(() => writeLink(this.store, request));
+    return this.store.exclusiveSync(() => writeLink(this.store, request));
   }
 
   /** The media resource of a media link entry (a copy); 404 when the entry or its media resource is missing. */
@@ -187,7 +187,7 @@ export class MemoryProvider implements DataProvider {
 
   /** Replace the media resource after the precondition; the entry's concurrency tokens move with it. */
   async writeMedia(reference: EntityReference, media: MediaContent, precondition: Precondition | undefined, _context: RequestContext): Promise<Entity> {
-    return this.store.exclusive(() =>
+    return this.store.exclusiveSync(() =>
       this.copy(reference.entitySet, this.store.transaction(() => writeMedia(this.store, reference, media, precondition))),
     );
   }

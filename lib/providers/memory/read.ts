@@ -63,7 +63,11 @@ export function resolvePath(store: MemoryStore, path: EntityPath): StoredValues[
  */
 function copyProperties(values: StoredValues): Entity {
   const out: Entity = {};
-  for (const name of Object.keys(values)) out[name] = cloneValue(values[name]);
+  // for-in (stored values are plain objects) allocates no key array; primitives need no clone call.
+  for (const name in values) {
+    const value = values[name];
+    out[name] = value === null || typeof value !== 'object' ? value : cloneValue(value);
+  }
   return out;
 }
 

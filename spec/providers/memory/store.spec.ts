@@ -291,6 +291,29 @@ describe('MemoryStore', () => {
       expect(store.all(Products()).map((p) => p.Code)).toEqual([...before, 'P9']);
     });
 
+    it('exclusiveSync waits for a running changeset, and runs at once inside one', async () => {
+      const order: string[] = [];
+      const changeset = store.transactionAsync(async () => {
+        await store.exclusiveSync(() => order.push('inside'));
+        await new Promise((resolve) => setTimeout(resolve, 5));
+        order.push('changeset done');
+      });
+      const outside = store.exclusiveSync(() => {
+        order.push('outside');
+        return store.insert(Products(), { Code: 'P8' }).Code;
+      });
+      await changeset;
+      expect(await outside).toBe('P8');
+      expect(order).toEqual(['inside', 'changeset done', 'outside']);
+    });
+
+    it('exclusiveSync refuses async work with a TypeError, and the queue goes on', async () => {
+      await expect(store.exclusiveSync(() => Promise.resolve(1))).rejects.toThrow(
+        'MemoryStore.exclusiveSync takes a synchronous function; use exclusive() for async work.',
+      );
+      expect(await store.exclusiveSync(() => 2)).toBe(2);
+    });
+
     it('transactionAsync commits and returns the result of its work', async () => {
       const code = await store.transactionAsync(async () => {
         await Promise.resolve();

@@ -61,11 +61,19 @@ export function entityQuery(target: EntityTarget, query: QueryOptions | undefine
   };
 }
 
-/** Read all of a provider result into an array (single entities and small pages only). */
-export async function collect(entities: readonly Entity[] | AsyncIterable<Entity>): Promise<readonly Entity[]> {
+/**
+ * Read a provider result into an array (single entities and small pages only). With `limit`, an
+ * async iterable is read no further than that (its iterator is closed), so a provider that yields
+ * more than the `top` it was asked for cannot make a page hold the whole feed.
+ */
+export async function collect(entities: readonly Entity[] | AsyncIterable<Entity>, limit = Infinity): Promise<readonly Entity[]> {
   if (Array.isArray(entities)) return entities;
   const list: Entity[] = [];
-  for await (const entity of entities as AsyncIterable<Entity>) list.push(entity);
+  if (limit <= 0) return list;
+  for await (const entity of entities as AsyncIterable<Entity>) {
+    list.push(entity);
+    if (list.length >= limit) break;
+  }
   return list;
 }
 

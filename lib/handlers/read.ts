@@ -60,7 +60,8 @@ export const readFeed: Handler = async (context) => {
   let entities: readonly Entity[] | AsyncIterable<Entity> = result.entities;
   let next: string | undefined;
   if (plan.pageSize !== undefined) {
-    const page = await collect(entities);
+    // One more than a page tells whether a next page exists; a streamed result is read no further.
+    const page = await collect(entities, plan.pageSize + 1);
     if (page.length > plan.pageSize) {
       entities = page.slice(0, plan.pageSize);
       const last = await positionEntity(context, target, entities[entities.length - 1]);

@@ -141,6 +141,35 @@ describe('a feed from an async-iterable provider streams', () => {
   );
 });
 
+describe('server-driven paging over an async-iterable provider', () => {
+  it('reads one entity more than a page and closes the cursor, even from a provider that ignores top', async () => {
+    const cursor: Cursor = { yielded: 0, yieldedAtFirstByte: undefined, heapSamples: [] };
+    let closed = false;
+    const provider: DataProvider = {
+      async query(): Promise<QueryResult> {
+        async function* guarded(): AsyncIterable<Entity> {
+          try {
+            yield* products(ENTITIES, cursor);
+          } finally {
+            closed = true;
+          }
+        }
+        return { entities: guarded() };
+      },
+    };
+    const app = express();
+    app.use('/odata', odata({ model, provider, maxPageSize: 100 }));
+    const server = await startServer(app);
+    try {
+      const read = await readFeed(`${server.url}/odata/Products?$format=json`, '"type":"ODataDemo.Product"', () => undefined);
+      expect([read.status, read.entries, read.tail.endsWith('$skiptoken=99"}}')]).toEqual([200, 100, true]);
+      expect([cursor.yielded, closed]).toEqual([101, true]);
+    } finally {
+      await server.close();
+    }
+  });
+});
+
 describe('MemoryProvider streams a page above streamAbove', () => {
   let server: RunningServer;
   beforeAll(async () => {

@@ -90,12 +90,16 @@ export function readHeaderBlock(
     } else {
       const colon = line.indexOf(':');
       if (colon <= 0) throw syntax(where, `'${printable(line)}' is not a header field (name: value)`);
-      for (let i = 0; i < colon; i++) {
-        if (!isTokenChar(line.charCodeAt(i))) {
-          throw syntax(where, `bad character in the header name '${printable(line.slice(0, colon))}'`);
+      const spelled = line.slice(0, colon);
+      // The usual names, as clients spell them, map straight to their lower-case constant: no
+      // character check, no lower-casing, and a key that property lookups already know.
+      let name = KNOWN_NAMES.get(spelled);
+      if (name === undefined) {
+        for (let i = 0; i < colon; i++) {
+          if (!isTokenChar(line.charCodeAt(i))) throw syntax(where, `bad character in the header name '${printable(spelled)}'`);
         }
+        name = spelled.toLowerCase();
       }
-      const name = line.slice(0, colon).toLowerCase();
       const value = checkValue(line.slice(colon + 1).trim(), where, name);
       const before = headers[name];
       headers[name] = before === undefined ? value : `${before}, ${value}`;
@@ -145,6 +149,14 @@ const CANONICAL_NAMES: ReadonlyMap<string, string> = new Map(
     'WWW-Authenticate',
     'X-CSRF-Token',
   ].map((name) => [name.toLowerCase(), name]),
+);
+
+/** Header names of batch parts in their usual spellings (canonical and lower case), to their lower-case form. */
+const KNOWN_NAMES: ReadonlyMap<string, string> = new Map(
+  [...CANONICAL_NAMES.values(), 'Accept', 'Accept-Language', 'If-Match', 'If-None-Match', 'Host', 'SAP-ContextId', 'X-HTTP-Method'].flatMap((spelled) => [
+    [spelled, spelled.toLowerCase()],
+    [spelled.toLowerCase(), spelled.toLowerCase()],
+  ]),
 );
 
 /** `dataserviceversion` -> `DataServiceVersion`; unknown names get each dash-separated word capitalized. */

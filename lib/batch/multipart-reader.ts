@@ -143,7 +143,8 @@ function classify(part: MimePart): 'http' | 'multipart' {
   if (contentType === undefined) {
     throw ODataError.fromCode('BATCH_SYNTAX', { detail: `${part.label} has no Content-Type; expected application/http or multipart/mixed` });
   }
-  const { essence } = parseMediaType(contentType, 'BATCH_SYNTAX');
+  // Nearly every part says exactly this: no need to parse it.
+  const essence = contentType === 'application/http' ? contentType : parseMediaType(contentType, 'BATCH_SYNTAX').essence;
   if (essence === 'multipart/mixed') return 'multipart';
   if (essence !== 'application/http') {
     throw ODataError.fromCode('BATCH_SYNTAX', {

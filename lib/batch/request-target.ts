@@ -37,12 +37,21 @@ export function servicePathOf(serviceRoot: string): string {
 export function toServiceTarget(target: string, servicePath: string, where: string): ServiceTarget {
   const fail = (detail: string): ODataError =>
     ODataError.fromCode('BATCH_SYNTAX', { detail: `${where}: the request target '${printable(target)}' ${detail}` });
-  let encoded = '';
+  let needsEncoding = false;
   for (let i = 0; i < target.length; i++) {
     const code = target.charCodeAt(i);
     if (code <= 0x20 || code === 0x7f) throw fail('contains a control character or space');
     if (code === 0x23) throw fail("contains '#'; a fragment is not part of a request target");
-    encoded += code > 0x7e ? `%${code.toString(16).toUpperCase().padStart(2, '0')}` : target[i];
+    if (code > 0x7e) needsEncoding = true;
+  }
+  // Built character by character only when some character needs percent-encoding (rare).
+  let encoded = target;
+  if (needsEncoding) {
+    encoded = '';
+    for (let i = 0; i < target.length; i++) {
+      const code = target.charCodeAt(i);
+      encoded += code > 0x7e ? `%${code.toString(16).toUpperCase().padStart(2, '0')}` : target[i];
+    }
   }
   if (encoded === '' || encoded === '*') throw fail('is not a resource path');
   let rest = encoded;

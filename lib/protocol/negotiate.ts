@@ -176,13 +176,33 @@ export function parseAccept(header: string): MediaRange[] {
   return ranges;
 }
 
+/**
+ * Accept headers repeat (a client sends the same one with every request, and `$format` values map
+ * to three texts), so the parsed ranges are kept per header text: a Map lookup instead of a parse
+ * per request. At most ACCEPT_MEMO_SIZE texts are kept; the memo starts over when it is full, so
+ * unusual headers cannot make it grow.
+ */
+const ACCEPT_MEMO = new Map<string, readonly MediaRange[]>();
+const ACCEPT_MEMO_SIZE = 64;
+
+function parsedAccept(header: string): readonly MediaRange[] {
+  let ranges = ACCEPT_MEMO.get(header);
+  if (ranges === undefined) {
+    ranges = Object.freeze(parseAccept(header));
+    if (ACCEPT_MEMO.size >= ACCEPT_MEMO_SIZE) ACCEPT_MEMO.clear();
+    ACCEPT_MEMO.set(header, ranges);
+  }
+  return ranges;
+}
+
 /** How specifically a range matches a candidate (3 > 2 > 1 > 0), or -1 when it does not match. */
 function specificity(range: MediaRange, target: Candidate): number {
   if (range.type === '*') return 0;
   if (range.type !== target.type) return -1;
   if (range.subtype === '*') return 1;
   if (range.subtype !== target.subtype) return -1;
-  if (target.parameters !== undefined) {
+  // A range without parameters contradicts none (the common `application/json`): no loop to set up.
+  if (target.parameters !== undefined && range.parameters.size > 0) {
     for (const [name, allowed] of Object.entries(target.parameters)) {
       const given = range.parameters.get(name);
       if (given !== undefined && !allowed.includes(given)) return -1;
@@ -286,7 +306,7 @@ export function negotiateFormat(input: NegotiationInput): NegotiatedFormat {
     throw ODataError.fromCode('NOT_ACCEPTABLE', { detail: `responses are written in utf-8; Accept-Charset is '${input.acceptCharset ?? ''}'.` });
   }
   if (kind === 'raw') return { format: 'raw', contentType: rawContentType(input.mediaType) };
-  const ranges = accept === undefined ? [] : parseAccept(accept);
+  const ranges = accept === undefined ? [] : parsedAccept(accept);
   const chosen = ranges.length === 0 ? table.candidates[0] : choose(table.candidates, ranges);
   if (chosen !== undefined) return { format: chosen.format, contentType: chosen.contentType };
   if (table.fixed) return { format: table.candidates[0].format, contentType: table.candidates[0].contentType };

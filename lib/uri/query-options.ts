@@ -39,6 +39,20 @@ const MAX_INTEGER_OPTION = 2147483647;
 
 const NO_SELECT_EXPAND: SelectExpand = Object.freeze({ select: undefined, expand: Object.freeze([]) });
 
+/** The options of a request without a query string: the same for every path. */
+const NO_QUERY_OPTIONS: QueryOptions = Object.freeze({
+  filter: undefined,
+  orderBy: Object.freeze([]),
+  top: undefined,
+  skip: undefined,
+  skipToken: undefined,
+  inlineCount: undefined,
+  selectExpand: NO_SELECT_EXPAND,
+  format: undefined,
+  custom: Object.freeze({}),
+  raw: Object.freeze([]),
+});
+
 /** The entities the entity-shaped options (`$filter`, `$orderby`, `$expand`...) apply to. */
 interface OptionTarget {
   readonly entitySet: EdmEntitySet;
@@ -157,6 +171,8 @@ function parseInlineCount(value: string): 'allpages' | 'none' {
  * QUERY_INVALID_VALUE, FILTER_*, SKIPTOKEN_INVALID; over a limit: 400 QUERY_LIMIT_EXCEEDED.
  */
 export function parseQueryOptions(raw: string, path: ResourcePath, model: EdmModel, limits: QueryLimits): QueryOptions {
+  // No query string (every key read, most batch parts): nothing to check, and the answer is always the same.
+  if (raw === '' || raw === '?') return NO_QUERY_OPTIONS;
   const pairs = parseQueryString(raw);
   const system = collectSystemOptions(pairs, path);
   const custom = collectCustomOptions(pairs, path);

@@ -45,6 +45,17 @@ describe('parseQueryOptions', () => {
     });
   });
 
+  it.each([
+    ['Products', '?'],
+    ['Products(1)', ''],
+    ['$metadata', ''],
+    ['Products(1)/Category/$links/Products', ''],
+  ])('gives %s with query %p the options the full parse gives for a query of empty parts', (path, query) => {
+    const shortcut = parse(path, query);
+    expect(shortcut).toEqual(parse(path, '&&'));
+    expect([Object.isFrozen(shortcut), Object.isFrozen(shortcut.custom), Object.getPrototypeOf(shortcut.custom)]).toEqual([true, true, Object.prototype]);
+  });
+
   it.each<[string, string, Record<string, unknown>]>([
     ['Products', '$top=2&$skip=3', { top: 2, skip: 3 }],
     ['Products', '$top=0&$skip=0', { top: 0, skip: 0 }],

@@ -28,6 +28,11 @@ export function compileJsonValue(type: EdmPropertyTypeRef, label: string): JsonV
       return (value) => (value === null || value === undefined ? 'null' : typeof value === 'number' ? '' + value : slow(value));
     case 'Edm.Boolean':
       return (value) => (value === null || value === undefined ? 'null' : value === true ? 'true' : value === false ? 'false' : slow(value));
+    case 'Edm.Decimal':
+    case 'Edm.Guid':
+      // Strings are written as they are, quoted (payload-values checks nothing else for them and
+      // they need no escaping): skips the checks and table lookups of the general path.
+      return (value) => (value === null || value === undefined ? 'null' : typeof value === 'string' ? '"' + value + '"' : slow(value));
     case 'Edm.DateTime':
       return (value) => (value === null || value === undefined ? 'null' : ((value instanceof Date ? fastJsonDate(value) : undefined) ?? slow(value)));
   }

@@ -42,6 +42,20 @@ function jsonStringBody(text: string): string {
   return JSON_SPECIAL.test(text) ? JSON.stringify(text).slice(1, -1) : text;
 }
 
+// The last service root seen and its escaped text: one service has one or a few roots (hosts).
+let lastRoot = '';
+let lastRootText = '';
+
+/** `context.serviceRoot` escaped for a JSON string; recomputed only when the root differs from the last one. */
+function escapedRoot(context: WriterContext): string {
+  const root = context.serviceRoot;
+  if (root !== lastRoot) {
+    lastRootText = jsonStringBody(root);
+    lastRoot = root;
+  }
+  return lastRootText;
+}
+
 function compileJsonEntry(plan: EntryPlan): JsonEntryWriter {
   const type = plan.entityType;
   const pathOf = entryPathOf(plan.entitySet);
@@ -55,9 +69,9 @@ function compileJsonEntry(plan: EntryPlan): JsonEntryWriter {
   const dynamic = plan.allDynamic || plan.selectedDynamic.size > 0;
 
   return (entity, context) => {
-    const uri = context.serviceRoot + pathOf(entity);
-    // The escaped URI text is shared by __metadata and every deferred link of the entry.
-    const uriText = jsonStringBody(uri);
+    // The escaped URI text is shared by __metadata and every deferred link of the entry; the
+    // service root is escaped once per response, the path per entry (escaping works per character).
+    const uriText = escapedRoot(context) + jsonStringBody(pathOf(entity));
     let out = '{"__metadata":{"uri":"' + uriText + '"' + typePart;
     const etag = context.etagOf(entity, type);
     if (etag !== undefined) out += ',"etag":' + JSON.stringify(etag);

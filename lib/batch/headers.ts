@@ -55,52 +55,64 @@ export function readHeaderBlock(
   where: string,
   countFrom: number = start,
 ): HeaderBlock {
-  // One byte loop finds the empty line that ends the block, then the block is decoded once: a
-  // native call per line (indexOf, toString) cost more than reading the line. The scan stops a
-  // few bytes past the limit, so an endless block is neither scanned nor decoded whole.
+  // Only what readHeaderText can look at is decoded: a few bytes past the limit, never a body.
+  const available = Math.min(end, Math.max(start + 2, countFrom + maxBytes + 4));
+  const text = buffer.toString('latin1', start, available);
+  const block = readHeaderText(text, 0, available - start, maxBytes, where, countFrom - start);
+  return { headers: block.headers, contentStart: block.contentStart + start };
+}
+
+/**
+ * `readHeaderBlock` over text: the ISO-8859-1 decoding of the bytes, so that offsets in `text` are
+ * byte offsets (a batch body is decoded once and read as text: a native call per line or block,
+ * indexOf and toString on a Buffer, cost more than reading the line). Reads no further than a few
+ * characters past the limit, so an endless block is never scanned whole.
+ */
+export function readHeaderText(text: string, start: number, end: number, maxBytes: number, where: string, countFrom: number = start): HeaderBlock {
   const scanEnd = Math.min(end, Math.max(start + 2, countFrom + maxBytes + 4));
   let blockEnd = scanEnd;
   let contentStart = scanEnd === end ? end : -1;
-  let lineStart = start;
-  for (let i = start; i < scanEnd; i++) {
-    if (buffer[i] !== LF) continue;
-    if (i === lineStart || (i === lineStart + 1 && buffer[lineStart] === CR)) {
+  for (let lineStart = start; ; ) {
+    const lf = text.indexOf('\n', lineStart);
+    if (lf < 0 || lf >= scanEnd) break;
+    if (lf === lineStart || (lf === lineStart + 1 && text.charCodeAt(lineStart) === CR)) {
       blockEnd = lineStart;
-      contentStart = i + 1;
+      contentStart = lf + 1;
       break;
     }
-    lineStart = i + 1;
+    lineStart = lf + 1;
   }
-  const text = buffer.toString('latin1', start, blockEnd);
   const headers = emptyHeaderMap();
   let lastName: string | undefined;
-  let pos = 0;
-  while (pos < text.length) {
-    const lf = text.indexOf('\n', pos);
-    const next = lf < 0 ? text.length : lf + 1;
-    const lineEnd = lf < 0 ? text.length : lf > pos && text.charCodeAt(lf - 1) === CR ? lf - 1 : lf;
-    if (start + lineEnd - countFrom > maxBytes) {
+  let pos = start;
+  while (pos < blockEnd) {
+    const found = text.indexOf('\n', pos);
+    const lf = found < 0 || found >= blockEnd ? -1 : found;
+    const next = lf < 0 ? blockEnd : lf + 1;
+    const lineEnd = lf < 0 ? blockEnd : lf > pos && text.charCodeAt(lf - 1) === CR ? lf - 1 : lf;
+    if (lineEnd - countFrom > maxBytes) {
       throw ODataError.fromCode('BATCH_PART_LIMIT', { limit: maxBytes, what: `bytes in the headers of ${where}` });
     }
-    const line = text.slice(pos, lineEnd);
-    const first = line.charCodeAt(0);
+    const first = text.charCodeAt(pos);
     if (first === 0x20 || first === 0x09) {
+      const line = text.slice(pos, lineEnd);
       if (lastName === undefined) throw syntax(where, `a header block cannot start with whitespace: '${printable(line)}'`);
       headers[lastName] = `${headers[lastName]} ${checkValue(line.trim(), where, lastName)}`.trim();
     } else {
-      const colon = line.indexOf(':');
-      if (colon <= 0) throw syntax(where, `'${printable(line)}' is not a header field (name: value)`);
-      const spelled = line.slice(0, colon);
+      const colonAt = text.indexOf(':', pos);
+      const colon = colonAt < 0 || colonAt >= lineEnd ? -1 : colonAt - pos;
+      if (colon <= 0) throw syntax(where, `'${printable(text.slice(pos, lineEnd))}' is not a header field (name: value)`);
       // The usual names, as clients spell them, map straight to their lower-case constant: no
-      // character check, no lower-casing, and a key that property lookups already know.
-      let name = KNOWN_NAMES.get(spelled);
+      // slice, character check or lower-casing, and a key that property lookups already know.
+      let name = knownName(text, pos, colon);
       if (name === undefined) {
+        const spelled = text.slice(pos, pos + colon);
         for (let i = 0; i < colon; i++) {
-          if (!isTokenChar(line.charCodeAt(i))) throw syntax(where, `bad character in the header name '${printable(spelled)}'`);
+          if (!isTokenChar(spelled.charCodeAt(i))) throw syntax(where, `bad character in the header name '${printable(spelled)}'`);
         }
         name = spelled.toLowerCase();
       }
-      const value = checkValue(line.slice(colon + 1).trim(), where, name);
+      const value = checkValue(text.slice(pos + colon + 1, lineEnd).trim(), where, name);
       const before = headers[name];
       headers[name] = before === undefined ? value : `${before}, ${value}`;
       lastName = name;
@@ -151,13 +163,29 @@ const CANONICAL_NAMES: ReadonlyMap<string, string> = new Map(
   ].map((name) => [name.toLowerCase(), name]),
 );
 
-/** Header names of batch parts in their usual spellings (canonical and lower case), to their lower-case form. */
-const KNOWN_NAMES: ReadonlyMap<string, string> = new Map(
-  [...CANONICAL_NAMES.values(), 'Accept', 'Accept-Language', 'If-Match', 'If-None-Match', 'Host', 'SAP-ContextId', 'X-HTTP-Method'].flatMap((spelled) => [
-    [spelled, spelled.toLowerCase()],
-    [spelled.toLowerCase(), spelled.toLowerCase()],
-  ]),
-);
+/**
+ * Header names of batch parts in their usual spellings (canonical and lower case) with their
+ * lower-case form, by length: a line's name is compared in place, with no slice to hash.
+ */
+const KNOWN_NAMES_BY_LENGTH: ReadonlyMap<number, readonly (readonly [string, string])[]> = (() => {
+  const byLength = new Map<number, (readonly [string, string])[]>();
+  const names = [...CANONICAL_NAMES.values(), 'Accept', 'Accept-Language', 'If-Match', 'If-None-Match', 'Host', 'SAP-ContextId', 'X-HTTP-Method'];
+  for (const spelled of names) {
+    const lower = spelled.toLowerCase();
+    const list = byLength.get(spelled.length) ?? [];
+    list.push([spelled, lower], [lower, lower]);
+    byLength.set(spelled.length, list);
+  }
+  return byLength;
+})();
+
+/** The lower-case constant of a well-known header name written at `text[pos]`, `length` characters long. */
+function knownName(text: string, pos: number, length: number): string | undefined {
+  const candidates = KNOWN_NAMES_BY_LENGTH.get(length);
+  if (candidates === undefined) return undefined;
+  for (let i = 0; i < candidates.length; i++) if (text.startsWith(candidates[i][0], pos)) return candidates[i][1];
+  return undefined;
+}
 
 /** `dataserviceversion` -> `DataServiceVersion`; unknown names get each dash-separated word capitalized. */
 export function canonicalHeaderName(name: string): string {

@@ -9,7 +9,7 @@ import { ODataError, isODataError } from '../errors';
 import type { ODataRequest } from '../protocol/message';
 import { checkContentId } from './content-id';
 import { isTokenChar } from './content-type';
-import { canonicalHeaderName, emptyHeaderMap, lineAt, printable, readHeaderBlock } from './headers';
+import { canonicalHeaderName, emptyHeaderMap, printable, readHeaderText } from './headers';
 import type { MimePart } from './multipart-reader';
 import { toServiceTarget } from './request-target';
 import type { BatchLimits, BatchOperation, BufferedResponse, OuterRequest } from './types';
@@ -53,7 +53,7 @@ export function readEmbeddedRequest(part: MimePart, outer: OuterRequest, service
   try {
     const mimeId = part.headers['content-id'];
     if (mimeId !== undefined) contentId = checkContentId(mimeId, part.label);
-    const message = readRequestMessage(part.content, part.label, limits.maxBatchPartHeaderBytes);
+    const message = readRequestMessage(part.content, part.label, limits.maxBatchPartHeaderBytes, part.contentText);
     const headers: Record<string, string> = Object.assign(inheritedHeaders(outer), message.headers);
     known = headers;
     if (contentId === undefined && headers['content-id'] !== undefined) contentId = checkContentId(headers['content-id'], part.label);
@@ -96,20 +96,25 @@ export interface RequestMessage {
  * without it, everything to the part's end minus one trailing line break (SAP Cloud SDK and the
  * MS-ODATA examples put an empty line between body and delimiter). Transfer-Encoding is refused.
  */
-export function readRequestMessage(content: Buffer, where: string, maxHeaderBytes: number): RequestMessage {
+export function readRequestMessage(content: Buffer, where: string, maxHeaderBytes: number, contentText?: string): RequestMessage {
   let start = 0;
   for (;;) {
-    const { lineEnd, next } = lineAt(content, start, content.length);
-    if (lineEnd !== start || next === start) break;
-    start = next;
+    if (content[start] === LF) start += 1;
+    else if (content[start] === CR && content[start + 1] === LF) start += 2;
+    else break;
   }
   if (start >= content.length) throw syntax(where, 'the part contains no request (expected METHOD target HTTP/1.1)');
-  const first = lineAt(content, start, content.length);
-  if (first.lineEnd - start > maxHeaderBytes) {
+  // Request line and headers are read as text: the part's decoded content when the MIME reader
+  // has it, else the most the limit lets them take, decoded once (never the body).
+  const decoded = Math.min(content.length, start + maxHeaderBytes + 4);
+  const text = contentText ?? content.toString('latin1', 0, decoded);
+  const lf = text.indexOf('\n', start);
+  const firstEnd = lf < 0 || lf >= decoded ? decoded : lf > start && text.charCodeAt(lf - 1) === CR ? lf - 1 : lf;
+  if (firstEnd - start > maxHeaderBytes) {
     throw ODataError.fromCode('BATCH_PART_LIMIT', { limit: maxHeaderBytes, what: `bytes in the headers of ${where}` });
   }
-  const { method, target } = parseRequestLine(content.toString('latin1', start, first.lineEnd), where);
-  const block = readHeaderBlock(content, first.next, content.length, maxHeaderBytes, where, start);
+  const { method, target } = parseRequestLine(text.slice(start, firstEnd), where);
+  const block = readHeaderText(text, lf < 0 || lf >= decoded ? decoded : lf + 1, content.length, maxHeaderBytes, where, start);
   const { headers } = block;
   if (headers['transfer-encoding'] !== undefined) {
     throw syntax(where, `Transfer-Encoding '${printable(headers['transfer-encoding'])}' is not supported inside a batch; send Content-Length or nothing`);
@@ -200,6 +205,9 @@ function withoutTrailingLineBreak(bytes: Buffer): Buffer {
   if (n >= 1 && bytes[n - 1] === 0x0a) return bytes.subarray(0, n - 1);
   return bytes;
 }
+
+const CR = 0x0d;
+const LF = 0x0a;
 
 function syntax(where: string, detail: string): ODataError {
   return ODataError.fromCode('BATCH_SYNTAX', { detail: `${where}: ${detail}` });

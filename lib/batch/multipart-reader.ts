@@ -5,7 +5,7 @@
  */
 import { ODataError, isODataError } from '../errors';
 import { parseMediaType, parseMultipartBoundary } from './content-type';
-import { HeaderMap, readHeaderBlock } from './headers';
+import { HeaderMap, readHeaderText } from './headers';
 import type { BatchLimits } from './types';
 
 /** One body part: its MIME headers and content bytes. */
@@ -14,6 +14,8 @@ export interface MimePart {
   readonly content: Buffer;
   /** `part 2` or `part 2, operation 1`: names the part in messages. */
   readonly label: string;
+  /** The content decoded as ISO-8859-1 (offsets are byte offsets), when the reader has it. */
+  readonly contentText?: string;
 }
 
 /** A top-level part of the batch body, sorted by its Content-Type. */
@@ -93,14 +95,17 @@ export function splitMultipart(body: Buffer, boundary: string, maxParts: number,
  */
 export function readBatchBody(body: Buffer, boundary: string, limits: BatchLimits): BatchMimePart[] {
   const ranges = splitMultipart(body, boundary, limits.maxBatchParts, 'parts', 'the batch body');
-  return ranges.map((range, index) => readTopLevelPart(body, range, `part ${index + 1}`, limits));
+  // Decoded once: header blocks and request lines are read from this text (its offsets are byte
+  // offsets), not with a Buffer decode per line or block; bodies stay slices of `body`.
+  const text = body.toString('latin1');
+  return ranges.map((range, index) => readTopLevelPart(body, text, range, `part ${index + 1}`, limits));
 }
 
-function readTopLevelPart(body: Buffer, range: PartRange, label: string, limits: BatchLimits): BatchMimePart {
+function readTopLevelPart(body: Buffer, text: string, range: PartRange, label: string, limits: BatchLimits): BatchMimePart {
   let part: MimePart;
   let kind: 'http' | 'multipart';
   try {
-    part = readMimePart(body, range, label, limits);
+    part = readMimePart(body, text, range, label, limits);
     kind = classify(part);
   } catch (error) {
     return broken(label, error, false);
@@ -113,7 +118,7 @@ function readTopLevelPart(body: Buffer, range: PartRange, label: string, limits:
     const operations: MimePart[] = [];
     ranges.forEach((inner, index) => {
       try {
-        const operation = readMimePart(part.content, inner, `${label}, operation ${index + 1}`, limits);
+        const operation = readMimePart(part.content, part.contentText ?? part.content.toString('latin1'), inner, `${label}, operation ${index + 1}`, limits);
         if (classify(operation) === 'multipart') {
           throw ODataError.fromCode('BATCH_NOT_ALLOWED', {
             detail: `${operation.label}: changesets cannot be nested (MS-ODATA §2.2.7.6: a changeset contains only application/http parts)`,
@@ -132,9 +137,14 @@ function readTopLevelPart(body: Buffer, range: PartRange, label: string, limits:
   }
 }
 
-function readMimePart(body: Buffer, range: PartRange, label: string, limits: BatchLimits): MimePart {
-  const block = readHeaderBlock(body, range.start, range.end, limits.maxBatchPartHeaderBytes, label);
-  return { headers: block.headers, content: body.subarray(block.contentStart, range.end), label };
+function readMimePart(body: Buffer, text: string, range: PartRange, label: string, limits: BatchLimits): MimePart {
+  const block = readHeaderText(text, range.start, range.end, limits.maxBatchPartHeaderBytes, label);
+  return {
+    headers: block.headers,
+    content: body.subarray(block.contentStart, range.end),
+    label,
+    contentText: text.slice(block.contentStart, range.end),
+  };
 }
 
 /** `http` for application/http, `multipart` for multipart/mixed; anything else throws BATCH_SYNTAX. */

@@ -182,7 +182,9 @@ class Runner {
       return this.fail(request, error);
     }
     try {
-      return headAware(request, { status: response.status, headers: response.headers, body: await settleBody(response.body) });
+      // A text body (the usual one) is kept without an await.
+      const body = typeof response.body === 'string' ? response.body : await settleBody(response.body);
+      return headAware(request, { status: response.status, headers: response.headers, body });
     } catch (error) {
       return this.fail(request, error);
     }

@@ -81,7 +81,9 @@ export async function collect(entities: readonly Entity[] | AsyncIterable<Entity
 export async function loadEntity(context: HandlerContext, target: EntityTarget, query?: QueryOptions): Promise<Entity> {
   const { provider } = context.config.options;
   const result = await provider.query(entityQuery(target, query), context.request.context);
-  const [entity] = await collect(result.entities);
+  // An array (the usual answer) is read without an await: one promise and microtask less per entity read.
+  const entities = result.entities;
+  const [entity] = Array.isArray(entities) ? (entities as readonly Entity[]) : await collect(entities);
   if (entity === undefined) throw notFound(target);
   return entity;
 }

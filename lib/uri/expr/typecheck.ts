@@ -57,6 +57,17 @@ function sourceFor(ast: ExprNode, options: CheckOptions, target: string): Expres
   return recorded ?? { text: printExpression(ast), target: options.target ?? target };
 }
 
+/**
+ * `{ ...node, ...fields, ...more }`: a checked node is a copy with its type (and resolved parts)
+ * added. Written with Object.assign: V8 takes a slow path for a spread that adds keys (~0.4 µs per
+ * node, several per $filter).
+ */
+function extend<T extends object, A extends object>(node: T, fields: A): T & A;
+function extend<T extends object, A extends object, B extends object>(node: T, fields: A, more: B): T & A & B;
+function extend(node: object, fields: object, more?: object): object {
+  return more === undefined ? Object.assign({}, node, fields) : Object.assign({}, node, fields, more);
+}
+
 class Checker {
   constructor(
     private readonly source: ExpressionSource,
@@ -67,7 +78,7 @@ class Checker {
   check(node: ExprNode): ExprNode {
     switch (node.kind) {
       case 'Literal':
-        return { ...node, type: node.literalType === null ? NULL : primitiveType(node.literalType) };
+        return extend(node, { type: node.literalType === null ? NULL : primitiveType(node.literalType) });
       case 'Member':
         return this.member(node);
       case 'Binary':
@@ -89,12 +100,12 @@ class Checker {
 
   /** A member path, from the current entity or from a cast (`cast('NS.T')/Prop`). */
   private member(node: MemberNode): ExprNode {
-    if (node.base === undefined) return { ...node, ...resolveMemberPath(node.path, this.entityType, this.source, node.loc?.start ?? 0) };
+    if (node.base === undefined) return extend(node, resolveMemberPath(node.path, this.entityType, this.source, node.loc?.start ?? 0));
     const base = this.check(node.base);
     const type = base.type;
     const entity = type?.kind === 'Entity' ? this.model.entityTypes.get(type.qualifiedName) : undefined;
     if (entity === undefined) throw this.error(node.base, `${describeType(type)} has no properties to select with '/'`);
-    return { ...node, ...resolveMemberPath(node.path, entity, this.source, node.base.loc?.end ?? 0), base };
+    return extend(node, resolveMemberPath(node.path, entity, this.source, node.base.loc?.end ?? 0), { base });
   }
 
   // --- operators ----------------------------------------------------------------------------------
@@ -106,7 +117,7 @@ class Checker {
     if (operator === 'and' || operator === 'or') {
       this.expectBoolean(left, operator);
       this.expectBoolean(right, operator);
-      return { ...node, left, right, type: BOOLEAN };
+      return extend(node, { left, right, type: BOOLEAN });
     }
     // WCF re-reads a float literal met by a Decimal from its digits: `Price gt 20.5` compares exactly.
     left = this.decimalLiteral(left, right);
@@ -118,12 +129,12 @@ class Checker {
       if (!this.comparable(lt, rt, ordered)) {
         throw this.error(node, `the operator '${operator}' cannot compare ${describeType(lt)} with ${describeType(rt)}`);
       }
-      return { ...node, left, right, type: BOOLEAN };
+      return extend(node, { left, right, type: BOOLEAN });
     }
     // add, sub, mul, div, mod: MS-ODATA §2.2.3.6.1.1.1 requires numeric operands.
     this.expectNumeric(left, operator);
     this.expectNumeric(right, operator);
-    return { ...node, left, right, type: this.arithmeticResult(lt, rt) };
+    return extend(node, { left, right, type: this.arithmeticResult(lt, rt) });
   }
 
   private arithmeticResult(left: ExprType | undefined, right: ExprType | undefined): ExprType {
@@ -179,11 +190,11 @@ class Checker {
     const operand = this.check(node.operand);
     if (node.operator === 'not') {
       this.expectBoolean(operand, 'not');
-      return { ...node, operand, type: BOOLEAN };
+      return extend(node, { operand, type: BOOLEAN });
     }
     this.expectNumeric(operand, '-');
     const type = operand.type?.kind === 'Primitive' ? primitiveType(widenSmallInteger(operand.type.name)) : (operand.type ?? NULL);
-    return { ...node, operand, type };
+    return extend(node, { operand, type });
   }
 
   // --- function calls -----------------------------------------------------------------------------
@@ -217,7 +228,7 @@ class Checker {
     }
     if (node.name === 'isof' || node.name === 'cast') return this.typeFunction(node, args);
     if (signature.returns === 'TypeArgument') throw this.error(node, `'${node.name}' has no type argument`);
-    return { ...node, args, type: primitiveType(signature.returns) };
+    return extend(node, { args, type: primitiveType(signature.returns) });
   }
 
   /** The best overload: all arguments fit, fewest numeric promotions, earliest in the table. */
@@ -237,9 +248,9 @@ class Checker {
 
   /** A `'Edm.Int32'` or `'NS.Type'` argument: a primitive type or an entity type of the model. */
   private typeName(node: TypeNameNode): ExprNode {
-    if (isPrimitiveTypeName(node.name)) return { ...node, type: primitiveType(node.name) };
+    if (isPrimitiveTypeName(node.name)) return extend(node, { type: primitiveType(node.name) });
     const entity = this.model.entityTypes.get(node.name);
-    if (entity !== undefined) return { ...node, type: { kind: 'Entity', qualifiedName: entity.qualifiedName }, entityType: entity };
+    if (entity !== undefined) return extend(node, { type: { kind: 'Entity', qualifiedName: entity.qualifiedName }, entityType: entity });
     const known = [...this.model.entityTypes.keys(), ...PRIMITIVE_TYPES.keys()];
     throw this.error(node, `unknown type '${clip(node.name)}'.${suggest(node.name, known)}`);
   }
@@ -269,7 +280,7 @@ class Checker {
         throw this.error(node, `cannot cast ${subject.name} to ${targetType.name}`);
       }
     }
-    return { ...node, args, type: isCast ? (targetType ?? DYNAMIC) : BOOLEAN };
+    return extend(node, { args, type: isCast ? (targetType ?? DYNAMIC) : BOOLEAN });
   }
 
   /** True when one entity type derives from the other (or they are the same). */

@@ -58,7 +58,8 @@ export function readRawBody(request: BodySource, limit: number): Promise<Buffer 
       chunks.push(chunk);
     });
     request.on('end', () => {
-      if (!failed) resolve(size === 0 ? undefined : Buffer.concat(chunks, size));
+      // A body that came in one chunk (most do) is used as it is, not copied.
+      if (!failed) resolve(size === 0 ? undefined : chunks.length === 1 ? chunks[0] : Buffer.concat(chunks, size));
     });
     request.on('error', (error) => {
       if (!failed) reject(ODataError.fromCode('BAD_REQUEST', { detail: 'The request body could not be read.' }, { cause: error }));

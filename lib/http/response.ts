@@ -5,7 +5,9 @@ import type { ODataResponse } from '../protocol/message';
 
 export async function sendResponse(response: ServerResponse, result: ODataResponse): Promise<void> {
   response.statusCode = result.status;
-  for (const [name, value] of Object.entries(result.headers)) response.setHeader(name, value);
+  const headers = result.headers;
+  // for-in over the plain header object: no entries array per response.
+  for (const name in headers) response.setHeader(name, headers[name]);
   const { body } = result;
   if (body === undefined) {
     response.end();

@@ -130,6 +130,28 @@ export function checkLinkTarget(
   return reference;
 }
 
+/**
+ * The entry a link in an entry body binds to (Atom `href`, JSON `__metadata.uri`/`__deferred.uri`),
+ * checked against the navigation property; undefined when the link is the entry's own deferred
+ * link echoed back from a read (`Products(1)/Category` for `Category`), which changes nothing.
+ * `fail` builds the reader's own error for a link that addresses no single entry.
+ */
+export function bindingTarget(
+  uri: string,
+  source: EdmEntitySet,
+  property: EdmNavigationProperty,
+  context: ReadContext,
+  fail: (detail: string) => ODataError,
+  base?: string,
+): EntryReference | undefined {
+  const resolved = resolveLinkUri(uri, context, base);
+  if (resolved.kind === 'Navigation') {
+    if (resolved.property.name === property.name) return undefined;
+    throw fail(`the link '${uri.trim()}' of '${property.name}' does not address a single entry by its key.`);
+  }
+  return checkLinkTarget(resolved.reference, source, property, context, uri.trim());
+}
+
 /** Resolve a link to an entry for a binding or a `$links` body and check its set (both 400 BODY_INVALID). */
 export function resolveEntryLink(
   uri: string,

@@ -10,7 +10,7 @@ import { didYouMean } from '../../util';
 import { decodeBodyText } from '../body-text';
 import type { EntryBody, EntryTarget, ReadContext } from '../entry-body';
 import { EntryBuilder, inlineTargetSet, resolveEntryType, unknownPropertyError } from '../entry-checks';
-import { checkLinkTarget, resolveLinkUri } from '../link-uri';
+import { bindingTarget } from '../link-uri';
 import { ATOM_NS, DATA_NS, METADATA_NS, RELATED_REL, SCHEME_NS } from '../names';
 import { readXmlPropertyElement } from '../xml/property-reader';
 import { XML_NAMESPACE, attributeOf, childElements, deepTextOf, parseXml } from '../xml/safe-sax';
@@ -167,13 +167,8 @@ function readLink(
   if (inlines.length === 1) return readInline(inlines[0], property, source, builder, context, depth, base);
   const href = attributeOf(link, '', 'href');
   if (href === undefined || href.trim() === '') throw invalid(`the link '${property.name}' has neither an href nor m:inline content.`);
-  const resolved = resolveLinkUri(href, context, base);
-  if (resolved.kind === 'Navigation') {
-    // `Products(1)/Category`: the deferred link of an entry the client read; it changes nothing.
-    if (resolved.property.name === property.name) return;
-    throw invalid(`the link '${href.trim()}' of '${property.name}' does not address a single entry by its key.`);
-  }
-  builder.addBinding(property, checkLinkTarget(resolved.reference, source, property, context, href.trim()));
+  const target = bindingTarget(href, source, property, context, invalid, base);
+  if (target !== undefined) builder.addBinding(property, target);
 }
 
 function readEntry(

@@ -7,7 +7,7 @@
 import type { EdmEntitySet, EdmEntityType, EdmNavigationProperty } from '../../edm/model';
 import type { EntryBody, EntryTarget, ReadContext } from '../entry-body';
 import { EntryBuilder, inlineTargetSet, resolveEntryType, unknownPropertyError } from '../entry-checks';
-import { checkLinkTarget, resolveLinkUri } from '../link-uri';
+import { bindingTarget } from '../link-uri';
 import { isJsonObject, jsonShapeError, parseJsonBody, unwrapData } from './json-body';
 import type { JsonObject } from './json-body';
 import { readJsonPropertyValue } from './property-reader';
@@ -47,13 +47,8 @@ function readNavigationItem(
   }
   // An object with a uri names an existing entry; members beside __metadata are what a client
   // echoes from an expanded read and do not make it a new entry.
-  const resolved = resolveLinkUri(uri, context);
-  if (resolved.kind === 'Navigation') {
-    // `Products(1)/Category`: the deferred link of an entry the client read; it changes nothing.
-    if (resolved.property.name === property.name) return;
-    throw jsonShapeError(`the link '${uri.trim()}' of '${property.name}' does not address a single entry by its key.`);
-  }
-  builder.addBinding(property, checkLinkTarget(resolved.reference, source, property, context, uri.trim()));
+  const target = bindingTarget(uri, source, property, context, jsonShapeError);
+  if (target !== undefined) builder.addBinding(property, target);
 }
 
 /** A navigation property's value, by shape and by the property's multiplicity. */

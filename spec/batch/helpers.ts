@@ -7,9 +7,10 @@ import { readFileSync } from 'fs';
 import { IncomingMessage } from 'http';
 import { Socket } from 'net';
 import { join } from 'path';
-import { ODataError, isODataError } from '../../lib/errors';
+import { ODataError } from '../../lib/errors';
 import type { ODataRequest, ODataResponse, RequestContext } from '../../lib/protocol/message';
 import type { OuterRequest } from '../../lib/batch';
+export { catchODataError, rejectsWithODataError } from '../helpers/odata-error';
 
 export const SERVICE_ROOT = 'http://localhost:4004/odata/';
 
@@ -118,27 +119,6 @@ export function fakeService(respond?: (request: ODataRequest) => ODataResponse |
     }
   };
   return { handle, transaction, calls, log };
-}
-
-/** Run `fn` and return the ODataError it throws (fails the test if it throws something else or nothing). */
-export function catchODataError(fn: () => unknown): ODataError {
-  try {
-    fn();
-  } catch (error) {
-    if (isODataError(error)) return error;
-    throw error;
-  }
-  throw new Error('expected an ODataError, nothing was thrown');
-}
-
-export async function rejectsWithODataError(promise: Promise<unknown>): Promise<ODataError> {
-  try {
-    await promise;
-  } catch (error) {
-    if (isODataError(error)) return error;
-    throw error;
-  }
-  throw new Error('expected an ODataError, the promise resolved');
 }
 
 /** One embedded response as a client sees it. */

@@ -3,6 +3,7 @@ import { join } from 'path';
 import { isODataError } from '../../lib/errors';
 import { DEFAULT_CSDL_NAMESPACE, EDMX_NAMESPACE, METADATA_NAMESPACE, loadEdmx, readEdmx, writeEdmx } from '../../lib/edm';
 import { seededRandom } from '../helpers/random';
+import { catchODataError } from '../helpers/odata-error';
 
 const FIXTURES = join(__dirname, '..', 'fixtures');
 const DEMO = readFileSync(join(FIXTURES, 'odata-demo', 'metadata.xml'), 'utf8');
@@ -11,15 +12,10 @@ const SAP = readFileSync(join(FIXTURES, 'sap-gwsample.xml'), 'utf8');
 const SAP_NS = 'http://www.sap.com/Protocols/SAPData';
 const KS_NS = 'http://example.org/kitchen-sink/annotations';
 
-/** The code (and message) of what `fn` throws. */
+/** The code, status and message of what `fn` throws. */
 function thrown(fn: () => unknown): { code: string; status: number; message: string } {
-  try {
-    fn();
-  } catch (error) {
-    if (isODataError(error)) return { code: error.code, status: error.status, message: error.message };
-    throw error;
-  }
-  throw new Error('expected an ODataError');
+  const { code, status, message } = catchODataError(fn);
+  return { code, status, message };
 }
 
 /** A minimal document around some Schema content. */

@@ -1,4 +1,3 @@
-import { ODataError } from '../../lib/errors';
 import {
   convertLiteral,
   encodeLiteral,
@@ -10,20 +9,10 @@ import {
 import type { ParsedLiteral } from '../../lib/edm/literals';
 import type { EdmEntityType, EdmProperty } from '../../lib/edm/model';
 import type { EdmPrimitiveTypeName, PrimitiveValue } from '../../lib/edm/primitives';
+import { failureOf as failure } from '../helpers/odata-error';
 
 const utc = (iso: string): Date => new Date(iso);
 const bytes = (...values: number[]): Uint8Array => new Uint8Array(values);
-
-/** Run `fn`, expect an ODataError, and return [code, status, message]. */
-function failure(fn: () => unknown): [string, number, string] {
-  try {
-    fn();
-  } catch (error) {
-    if (error instanceof ODataError) return [error.code, error.status, error.message];
-    throw error;
-  }
-  throw new Error('expected an ODataError');
-}
 
 // ---------------------------------------------------------------------------------------------
 // parseLiteral: valid forms

@@ -1,4 +1,3 @@
-import { ODataError } from '../../lib/errors';
 import {
   formatAtomValue,
   formatRawValue,
@@ -10,19 +9,10 @@ import {
   toJsonValue,
 } from '../../lib/edm/payload-values';
 import type { EdmPrimitiveTypeName, PrimitiveValue } from '../../lib/edm/primitives';
+import { failureOf as failure } from '../helpers/odata-error';
 
 const utc = (iso: string): Date => new Date(iso);
 const bytes = (...values: number[]): Uint8Array => new Uint8Array(values);
-
-function failure(fn: () => unknown): [string, number, string] {
-  try {
-    fn();
-  } catch (error) {
-    if (error instanceof ODataError) return [error.code, error.status, error.message];
-    throw error;
-  }
-  throw new Error('expected an ODataError');
-}
 
 // =============================================================================================
 // One table of every type: value, Atom text, verbose-JSON value, JSON text

@@ -1,16 +1,6 @@
-import { ODataError } from '../../lib/errors';
 import { negotiateFormat, parseAccept } from '../../lib/protocol/negotiate';
 import type { NegotiationInput, PayloadKind } from '../../lib/protocol/negotiate';
-
-function failure(fn: () => unknown): [string, number, string] {
-  try {
-    fn();
-  } catch (error) {
-    if (error instanceof ODataError) return [error.code, error.status, error.message];
-    throw error;
-  }
-  throw new Error('expected an ODataError');
-}
+import { failureOf as failure } from '../helpers/odata-error';
 
 function input(kind: PayloadKind, accept?: string, format?: string, acceptCharset?: string, mediaType?: string): NegotiationInput {
   return { kind, accept, format, acceptCharset, mediaType };

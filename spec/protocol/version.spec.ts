@@ -1,16 +1,6 @@
-import { ODataError } from '../../lib/errors';
 import { checkRequestVersion, checkResponseVersion, compareVersions, formatVersion, parseVersionHeader } from '../../lib/protocol/version';
 import type { ProtocolVersion, VersionHeader } from '../../lib/protocol/version';
-
-function failure(fn: () => unknown): [string, number, string] {
-  try {
-    fn();
-  } catch (error) {
-    if (error instanceof ODataError) return [error.code, error.status, error.message];
-    throw error;
-  }
-  throw new Error('expected an ODataError');
-}
+import { failureOf as failure } from '../helpers/odata-error';
 
 describe('parseVersionHeader', () => {
   it.each<[string, VersionHeader | undefined]>([

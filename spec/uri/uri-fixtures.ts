@@ -3,8 +3,8 @@ import { readFileSync } from 'fs';
 import { join } from 'path';
 import { loadEdmx } from '../../lib/edm';
 import type { EdmModel } from '../../lib/edm/model';
-import { ODataError } from '../../lib/errors';
 import type { ResourcePath } from '../../lib/uri/types';
+export { catchODataError } from '../helpers/odata-error';
 
 const FIXTURES = join(__dirname, '..', 'fixtures');
 
@@ -13,17 +13,6 @@ export const demoModel: EdmModel = loadEdmx(readFileSync(join(FIXTURES, 'odata-d
 
 /** The URI test model: composite keys, nested complex types, open and media types, all function import shapes. */
 export const uriModel: EdmModel = loadEdmx(readFileSync(join(FIXTURES, 'uri-test.xml'), 'utf8'));
-
-/** Run `fn`, which must throw an ODataError, and return that error. */
-export function catchODataError(fn: () => unknown): ODataError {
-  try {
-    fn();
-  } catch (error) {
-    if (error instanceof ODataError) return error;
-    throw error;
-  }
-  throw new Error('expected an ODataError, but nothing was thrown');
-}
 
 /** A plain, comparable picture of a ResourcePath: names instead of model objects, undefined fields dropped. */
 export function summarize(path: ResourcePath): Record<string, unknown> {

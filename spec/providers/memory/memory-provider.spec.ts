@@ -1,12 +1,12 @@
 import type { IncomingMessage } from 'http';
 import type { EdmModel } from '../../../lib/edm/model';
-import { ODataError } from '../../../lib/errors';
 import type { RequestContext } from '../../../lib/protocol/message';
 import type { CountRequest, Entity, QueryRequest } from '../../../lib/provider/types';
 import { MemoryProvider, MemoryStore } from '../../../lib/providers/memory';
 import * as read from '../../../lib/providers/memory/read';
 import { parseQueryOptions, parseResourcePath, withKeyTieBreaker } from '../../../lib/uri';
 import { DEMO_LINKS, ORDER_A, demoData, demoModel, shopData, shopModel } from './models';
+import { describeRejection as errorOf } from '../../helpers/odata-error';
 
 const LIMITS = { maxExpandDepth: 10, maxExpandBreadth: 20, maxFilterLength: 2000, maxFilterDepth: 50 };
 const CONTEXT: RequestContext = { request: {} as IncomingMessage, state: new Map() };
@@ -38,16 +38,6 @@ async function entitiesOf(provider: MemoryProvider, request: QueryRequest): Prom
   const result = await provider.query(request, CONTEXT);
   if (!Array.isArray(result.entities)) throw new Error('expected an array');
   return result.entities;
-}
-
-async function errorOf(promise: Promise<unknown>): Promise<string> {
-  try {
-    await promise;
-  } catch (error) {
-    if (error instanceof ODataError) return `${error.status} ${error.code}: ${error.message}`;
-    throw error;
-  }
-  throw new Error('expected an ODataError');
 }
 
 describe('MemoryProvider on the ODataDemo data', () => {

@@ -1,21 +1,11 @@
 import type { EdmModel } from '../../../lib/edm/model';
-import { ODataError } from '../../../lib/errors';
 import { fromForeignKeys, loadData } from '../../../lib/providers/memory/load-data';
 import type { Entity } from '../../../lib/provider/types';
 import { projectEntity, resolvePath } from '../../../lib/providers/memory/read';
 import { MemoryStore } from '../../../lib/providers/memory/store';
 import { DEMO_LINKS, ORDER_A, ORDER_B, demoData, demoModel, setOf, shopData, shopModel } from './models';
 import { pathOf, selectExpandOf } from './paths';
-
-function errorOf(fn: () => unknown): string {
-  try {
-    fn();
-  } catch (error) {
-    if (error instanceof ODataError) return `${error.status} ${error.code}: ${error.message}`;
-    throw error;
-  }
-  throw new Error('expected an ODataError');
-}
+import { describeFailure as errorOf } from '../../helpers/odata-error';
 
 describe('resolvePath', () => {
   let model: EdmModel;

@@ -3,18 +3,9 @@ import { ODataError } from '../../../lib/errors';
 import { loadData } from '../../../lib/providers/memory/load-data';
 import { MemoryStore } from '../../../lib/providers/memory/store';
 import { ORDER_A, ORDER_B, navOf, setOf, shopData, shopModel } from './models';
+import { describeFailure as codeOf } from '../../helpers/odata-error';
 
 const NEW_ORDER = '11111111-2222-3333-4444-555555555555';
-
-function codeOf(fn: () => unknown): string {
-  try {
-    fn();
-  } catch (error) {
-    if (error instanceof ODataError) return `${error.status} ${error.code}: ${error.message}`;
-    throw error;
-  }
-  throw new Error('expected an ODataError');
-}
 
 /** Everything observable in the store, for "exactly as before" comparisons (link order has no meaning: reads order by target). */
 function dump(store: MemoryStore, model: EdmModel): unknown {

@@ -13,6 +13,7 @@ import type { CreateRequest, Entity, EntityReference, LinkRequest, Precondition,
 import { MemoryProvider } from '../../../lib/providers/memory';
 import type { EntityKey } from '../../../lib/uri/types';
 import { DEMO_LINKS, ORDER_A, ORDER_B, demoData, demoModel, galleryModel, navOf, setOf, shopData, shopModel } from './models';
+import { describeRejection as errorOf } from '../../helpers/odata-error';
 
 const CONTEXT: RequestContext = { request: {} as IncomingMessage, state: new Map() };
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/;
@@ -34,16 +35,6 @@ function snapshot(provider: MemoryProvider): unknown {
     });
   }
   return out;
-}
-
-async function errorOf(promise: Promise<unknown>): Promise<string> {
-  try {
-    await promise;
-  } catch (error) {
-    if (error instanceof ODataError) return `${error.status} ${error.code}: ${error.message}`;
-    throw error;
-  }
-  throw new Error('expected an ODataError');
 }
 
 /** Expect the write to fail with `expected` and leave the store exactly as before. */

@@ -3,9 +3,9 @@ import { readFileSync } from 'fs';
 import { join } from 'path';
 import { loadEdmx } from '../../../lib/edm';
 import type { EdmEntityType, EdmModel } from '../../../lib/edm/model';
-import { ODataError } from '../../../lib/errors';
 import type { ExprNode } from '../../../lib/uri/expr/ast';
 import { transformExpression } from '../../../lib/uri/expr';
+export { catchODataError } from '../../helpers/odata-error';
 
 const FIXTURES = join(__dirname, '..', '..', 'fixtures');
 
@@ -25,17 +25,6 @@ export const Supplier = entityType(demoModel, 'ODataDemo.Supplier');
 export const Item = entityType(testModel, 'ExprTest.Item');
 export const SpecialItem = entityType(testModel, 'ExprTest.SpecialItem');
 export const Person = entityType(testModel, 'ExprTest.Person');
-
-/** Run `action` and return the ODataError it throws (fails the test when it throws nothing or something else). */
-export function catchODataError(action: () => unknown): ODataError {
-  try {
-    action();
-  } catch (error) {
-    if (error instanceof ODataError) return error;
-    throw error;
-  }
-  throw new Error('expected an ODataError, but nothing was thrown');
-}
 
 /** The tree without `loc` (for "equal modulo positions"). */
 export function withoutLoc(node: ExprNode): ExprNode {

@@ -7,7 +7,7 @@
 import { IncomingMessage, request as httpRequest } from 'http';
 import { readFileSync } from 'fs';
 import { join } from 'path';
-import { MemoryProvider, ODataError, loadEdmx, odata } from '../../lib';
+import { ODataError, odata } from '../../lib';
 import type { DataProvider, RequestContext } from '../../lib';
 import { readLikeCloudSdk, readLikeDatajs } from '../batch/helpers';
 import {
@@ -29,7 +29,7 @@ import {
   statuses,
   toCrlf,
 } from '../helpers/batch-http';
-import { EXPRESS_VERSIONS, startDemo } from '../helpers/demo';
+import { DEMO_MODEL, EXPRESS_VERSIONS, demoProvider, startDemo } from '../helpers/demo';
 import { RunningServer, startServer } from '../helpers/server';
 
 const JSON_TYPE = 'application/json';
@@ -39,7 +39,6 @@ const ATOM_NS =
   'xmlns="http://www.w3.org/2005/Atom" xmlns:d="http://schemas.microsoft.com/ado/2007/08/dataservices" xmlns:m="http://schemas.microsoft.com/ado/2007/08/dataservices/metadata"';
 const RELATED = 'http://schemas.microsoft.com/ado/2007/08/dataservices/related/';
 const FIXTURES = join(__dirname, '..', 'fixtures', 'batch');
-const DEMO = join(__dirname, '..', '..', 'examples', 'odata-demo');
 const LINE_ENDS: readonly LineEnds[] = ['CRLF', 'LF'];
 
 const JSON_HEADERS = { Accept: JSON_TYPE };
@@ -958,8 +957,7 @@ describe.each(EXPRESS_VERSIONS)('$batch on the demo service on %s', (_name, expr
  * the outer request's context object (MS-ODATA: parts are authorised like the batch itself).
  */
 describe.each(EXPRESS_VERSIONS)('$batch parts and the request context on %s', (_name, expressModule) => {
-  const model = loadEdmx(readFileSync(join(DEMO, 'metadata.xml'), 'utf8'));
-  const data: unknown = JSON.parse(readFileSync(join(DEMO, 'data.json'), 'utf8'));
+  const model = DEMO_MODEL;
 
   interface Call {
     readonly method: string;
@@ -980,9 +978,7 @@ describe.each(EXPRESS_VERSIONS)('$batch parts and the request context on %s', (_
     beforeCreate = async () => undefined;
     events = [];
     const users = new WeakMap<IncomingMessage, string>();
-    const inner = new MemoryProvider(model, data as ConstructorParameters<typeof MemoryProvider>[1], {
-      links: { Products: { Category: 'CategoryID', Supplier: 'SupplierID' } },
-    });
+    const inner = demoProvider();
     const record = (method: string, context: RequestContext): void => {
       calls.push({ method, context, user: users.get(context.request) });
     };

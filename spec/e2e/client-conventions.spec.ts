@@ -4,15 +4,12 @@
  */
 import express from 'express';
 import request from 'supertest';
-import { readFileSync } from 'fs';
-import { join } from 'path';
-import { loadEdmx, MemoryProvider, ODataError, odata } from '../../lib';
+import { ODataError, odata } from '../../lib';
 import type { DataProvider, QueryRequest } from '../../lib';
 import type { RequestContext } from '../../lib/protocol/message';
-import { startDemo } from '../helpers/demo';
+import { DEMO_MODEL, demoProvider, startDemo } from '../helpers/demo';
 import { startServer, RunningServer } from '../helpers/server';
 
-const FIXTURE = join(__dirname, '..', 'fixtures', 'odata-demo');
 
 describe('client conventions', () => {
   let demo: RunningServer;
@@ -94,9 +91,8 @@ describe('client conventions', () => {
     let server: RunningServer;
     const logged: unknown[] = [];
     beforeAll(async () => {
-      const model = loadEdmx(readFileSync(join(FIXTURE, 'metadata.xml'), 'utf8'));
-      const data = JSON.parse(readFileSync(join(FIXTURE, 'data.json'), 'utf8'));
-      const memory = new MemoryProvider(model, data, { links: { Products: { Category: 'CategoryID', Supplier: 'SupplierID' } } });
+      const model = DEMO_MODEL;
+      const memory = demoProvider();
       const provider: DataProvider = {
         query(queryRequest: QueryRequest, context: RequestContext) {
           if (queryRequest.entitySet.name === 'Suppliers') {

@@ -5,16 +5,14 @@
  * expected entity exactly once and in order, whatever the other options, and any instance built
  * from the same data must be able to answer any page.
  */
-import { readFileSync } from 'fs';
-import { resolve } from 'path';
 import express from 'express';
 import request from 'supertest';
-import { loadEdmx, MemoryProvider, odata } from '../../lib';
-import { FIXED_NOW } from '../helpers/demo';
+import { odata } from '../../lib';
+import { DEMO_MODEL, FIXED_NOW, demoProvider } from '../helpers/demo';
 import { seededRandom } from '../helpers/random';
 import { RunningServer, startServer } from '../helpers/server';
 
-const model = loadEdmx(readFileSync(resolve(__dirname, '../fixtures/odata-demo/metadata.xml'), 'utf8'));
+const model = DEMO_MODEL;
 
 // ------------------------------------------------------------------------------------------------
 // Deterministic data
@@ -109,7 +107,7 @@ const PAGE = 97;
 const SUPPLIER_PAGE = 13;
 
 function startApp(): Promise<RunningServer> {
-  const provider = new MemoryProvider(model, data, { links: { Products: { Category: 'CategoryID', Supplier: 'SupplierID' } } });
+  const provider = demoProvider(data);
   const app = express();
   app.use('/odata', odata({ model, provider, maxPageSize: PAGE, pageSizes: { Suppliers: SUPPLIER_PAGE }, now: () => FIXED_NOW }));
   return startServer(app);

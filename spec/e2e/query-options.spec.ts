@@ -9,17 +9,14 @@ import { readFileSync } from 'fs';
 import { resolve } from 'path';
 import express from 'express';
 import request from 'supertest';
-import { loadEdmx, MemoryProvider, odata } from '../../lib';
+import { MemoryProvider, odata } from '../../lib';
 import type { EdmModel } from '../../lib/edm/model';
 import type { CountRequest, DataProvider, QueryRequest, QueryResult } from '../../lib/provider/types';
 import type { RequestContext } from '../../lib/protocol/message';
-import { EXPRESS_VERSIONS, FIXED_NOW, startDemo } from '../helpers/demo';
+import { DEMO_MODEL, EXPRESS_VERSIONS, FIXED_NOW, demoData as loadDemoData, demoProvider, startDemo } from '../helpers/demo';
 import { RunningServer, startServer } from '../helpers/server';
 
-const FIXTURES = resolve(__dirname, '../fixtures/odata-demo');
-const metadata = readFileSync(`${FIXTURES}/metadata.xml`, 'utf8');
-const demoData = JSON.parse(readFileSync(`${FIXTURES}/data.json`, 'utf8')) as Record<string, Record<string, unknown>[]>;
-const DEMO_LINKS = { links: { Products: { Category: 'CategoryID', Supplier: 'SupplierID' } } };
+const demoData = loadDemoData() as Record<string, Record<string, unknown>[]>;
 
 interface JsonEntity {
   readonly ID: number;
@@ -681,10 +678,10 @@ function startApp(model: EdmModel, provider: DataProvider, options: Record<strin
 }
 
 describe('custom query options and default order on a spec-local app', () => {
-  const model = loadEdmx(metadata);
+  const model = DEMO_MODEL;
   // The products stored in reverse key order: results must still come out ordered by key.
   const reversed = { ...demoData, Products: [...demoData.Products].reverse() };
-  const provider = new RecordingProvider(new MemoryProvider(model, reversed, DEMO_LINKS));
+  const provider = new RecordingProvider(demoProvider(reversed));
   let app: RunningServer;
   beforeAll(async () => {
     app = await startApp(model, provider, { maxPageSize: 4 });

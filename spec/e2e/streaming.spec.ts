@@ -6,15 +6,13 @@
  * measurement follows bench/streaming-check.js, in one process. MemoryProvider's big pages stream too.
  */
 import express from 'express';
-import { readFileSync } from 'fs';
 import http from 'http';
-import { join } from 'path';
 import { setFlagsFromString } from 'v8';
 import { runInNewContext } from 'vm';
-import { loadEdmx, MemoryProvider, odata } from '../../lib';
+import { odata } from '../../lib';
 import type { DataProvider, Entity, QueryResult } from '../../lib/provider/types';
-import type { MemoryData } from '../../lib/providers/memory';
 import { startServer, RunningServer } from '../helpers/server';
+import { DEMO_MODEL, demoData, demoProvider } from '../helpers/demo';
 
 const ENTITIES = 100_000;
 const MB = 2 ** 20;
@@ -92,7 +90,7 @@ function readFeed(url: string, needle: string, onFirstByte: () => void): Promise
   });
 }
 
-const model = loadEdmx(readFileSync(join(__dirname, '..', 'fixtures', 'odata-demo', 'metadata.xml'), 'utf8'));
+const model = DEMO_MODEL;
 
 describe('a feed from an async-iterable provider streams', () => {
   let cursor: Cursor;
@@ -182,9 +180,8 @@ describe('MemoryProvider streams a page above streamAbove', () => {
       CategoryID: 0,
       SupplierID: 0,
     }));
-    const demo = JSON.parse(readFileSync(join(__dirname, '..', 'fixtures', 'odata-demo', 'data.json'), 'utf8')) as MemoryData;
-    const data = { Categories: demo.Categories, Suppliers: demo.Suppliers, Products: products };
-    const provider = new MemoryProvider(model, data, { links: { Products: { Category: 'CategoryID', Supplier: 'SupplierID' } } });
+    const demo = demoData();
+    const provider = demoProvider({ Categories: demo.Categories, Suppliers: demo.Suppliers, Products: products });
     const app = express();
     app.use('/odata', odata({ model, provider }));
     server = await startServer(app);

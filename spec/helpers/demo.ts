@@ -1,7 +1,33 @@
-/** The demo app for end-to-end specs, on Express 4 or 5, with a fixed clock. */
+/**
+ * The ODataDemo service for specs: the demo app on Express 4 or 5 with a fixed clock, and the
+ * pieces spec-local apps build on (the model, the data and its foreign-key links, a provider).
+ */
 import express4 from 'express4';
 import express5 from 'express';
+import { readFileSync } from 'fs';
+import { join } from 'path';
+import { loadEdmx, MemoryProvider } from '../../lib';
+import type { EdmModel } from '../../lib';
+import type { MemoryData } from '../../lib/providers/memory';
 import { startServer, RunningServer } from './server';
+
+const DEMO_FIXTURE = join(__dirname, '..', 'fixtures', 'odata-demo');
+
+/** The ODataDemo model, read once from the fixture's $metadata (models are immutable, so shared). */
+export const DEMO_MODEL: EdmModel = loadEdmx(readFileSync(join(DEMO_FIXTURE, 'metadata.xml'), 'utf8'));
+
+/** A fresh copy of the ODataDemo data as shipped (foreign keys CategoryID / SupplierID on Products). */
+export function demoData(): MemoryData {
+  return JSON.parse(readFileSync(join(DEMO_FIXTURE, 'data.json'), 'utf8')) as MemoryData;
+}
+
+/** The foreign-key fields of the demo data that stand for links (they are not model properties). */
+export const DEMO_LINKS = { Products: { Category: 'CategoryID', Supplier: 'SupplierID' } } as const;
+
+/** A MemoryProvider over the demo data, or over other data shaped like it. */
+export function demoProvider(data: MemoryData = demoData()): MemoryProvider {
+  return new MemoryProvider(DEMO_MODEL, data, { links: DEMO_LINKS });
+}
 
 // eslint-disable-next-line @typescript-eslint/no-require-imports
 const { createDemoApp } = require('../../examples/odata-demo/app') as {

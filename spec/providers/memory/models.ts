@@ -4,27 +4,19 @@
  * deletes, a self-association, an open type, integer and DateTime concurrency tokens), and a
  * "Gallery" model of media link entries.
  */
-import { readFileSync } from 'fs';
-import { join } from 'path';
-import { buildModel, loadEdmx } from '../../../lib/edm';
+import { buildModel } from '../../../lib/edm';
+import { DEMO_MODEL } from '../../helpers/demo';
 import type { ModelDefinition } from '../../../lib/edm/definition';
 import type { EdmEntitySet, EdmModel, EdmNavigationProperty } from '../../../lib/edm/model';
 import type { MemoryData } from '../../../lib/providers/memory/load-data';
 
-const FIXTURES = join(__dirname, '..', '..', 'fixtures', 'odata-demo');
 
 /** The ODataDemo model, read from the fixture's $metadata. */
 export function demoModel(): EdmModel {
-  return loadEdmx(readFileSync(join(FIXTURES, 'metadata.xml'), 'utf8'));
+  return DEMO_MODEL;
 }
 
-/** The ODataDemo data as shipped (foreign keys CategoryID / SupplierID on Products). */
-export function demoData(): MemoryData {
-  return JSON.parse(readFileSync(join(FIXTURES, 'data.json'), 'utf8')) as MemoryData;
-}
-
-/** The foreign-key map of the demo data. */
-export const DEMO_LINKS = { Products: { Category: 'CategoryID', Supplier: 'SupplierID' } } as const;
+export { demoData, DEMO_LINKS } from '../../helpers/demo';
 
 const SHOP: ModelDefinition = {
   schemas: [

@@ -2,10 +2,8 @@
  * Service options: what `odata(options)` accepts, the defaults of every limit, and their
  * validation. Resolved once when the service is built; handlers read the frozen result.
  */
-import { ODataError } from './errors';
 import type { EdmModel } from './edm/model';
 import type { DataProvider } from './provider/types';
-import type { ODataRequest } from './protocol/message';
 
 /** Every configurable limit. Bad input past a limit gets a 4xx, never unbounded work. */
 export interface ServiceLimits {
@@ -148,9 +146,4 @@ export function resolveOptions(options: ODataServiceOptions): ResolvedOptions {
 /** @internal The page size for an entity set, if paging applies. */
 export function pageSizeFor(options: ResolvedOptions, entitySetName: string): number | undefined {
   return options.pageSizes.get(entitySetName) ?? options.maxPageSize;
-}
-
-/** @internal Guard used where a request cannot be served by a read-only provider. */
-export function unsupported(feature: string, request: ODataRequest): ODataError {
-  return ODataError.fromCode('NOT_IMPLEMENTED', { feature: `${feature} (${request.method})` });
 }

@@ -2,7 +2,7 @@
  * The typed results handlers produce and format writers consume. A result holds data only: the
  * status, headers and version are decided by the service from the result and the request.
  */
-import type { EdmComplexType, EdmEntitySet, EdmEntityType, EdmPropertyTypeRef, EdmReturnType } from './edm/model';
+import type { EdmEntitySet, EdmEntityType, EdmPropertyTypeRef, EdmReturnType } from './edm/model';
 import type { PropertyValue } from './edm/primitives';
 import type { Entity } from './provider/types';
 import type { SelectExpand } from './uri/types';
@@ -111,6 +111,3 @@ export interface HandlerOutcome {
   readonly status?: number;
   readonly headers?: Readonly<Record<string, string>>;
 }
-
-/** A complex type reference used by writers for complex collections. */
-export type ComplexTypeOf = EdmComplexType;

@@ -8,7 +8,7 @@ import { printKeyPredicate } from '../edm';
 import type { Entity, MediaContent, NavigationReference } from '../provider/types';
 import type { HandlerOutcome } from '../result';
 import type { EntityTarget } from './query-request';
-import { loadEntity } from './query-request';
+import { keyOfEntity, loadEntity } from './query-request';
 import type { Handler, HandlerContext } from './context';
 import { mediaTypeOf, readEntryBody, requireBody } from './body';
 import { createRequestOf } from './entity-values';
@@ -26,9 +26,7 @@ async function parentOf(context: HandlerContext, target: EntityTarget): Promise<
   const previous = sourcePath.navigation[sourcePath.navigation.length - 1];
   const sourceSet = previous === undefined ? sourcePath.root.entitySet : previous.entitySet;
   const source = await loadEntity(context, { path: sourcePath, entitySet: sourceSet, entityType: sourceSet.entityType });
-  const key: Record<string, Entity[string]> = {};
-  for (const property of sourceSet.entityType.key) key[property.name] = source[property.name];
-  return { source: { entitySet: sourceSet, key: key as NavigationReference['source']['key'] }, navigationProperty: last.property };
+  return { source: { entitySet: sourceSet, key: keyOfEntity(sourceSet.entityType, source) }, navigationProperty: last.property };
 }
 
 /** The Location and entry response of a created entity. */

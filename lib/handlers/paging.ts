@@ -9,6 +9,7 @@ import { evaluate } from '../provider/evaluate';
 import type { Entity } from '../provider/types';
 import { encodeSkipToken, walkExpression } from '../uri';
 import type { ExpandItem, OrderByItem, QueryOptions, SelectExpand } from '../uri/types';
+import { keyOfEntity } from './query-request';
 
 /** How many entries to ask the provider for, and the page size that applies (if any). */
 export interface PagePlan {
@@ -105,9 +106,7 @@ export function nextLink(
     parts.push(`${encodeQueryValue(name)}=${encodeQueryValue(value)}`);
   }
   const orderByValues = userOrderBy.map((item) => evaluate(item.expression, lastEntity));
-  const key: Record<string, Entity[string]> = {};
-  for (const property of entityType.key) key[property.name] = lastEntity[property.name];
-  const token = encodeSkipToken(orderByValues, key, entityType, userOrderBy);
+  const token = encodeSkipToken(orderByValues, keyOfEntity(entityType, lastEntity), entityType, userOrderBy);
   parts.push(`$skiptoken=${encodeQueryValue(token)}`);
   return `${serviceRoot}${resourcePath}?${parts.join('&')}`;
 }

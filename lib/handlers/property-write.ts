@@ -7,11 +7,11 @@
 import { ODataError } from '../errors';
 import { parseRawValue, checkFacets } from '../edm';
 import type { PropertyValue } from '../edm/primitives';
-import type { PropertyStep } from '../uri/types';
+import type { EntityKey, PropertyStep } from '../uri/types';
 import type { Handler, HandlerContext } from './context';
 import { readPropertyBody, requireBody } from './body';
 import { preconditionOf } from './preconditions';
-import { loadEntity } from './query-request';
+import { keyOfEntity, loadEntity } from './query-request';
 import { targetOf } from './read';
 import { etagHeaders, keyOf } from './update';
 
@@ -33,15 +33,18 @@ async function writeProperty(context: HandlerContext, value: PropertyValue): Pro
   const { properties } = context.path as unknown as PropertyPath;
   const [first, ...rest] = properties;
   const precondition = preconditionOf(context, target.entityType);
-  const key = await keyOf(context, target);
+  const name = first.kind === 'Property' ? first.property.name : first.name;
+  let key: EntityKey;
   let topValue = value;
   if (rest.length > 0) {
-    // A member of a complex property: the provider stores whole top-level values.
+    // A member of a complex property: the provider stores whole top-level values, so read the
+    // current one (that read also gives the key).
     const entity = await loadEntity(context, target);
-    const name = first.kind === 'Property' ? first.property.name : first.name;
+    key = keyOfEntity(target.entityType, entity);
     topValue = withMember((entity[name] as PropertyValue | undefined) ?? null, rest, value);
+  } else {
+    key = await keyOf(context, target);
   }
-  const name = first.kind === 'Property' ? first.property.name : first.name;
   const updated = await provider.update(
     { entitySet: target.entitySet, entityType: target.entityType, key, mode: 'merge', values: { [name]: topValue }, bindings: [], precondition },
     context.request.context,

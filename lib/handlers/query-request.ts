@@ -6,7 +6,8 @@ import { ODataError } from '../errors';
 import type { EdmEntitySet, EdmEntityType } from '../edm/model';
 import type { Entity, QueryRequest } from '../provider/types';
 import { withKeyTieBreaker } from '../uri';
-import type { EntityPath, QueryOptions, SelectExpand } from '../uri/types';
+import type { EntityKey, EntityPath, QueryOptions, SelectExpand } from '../uri/types';
+import type { PrimitiveValue } from '../edm/primitives';
 import type { HandlerContext } from './context';
 
 /** A target made of entities: the part of a ResourcePath the provider needs. */
@@ -59,6 +60,16 @@ export function entityQuery(target: EntityTarget, query: QueryOptions | undefine
     count: false,
     customOptions: query?.custom ?? {},
   };
+}
+
+/**
+ * The key of an entity as the URI layer types it. Key properties are primitive and non-nullable,
+ * so the values a provider returns for them are PrimitiveValues.
+ */
+export function keyOfEntity(entityType: EdmEntityType, entity: Entity): EntityKey {
+  const key: Record<string, PrimitiveValue> = {};
+  for (const property of entityType.key) key[property.name] = entity[property.name] as PrimitiveValue;
+  return key;
 }
 
 /**

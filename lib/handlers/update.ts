@@ -10,7 +10,7 @@ import type { Handler, HandlerContext } from './context';
 import { readEntryBody } from './body';
 import { bindingsOf, completeValues, listedValues } from './entity-values';
 import { preconditionOf } from './preconditions';
-import { EntityTarget, loadEntity } from './query-request';
+import { EntityTarget, keyOfEntity, loadEntity } from './query-request';
 import { targetOf } from './read';
 
 /** The key of the entity a path addresses: from the URL when it has one, else by loading it. */
@@ -21,10 +21,7 @@ export async function keyOf(context: HandlerContext, target: EntityTarget): Prom
     // Direct addressing needs no read; a missing entity is the provider's 404 inside the write.
     return urlKey;
   }
-  const entity: Entity = await loadEntity(context, target);
-  const key: Record<string, Entity[string]> = {};
-  for (const property of target.entityType.key) key[property.name] = entity[property.name];
-  return key as EntityKey;
+  return keyOfEntity(target.entityType, await loadEntity(context, target));
 }
 
 function notWritable(context: HandlerContext, resource: string): ODataError {

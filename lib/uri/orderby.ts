@@ -75,6 +75,8 @@ function ordersByProperty(item: OrderByItem, name: string): boolean {
  */
 export function withKeyTieBreaker(orderBy: readonly OrderByItem[], entityType: EdmEntityType): readonly OrderByItem[] {
   const keys = keyOrder(entityType);
+  // The common case, no $orderby: the frozen per-type key order itself, no array per request.
+  if (orderBy.length === 0) return keys;
   const missing = keys.filter((key) => {
     const name = key.expression.kind === 'Member' ? key.expression.path[0] : '';
     return !orderBy.some((item) => ordersByProperty(item, name));

@@ -86,7 +86,7 @@ export interface MetadataResult {
   readonly kind: 'Metadata';
 }
 
-/** No body (204, or 200 with an empty body for DELETE of an entry). */
+/** No body: 204 No Content (writes and deletes), or 304 Not Modified for a conditional read. */
 export interface NoContentResult {
   readonly kind: 'NoContent';
 }

@@ -51,7 +51,11 @@ export const updateEntry: Handler = async (context) => {
   return { result: { kind: 'NoContent' }, status: 204, headers: etagHeaders(context, target, updated) };
 };
 
-/** DELETE of an entry: 200 with an empty body, as the protocol summary specifies. */
+/**
+ * DELETE of an entry (media link entries take their media resource with them): 204 No Content.
+ * MS-ODATA §2.2.7.4.1: the response "MUST have a 204 (No Content)" status code; the "200 OK, no
+ * body" of the older AtomPub wording breaks pyodata, odata2ts and SAPUI5.
+ */
 export const deleteEntry: Handler = async (context) => {
   const target = targetOf(context.path);
   const { provider } = context.config.options;
@@ -59,5 +63,5 @@ export const deleteEntry: Handler = async (context) => {
   const key = await keyOf(context, target);
   const precondition = preconditionOf(context, target.entityType);
   await provider.delete({ entitySet: target.entitySet, entityType: target.entityType, key, precondition }, context.request.context);
-  return { result: { kind: 'NoContent' }, status: 200 };
+  return { result: { kind: 'NoContent' }, status: 204 };
 };

@@ -235,16 +235,30 @@ describe.each(EXPRESS_VERSIONS)('demo service writes on %s', (_name, expressModu
   });
 
   describe('delete', () => {
-    it('deletes an entry with 200 and an empty body', async () => {
+    it('deletes an entry with 204 No Content (MS-ODATA §2.2.7.4.1), no body and no Content-Type', async () => {
       const response = await api().delete('/odata/Products(8)');
-      expect(response.status).toBe(200);
+      expect(response.status).toBe(204);
       expect(response.text).toBe('');
+      expect(response.headers['content-type']).toBeUndefined();
+      expect(response.headers['dataserviceversion']).toBe('1.0;');
       expect((await api().get('/odata/Products(8)')).status).toBe(404);
       expect((await getJson('Categories(2)/Products')).d.results.map((p: { ID: number }) => p.ID)).toEqual([7]);
     });
 
     it('answers 404 for a missing entry', async () => {
       expect((await api().delete('/odata/Products(99)')).status).toBe(404);
+    });
+
+    it('answers 204 to a DELETE tunnelled as POST + X-HTTP-Method (WCF clients with UsePostTunneling)', async () => {
+      const response = await api().post('/odata/Products(8)').set('x-http-method', 'DELETE').set('content-length', '0');
+      expect(response.status).toBe(204);
+      expect(response.text).toBe('');
+      expect((await api().get('/odata/Products(8)')).status).toBe(404);
+    });
+
+    it('answers 204 to the DELETE of a $value, as to the DELETE of the entry', async () => {
+      const response = await api().delete('/odata/Products(1)/Description/$value');
+      expect([response.status, response.text]).toEqual([204, '']);
     });
   });
 

@@ -70,7 +70,7 @@ describe('media, open types and OnDelete', () => {
     it('deletes the media resource with its entry', async () => {
       await api().post('/odata/Photos').set('content-type', 'image/png').send(PNG);
       const etag = (await api().get('/odata/Photos(1)')).headers['etag'] as string;
-      expect((await api().delete('/odata/Photos(1)').set('if-match', etag)).status).toBe(200);
+      expect((await api().delete('/odata/Photos(1)').set('if-match', etag)).status).toBe(204);
       expect((await api().get('/odata/Photos(1)/$value')).status).toBe(404);
     });
   });
@@ -113,7 +113,7 @@ describe('media, open types and OnDelete', () => {
     it('cascades from an album to its photos', async () => {
       await api().post('/odata/Albums(1)/Photos').set('content-type', 'image/png').send(PNG);
       expect((await api().get('/odata/Albums(1)/Photos/$count')).text).toBe('1');
-      expect((await api().delete('/odata/Albums(1)')).status).toBe(200);
+      expect((await api().delete('/odata/Albums(1)')).status).toBe(204);
       expect((await api().get('/odata/Photos/$count')).text).toBe('0');
     });
 
@@ -122,7 +122,7 @@ describe('media, open types and OnDelete', () => {
       expect(response.status).toBe(409);
       expect(response.body.error.code).toBe('CONSTRAINT_VIOLATION');
       expect((await api().get('/odata/Notes(1)/Owner?$format=json')).body.d.ID).toBe(1);
-      expect((await api().delete('/odata/Owners(2)')).status).toBe(200);
+      expect((await api().delete('/odata/Owners(2)')).status).toBe(204);
     });
   });
 });

@@ -30,7 +30,6 @@ const TABLE: Readonly<Record<ResourceKind, Row>> = {
   Entity: { GET: readEntry, PUT: updateEntry, MERGE: updateEntry, PATCH: updateEntry, DELETE: deleteEntry },
   NavigationEntity: { GET: readEntry, PUT: updateEntry, MERGE: updateEntry, PATCH: updateEntry, DELETE: deleteEntry },
   CollectionCount: { GET: readCount },
-  EntityCount: { GET: readCount },
   // MS-ODATA §2.2.7.3: MERGE is not defined for individual properties, so it is 405 here.
   ComplexProperty: { GET: readProperty, PUT: updateProperty },
   PrimitiveProperty: { GET: readProperty, PUT: updateProperty },

@@ -109,14 +109,10 @@ export const readEntry: Handler = async (context) => {
   return outcome;
 };
 
-/** GET `.../$count` on a collection (`$filter` applies) or on a single entity (1, or 404). */
+/** GET `.../$count` on a collection (`$filter` applies). */
 export const readCount: Handler = async (context) => {
   const target = targetOf(context.path);
   const { provider } = context.config.options;
-  if (context.path.kind === 'EntityCount') {
-    await loadEntity(context, target, context.query);
-    return { result: { kind: 'Count', count: 1 } };
-  }
   const { query } = context;
   let count: number | undefined;
   if (provider.count !== undefined) {

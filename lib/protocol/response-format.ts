@@ -30,7 +30,6 @@ export function payloadKindOf(path: ResourcePath): PayloadKind {
     case 'Link':
       return 'links';
     case 'CollectionCount':
-    case 'EntityCount':
     case 'LinksCount':
       return 'count';
     case 'PropertyValue':

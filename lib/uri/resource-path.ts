@@ -124,7 +124,8 @@ function first(segment: PathSegment, model: EdmModel): Cursor {
 /**
  * A segment after one entity.
  *
- *   navPath-np = "/" ( "$links" "/" entityNavProperty / entityNavProperty / entityProperty / "$value" / "$count" )
+ *   navPath-np = "/" ( "$links" "/" entityNavProperty / entityNavProperty / entityProperty / "$value" )
+ * (`$count` after one entity is refused: MS-ODATA's `count` follows collections only.)
  *   entityNavProperty = entityNavProperty-es [ paren / "(" keyPredicate ")" ] / entityNavProperty-et
  */
 function afterEntity(base: EntityBase, segment: PathSegment, model: EdmModel): Cursor {
@@ -133,7 +134,9 @@ function afterEntity(base: EntityBase, segment: PathSegment, model: EdmModel): C
   switch (name) {
     case '$count':
       noPredicate(segment, predicate, name);
-      return { state: 'Final', result: { kind: 'EntityCount', path: pathOf(base), entitySet: base.entitySet, entityType: type }, last: name };
+      // MS-ODATA §2.2.3.1: `count` follows an entity set or a collection navigation property only;
+      // WCF: "$count can only follow a resource segment that refers to a collection".
+      throw invalidSegment(segment, `$count can only follow a collection; '${previousName(base)}' addresses a single entity`);
     case '$value':
       noPredicate(segment, predicate, name);
       // MS-ODATA §2.2.3.5 URI17: the media resource of a media link entry (m:HasStream="true").
@@ -159,6 +162,12 @@ function afterEntity(base: EntityBase, segment: PathSegment, model: EdmModel): C
     return { state: 'Primitive', base, properties: [{ kind: 'Dynamic', name }] };
   }
   throw unknownSegment(segment, name, [...type.propertiesByName.keys(), ...type.navigationPropertiesByName.keys(), ...ENTITY_KEYWORDS]);
+}
+
+/** The name of the segment that reached `base`: its last navigation property, or its entity set. */
+function previousName(base: EntityBase): string {
+  const last = base.navigation[base.navigation.length - 1];
+  return last === undefined ? base.root.entitySet.name : last.property.name;
 }
 
 /** Follow a navigation property; a key is allowed after a many-valued one only. */
@@ -282,9 +291,12 @@ function step(cursor: Cursor, segment: PathSegment, previous: PathSegment, model
     case 'Links': {
       const { name, predicate } = splitSegment(segment);
       if (name === '$count' && predicate === undefined) {
+        if (cursor.kind === 'Link') {
+          throw invalidSegment(segment, `$count can only follow a collection; '$links/${cursor.navigationProperty.name}' addresses a single link`);
+        }
         return { state: 'Final', result: { ...linksPath(cursor), kind: 'LinksCount' }, last: name };
       }
-      throw invalidSegment(segment, `only '$count' may follow '$links/${cursor.navigationProperty.name}'`);
+      throw invalidSegment(segment, cursor.kind === 'Links' ? `only '$count' may follow '$links/${cursor.navigationProperty.name}'` : `nothing may follow the single link '$links/${cursor.navigationProperty.name}'`);
     }
     case 'ServiceOperation':
       return afterServiceOperation(cursor.functionImport, segment);

@@ -50,7 +50,6 @@ export type ResourceKind =
   | 'Entity'
   | 'NavigationEntity'
   | 'CollectionCount'
-  | 'EntityCount'
   | 'ComplexProperty'
   | 'PrimitiveProperty'
   | 'PropertyValue'
@@ -78,7 +77,7 @@ export type ResourcePath =
   /** A collection of entities: a set, or a many-valued navigation without key. */
   | (EntityTargetBase & { readonly kind: 'EntitySet' | 'NavigationCollection' | 'CollectionCount' })
   /** One entity: by key, or a single-valued navigation. */
-  | (EntityTargetBase & { readonly kind: 'Entity' | 'NavigationEntity' | 'EntityCount' | 'MediaResource' })
+  | (EntityTargetBase & { readonly kind: 'Entity' | 'NavigationEntity' | 'MediaResource' })
   /** A property of one entity; `properties` walks into complex values. */
   | (EntityTargetBase & {
       readonly kind: 'ComplexProperty' | 'PrimitiveProperty' | 'PropertyValue';

@@ -85,7 +85,6 @@ describe('parseQueryOptions', () => {
     ['$metadata', 'sap-language=EN', { custom: { 'sap-language': 'EN' } }],
     ['', '$format=json', { format: 'json' }],
     ['Products/$count', "$filter=Rating gt 3&$format=json", { filter: 'Rating gt 3', format: 'json' }],
-    ['Products(1)/$count', '$filter=Rating gt 3', { filter: 'Rating gt 3' }],
     ['Products(1)/Name', '$format=json', { format: 'json' }],
     // $links options apply to the linked entities.
     ['Categories(1)/$links/Products', "$filter=Name eq 'x'&$orderby=Rating&$top=1", { filter: "Name eq 'x'", orderBy: ['Rating asc'], top: 1 }],

@@ -28,7 +28,6 @@ describe('parseResourcePath (ODataDemo)', () => {
     ['Products(ID%3D7)', { kind: 'Entity', ...PRODUCT, root: 'Products', rootKey: { ID: 7 } }],
     ['Products(-3)', { kind: 'Entity', ...PRODUCT, root: 'Products', rootKey: { ID: -3 } }],
     ['Products/$count', { kind: 'CollectionCount', ...PRODUCT, root: 'Products' }],
-    ['Products(1)/$count', { kind: 'EntityCount', ...PRODUCT, root: 'Products', rootKey: { ID: 1 } }],
     [
       'Products(1)/Category',
       { kind: 'NavigationEntity', ...CATEGORY, root: 'Products', rootKey: { ID: 1 }, navigation: ['Category->Categories'] },
@@ -69,10 +68,6 @@ describe('parseResourcePath (ODataDemo)', () => {
         navigation: [['Products->Products', { ID: 2 }], 'Supplier->Suppliers', 'Products->Products'],
       },
     ],
-    [
-      'Products(1)/Category/$count',
-      { kind: 'EntityCount', ...CATEGORY, root: 'Products', rootKey: { ID: 1 }, navigation: ['Category->Categories'] },
-    ],
     ['Products(1)/Name', { kind: 'PrimitiveProperty', ...PRODUCT, root: 'Products', rootKey: { ID: 1 }, properties: ['Name'] }],
     ['Products(1)/Name/$value', { kind: 'PropertyValue', ...PRODUCT, root: 'Products', rootKey: { ID: 1 }, properties: ['Name'] }],
     ['Suppliers(0)/Address', { kind: 'ComplexProperty', ...SUPPLIER, root: 'Suppliers', rootKey: { ID: 0 }, properties: ['Address'] }],
@@ -105,10 +100,6 @@ describe('parseResourcePath (ODataDemo)', () => {
     [
       'Categories(1)/$links/Products/$count',
       { kind: 'LinksCount', ...CATEGORY, root: 'Categories', rootKey: { ID: 1 }, link: 'Products->Products' },
-    ],
-    [
-      'Products(1)/$links/Category/$count',
-      { kind: 'LinksCount', ...PRODUCT, root: 'Products', rootKey: { ID: 1 }, link: 'Category->Categories' },
     ],
     [
       'Categories(1)/Products(2)/$links/Supplier',
@@ -304,7 +295,8 @@ describe('parseResourcePath errors', () => {
     ['Products(1)/$links', 'URI_INVALID_SEGMENT', 400, "The segment '$links' is not valid here: '$links' must be followed by a navigation property"],
     ['Products(1)/$links/Name', 'URI_INVALID_SEGMENT', 400, "The segment 'Name' is not valid here: '$links' must be followed by a navigation property"],
     ['Products(1)/$links/$count', 'URI_INVALID_SEGMENT', 400, "The segment '$count' is not valid here: '$links' must be followed by a navigation property"],
-    ['Products(1)/$links/Category/Name', 'URI_INVALID_SEGMENT', 400, "The segment 'Name' is not valid here: only '$count' may follow '$links/Category'"],
+    ['Products(1)/$links/Category/Name', 'URI_INVALID_SEGMENT', 400, "The segment 'Name' is not valid here: nothing may follow the single link '$links/Category'"],
+    ['Categories(1)/$links/Products/Name', 'URI_INVALID_SEGMENT', 400, "The segment 'Name' is not valid here: only '$count' may follow '$links/Products'"],
     [
       'Products(1)/$links/Category(1)',
       'URI_INVALID_SEGMENT',
@@ -348,7 +340,13 @@ describe('parseResourcePath errors', () => {
     ['Products(ID=)', 'URI_KEY_SYNTAX', 400, "Bad key predicate 'ID=' for entity type 'ODataDemo.Product': a key value is missing (position 3)"],
     ['Products(abc)', 'URI_KEY_SYNTAX', 400, "Bad key predicate 'abc' for entity type 'ODataDemo.Product': no valid literal starts at 'abc' (position 0)"],
     ['Categories(1)/Products(x)', 'URI_KEY_SYNTAX', 400, "Bad key predicate 'x' for entity type 'ODataDemo.Product': no valid literal starts at 'x' (position 0)"],
-    ['Products(1)/$links/Category/$count/x', 'URI_INVALID_SEGMENT', 400, "The segment 'x' is not valid here: '$count' must be the last segment"],
+    // $count follows collections only (MS-ODATA §2.2.3.1 `count`; WCF answers these 400 too)
+    ['Products(1)/$count', 'URI_INVALID_SEGMENT', 400, "The segment '$count' is not valid here: $count can only follow a collection; 'Products' addresses a single entity"],
+    ['Products(1)/Category/$count', 'URI_INVALID_SEGMENT', 400, "The segment '$count' is not valid here: $count can only follow a collection; 'Category' addresses a single entity"],
+    ['Categories(1)/Products(2)/$count', 'URI_INVALID_SEGMENT', 400, "The segment '$count' is not valid here: $count can only follow a collection; 'Products' addresses a single entity"],
+    ['Products(1)/$links/Category/$count', 'URI_INVALID_SEGMENT', 400, "The segment '$count' is not valid here: $count can only follow a collection; '$links/Category' addresses a single link"],
+    ['Categories(1)/$links/Products(2)/$count', 'URI_INVALID_SEGMENT', 400, "The segment '$count' is not valid here: $count can only follow a collection; '$links/Products' addresses a single link"],
+    ['Categories(1)/$links/Products/$count/x', 'URI_INVALID_SEGMENT', 400, "The segment 'x' is not valid here: '$count' must be the last segment"],
   ])('%s -> %s', (path, code, status, message) => {
     const error = catchODataError(() => parseResourcePath(path, demoModel));
     expect([error.code, error.status, error.message]).toEqual([code, status, message]);

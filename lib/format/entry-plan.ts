@@ -29,8 +29,10 @@ const NO_NAMES: ReadonlySet<string> = new Set();
 
 /**
  * Resolve $select/$expand against a type (MS-ODATA §2.2.3.6.1.11): without $select every
- * property and navigation link is written; with it, only the named (or `*`) properties, and the
- * navigation links that are selected or expanded.
+ * property and navigation link is written; with it, only the named properties and the navigation
+ * links that are selected or expanded. `*` (also `Nav/*` at an expanded level) selects "all
+ * properties" of the level, navigation properties included, so it writes the same deferred links
+ * (JSON `__deferred`, Atom related `link`) as the response without $select.
  */
 export function planEntry(entitySet: EdmEntitySet, entityType: EdmEntityType, selectExpand: SelectExpand): EntryPlan {
   const { select, expand } = selectExpand;
@@ -41,7 +43,7 @@ export function planEntry(entitySet: EdmEntitySet, entityType: EdmEntityType, se
   const navigation: NavigationPlan[] = [];
   for (const property of entityType.navigationProperties) {
     const item = expanded.get(property);
-    if (select === undefined || item !== undefined || select.navigationProperties.has(property.name)) {
+    if (select === undefined || select.allProperties || item !== undefined || select.navigationProperties.has(property.name)) {
       navigation.push({ property, expand: item });
     }
   }

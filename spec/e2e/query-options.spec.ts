@@ -347,8 +347,9 @@ describe('query options on the demo service', () => {
       expect(response.body).toEqual({ d: { __metadata: { uri: uri('Products(1)'), type: 'ODataDemo.Product' }, Name: 'Milk', Price: '3.5' } });
     });
 
-    it('keeps every structural property for *, and no navigation property', async () => {
+    it('keeps every property for *, the navigation links included (MS-ODATA §2.2.3.6.1.11), as without $select', async () => {
       const response = await json('Products(1)?$select=*');
+      const plain = await json('Products(1)');
       expect(response.body.d).toEqual({
         __metadata: { uri: uri('Products(1)'), type: 'ODataDemo.Product' },
         ID: 1,
@@ -358,7 +359,37 @@ describe('query options on the demo service', () => {
         DiscontinuedDate: null,
         Rating: 3,
         Price: '3.5',
+        Category: { __deferred: { uri: uri('Products(1)/Category') } },
+        Supplier: { __deferred: { uri: uri('Products(1)/Supplier') } },
       });
+      expect(response.body.d).toEqual(plain.body.d);
+    });
+
+    it('keeps the related links for * in Atom, as without $select', async () => {
+      const links = (text: string) => [...text.matchAll(/<link rel="http:\/\/schemas\.microsoft\.com\/ado\/2007\/08\/dataservices\/related\/[^>]*>/g)].map((m) => m[0]);
+      const selected = await get('Products(1)?$select=*');
+      const plain = await get('Products(1)');
+      expect(links(selected.text)).toEqual([
+        '<link rel="http://schemas.microsoft.com/ado/2007/08/dataservices/related/Category" type="application/atom+xml;type=entry" title="Category" href="Products(1)/Category"/>',
+        '<link rel="http://schemas.microsoft.com/ado/2007/08/dataservices/related/Supplier" type="application/atom+xml;type=entry" title="Supplier" href="Products(1)/Supplier"/>',
+      ]);
+      expect(links(selected.text)).toEqual(links(plain.text));
+    });
+
+    it('keeps the navigation links of an expanded level selected with Nav/*', async () => {
+      const response = await json('Products(1)?$select=Name,Category/*&$expand=Category');
+      expect(response.body.d).toEqual({
+        __metadata: { uri: uri('Products(1)'), type: 'ODataDemo.Product' },
+        Name: 'Milk',
+        Category: {
+          __metadata: { uri: uri('Categories(1)'), type: 'ODataDemo.Category' },
+          ID: 1,
+          Name: 'Beverages',
+          Products: { __deferred: { uri: uri('Categories(1)/Products') } },
+        },
+      });
+      const atom = await get('Products(1)?$select=Name,Category/*&$expand=Category');
+      expect(atom.text).toContain('<link rel="http://schemas.microsoft.com/ado/2007/08/dataservices/related/Products" type="application/atom+xml;type=feed" title="Products" href="Categories(1)/Products"/>');
     });
 
     it('writes a selected navigation property as deferred', async () => {

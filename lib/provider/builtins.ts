@@ -121,6 +121,11 @@ function entityTypeOf(node: ExprNode): EdmEntityType | undefined {
   return node.kind === 'TypeName' ? node.entityType : undefined;
 }
 
+/** An entity type outside the subject's hierarchy (marked by the checker): nothing is ever of it. */
+function neverMatches(node: ExprNode): boolean {
+  return node.kind === 'TypeName' && node.neverMatches === true;
+}
+
 function primitiveTarget(node: ExprNode): EdmPrimitiveTypeName | undefined {
   return node.type?.kind === 'Primitive' ? node.type.name : undefined;
 }
@@ -131,6 +136,7 @@ const isof: Compiled = (args, node, settings) => {
   const subject: Evaluator = node.args.length === 1 ? (entity) => entity : args[0];
   const entityType = entityTypeOf(typeArg);
   if (entityType !== undefined) {
+    if (neverMatches(typeArg)) return () => false;
     return (entity) => {
       const value = subject(entity);
       return isStructured(value) && settings.isInstance(value, entityType);
@@ -184,6 +190,7 @@ const cast: Compiled = (args, node, settings) => {
   const subject: Evaluator = node.args.length === 1 ? (entity) => entity : args[0];
   const entityType = entityTypeOf(typeArg);
   if (entityType !== undefined) {
+    if (neverMatches(typeArg)) return () => null;
     return (entity) => {
       const value = subject(entity);
       return isStructured(value) && settings.isInstance(value, entityType) ? value : null;

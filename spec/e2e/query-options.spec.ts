@@ -116,6 +116,12 @@ describe('query options on the demo service', () => {
       ["isof('ODataDemo.Product')", ALL_PRODUCTS],
       ["isof(Category,'ODataDemo.Category')", ALL_PRODUCTS],
       ["cast(Price,'Edm.Int32') eq 22", [4, 5]],
+      // an entity type outside the hierarchy: nothing is of it (false, null), not a type error
+      ["isof('ODataDemo.Category')", []],
+      ["not isof('ODataDemo.Category')", ALL_PRODUCTS],
+      ["isof(Category,'ODataDemo.Supplier')", []],
+      ["cast('ODataDemo.Category') eq null", ALL_PRODUCTS],
+      ["cast('ODataDemo.Category')/Name eq 'Food'", []],
       // navigation (single-valued) and complex properties in paths
       ["Category/Name eq 'Beverages'", [1, 2, 3, 4, 5, 6]],
       ["Supplier/Address/City eq 'Redmond'", [0, 7, 8]],

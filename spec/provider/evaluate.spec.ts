@@ -321,6 +321,13 @@ describe('navigation, inheritance and type functions', () => {
     ["isof(Int32, 'Edm.Int32')", [1, 3, 4]],
     ["isof(Int32, 'Edm.Int64')", []],
     ["isof(Owner, 'ExprTest.Person')", [1, 3]],
+    // Types outside the subject's hierarchy: no entity is of them, whatever properties it has.
+    ["isof('ExprTest.Person')", []],
+    ["isof('ExprTest.Tag')", []],
+    ["not isof('ExprTest.Tag')", [1, 2, 3, 4]],
+    ["isof(Owner, 'ExprTest.Tag')", []],
+    ["cast('ExprTest.Person') eq null", [1, 2, 3, 4]],
+    ["cast('ExprTest.Person')/Name eq 'Ann'", []],
     ["cast(Int32, 'Edm.Decimal') eq 10M", [1]],
     ["cast(Double, 'Edm.Int32') eq 1", [1]],
     ["cast(Double, 'Edm.Int32') eq 0", [3]],

@@ -113,6 +113,11 @@ export interface TypeNameNode extends NodeBase {
   readonly name: string;
   /** Set by the type checker when the name is an entity type of the model. */
   readonly entityType?: EdmEntityType;
+  /**
+   * Set by the type checker when the tested value's declared entity type and this one are
+   * unrelated (neither derives from the other): `isof` is false and `cast` null for every value.
+   */
+  readonly neverMatches?: boolean;
 }
 
 /** Any expression node. */

@@ -257,11 +257,14 @@ class Checker {
 
   /**
    * isof / cast (MS-ODATA isofExpression, castExpression). With one argument they test or narrow
-   * the current entity, so the type must be in its hierarchy; with two, a primitive value converts
-   * between numeric types (or DateTime/DateTimeOffset), and an entity narrows within its hierarchy.
+   * the current entity; with two, a primitive value converts between numeric types (or
+   * DateTime/DateTimeOffset), and an entity narrows within its hierarchy. An entity type outside
+   * the subject's hierarchy is not an error: no value can be of it, so `isof` is false and `cast`
+   * null (WCF Data Services answered so); the type name is marked `neverMatches`.
    */
-  private typeFunction(node: CallNode, args: readonly ExprNode[]): ExprNode {
-    const target = args[args.length - 1];
+  private typeFunction(node: CallNode, given: readonly ExprNode[]): ExprNode {
+    let args = given;
+    let target = args[args.length - 1];
     const targetType = target.type;
     const subject: ExprType = args.length === 1 ? { kind: 'Entity', qualifiedName: this.entityType.qualifiedName } : (args[0].type ?? DYNAMIC);
     const isCast = node.name === 'cast';
@@ -270,7 +273,8 @@ class Checker {
         throw this.error(target, `${describeType(subject)} cannot be ${isCast ? 'cast to' : 'tested for'} the entity type ${targetType.qualifiedName}`);
       }
       if (subject.kind === 'Entity' && !this.related(subject.qualifiedName, targetType.qualifiedName)) {
-        throw this.error(target, `${targetType.qualifiedName} is not in the type hierarchy of ${subject.qualifiedName}`);
+        target = extend(target, { neverMatches: true });
+        args = [...args.slice(0, -1), target];
       }
     } else if (targetType?.kind === 'Primitive') {
       if (subject.kind === 'Entity' || subject.kind === 'Complex') {

@@ -12,19 +12,25 @@ export function isAsyncIterable<T>(items: readonly T[] | AsyncIterable<T>): item
   return typeof (items as Partial<AsyncIterable<T>>)[Symbol.asyncIterator] === 'function';
 }
 
-/** Write `head`, each item (with its index, for separators), then `tail`. */
+/**
+ * Write `head`, each item (with its index, for separators), then `tail`. With no items at all,
+ * `emptyHead` (when given) is written instead of `head`: a streamed sequence holds its head back
+ * until the first item or the end, which it does anyway (chunks are at least CHUNK_SIZE).
+ */
 export function writeSequence<T>(
   head: string,
   items: readonly T[] | AsyncIterable<T>,
   writeItem: (item: T, index: number) => string,
   tail: () => string,
+  emptyHead: string = head,
 ): string | AsyncIterable<string> {
   if (!isAsyncIterable(items)) {
+    if (items.length === 0) return emptyHead + tail();
     let out = head;
     for (let i = 0; i < items.length; i++) out += writeItem(items[i], i);
     return out + tail();
   }
-  return streamSequence(head, items, writeItem, tail);
+  return streamSequence(head, items, writeItem, tail, emptyHead);
 }
 
 async function* streamSequence<T>(
@@ -32,15 +38,17 @@ async function* streamSequence<T>(
   items: AsyncIterable<T>,
   writeItem: (item: T, index: number) => string,
   tail: () => string,
+  emptyHead: string,
 ): AsyncIterable<string> {
-  let buffer = head;
+  let buffer = '';
   let index = 0;
   for await (const item of items) {
+    if (index === 0) buffer = head;
     buffer += writeItem(item, index++);
     if (buffer.length >= CHUNK_SIZE) {
       yield buffer;
       buffer = '';
     }
   }
-  yield buffer + tail();
+  yield (index === 0 ? emptyHead : buffer) + tail();
 }

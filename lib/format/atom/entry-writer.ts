@@ -110,6 +110,13 @@ function compileAtomEntry(plan: EntryPlan): AtomEntryWriter {
   };
 }
 
+/**
+ * The `atom:author` of a feed without entries. RFC 4287 §4.1.1: a feed "MUST contain one or more
+ * atom:author elements, unless all of the atom:feed element's child atom:entry elements contain at
+ * least one" (every entry written here has one); the name is required and may be empty.
+ */
+export const EMPTY_FEED_AUTHOR = '<author><name/></author>';
+
 /** A navigation link (MS-ODATA §2.2.6.2.4): deferred, or with `m:inline` holding a feed, an entry or nothing. */
 function compileLink(navigation: NavigationPlan): LinkWriter {
   const property = navigation.property;
@@ -129,6 +136,7 @@ function compileLink(navigation: NavigationPlan): LinkWriter {
       const related: readonly unknown[] = value;
       let out = start + href + '"><m:inline><feed><title type="text">' + title + '</title>';
       out += '<id>' + scope.root + href + '</id><updated>' + scope.updated + '</updated>';
+      if (related.length === 0) out += EMPTY_FEED_AUTHOR;
       out += `<link rel="self" title="${title}" href="${href}"/>`;
       for (const item of related) {
         if (!isEntity(item)) throw new TypeError(`Expanded navigation property '${name}' holds an item that is not an entity.`);

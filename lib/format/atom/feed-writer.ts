@@ -9,25 +9,27 @@ import type { WriterContext } from '../context';
 import { XML_DECLARATION } from '../names';
 import { writeSequence } from '../stream';
 import { escapeXmlAttribute, escapeXmlText } from '../xml/escape';
-import { atomEntryWriter, atomRootAttributes, atomScope } from './entry-writer';
+import { atomEntryWriter, atomRootAttributes, atomScope, EMPTY_FEED_AUTHOR } from './entry-writer';
 
 /** An Atom feed document: one string for an array of entities, chunks for an async iterable. */
 export function writeAtomFeed(result: FeedResult, context: WriterContext): string | AsyncIterable<string> {
   const entry = atomEntryWriter(result.entitySet, result.entityType, result.selectExpand);
   const scope = atomScope(context);
   const title = escapeXmlText(result.title);
-  let head = XML_DECLARATION + '<feed' + atomRootAttributes(scope) + '>';
-  head += `<title type="text">${title}</title>`;
-  head += '<id>' + scope.root + escapeXmlText(result.selfPath) + '</id>';
-  head += '<updated>' + scope.updated + '</updated>';
-  head += `<link rel="self" title="${escapeXmlAttribute(result.title)}" href="${escapeXmlAttribute(result.selfPath)}"/>`;
-  if (result.count !== undefined) head += `<m:count>${result.count}</m:count>`;
+  let start = XML_DECLARATION + '<feed' + atomRootAttributes(scope) + '>';
+  start += `<title type="text">${title}</title>`;
+  start += '<id>' + scope.root + escapeXmlText(result.selfPath) + '</id>';
+  start += '<updated>' + scope.updated + '</updated>';
+  let rest = `<link rel="self" title="${escapeXmlAttribute(result.title)}" href="${escapeXmlAttribute(result.selfPath)}"/>`;
+  if (result.count !== undefined) rest += `<m:count>${result.count}</m:count>`;
   const nextLink = result.nextLink;
   return writeSequence(
-    head,
+    start + rest,
     result.entities,
     (entity: Entity) => entry(entity, scope, ''),
     () => (nextLink === undefined ? '' : `<link rel="next" href="${escapeXmlAttribute(nextLink)}"/>`) + '</feed>',
+    // Without entries the feed needs an author of its own (RFC 4287 §4.1.1), as WCF wrote it.
+    start + EMPTY_FEED_AUTHOR + rest,
   );
 }
 

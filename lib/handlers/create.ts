@@ -8,7 +8,7 @@ import { printKeyPredicate } from '../edm';
 import type { Entity, MediaContent, NavigationReference } from '../provider/types';
 import type { HandlerOutcome } from '../result';
 import type { EntityTarget } from './query-request';
-import { keyOfEntity, loadEntity } from './query-request';
+import { keyOfEntity, loadEntity, sourceTarget } from './query-request';
 import type { Handler, HandlerContext } from './context';
 import { mediaTypeOf, readEntryBody, requireBody } from './body';
 import { createRequestOf } from './entity-values';
@@ -21,12 +21,10 @@ const ENTRY_MEDIA_TYPES = new Set(['application/json', 'application/atom+xml', '
 async function parentOf(context: HandlerContext, target: EntityTarget): Promise<NavigationReference | undefined> {
   const hops = target.path.navigation;
   const last = hops[hops.length - 1];
-  if (last === undefined) return undefined;
-  const sourcePath = { root: target.path.root, navigation: hops.slice(0, -1) };
-  const previous = sourcePath.navigation[sourcePath.navigation.length - 1];
-  const sourceSet = previous === undefined ? sourcePath.root.entitySet : previous.entitySet;
-  const source = await loadEntity(context, { path: sourcePath, entitySet: sourceSet, entityType: sourceSet.entityType });
-  return { source: { entitySet: sourceSet, key: keyOfEntity(sourceSet.entityType, source) }, navigationProperty: last.property };
+  const sourcePath = sourceTarget(target);
+  if (last === undefined || sourcePath === undefined) return undefined;
+  const source = await loadEntity(context, sourcePath);
+  return { source: { entitySet: sourcePath.entitySet, key: keyOfEntity(sourcePath.entitySet.entityType, source) }, navigationProperty: last.property };
 }
 
 /** The Location and entry response of a created entity. */

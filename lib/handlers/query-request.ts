@@ -88,15 +88,32 @@ export async function collect(entities: readonly Entity[] | AsyncIterable<Entity
   return list;
 }
 
-/** The one entity a path addresses, or a 404 naming the last segment. */
-export async function loadEntity(context: HandlerContext, target: EntityTarget, query?: QueryOptions): Promise<Entity> {
+/** The one entity a path addresses, or undefined when there is none. */
+export async function findEntity(context: HandlerContext, target: EntityTarget, query?: QueryOptions): Promise<Entity | undefined> {
   const { provider } = context.config.options;
   const result = await provider.query(entityQuery(target, query), context.request.context);
   // An array (the usual answer) is read without an await: one promise and microtask less per entity read.
   const entities = result.entities;
   const [entity] = Array.isArray(entities) ? (entities as readonly Entity[]) : await collect(entities);
+  return entity;
+}
+
+/** The one entity a path addresses, or a 404 naming the last segment. */
+export async function loadEntity(context: HandlerContext, target: EntityTarget, query?: QueryOptions): Promise<Entity> {
+  const entity = await findEntity(context, target, query);
   if (entity === undefined) throw notFound(target);
   return entity;
+}
+
+/** The entity a navigation path starts from: the path without its last hop (`Products(1)` of `Products(1)/Category`). */
+export function sourceTarget(target: EntityTarget): EntityTarget | undefined {
+  const hops = target.path.navigation;
+  if (hops.length === 0) return undefined;
+  const navigation = hops.slice(0, -1);
+  const previous = navigation[navigation.length - 1];
+  const entitySet = previous === undefined ? target.path.root.entitySet : previous.entitySet;
+  const entityType = previous === undefined ? entitySet.entityType : previous.property.target;
+  return { path: { root: target.path.root, navigation }, entitySet, entityType };
 }
 
 /** 404 for a path whose entity does not exist. */

@@ -11,7 +11,7 @@ import type { HandlerOutcome } from '../result';
 import type { ResourcePath } from '../uri/types';
 import type { Handler, HandlerContext } from './context';
 import { expansionCovered, nextLink, orderByExpansion, planPage } from './paging';
-import { collect, collectionQuery, EntityTarget, entityQuery, loadEntity } from './query-request';
+import { collect, collectionQuery, EntityTarget, entityQuery, findEntity, loadEntity, notFound, sourceTarget } from './query-request';
 
 type EntityPathKinds = Extract<ResourcePath, { path: unknown }>;
 
@@ -87,10 +87,27 @@ export const readFeed: Handler = async (context) => {
   };
 };
 
+/**
+ * A single-valued navigation with no related entity (`Products(1)/Category` of a product without
+ * category): 204 No Content, as WCF Data Services answered (the .NET client's LoadProperty then
+ * sets null). A missing source entity stays 404, and so does a related entity that `$filter` drops.
+ */
+async function noRelatedEntity(context: HandlerContext, target: EntityTarget): Promise<HandlerOutcome> {
+  const source = sourceTarget(target);
+  const filtered = context.query.filter !== undefined && (await findEntity(context, target)) !== undefined;
+  if (source === undefined || filtered) throw notFound(target);
+  await loadEntity(context, source);
+  return { result: { kind: 'NoContent' }, status: 204 };
+}
+
 /** GET on one entity (by key, or over a single-valued navigation). Honours If-None-Match with 304. */
 export const readEntry: Handler = async (context) => {
   const target = targetOf(context.path);
-  const entity = await loadEntity(context, target, context.query);
+  const entity = await findEntity(context, target, context.query);
+  if (entity === undefined) {
+    if (context.path.kind === 'NavigationEntity') return noRelatedEntity(context, target);
+    throw notFound(target);
+  }
   const etag = context.config.etagOf(entity, target.entityType);
   const headers: Record<string, string> = {};
   if (etag !== undefined) {

@@ -262,6 +262,38 @@ describe.each(EXPRESS_VERSIONS)('demo service writes on %s', (_name, expressModu
     });
   });
 
+  describe('a single-valued navigation without a related entity', () => {
+    /** What the .NET DataServiceContext sends for LoadProperty(product, "Category"). */
+    const NET_CLIENT = { accept: 'application/atom+xml,application/xml', 'accept-charset': 'UTF-8', dataserviceversion: '1.0;NetFx', maxdataserviceversion: '2.0;NetFx' };
+
+    beforeEach(async () => {
+      expect((await api().delete('/odata/Products(1)/$links/Category')).status).toBe(204);
+    });
+
+    it('answers 204 No Content in Atom (the .NET client sets null), not 404', async () => {
+      const response = await api().get('/odata/Products(1)/Category').set(NET_CLIENT);
+      expect(response.status).toBe(204);
+      expect(response.text).toBe('');
+      expect(response.headers['content-type']).toBeUndefined();
+      expect(response.headers['dataserviceversion']).toBe('1.0;');
+    });
+
+    it('answers 204 No Content in JSON', async () => {
+      const response = await api().get('/odata/Products(1)/Category?$format=json');
+      expect([response.status, response.text]).toEqual([204, '']);
+      expect((await api().get('/odata/Products(1)/Category').set('accept', JSON_TYPE)).status).toBe(204);
+    });
+
+    it('keeps 404 for a missing source entity, and for a related entity that $filter drops', async () => {
+      const missing = await api().get('/odata/Products(99)/Category').set('accept', JSON_TYPE);
+      expect([missing.status, missing.body.error.code]).toEqual([404, 'ENTITY_NOT_FOUND']);
+      expect(missing.body.error.message.value).toBe("No entity with the key (99) exists in 'Products'.");
+      const filtered = await api().get('/odata/Products(0)/Category?$filter=ID eq 5').set('accept', JSON_TYPE);
+      expect(filtered.status).toBe(404);
+      expect((await api().get('/odata/Products(0)/Category?$filter=ID eq 0').set('accept', JSON_TYPE)).status).toBe(200);
+    });
+  });
+
   describe('$links', () => {
     it('adds, replaces and removes links', async () => {
       const add = await api().post('/odata/Categories(0)/$links/Products').set('content-type', JSON_TYPE).send({ uri: `${demo.url}/odata/Products(1)` });

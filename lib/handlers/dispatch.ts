@@ -30,9 +30,10 @@ const TABLE: Readonly<Record<ResourceKind, Row>> = {
   Entity: { GET: readEntry, PUT: updateEntry, MERGE: updateEntry, PATCH: updateEntry, DELETE: deleteEntry },
   NavigationEntity: { GET: readEntry, PUT: updateEntry, MERGE: updateEntry, PATCH: updateEntry, DELETE: deleteEntry },
   CollectionCount: { GET: readCount },
-  // MS-ODATA §2.2.7.3: MERGE is not defined for individual properties, so it is 405 here.
-  ComplexProperty: { GET: readProperty, PUT: updateProperty },
-  PrimitiveProperty: { GET: readProperty, PUT: updateProperty },
+  // MS-ODATA §2.2.7.3.2/§2.2.7.3.3, §3.2.5.5: MERGE and PATCH on a property update it as PUT does;
+  // a complex value merges its members.
+  ComplexProperty: { GET: readProperty, PUT: updateProperty, MERGE: updateProperty, PATCH: updateProperty },
+  PrimitiveProperty: { GET: readProperty, PUT: updateProperty, MERGE: updateProperty, PATCH: updateProperty },
   PropertyValue: { GET: readPropertyValue, PUT: updatePropertyValue, DELETE: deletePropertyValue },
   MediaResource: { GET: readMediaResource, PUT: updateMediaResource },
   Links: { GET: readLinks, POST: writeLink },

@@ -1,16 +1,18 @@
 /**
  * Writes of single properties (MS-ODATA §2.2.7.3.2 "UpdatePrimitiveProperty", §2.2.7.3.3
- * "UpdateComplexProperty", §2.2.7.3.4 "UpdateValue"): PUT with an XML/JSON property body or a raw
- * `$value`, and DELETE on `$value` to set a nullable property to null. MERGE on a property is 405
- * (the dispatch table has no row for it).
+ * "UpdateComplexProperty", §2.2.7.3.4 "UpdateValue"): PUT, MERGE or PATCH with an XML/JSON property
+ * body (MERGE and PATCH of a complex value change only the members the body lists, §3.2.5.5), PUT
+ * of a raw `$value`, and DELETE on `$value` to set a nullable property to null.
  */
 import { ODataError } from '../errors';
+import { isComplexValue } from '../format/value-guards';
 import { parseRawValue, checkFacets } from '../edm';
-import type { PropertyValue } from '../edm/primitives';
+import type { ComplexValue, PropertyValue } from '../edm/primitives';
 import type { EntityKey, PropertyStep } from '../uri/types';
 import type { Handler, HandlerContext } from './context';
 import { readPropertyBody, requireBody } from './body';
 import { preconditionOf } from './preconditions';
+import { propertyValueOf } from './property';
 import { keyOfEntity, loadEntity } from './query-request';
 import { targetOf } from './read';
 import { etagHeaders, keyOf } from './update';
@@ -22,11 +24,20 @@ function withMember(current: PropertyValue, steps: readonly PropertyStep[], valu
   if (steps.length === 0) return value;
   const [step, ...rest] = steps;
   const name = step.kind === 'Property' ? step.property.name : step.name;
-  const base = current !== null && typeof current === 'object' && !(current instanceof Date) && !(current instanceof Uint8Array) ? current : {};
-  return { ...base, [name]: withMember((base as Record<string, PropertyValue>)[name] ?? null, rest, value) };
+  const base: ComplexValue = isComplexValue(current) ? current : {};
+  return { ...base, [name]: withMember(base[name] ?? null, rest, value) };
 }
 
-async function writeProperty(context: HandlerContext, value: PropertyValue): Promise<Record<string, string>> {
+/** MERGE of a complex value: the listed members replace the current ones, nested complex members merge too. */
+function mergeComplex(current: PropertyValue, listed: PropertyValue): PropertyValue {
+  if (!isComplexValue(current) || !isComplexValue(listed)) return listed;
+  const merged: Record<string, PropertyValue> = { ...current };
+  for (const name of Object.keys(listed)) merged[name] = mergeComplex(current[name] ?? null, listed[name]);
+  return merged;
+}
+
+/** Write `value` at the property path; with `merge`, a complex value merges into the current one. */
+async function writeProperty(context: HandlerContext, value: PropertyValue, merge = false): Promise<Record<string, string>> {
   const target = targetOf(context.path);
   const provider = context.config.options.provider;
   if (provider.update === undefined) throw ODataError.fromCode('METHOD_NOT_ALLOWED', { method: context.request.method, resource: target.entitySet.name });
@@ -36,12 +47,13 @@ async function writeProperty(context: HandlerContext, value: PropertyValue): Pro
   const name = first.kind === 'Property' ? first.property.name : first.name;
   let key: EntityKey;
   let topValue = value;
-  if (rest.length > 0) {
-    // A member of a complex property: the provider stores whole top-level values, so read the
-    // current one (that read also gives the key).
+  if (rest.length > 0 || (merge && isComplexValue(value))) {
+    // A member of a complex property, or a complex value to merge: the provider stores whole
+    // top-level values, so read the current one (that read also gives the key).
     const entity = await loadEntity(context, target);
     key = keyOfEntity(target.entityType, entity);
-    topValue = withMember((entity[name] as PropertyValue | undefined) ?? null, rest, value);
+    const written = merge ? mergeComplex(propertyValueOf(entity, properties).value, value) : value;
+    topValue = withMember((entity[name] as PropertyValue | undefined) ?? null, rest, written);
   } else {
     key = await keyOf(context, target);
   }
@@ -59,12 +71,13 @@ function assertWritable(steps: readonly PropertyStep[]): void {
   }
 }
 
-/** PUT on a property with an XML or JSON property body. */
+/** PUT, MERGE or PATCH on a property with an XML or JSON property body. */
 export const updateProperty: Handler = async (context) => {
   const { properties } = context.path as unknown as PropertyPath;
   assertWritable(properties);
   const body = readPropertyBody(context, properties[properties.length - 1]);
-  return { result: { kind: 'NoContent' }, status: 204, headers: await writeProperty(context, body.value) };
+  const merge = context.request.method !== 'PUT';
+  return { result: { kind: 'NoContent' }, status: 204, headers: await writeProperty(context, body.value, merge) };
 };
 
 /** PUT on `$value`: the raw value in its text (or binary) form. */

@@ -219,9 +219,45 @@ describe.each(EXPRESS_VERSIONS)('demo service writes on %s', (_name, expressModu
       expect((await getJson('Suppliers(1)/Address')).d.Address).toMatchObject({ City: 'Kyoto', Street: 'NE 40th' });
     });
 
-    it('refuses MERGE on a property with 405', async () => {
-      const response = await api().merge('/odata/Products(1)/Name').set('content-type', JSON_TYPE).send({ Name: 'x' });
+    it.each(['MERGE', 'PATCH'])('%s on a primitive property updates it as PUT does (MS-ODATA §2.2.7.3.2), JSON and XML', async (method) => {
+      const json = await api()[method === 'MERGE' ? 'merge' : 'patch']('/odata/Products(1)/Name').set('content-type', JSON_TYPE).send({ Name: 'Oat milk' });
+      expect(json.status).toBe(204);
+      expect((await getJson('Products(1)')).d.Name).toBe('Oat milk');
+      const xml = await api()[method === 'MERGE' ? 'merge' : 'patch']('/odata/Products(1)/Rating')
+        .set('content-type', 'application/xml')
+        .send('<d:Rating xmlns:d="http://schemas.microsoft.com/ado/2007/08/dataservices" xmlns:m="http://schemas.microsoft.com/ado/2007/08/dataservices/metadata" m:type="Edm.Int32">5</d:Rating>');
+      expect(xml.status).toBe(204);
+      expect((await getJson('Products(1)')).d).toMatchObject({ Name: 'Oat milk', Rating: 5 });
+    });
+
+    it('MERGE of a complex property changes only the listed members (MS-ODATA §2.2.7.3.3); PUT replaces the value', async () => {
+      const merge = await api().merge('/odata/Suppliers(1)/Address').set('content-type', JSON_TYPE).set('if-match', '*').send({ Address: { City: 'Kyoto' } });
+      expect(merge.status).toBe(204);
+      expect(merge.headers['etag']).toBe('W/"1"');
+      expect((await getJson('Suppliers(1)/Address')).d.Address).toEqual({
+        __metadata: { type: 'ODataDemo.Address' },
+        Street: 'NE 40th',
+        City: 'Kyoto',
+        State: 'WA',
+        ZipCode: '98052',
+        Country: 'USA',
+      });
+      const put = await api().put('/odata/Suppliers(1)/Address').set('content-type', JSON_TYPE).set('if-match', '*').send({ Address: { City: 'Osaka' } });
+      expect(put.status).toBe(204);
+      expect((await getJson('Suppliers(1)/Address')).d.Address).toMatchObject({ Street: null, City: 'Osaka', Country: null });
+    });
+
+    it('tunnels MERGE on a property through POST (X-HTTP-Method), as datajs and the .NET client send it', async () => {
+      const response = await api().post('/odata/Products(2)/Description').set('x-http-method', 'MERGE').set('content-type', JSON_TYPE).send({ Description: 'Tunnelled' });
+      expect(response.status).toBe(204);
+      expect((await getJson('Products(2)')).d.Description).toBe('Tunnelled');
+    });
+
+    it('lists MERGE and PATCH in the Allow header of a property 405', async () => {
+      const response = await api().delete('/odata/Products(1)/Name').set('accept', JSON_TYPE);
       expect(response.status).toBe(405);
+      expect(response.headers['allow']).toBe('GET, PUT, MERGE, PATCH');
+      expect(response.body.error.code).toBe('METHOD_NOT_ALLOWED');
     });
 
     it('DELETE on $value nulls a nullable property and refuses a non-nullable one', async () => {

@@ -14,6 +14,7 @@ import { mediaTypeOf, readEntryBody, requireBody } from './body';
 import { createRequestOf } from './entity-values';
 import { targetOf } from './read';
 import { readFormUpload } from './form-upload';
+import { checkCollectionPreconditions } from './preconditions';
 
 const ENTRY_MEDIA_TYPES = new Set(['application/json', 'application/atom+xml', 'application/xml']);
 
@@ -45,6 +46,7 @@ export const createEntry: Handler = async (context) => {
   const target = targetOf(context.path);
   const provider = context.config.options.provider;
   if (provider.create === undefined) throw ODataError.fromCode('METHOD_NOT_ALLOWED', { method: 'POST', resource: target.entitySet.name });
+  checkCollectionPreconditions(context, target.entitySet.name);
   const contentType = context.request.headers['content-type'];
   const media = mediaTypeOf(contentType);
   const parent = await parentOf(context, target);

@@ -6,6 +6,7 @@ import { printKeyPredicate } from '../edm';
 import type { Entity } from '../provider/types';
 import type { EntityPath, ResourcePath } from '../uri/types';
 import type { Handler } from './context';
+import { checkCollectionPreconditions } from './preconditions';
 import { collect, collectionQuery, EntityTarget, entityQuery, notFound } from './query-request';
 
 type LinksPath = Extract<ResourcePath, { kind: 'Links' | 'Link' | 'LinksCount' }>;
@@ -22,6 +23,7 @@ function linkedTarget(path: LinksPath): EntityTarget {
 /** GET `$links/Nav`, `$links/Nav(key)` and `$links/Nav/$count`. */
 export const readLinks: Handler = async (context) => {
   const path = context.path as LinksPath;
+  if (path.kind !== 'Link') checkCollectionPreconditions(context, `$links/${path.navigationProperty.name}`);
   const { provider } = context.config.options;
   const source = { path: path.path, entitySet: path.entitySet, entityType: path.entityType };
   // The source must exist even when it has no links: 404 names it, not the navigation property.

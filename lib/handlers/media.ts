@@ -5,7 +5,9 @@
 import { ODataError } from '../errors';
 import type { Handler, HandlerContext } from './context';
 import { requireBody } from './body';
-import { preconditionOf } from './preconditions';
+import { preconditionOf, readCondition } from './preconditions';
+import { keyOfEntity, loadEntity } from './query-request';
+import type { EntityKey } from '../uri/types';
 import { targetOf } from './read';
 import { etagHeaders, keyOf } from './update';
 
@@ -15,11 +17,21 @@ function mediaReader(context: HandlerContext) {
   return provider.readMedia.bind(provider);
 }
 
-/** GET `Entity/$value` of a media link entry. */
+/**
+ * GET `Entity/$value` of a media link entry. An If-Match is checked against the entry's ETag
+ * (412 when stale), which needs the entry: it is read only when the header is there.
+ */
 export const readMediaResource: Handler = async (context) => {
   const target = targetOf(context.path);
   const readMedia = mediaReader(context);
-  const key = await keyOf(context, target);
+  let key: EntityKey;
+  if (context.request.headers['if-match'] === undefined) {
+    key = await keyOf(context, target);
+  } else {
+    const entity = await loadEntity(context, target);
+    readCondition(context, target.entityType, context.config.etagOf(entity, target.entityType), false);
+    key = keyOfEntity(target.entityType, entity);
+  }
   const media = await readMedia({ entitySet: target.entitySet, key }, context.request.context);
   return { result: { kind: 'RawValue', contentType: media.contentType, body: media.body } };
 };

@@ -8,7 +8,8 @@ import type { PropertyValue } from '../edm/primitives';
 import { formatRawValue, inferPrimitiveType } from '../edm';
 import type { Entity } from '../provider/types';
 import type { PropertyStep } from '../uri/types';
-import type { Handler } from './context';
+import type { Handler, HandlerContext } from './context';
+import { readCondition } from './preconditions';
 import { loadEntity } from './query-request';
 import { targetOf } from './read';
 
@@ -28,22 +29,32 @@ export function propertyValueOf(entity: Entity, steps: readonly PropertyStep[]):
   return { name, type, value: current as PropertyValue };
 }
 
-/** GET on a primitive or complex property. */
-export const readProperty: Handler = async (context) => {
+/**
+ * The entity a property read addresses, its ETag header, and whether the read's preconditions
+ * (If-Match 412, If-None-Match 304; RFC 7232) let it answer.
+ */
+async function conditionalEntity(context: HandlerContext): Promise<{ entity: Entity; headers: Record<string, string>; notModified: boolean }> {
   const target = targetOf(context.path);
   const entity = await loadEntity(context, target);
-  const { properties } = context.path as unknown as PropertyPath;
-  const { name, type, value } = propertyValueOf(entity, properties);
   const headers: Record<string, string> = {};
   const etag = context.config.etagOf(entity, target.entityType);
   if (etag !== undefined) headers.etag = etag;
+  return { entity, headers, notModified: readCondition(context, target.entityType, etag) === 'not-modified' };
+}
+
+/** GET on a primitive or complex property. */
+export const readProperty: Handler = async (context) => {
+  const { entity, headers, notModified } = await conditionalEntity(context);
+  if (notModified) return { result: { kind: 'NoContent' }, status: 304, headers };
+  const { properties } = context.path as unknown as PropertyPath;
+  const { name, type, value } = propertyValueOf(entity, properties);
   return { result: { kind: 'Property', name, type, value }, headers };
 };
 
 /** GET on `.../$value` of a primitive property: the raw value; a null value has no raw form (404). */
 export const readPropertyValue: Handler = async (context) => {
-  const target = targetOf(context.path);
-  const entity = await loadEntity(context, target);
+  const { entity, headers, notModified } = await conditionalEntity(context);
+  if (notModified) return { result: { kind: 'NoContent' }, status: 304, headers };
   const { properties } = context.path as unknown as PropertyPath;
   const { name, type, value } = propertyValueOf(entity, properties);
   if (value === null) throw ODataError.fromCode('RESOURCE_NOT_FOUND', { segment: `${name}/$value` });
@@ -55,8 +66,5 @@ export const readPropertyValue: Handler = async (context) => {
   const declaredMime = last?.kind === 'Property' ? last.property.mimeType : undefined;
   const contentType = declaredMime ?? (primitiveName === 'Edm.Binary' ? 'application/octet-stream' : 'text/plain;charset=utf-8');
   const raw = formatRawValue(primitiveName, value);
-  const headers: Record<string, string> = {};
-  const etag = context.config.etagOf(entity, target.entityType);
-  if (etag !== undefined) headers.etag = etag;
   return { result: { kind: 'RawValue', contentType, body: typeof raw === 'string' ? raw : Buffer.from(raw) }, headers };
 };

@@ -1,16 +1,15 @@
 /**
  * Reads of entities: feeds (entity sets, navigation collections), single entries, and `$count`.
  */
-import { ODataError } from '../errors';
 import { pageSizeFor } from '../options';
 import type { PrimitiveValue } from '../edm/primitives';
 import { isPrimitiveValue } from '../format/value-guards';
 import type { Entity } from '../provider/types';
-import { matchesIfNoneMatch, parseETagList } from '../protocol';
 import type { HandlerOutcome } from '../result';
 import type { ResourcePath } from '../uri/types';
 import type { Handler, HandlerContext } from './context';
 import { expansionCovered, nextLink, orderByExpansion, planPage } from './paging';
+import { checkCollectionPreconditions, readCondition } from './preconditions';
 import { collect, collectionQuery, EntityTarget, entityQuery, findEntity, loadEntity, notFound, sourceTarget } from './query-request';
 
 type EntityPathKinds = Extract<ResourcePath, { path: unknown }>;
@@ -51,6 +50,7 @@ async function positionEntity(context: HandlerContext, target: EntityTarget, las
 /** GET on an entity set or a navigation collection. */
 export const readFeed: Handler = async (context) => {
   const target = targetOf(context.path);
+  checkCollectionPreconditions(context, resourcePathText(context));
   const { query, config, request } = context;
   const { provider } = config.options;
   const plan = planPage(query.top, pageSizeFor(config.options, target.entitySet.name));
@@ -100,7 +100,7 @@ async function noRelatedEntity(context: HandlerContext, target: EntityTarget): P
   return { result: { kind: 'NoContent' }, status: 204 };
 }
 
-/** GET on one entity (by key, or over a single-valued navigation). Honours If-None-Match with 304. */
+/** GET on one entity (by key, or over a single-valued navigation). If-Match (412) and If-None-Match (304) apply. */
 export const readEntry: Handler = async (context) => {
   const target = targetOf(context.path);
   const entity = await findEntity(context, target, context.query);
@@ -110,15 +110,8 @@ export const readEntry: Handler = async (context) => {
   }
   const etag = context.config.etagOf(entity, target.entityType);
   const headers: Record<string, string> = {};
-  if (etag !== undefined) {
-    headers.etag = etag;
-    const ifNoneMatch = context.request.headers['if-none-match'];
-    if (ifNoneMatch !== undefined) {
-      const list = parseETagList(ifNoneMatch);
-      if (list === undefined) throw ODataError.fromCode('PRECONDITION_INVALID', { detail: `Malformed If-None-Match header '${ifNoneMatch}'.` });
-      if (!matchesIfNoneMatch(list, etag)) return { result: { kind: 'NoContent' }, status: 304, headers };
-    }
-  }
+  if (etag !== undefined) headers.etag = etag;
+  if (readCondition(context, target.entityType, etag) === 'not-modified') return { result: { kind: 'NoContent' }, status: 304, headers };
   const outcome: HandlerOutcome = {
     result: { kind: 'Entry', entitySet: target.entitySet, entityType: target.entityType, entity, selectExpand: context.query.selectExpand },
     headers,
@@ -129,6 +122,7 @@ export const readEntry: Handler = async (context) => {
 /** GET `.../$count` on a collection (`$filter` applies). */
 export const readCount: Handler = async (context) => {
   const target = targetOf(context.path);
+  checkCollectionPreconditions(context, resourcePathText(context));
   const { provider } = context.config.options;
   const { query } = context;
   let count: number | undefined;

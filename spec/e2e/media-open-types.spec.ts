@@ -67,6 +67,17 @@ describe('media, open types and OnDelete', () => {
       expect(created.body.d.__metadata.content_type).toBe('image/png');
     });
 
+    it("checks If-Match on a media read against the entry's ETag: 412 when stale", async () => {
+      await api().post('/odata/Photos').set('content-type', 'image/png').send(PNG);
+      const etag = (await api().get('/odata/Photos(1)')).headers['etag'] as string;
+      expect(etag).toMatch(/^W\/"\d+"$/);
+      const stale = await api().get('/odata/Photos(1)/$value').set('if-match', 'W/"99"').set('accept', 'application/json');
+      expect([stale.status, stale.body.error.code]).toEqual([412, 'PRECONDITION_FAILED']);
+      expect((await api().get('/odata/Photos(1)/$value').set('if-match', etag)).status).toBe(200);
+      expect((await api().get('/odata/Photos(1)/$value').set('if-match', '*')).status).toBe(200);
+      expect((await api().get('/odata/Photos(9)/$value').set('if-match', '*')).status).toBe(404);
+    });
+
     it('deletes the media resource with its entry', async () => {
       await api().post('/odata/Photos').set('content-type', 'image/png').send(PNG);
       const etag = (await api().get('/odata/Photos(1)')).headers['etag'] as string;

@@ -28,6 +28,15 @@ export function charsetOf(contentType: string): string | undefined {
   return undefined;
 }
 
+/**
+ * The media type of a Content-Type value (`type/subtype`), lower-case, without parameters; '' for
+ * none. The part before the first `;` cannot hold a quoted string (RFC 9110 §8.3.1), so no quote
+ * handling is needed for it.
+ */
+export function mediaTypeOf(contentType: string | undefined): string {
+  return (contentType ?? '').split(';')[0].trim().toLowerCase();
+}
+
 /** The next `;` that is not inside a quoted-string, or -1. */
 function nextSeparator(text: string, from: number): number {
   let quoted = false;

@@ -4,11 +4,28 @@
  */
 import { parseRawValue } from '../edm/payload-values';
 import { ODataError } from '../errors';
-import { charsetOf } from './body-text';
+import type { EdmPrimitiveTypeName } from '../edm/primitives';
+import { charsetOf, mediaTypeOf } from './body-text';
 import type { PropertyBody, PropertyTarget, ReadContext } from './entry-body';
 import { assertFacets } from './entry-checks';
 
-/** Read a raw value body for a primitive property (a dynamic one is read as Edm.String); 400 VALUE_INVALID, 415 for a non-UTF-8 text charset. */
+/**
+ * The media types a raw value of `type` may be sent as (MS-ODATA §2.2.6.4.2: the raw form is
+ * `text/plain`, or the property's `m:MimeType`; bytes of an Edm.Binary are
+ * `application/octet-stream`, what GET `$value` answers without a MIME type).
+ */
+function acceptedMediaTypes(type: EdmPrimitiveTypeName, declared: string | undefined): string[] {
+  const accepted = type === 'Edm.Binary' ? ['application/octet-stream'] : ['text/plain'];
+  if (declared !== undefined) accepted.unshift(mediaTypeOf(declared));
+  return accepted;
+}
+
+/**
+ * Read a raw value body for a primitive property (a dynamic one is read as Edm.String): 415 when
+ * the Content-Type is missing or another media type than `text/plain` / the declared MIME type
+ * (a JSON body would otherwise be stored with its quotes), or a text charset other than UTF-8;
+ * 400 VALUE_INVALID for a value that does not parse or violates a facet.
+ */
 export function readRawValue(body: Buffer | string, target: PropertyTarget, context: Pick<ReadContext, 'contentType'>): PropertyBody {
   const property = target.kind === 'Property' ? target.property : undefined;
   const name = property === undefined ? target.kind === 'Dynamic' ? target.name : '' : property.name;
@@ -16,6 +33,13 @@ export function readRawValue(body: Buffer | string, target: PropertyTarget, cont
     throw ODataError.fromCode('BODY_INVALID', { detail: `the complex property '${name}' has no raw value.` });
   }
   const type = property !== undefined && property.type.kind === 'Primitive' ? property.type.name : 'Edm.String';
+  const accepted = acceptedMediaTypes(type, property?.mimeType);
+  if (!accepted.includes(mediaTypeOf(context.contentType))) {
+    throw ODataError.fromCode('UNSUPPORTED_MEDIA_TYPE', {
+      contentType: context.contentType ?? '(none)',
+      detail: `the raw value of '${name}' (${type}) is sent as ${accepted.join(' or ')}.`,
+    });
+  }
   if (type !== 'Edm.Binary' && context.contentType !== undefined) {
     const charset = charsetOf(context.contentType);
     if (charset !== undefined && charset !== 'utf-8') {

@@ -4,15 +4,12 @@
  */
 import { ODataError } from '../errors';
 import type { EntryBody, EntryTarget, LinkBody, LinkTarget, PropertyBody, PropertyTarget, ReadContext } from '../format/entry-body';
-import { readAtomEntry, readJsonEntry, readJsonLink, readJsonProperty, readXmlLink, readXmlProperty } from '../format/readers';
+import { mediaTypeOf } from '../format/body-text';
+import { readAtomEntry, readJsonEntry, readJsonLink, readJsonProperty, readRawValue, readXmlLink, readXmlProperty } from '../format/readers';
 import type { HandlerContext } from './context';
 
 type BodyFormat = 'atom' | 'json' | 'xml';
 
-/** The media type of a Content-Type value, lower-case, without parameters. */
-export function mediaTypeOf(contentType: string | undefined): string {
-  return (contentType ?? '').split(';')[0].trim().toLowerCase();
-}
 
 function formatOf(contentType: string | undefined, allowed: readonly BodyFormat[]): BodyFormat {
   const media = mediaTypeOf(contentType);
@@ -60,6 +57,11 @@ export function readPropertyBody(context: HandlerContext, target: PropertyTarget
   const body = requireBody(context);
   const format = formatOf(context.request.headers['content-type'], ['xml', 'json']);
   return format === 'json' ? readJsonProperty(body, target, readContext(context)) : readXmlProperty(body, target, readContext(context));
+}
+
+/** A raw `$value` body of a primitive property, checked against its Content-Type (415 otherwise). */
+export function readRawValueBody(context: HandlerContext, target: PropertyTarget): PropertyBody {
+  return readRawValue(requireBody(context), target, { contentType: context.request.headers['content-type'] });
 }
 
 /** A link body (`<uri>` or `{"uri":...}`). */

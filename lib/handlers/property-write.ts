@@ -6,11 +6,10 @@
  */
 import { ODataError } from '../errors';
 import { isComplexValue } from '../format/value-guards';
-import { parseRawValue, checkFacets } from '../edm';
 import type { ComplexValue, PropertyValue } from '../edm/primitives';
 import type { EntityKey, PropertyStep } from '../uri/types';
 import type { Handler, HandlerContext } from './context';
-import { readPropertyBody, requireBody } from './body';
+import { readPropertyBody, readRawValueBody } from './body';
 import { preconditionOf } from './preconditions';
 import { propertyValueOf } from './property';
 import { keyOfEntity, loadEntity } from './query-request';
@@ -80,21 +79,12 @@ export const updateProperty: Handler = async (context) => {
   return { result: { kind: 'NoContent' }, status: 204, headers: await writeProperty(context, body.value, merge) };
 };
 
-/** PUT on `$value`: the raw value in its text (or binary) form. */
+/** PUT on `$value`: the raw value in its text (or binary) form, with a matching Content-Type. */
 export const updatePropertyValue: Handler = async (context) => {
   const { properties } = context.path as unknown as PropertyPath;
   assertWritable(properties);
-  const last = properties[properties.length - 1];
-  const bytes = requireBody(context);
-  let value: PropertyValue;
-  if (last.kind === 'Property' && last.property.type.kind === 'Primitive') {
-    value = parseRawValue(last.property.type.name, bytes, last.property.name);
-    const violation = checkFacets(last.property, value);
-    if (violation !== undefined) throw ODataError.fromCode('VALUE_INVALID', { property: last.property.name, type: last.property.type.name, detail: violation });
-  } else {
-    value = bytes.toString('utf8');
-  }
-  return { result: { kind: 'NoContent' }, status: 204, headers: await writeProperty(context, value) };
+  const body = readRawValueBody(context, properties[properties.length - 1]);
+  return { result: { kind: 'NoContent' }, status: 204, headers: await writeProperty(context, body.value) };
 };
 
 /** DELETE on `$value`: null for a nullable property; 400 for a key or non-nullable one. */

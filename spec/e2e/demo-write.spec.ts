@@ -260,6 +260,17 @@ describe.each(EXPRESS_VERSIONS)('demo service writes on %s', (_name, expressModu
       expect(response.body.error.code).toBe('METHOD_NOT_ALLOWED');
     });
 
+    it('PUT on $value takes text/plain with a charset, and refuses another Content-Type with 415 (nothing stored)', async () => {
+      const text = await api().put('/odata/Products(1)/Name/$value').set('content-type', 'text/plain; charset=utf-8').send(Buffer.from('Grüße', 'utf8'));
+      expect(text.status).toBe(204);
+      expect((await getJson('Products(1)')).d.Name).toBe('Grüße');
+      for (const contentType of ['application/json', 'application/xml', 'application/x-www-form-urlencoded', 'text/plain; charset=iso-8859-1']) {
+        const refused = await api().put('/odata/Products(1)/Name/$value').set('content-type', contentType).set('accept', JSON_TYPE).send(Buffer.from('"Quoted"'));
+        expect([contentType, refused.status, refused.body.error.code]).toEqual([contentType, 415, 'UNSUPPORTED_MEDIA_TYPE']);
+      }
+      expect((await getJson('Products(1)')).d.Name).toBe('Grüße');
+    });
+
     it('DELETE on $value nulls a nullable property and refuses a non-nullable one', async () => {
       expect((await api().delete('/odata/Products(1)/Description/$value')).status).toBe(204);
       expect((await getJson('Products(1)')).d.Description).toBeNull();

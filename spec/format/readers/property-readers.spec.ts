@@ -7,6 +7,8 @@ const M = 'xmlns:m="http://schemas.microsoft.com/ado/2007/08/dataservices/metada
 const context = contextFor();
 
 const declared = (name: string, set = 'Items'): PropertyTarget => ({ kind: 'Property', property: propertyOf(writeModel, set, name) });
+/** A declared property with an `m:MimeType` facet. */
+const withMimeType = (name: string, mimeType: string): PropertyTarget => ({ kind: 'Property', property: { ...propertyOf(writeModel, 'Items', name), mimeType } });
 const dynamic = (name: string): PropertyTarget => ({ kind: 'Dynamic', name });
 
 /** The body as a comparable value: binary as base64, the dynamic type by name. */
@@ -90,8 +92,11 @@ describe('readRawValue', () => {
   it.each<[string, Buffer, PropertyTarget, string | undefined, unknown]>([
     ['text for a string', Buffer.from('héllo'), declared('PString'), 'text/plain;charset=utf-8', { value: 'héllo' }],
     ['an integer', Buffer.from('42'), declared('PInt32'), 'text/plain', { value: 42 }],
-    ['a date', Buffer.from('2010-01-02T03:04:05'), declared('PDateTime'), undefined, { value: new Date(Date.UTC(2010, 0, 2, 3, 4, 5)) }],
+    ['a date', Buffer.from('2010-01-02T03:04:05'), declared('PDateTime'), 'TEXT/Plain ; charset="UTF-8"', { value: new Date(Date.UTC(2010, 0, 2, 3, 4, 5)) }],
     ['bytes for binary, whatever the charset', Buffer.from([0, 255, 1]), declared('PBinary'), 'application/octet-stream;charset=latin1', { value: { binary: 'AP8B' } }],
+    ['the declared MIME type (m:MimeType)', Buffer.from('<b>x</b>'), withMimeType('PString', 'text/html'), 'text/html; charset=utf-8', { value: '<b>x</b>' }],
+    ['text/plain for a property with a declared MIME type', Buffer.from('x'), withMimeType('PString', 'text/html'), 'text/plain', { value: 'x' }],
+    ['bytes for binary with a declared MIME type', Buffer.from([1]), withMimeType('PBinary', 'image/png'), 'image/png', { value: { binary: 'AQ==' } }],
     ['a dynamic property as a string', Buffer.from('red'), dynamic('Color'), 'text/plain', { value: 'red', type: 'Edm.String' }],
   ])('%s', (_name, body, target, contentType, expected) => {
     expect(plain(readRawValue(body, target, { contentType }))).toEqual(expected);
@@ -102,8 +107,20 @@ describe('readRawValue', () => {
     ['a complex property', Buffer.from('x'), declared('Address'), 'text/plain', 400, 'BODY_INVALID'],
     ['MaxLength', Buffer.from('ABCDE'), declared('Code'), 'text/plain', 400, 'VALUE_INVALID'],
     ['a text charset other than UTF-8', Buffer.from('x'), declared('PString'), 'text/plain;charset=iso-8859-1', 415, 'UNSUPPORTED_MEDIA_TYPE'],
+    ['no Content-Type', Buffer.from('42'), declared('PInt32'), undefined, 415, 'UNSUPPORTED_MEDIA_TYPE'],
+    ['a JSON body (it would be stored with its quotes)', Buffer.from('"abc"'), declared('PString'), 'application/json', 415, 'UNSUPPORTED_MEDIA_TYPE'],
+    ['XML for a string', Buffer.from('<x/>'), declared('PString'), 'application/xml', 415, 'UNSUPPORTED_MEDIA_TYPE'],
+    ['another media type than the declared one', Buffer.from('x'), withMimeType('PString', 'text/html'), 'text/csv', 415, 'UNSUPPORTED_MEDIA_TYPE'],
+    ['text/plain for binary', Buffer.from([1]), declared('PBinary'), 'text/plain', 415, 'UNSUPPORTED_MEDIA_TYPE'],
   ])('%s', (_name, body, target, contentType, status, code) => {
     const error = catchODataError(() => readRawValue(body, target, { contentType }));
     expect([error.status, error.code]).toEqual([status, code]);
+  });
+
+  it('names the media types it takes', () => {
+    const error = catchODataError(() => readRawValue(Buffer.from('"abc"'), declared('PString'), { contentType: 'application/json' }));
+    expect(error.message).toBe("Unsupported content type 'application/json': the raw value of 'PString' (Edm.String) is sent as text/plain.");
+    const missing = catchODataError(() => readRawValue(Buffer.from('1'), withMimeType('PBinary', 'image/png'), { contentType: undefined }));
+    expect(missing.message).toBe("Unsupported content type '(none)': the raw value of 'PBinary' (Edm.Binary) is sent as image/png or application/octet-stream.");
   });
 });

@@ -6,7 +6,7 @@
 import type { ServerResponse } from 'http';
 import { processBatch } from './batch';
 import { ODataError } from './errors';
-import { checkRequestVersion } from './protocol';
+import { checkMethodImplemented, checkRequestVersion } from './protocol';
 import { checkCsrf, csrfFetchHeaders, csrfPolicyOf, CsrfPolicy, ExpressLikeRequest, readRawBody, sendResponse, toODataRequest } from './http';
 import type { ODataServiceOptions } from './options';
 import type { ODataRequest, ODataResponse, RequestContext } from './protocol/message';
@@ -31,6 +31,7 @@ export function odata(options: ODataServiceOptions): ODataMiddleware {
  * with the outer request's context; changesets run inside the provider's transaction.
  */
 async function serveBatch(service: Service, request: ODataRequest): Promise<ODataResponse> {
+  checkMethodImplemented(request.method);
   if (request.method !== 'POST') {
     throw ODataError.fromCode('METHOD_NOT_ALLOWED', { method: request.method, resource: '$batch' }, { headers: { allow: 'POST' } });
   }

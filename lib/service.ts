@@ -8,11 +8,11 @@ import { createHash } from 'crypto';
 import { normalizeError } from './errors';
 import { writeEdmx } from './edm';
 import type { EdmEntityType } from './edm/model';
-import { writeError, writeResult, WriterContext } from './format';
+import { errorContentType, writeError, writeResult, WriterContext } from './format';
 import { chooseResponseVersion, dispatch, ServiceConfig } from './handlers';
 import { ODataServiceOptions, ResolvedOptions, resolveOptions } from './options';
 import type { Entity } from './provider/types';
-import { checkRequestVersion, checkResponseVersion, effectiveMethod, computeETag, formatVersion, negotiateFor, preferredErrorFormat } from './protocol';
+import { checkMethodImplemented, checkRequestVersion, checkResponseVersion, effectiveMethod, computeETag, formatVersion, negotiateFor, preferredErrorFormat } from './protocol';
 import type { PayloadFormat } from './protocol';
 import type { ODataRequest, ODataResponse } from './protocol/message';
 import type { HandlerOutcome } from './result';
@@ -48,6 +48,8 @@ export function createService(input: ODataServiceOptions): Service {
       // Method tunneling applies to every request, standalone or a $batch part (MS-ODATA §2.2.5.8).
       const method = effectiveMethod(incoming.method, incoming.headers);
       if (method !== incoming.method) request = { ...incoming, method };
+      // 501 before anything else: no resource of this service takes the method.
+      checkMethodImplemented(method);
       checkRequestVersion(request.headers);
       const path: ResourcePath = parseResourcePath(request.path, model);
       const query: QueryOptions = parseQueryOptions(request.query, path, model, options.limits);
@@ -122,7 +124,7 @@ export function createService(input: ODataServiceOptions): Service {
     const format = negotiated === 'json' || (followsClient && preferredErrorFormat(request) === 'json') ? 'json' : 'xml';
     const headers: Record<string, string> = {
       ...error.headers,
-      'content-type': format === 'json' ? 'application/json;charset=utf-8' : 'application/xml;charset=utf-8',
+      'content-type': errorContentType(format),
       dataserviceversion: '1.0;',
     };
     const body = request.method === 'HEAD' ? undefined : writeError(error, format, { debug: options.debug });

@@ -60,6 +60,7 @@ export const ERROR_CODES = define({
 
   // --- methods and preconditions ---
   METHOD_NOT_ALLOWED: { status: 405, message: 'The method {method} is not allowed on this resource ({resource}).' },
+  METHOD_NOT_IMPLEMENTED: { status: 501, message: 'The HTTP method {method} is not implemented by this service; it serves GET, HEAD, POST, PUT, MERGE, PATCH and DELETE.' },
   PRECONDITION_FAILED: { status: 412, message: 'The entity tag given in {header} does not match the current entity tag.' },
   PRECONDITION_REQUIRED: { status: 428, message: 'This entity is concurrency-controlled: send an If-Match header with its entity tag.' },
   PRECONDITION_INVALID: { status: 400, message: '{detail}' },

@@ -10,6 +10,11 @@ import type { ODataError, ODataErrorDetail } from '../errors';
 import { MESSAGE_LANG, METADATA_NS, XML_DECLARATION } from './names';
 import { escapeXmlText } from './xml/escape';
 
+/** The Content-Type of an error body in each format. */
+export function errorContentType(format: 'xml' | 'json'): string {
+  return format === 'json' ? 'application/json;charset=utf-8' : 'application/xml;charset=utf-8';
+}
+
 /** Options of `writeError`. */
 export interface ErrorBodyOptions {
   /** Include the stack trace and cause chain in `innererror` (never in production). */

@@ -12,7 +12,7 @@ import { writeJsonCollection, writeJsonEntry, writeJsonFeed, writeJsonLink, writ
 import { writeXmlCollection, writeXmlLink, writeXmlLinks, writeXmlProperty } from './xml';
 
 export type { WriterContext, MediaInfo } from './context';
-export { writeError } from './error-body';
+export { errorContentType, writeError } from './error-body';
 export type { ErrorBodyOptions } from './error-body';
 export * from './names';
 export { planEntry } from './entry-plan';

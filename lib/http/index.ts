@@ -4,3 +4,6 @@ export type { ExpressLikeRequest } from './request';
 export { sendResponse } from './response';
 export { csrfPolicyOf, csrfFetchHeaders, checkCsrf } from './csrf';
 export type { CsrfOptions, CsrfPolicy } from './csrf';
+export { odataClientErrorHandler } from './client-error';
+export type { ClientErrorListener } from './client-error';
+export { standaloneErrorResponse } from './error-response';

@@ -8,4 +8,4 @@ export type { ETagList, ETagSource } from './etag';
 export { negotiateFor, payloadKindOf, preferredErrorFormat } from './response-format';
 export type { PayloadFormat } from './response-format';
 export type { ODataRequest, ODataResponse, RequestContext, ResponseBody } from './message';
-export { effectiveMethod } from './tunneling';
+export { checkMethodImplemented, effectiveMethod, SERVICE_METHODS } from './tunneling';

@@ -58,7 +58,7 @@ export function negotiateFor(path: ResourcePath, request: ODataRequest, query: Q
 }
 
 /** The error body format when negotiation never ran (the request failed before it): JSON if the client asked for JSON anywhere. */
-export function preferredErrorFormat(request: ODataRequest): 'json' | 'xml' {
+export function preferredErrorFormat(request: Pick<ODataRequest, 'query' | 'headers'>): 'json' | 'xml' {
   if (/(?:^|&)(?:%24|\$)format=(?:json|application%2Fjson|application\/json)(?:&|$|;)/i.test(request.query)) return 'json';
   const accept = request.headers['accept'] ?? '';
   return /json/i.test(accept) && !/atom|xml/i.test(accept.split(',')[0] ?? '') ? 'json' : 'xml';

@@ -1,10 +1,23 @@
 /**
- * Method tunneling (MS-ODATA §2.2.5.8 "X-HTTP-Method"): "A server supporting it must check every
- * POST for this header and, if the value is valid, process the request as that method."
+ * The methods of the service: method tunneling (MS-ODATA §2.2.5.8 "X-HTTP-Method"): "A server
+ * supporting it must check every POST for this header and, if the value is valid, process the
+ * request as that method", and which methods are implemented at all.
  */
 import { ODataError } from '../errors';
 
 const TUNNELED = new Set(['PUT', 'MERGE', 'PATCH', 'DELETE']);
+
+/** Every method this service implements on some resource (HEAD as GET). */
+export const SERVICE_METHODS: ReadonlySet<string> = new Set(['GET', 'HEAD', 'POST', 'PUT', 'MERGE', 'PATCH', 'DELETE']);
+
+/**
+ * RFC 9110 §9.1: "An origin server that receives a request method that is unrecognized or not
+ * implemented SHOULD respond with the 501 (Not Implemented) status code." A method the service
+ * knows but the resource does not take stays 405 (with Allow), decided by the dispatch table.
+ */
+export function checkMethodImplemented(method: string): void {
+  if (!SERVICE_METHODS.has(method)) throw ODataError.fromCode('METHOD_NOT_IMPLEMENTED', { method });
+}
 
 /** The effective method of a request, given its method and headers (lower-case names). */
 export function effectiveMethod(method: string, headers: Readonly<Record<string, string | undefined>>): string {

@@ -54,6 +54,61 @@ describe('client conventions', () => {
     expect(response.text).toContain('UNSUPPORTED_FORMAT');
   });
 
+  describe('methods the service does not implement (RFC 9110 §9.1)', () => {
+    const MESSAGE = 'is not implemented by this service; it serves GET, HEAD, POST, PUT, MERGE, PATCH and DELETE.';
+
+    it.each(['PROPFIND', 'OPTIONS', 'PURGE', 'LINK'])('answers %s (which Node parses) 501 with an OData error body, before resolving the path', async (method) => {
+      for (const path of ['/odata/Products', '/odata/Nope', '/odata/$batch']) {
+        const response = await request(demo.url)[method.toLowerCase() as 'options'](path).set('accept', 'application/json');
+        expect([method, path, response.status]).toEqual([method, path, 501]);
+        expect(response.headers['content-type']).toBe('application/json;charset=utf-8');
+        expect(response.body).toEqual({ error: { code: 'METHOD_NOT_IMPLEMENTED', message: { lang: 'en-US', value: `The HTTP method ${method} ${MESSAGE}` } } });
+      }
+    });
+
+    it('answers an unknown method inside a $batch 501 in its part, and serves the other parts', async () => {
+      const body = [
+        '--batch_x',
+        'Content-Type: application/http',
+        'Content-Transfer-Encoding: binary',
+        '',
+        'FOO Products HTTP/1.1',
+        'Accept: application/json',
+        '',
+        '',
+        '--batch_x',
+        'Content-Type: application/http',
+        'Content-Transfer-Encoding: binary',
+        '',
+        'GET Products/$count HTTP/1.1',
+        '',
+        '',
+        '--batch_x--',
+        '',
+      ].join('\r\n');
+      const response = await request(demo.url)
+        .post('/odata/$batch')
+        .set('content-type', 'multipart/mixed; boundary=batch_x')
+        .buffer(true)
+        .parse((res, done) => {
+          let text = '';
+          res.setEncoding('utf8');
+          res.on('data', (chunk: string) => (text += chunk));
+          res.on('end', () => done(null, text));
+        })
+        .send(body);
+      expect(response.status).toBe(202);
+      const text = response.body as string;
+      expect([...text.matchAll(/^HTTP\/1\.1 (\d{3}) .*$/gm)].map((m) => m[0].trim())).toEqual(['HTTP/1.1 501 Not Implemented', 'HTTP/1.1 200 OK']);
+      expect(text).toContain(`{"error":{"code":"METHOD_NOT_IMPLEMENTED","message":{"lang":"en-US","value":"The HTTP method FOO ${MESSAGE}"}}}`);
+    });
+
+    it('keeps 405 with Allow for a method the service implements elsewhere', async () => {
+      const response = await request(demo.url).delete('/odata/Products').set('accept', 'application/json');
+      expect([response.status, response.headers['allow'], response.body.error.code]).toEqual([405, 'GET, POST', 'METHOD_NOT_ALLOWED']);
+    });
+  });
+
   describe('x-csrf-token (option csrf: true)', () => {
     it('hands out a token on a fetch and accepts writes that send it with its cookie', async () => {
       const fetched = await request(guarded.url).head('/odata/').set('x-csrf-token', 'Fetch');

@@ -12,7 +12,7 @@ import { errorContentType, writeError, writeResult, WriterContext } from './form
 import { chooseResponseVersion, dispatch, ServiceConfig } from './handlers';
 import { ODataServiceOptions, ResolvedOptions, resolveOptions } from './options';
 import type { Entity } from './provider/types';
-import { checkMethodImplemented, checkRequestVersion, checkResponseVersion, effectiveMethod, computeETag, formatVersion, negotiateFor, preferredErrorFormat } from './protocol';
+import { checkMethodImplemented, checkRequestFeatures, checkRequestVersion, checkResponseVersion, effectiveMethod, computeETag, formatVersion, negotiateFor, preferredErrorFormat } from './protocol';
 import type { PayloadFormat } from './protocol';
 import type { ODataRequest, ODataResponse } from './protocol/message';
 import type { HandlerOutcome } from './result';
@@ -53,6 +53,7 @@ export function createService(input: ODataServiceOptions): Service {
       checkRequestVersion(request.headers);
       const path: ResourcePath = parseResourcePath(request.path, model);
       const query: QueryOptions = parseQueryOptions(request.query, path, model, options.limits);
+      checkRequestFeatures(request, path, query);
       const handler = dispatch(path.kind, request.method);
       const negotiated = negotiateFor(path, request, query);
       format = negotiated.format;

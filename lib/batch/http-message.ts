@@ -36,6 +36,15 @@ export function inheritedHeaders(outer: OuterRequest): Record<string, string> {
   return headers;
 }
 
+/** The names among `inherited` the part did not send itself; undefined when there are none (the usual case). */
+function inheritedOnly(inherited: Readonly<Record<string, string>>, own: Readonly<Record<string, string>>): ReadonlySet<string> | undefined {
+  let names: Set<string> | undefined;
+  for (const name in inherited) {
+    if (own[name] === undefined) (names ??= new Set()).add(name);
+  }
+  return names;
+}
+
 /** A stand-in request for a part that could not be read: it carries what is known, to pick the error format. */
 export function placeholderRequest(outer: OuterRequest, headers: Readonly<Record<string, string>>): ODataRequest {
   return { method: 'GET', path: '', query: '', headers, body: undefined, serviceRoot: outer.serviceRoot, context: outer.context };
@@ -54,7 +63,9 @@ export function readEmbeddedRequest(part: MimePart, outer: OuterRequest, service
     const mimeId = part.headers['content-id'];
     if (mimeId !== undefined) contentId = checkContentId(mimeId, part.label);
     const message = readRequestMessage(part.content, part.label, limits.maxBatchPartHeaderBytes, part.contentText);
-    const headers: Record<string, string> = Object.assign(inheritedHeaders(outer), message.headers);
+    const inherited = inheritedHeaders(outer);
+    const inheritedNames = inheritedOnly(inherited, message.headers);
+    const headers: Record<string, string> = Object.assign(inherited, message.headers);
     known = headers;
     if (contentId === undefined && headers['content-id'] !== undefined) contentId = checkContentId(headers['content-id'], part.label);
     const target = toServiceTarget(message.target, servicePath, part.label);
@@ -71,6 +82,7 @@ export function readEmbeddedRequest(part: MimePart, outer: OuterRequest, service
       body: message.body,
       serviceRoot: outer.serviceRoot,
       context: outer.context,
+      ...(inheritedNames === undefined ? {} : { inheritedHeaders: inheritedNames }),
     };
     return { kind: 'request', request, contentId, label: part.label };
   } catch (error) {

@@ -57,6 +57,7 @@ export const ERROR_CODES = define({
   VERSION_INVALID: { status: 400, message: "Invalid {header} header '{value}'." },
   VERSION_TOO_HIGH: { status: 400, message: 'The {header} {value} is not supported; this service implements OData 1.0 and 2.0.' },
   VERSION_TOO_LOW: { status: 400, message: 'The response requires DataServiceVersion {required}, but MaxDataServiceVersion is {max}.' },
+  VERSION_REQUEST_TOO_LOW: { status: 400, message: 'The request uses {feature}, which needs DataServiceVersion {required}, but it declares DataServiceVersion {declared}.' },
 
   // --- methods and preconditions ---
   METHOD_NOT_ALLOWED: { status: 405, message: 'The method {method} is not allowed on this resource ({resource}).' },

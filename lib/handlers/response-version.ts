@@ -5,16 +5,12 @@
  * content (`FC_KeepInContent="false"`), which 1.0 clients would not find.
  */
 import type { EdmEntityType } from '../edm/model';
-import { compareVersions, parseVersionHeader } from '../protocol';
+import { compareVersions, parseVersionHeader, usesSelect } from '../protocol';
 import type { PayloadFormat } from '../protocol';
 import type { Result } from '../result';
 import type { SelectExpand } from '../uri/types';
 
 export type ResponseVersion = '1.0' | '2.0';
-
-function usesSelect(selectExpand: SelectExpand): boolean {
-  return selectExpand.select !== undefined || selectExpand.expand.some(usesSelect);
-}
 
 const MOVES_OUT_OF_CONTENT = new WeakMap<EdmEntityType, boolean>();
 

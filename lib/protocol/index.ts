@@ -1,7 +1,7 @@
 /** The protocol layer's surface: content negotiation, versions, ETags and the request/response types. */
 export { negotiateFormat, parseAccept } from './negotiate';
 export type { MediaRange, NegotiatedFormat, NegotiationInput, PayloadKind, ResponseFormat } from './negotiate';
-export { checkRequestVersion, checkResponseVersion, compareVersions, formatVersion, parseVersionHeader } from './version';
+export { checkRequestFeatures, checkRequestVersion, checkResponseVersion, compareVersions, formatVersion, parseVersionHeader, usesSelect, versionTwoFeatureOf } from './version';
 export type { ProtocolVersion, RequestVersions, VersionHeader } from './version';
 export { computeETag, matchesIfMatch, matchesIfNoneMatch, parseETagList } from './etag';
 export type { ETagList, ETagSource } from './etag';

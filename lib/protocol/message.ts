@@ -30,6 +30,11 @@ export interface ODataRequest {
   readonly context: RequestContext;
   /** Inside a `$batch` changeset: resolves `$<Content-ID>` references. */
   readonly contentIds?: ReadonlyMap<string, string>;
+  /**
+   * Inside a `$batch`: the (lower-case) names of the headers this part took from the outer request
+   * because it did not send them itself (DataServiceVersion, MaxDataServiceVersion, Accept-Language).
+   */
+  readonly inheritedHeaders?: ReadonlySet<string>;
 }
 
 /** A response body: bytes or text at once, or chunks for a streamed feed. */

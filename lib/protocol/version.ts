@@ -4,6 +4,8 @@
  * response header.
  */
 import { ODataError } from '../errors';
+import type { QueryOptions, ResourcePath, SelectExpand } from '../uri/types';
+import type { ODataRequest } from './message';
 
 /** A version this service writes in responses. */
 export type ProtocolVersion = '1.0' | '2.0';
@@ -79,6 +81,44 @@ export function checkRequestVersion(headers: Readonly<Record<string, string | un
     throw ODataError.fromCode('VERSION_TOO_HIGH', { header: 'DataServiceVersion', value: `${dataServiceVersion.major}.${dataServiceVersion.minor}` });
   }
   return { dataServiceVersion, maxDataServiceVersion };
+}
+
+/**
+ * The first feature of the request URI that only OData 2.0 defines, in the words of an error
+ * message, or undefined for a 1.0 request: the `$count` segment, `$inlinecount=allpages`, `$select`
+ * (at any level) and `$skiptoken` (MS-ODATA §2.2.3.6.1: each is marked as new in 2.0).
+ */
+export function versionTwoFeatureOf(path: ResourcePath, query: QueryOptions): string | undefined {
+  if (path.kind === 'CollectionCount' || path.kind === 'LinksCount' || (path.kind === 'ServiceOperation' && path.suffix === 'count')) return 'the $count segment';
+  if (query.inlineCount === 'allpages') return '$inlinecount=allpages';
+  if (usesSelect(query.selectExpand)) return '$select';
+  if (query.skipToken !== undefined) return '$skiptoken';
+  return undefined;
+}
+
+/** True when `$select` narrows this level or any expanded level below it (a 2.0 feature). */
+export function usesSelect(selectExpand: SelectExpand): boolean {
+  return selectExpand.select !== undefined || selectExpand.expand.some(usesSelect);
+}
+
+/**
+ * Refuse a request that declares `DataServiceVersion: 1.0` (or lower) and uses a 2.0 feature:
+ * 400 VERSION_REQUEST_TOO_LOW naming the version it needs (MS-ODATA §3.2.5.1: the server answers
+ * with an error when the request's DataServiceVersion is lower than the features it uses need,
+ * as WCF Data Services did). Only a version the request states itself counts: a `$batch` part
+ * that inherits the outer request's header is not refused, because datajs (SAPUI5's Atom path)
+ * stamps `DataServiceVersion: 1.0` on every `POST $batch` as the version of the multipart body,
+ * while its GET parts send no version of their own.
+ */
+export function checkRequestFeatures(request: Pick<ODataRequest, 'headers' | 'inheritedHeaders'>, path: ResourcePath, query: QueryOptions): void {
+  const raw = request.headers['dataserviceversion'];
+  if (raw === undefined || request.inheritedHeaders?.has('dataserviceversion') === true) return;
+  const declared = parseVersionHeader(raw);
+  if (declared === undefined || compareVersions(declared, REQUIRED['2.0']) >= 0) return;
+  const feature = versionTwoFeatureOf(path, query);
+  if (feature !== undefined) {
+    throw ODataError.fromCode('VERSION_REQUEST_TOO_LOW', { feature, required: '2.0', declared: `${declared.major}.${declared.minor}` });
+  }
 }
 
 const REQUIRED: Readonly<Record<ProtocolVersion, VersionHeader>> = {

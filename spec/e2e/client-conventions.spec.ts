@@ -11,6 +11,14 @@ import { DEMO_MODEL, demoProvider, startDemo } from '../helpers/demo';
 import { startServer, RunningServer } from '../helpers/server';
 
 
+/** supertest parser that keeps a multipart body as text. */
+function asText(res: request.Response, done: (error: Error | null, body: string) => void): void {
+  let text = '';
+  res.setEncoding('utf8');
+  res.on('data', (chunk: string) => (text += chunk));
+  res.on('end', () => done(null, text));
+}
+
 describe('client conventions', () => {
   let demo: RunningServer;
   let guarded: RunningServer;
@@ -54,6 +62,90 @@ describe('client conventions', () => {
     expect(response.text).toContain('UNSUPPORTED_FORMAT');
   });
 
+  describe('a request declaring DataServiceVersion 1.0 (MS-ODATA §3.2.5.1)', () => {
+    it.each([
+      ['Products?$inlinecount=allpages', '$inlinecount=allpages'],
+      ['Products?$select=Name', '$select'],
+      ['Products/$count', 'the $count segment'],
+    ])('GET %s with DataServiceVersion: 1.0 is 400 naming the version it needs', async (path, feature) => {
+      const response = await request(demo.url).get(`/odata/${path}`).set('accept', 'application/json').set('dataserviceversion', '1.0').set('maxdataserviceversion', '2.0');
+      expect(response.status).toBe(400);
+      expect(response.body.error).toEqual({
+        code: 'VERSION_REQUEST_TOO_LOW',
+        message: { lang: 'en-US', value: `The request uses ${feature}, which needs DataServiceVersion 2.0, but it declares DataServiceVersion 1.0.` },
+      });
+    });
+
+    it('serves the same requests with DataServiceVersion 2.0 (SAPUI5) or none (SAP Cloud SDK, odata2ts, pyodata)', async () => {
+      for (const headers of [{ dataserviceversion: '2.0', maxdataserviceversion: '2.0' }, {}]) {
+        const response = await request(demo.url).get('/odata/Products?$inlinecount=allpages&$select=Name&$top=1').set('accept', 'application/json').set(headers);
+        expect(response.status).toBe(200);
+        expect(response.body.d.__count).toBe('9');
+      }
+    });
+
+    it('serves a datajs batch: POST $batch stamped DataServiceVersion 1.0, a GET part with $inlinecount and no version of its own', async () => {
+      // datajs' batch serializer gives the multipart body no version, so handlerWrite sets 1.0 on the
+      // outer request; its GET parts carry only MaxDataServiceVersion (datajs odata-handler.js / odata-batch.js).
+      const body = [
+        '',
+        '--batch_36d4-1b0c-b2e8',
+        'Content-Type: application/http',
+        'Content-Transfer-Encoding: binary',
+        '',
+        'GET Products?$inlinecount=allpages&$top=1 HTTP/1.1',
+        'Accept: application/atomsvc+xml;q=0.8, application/json;odata=verbose;q=0.5, */*;q=0.1',
+        'MaxDataServiceVersion: 3.0',
+        '',
+        '',
+        '--batch_36d4-1b0c-b2e8--',
+        '',
+      ].join('\r\n');
+      const response = await request(demo.url)
+        .post('/odata/$batch')
+        .set({ 'content-type': 'multipart/mixed; boundary=batch_36d4-1b0c-b2e8', dataserviceversion: '1.0', maxdataserviceversion: '3.0' })
+        .buffer(true)
+        .parse(asText)
+        .send(body);
+      expect(response.status).toBe(202);
+      const text = response.body as string;
+      expect(text).toContain('HTTP/1.1 200 OK');
+      expect(text).toContain('"__count":"9"');
+    });
+
+    it('refuses a batch part that declares DataServiceVersion 1.0 itself, in that part only', async () => {
+      const body = [
+        '--b',
+        'Content-Type: application/http',
+        'Content-Transfer-Encoding: binary',
+        '',
+        'GET Products?$inlinecount=allpages&$top=1 HTTP/1.1',
+        'Accept: application/json',
+        'DataServiceVersion: 1.0',
+        '',
+        '',
+        '--b',
+        'Content-Type: application/http',
+        'Content-Transfer-Encoding: binary',
+        '',
+        'GET Products/$count HTTP/1.1',
+        '',
+        '',
+        '--b--',
+        '',
+      ].join('\r\n');
+      const response = await request(demo.url)
+        .post('/odata/$batch')
+        .set('content-type', 'multipart/mixed; boundary=b')
+        .buffer(true)
+        .parse(asText)
+        .send(body);
+      const text = response.body as string;
+      expect([...text.matchAll(/^HTTP\/1\.1 (\d{3})/gm)].map((m) => Number(m[1]))).toEqual([400, 200]);
+      expect(text).toContain('"code":"VERSION_REQUEST_TOO_LOW"');
+    });
+  });
+
   describe('methods the service does not implement (RFC 9110 §9.1)', () => {
     const MESSAGE = 'is not implemented by this service; it serves GET, HEAD, POST, PUT, MERGE, PATCH and DELETE.';
 
@@ -90,12 +182,7 @@ describe('client conventions', () => {
         .post('/odata/$batch')
         .set('content-type', 'multipart/mixed; boundary=batch_x')
         .buffer(true)
-        .parse((res, done) => {
-          let text = '';
-          res.setEncoding('utf8');
-          res.on('data', (chunk: string) => (text += chunk));
-          res.on('end', () => done(null, text));
-        })
+        .parse(asText)
         .send(body);
       expect(response.status).toBe(202);
       const text = response.body as string;

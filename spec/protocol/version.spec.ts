@@ -1,4 +1,7 @@
-import { checkRequestVersion, checkResponseVersion, compareVersions, formatVersion, parseVersionHeader } from '../../lib/protocol/version';
+import { checkRequestFeatures, checkRequestVersion, checkResponseVersion, compareVersions, formatVersion, parseVersionHeader } from '../../lib/protocol/version';
+import { DEFAULT_LIMITS } from '../../lib/options';
+import { parseQueryOptions, parseResourcePath } from '../../lib/uri';
+import { DEMO_MODEL } from '../helpers/demo';
 import type { ProtocolVersion, VersionHeader } from '../../lib/protocol/version';
 import { failureOf as failure } from '../helpers/odata-error';
 
@@ -87,5 +90,51 @@ describe('checkResponseVersion', () => {
 describe('formatVersion', () => {
   it.each<[ProtocolVersion, string]>([['1.0', '1.0;'], ['2.0', '2.0;']])('%s -> %s', (version, header) => {
     expect(formatVersion(version)).toBe(header);
+  });
+});
+
+describe('checkRequestFeatures', () => {
+  /** Check `path?query` with the given DataServiceVersion; `inherited` marks it as taken from a $batch. */
+  const check = (target: string, version: string | undefined, inherited = false) => () => {
+    const [path, query = ''] = target.split('?');
+    const resource = parseResourcePath(path, DEMO_MODEL);
+    const options = parseQueryOptions(query, resource, DEMO_MODEL, DEFAULT_LIMITS);
+    const headers = version === undefined ? {} : { dataserviceversion: version };
+    checkRequestFeatures({ headers, inheritedHeaders: inherited ? new Set(['dataserviceversion']) : undefined }, resource, options);
+  };
+
+  it.each([
+    ['Products?$inlinecount=allpages', '1.0', '$inlinecount=allpages'],
+    ['Products?$inlinecount=allpages', '1.0;NetFx', '$inlinecount=allpages'],
+    ['Products?$select=Name', '1.0', '$select'],
+    ['Products?$expand=Category&$select=Category/Name', '1.0', '$select'],
+    ["Products?$skiptoken=1", '1.0', '$skiptoken'],
+    ['Products/$count', '1.0', 'the $count segment'],
+    ['Categories(1)/$links/Products/$count', '1.0', 'the $count segment'],
+    ['GetProductsByRating/$count?rating=3', '1.0', 'the $count segment'],
+  ])('%s with DataServiceVersion %s is 400 naming %s and the version it needs', (target, version, feature) => {
+    const declared = version.split(';')[0];
+    expect(failure(check(target, version))).toEqual([
+      'VERSION_REQUEST_TOO_LOW',
+      400,
+      `The request uses ${feature}, which needs DataServiceVersion 2.0, but it declares DataServiceVersion ${declared}.`,
+    ]);
+  });
+
+  it.each([
+    ['Products?$inlinecount=allpages', '2.0'],
+    ['Products?$inlinecount=allpages', '2.0;NetFx'],
+    ['Products?$inlinecount=allpages', undefined],
+    ['Products?$select=Name', '3.0'],
+    ['Products?$inlinecount=none&$top=1&$filter=ID eq 1&$expand=Category', '1.0'],
+    ['Products(1)?$expand=Category', '1.0'],
+    ['Products?$inlinecount=allpages', 'garbage'],
+  ])('%s with DataServiceVersion %s is accepted', (target, version) => {
+    expect(check(target, version)).not.toThrow();
+  });
+
+  it("accepts a $batch part that inherits the outer request's 1.0 (datajs stamps it on every batch)", () => {
+    expect(check('Products?$inlinecount=allpages', '1.0', true)).not.toThrow();
+    expect(check('Products?$select=Name', '1.0', true)).not.toThrow();
   });
 });

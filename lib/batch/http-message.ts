@@ -12,7 +12,7 @@ import { isTokenChar } from './content-type';
 import { canonicalHeaderName, emptyHeaderMap, printable, readHeaderText } from './headers';
 import type { MimePart } from './multipart-reader';
 import { toServiceTarget } from './request-target';
-import type { BatchLimits, BatchOperation, BufferedResponse, OuterRequest } from './types';
+import type { BatchLimits, BatchOperation, BufferedResponse, ContentIdPlacement, OuterRequest } from './types';
 
 /**
  * Outer headers a part inherits unless it sends its own. MS-ODATA §2.2.7.6: DataServiceVersion,
@@ -59,15 +59,20 @@ export function readEmbeddedRequest(part: MimePart, outer: OuterRequest, service
   // The stand-in request for an error answer is built only when one is needed (not per part).
   let known: Record<string, string> | undefined;
   let contentId: string | undefined;
+  let contentIdPlacement: ContentIdPlacement | undefined;
   try {
     const mimeId = part.headers['content-id'];
     if (mimeId !== undefined) contentId = checkContentId(mimeId, part.label);
-    const message = readRequestMessage(part.content, part.label, limits.maxBatchPartHeaderBytes, part.contentText);
+    const message = readRequestMessage(part.content, part.label, limits.maxBatchPartHeaderBytes, part.contentText, part.delimiterBreak);
     const inherited = inheritedHeaders(outer);
     const inheritedNames = inheritedOnly(inherited, message.headers);
     const headers: Record<string, string> = Object.assign(inherited, message.headers);
     known = headers;
-    if (contentId === undefined && headers['content-id'] !== undefined) contentId = checkContentId(headers['content-id'], part.label);
+    const messageId = message.headers['content-id'];
+    if (messageId !== undefined) {
+      if (contentId === undefined) contentId = checkContentId(messageId, part.label);
+      contentIdPlacement = mimeId === undefined ? 'message' : 'both';
+    }
     const target = toServiceTarget(message.target, servicePath, part.label);
     if (target.path === '$batch' || target.path.startsWith('$batch/')) {
       throw ODataError.fromCode('BATCH_NOT_ALLOWED', { detail: `${part.label}: a batch cannot contain another $batch request` });
@@ -84,10 +89,15 @@ export function readEmbeddedRequest(part: MimePart, outer: OuterRequest, service
       context: outer.context,
       ...(inheritedNames === undefined ? {} : { inheritedHeaders: inheritedNames }),
     };
-    return { kind: 'request', request, contentId, label: part.label };
+    return contentIdPlacement === undefined
+      ? { kind: 'request', request, contentId, label: part.label }
+      : { kind: 'request', request, contentId, contentIdPlacement, label: part.label };
   } catch (error) {
     if (!isODataError(error) || error.code === 'BATCH_PART_LIMIT') throw error;
-    return { kind: 'invalid', error, request: placeholderRequest(outer, known ?? inheritedHeaders(outer)), contentId, label: part.label };
+    const request = placeholderRequest(outer, known ?? inheritedHeaders(outer));
+    return contentIdPlacement === undefined
+      ? { kind: 'invalid', error, request, contentId, label: part.label }
+      : { kind: 'invalid', error, request, contentId, contentIdPlacement, label: part.label };
   }
 }
 
@@ -107,8 +117,10 @@ export interface RequestMessage {
  * Body (§3.3.3): with Content-Length, exactly that many bytes, and only whitespace may follow;
  * without it, everything to the part's end minus one trailing line break (SAP Cloud SDK and the
  * MS-ODATA examples put an empty line between body and delimiter). Transfer-Encoding is refused.
+ * `delimiterBreak` is the length of the line break between the part and the next delimiter (RFC
+ * 2046 §5.1.1 makes it part of the delimiter): a Content-Length that counts it too is accepted.
  */
-export function readRequestMessage(content: Buffer, where: string, maxHeaderBytes: number, contentText?: string): RequestMessage {
+export function readRequestMessage(content: Buffer, where: string, maxHeaderBytes: number, contentText?: string, delimiterBreak = 0): RequestMessage {
   let start = 0;
   for (;;) {
     if (content[start] === LF) start += 1;
@@ -135,7 +147,7 @@ export function readRequestMessage(content: Buffer, where: string, maxHeaderByte
   const length = headers['content-length'];
   let body: Buffer;
   if (length === undefined) body = withoutTrailingLineBreak(available);
-  else body = bodyByLength(available, length, where);
+  else body = bodyByLength(available, length, where, delimiterBreak);
   return { method, target, headers, body: body.length === 0 ? undefined : body };
 }
 
@@ -180,9 +192,14 @@ function isHttpVersion(word: string): boolean {
   return word === 'HTTP/1.1' || word === 'HTTP/1.0';
 }
 
-function bodyByLength(available: Buffer, text: string, where: string): Buffer {
+function bodyByLength(available: Buffer, text: string, where: string, delimiterBreak: number): Buffer {
   if (!/^[0-9]{1,15}$/.test(text)) throw syntax(where, `Content-Length '${printable(text)}' is not a number of bytes`);
   const declared = Number(text);
+  // The .NET 4.0 client (DataServiceContext, SaveChangesOptions.Batch) ends each operation's body
+  // with Environment.NewLine, counts it in Content-Length and writes the next delimiter right
+  // after: the count includes the delimiter's line break. Exactly that break is tolerated; a body
+  // that overruns into the delimiter itself is still refused below.
+  if (delimiterBreak > 0 && declared === available.length + delimiterBreak) return available;
   if (declared <= available.length) {
     for (let i = declared; i < available.length; i++) {
       const byte = available[i];

@@ -29,6 +29,7 @@ export type {
   BatchResponsePart,
   BatchTransaction,
   BufferedResponse,
+  ContentIdPlacement,
   OuterRequest,
 } from './types';
 export { DEFAULT_BATCH_LIMITS } from './types';

@@ -16,6 +16,8 @@ export interface MimePart {
   readonly label: string;
   /** The content decoded as ISO-8859-1 (offsets are byte offsets), when the reader has it. */
   readonly contentText?: string;
+  /** Bytes of the line break after the content that belong to the next delimiter (2 for CRLF, 1 for LF). */
+  readonly delimiterBreak?: number;
 }
 
 /** A top-level part of the batch body, sorted by its Content-Type. */
@@ -28,6 +30,8 @@ export type BatchMimePart =
 export interface PartRange {
   readonly start: number;
   readonly end: number;
+  /** Bytes between `end` and the next delimiter's `--`: its line break (RFC 2046 §5.1.1), 0 to 2. */
+  readonly delimiterBreak: number;
 }
 
 const CR = 0x0d;
@@ -75,7 +79,8 @@ export function splitMultipart(body: Buffer, boundary: string, maxParts: number,
     if (partStart >= 0) {
       if (ranges.length >= maxParts) throw ODataError.fromCode('BATCH_PART_LIMIT', { limit: maxParts, what });
       // An empty part right after a delimiter line has no line break of its own before the next one.
-      ranges.push({ start: partStart, end: Math.max(lineStart, partStart) });
+      const end = Math.max(lineStart, partStart);
+      ranges.push({ start: partStart, end, delimiterBreak: at - end });
     }
     if (close) return ranges;
     partStart = next;
@@ -144,6 +149,7 @@ function readMimePart(body: Buffer, text: string, range: PartRange, label: strin
     content: body.subarray(block.contentStart, range.end),
     label,
     contentText: text.slice(block.contentStart, range.end),
+    delimiterBreak: range.delimiterBreak,
   };
 }
 

@@ -24,6 +24,7 @@ const CRLF = '\r\n';
 const BEYOND_LATIN1 = /[^\u0000-\u00ff]/;
 
 interface WrittenPart {
+  /** The Content-ID to write as a MIME part header (the embedded head already holds one echoed there). */
   readonly contentId: string | undefined;
   /** Status line and headers of the embedded response (ISO-8859-1). */
   readonly head: string;
@@ -57,9 +58,19 @@ export function writeBatchResponse(parts: readonly BatchResponsePart[], createBo
   return { contentType: `multipart/mixed; boundary=${batchBoundary}`, body: body.toBuffer() };
 }
 
+/**
+ * MS-ODATA §2.2.7.6.6: the response repeats the request's Content-ID. It goes where the request
+ * had it: as a MIME part header, and/or among the embedded response's own headers. The .NET
+ * clients (4.0 and 5.x) put it in the embedded request and refuse a response part with MIME
+ * headers beyond Content-Type and Content-Transfer-Encoding, so their echo must stay inside.
+ */
 function writeOperation(response: BatchOperationResponse): WrittenPart {
-  const { head, body } = embeddedResponseParts(response.response);
-  return { contentId: response.contentId, head, body };
+  const { contentId } = response;
+  const placement = response.contentIdPlacement ?? 'part';
+  const inMessage = contentId !== undefined && placement !== 'part';
+  const embedded = inMessage ? { ...response.response, headers: { ...response.response.headers, 'Content-ID': contentId } } : response.response;
+  const { head, body } = embeddedResponseParts(embedded);
+  return { contentId: placement === 'message' ? undefined : contentId, head, body };
 }
 
 // body-part := MIME-part-headers [CRLF *OCTET], then the CRLF that starts the next delimiter.

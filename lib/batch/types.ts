@@ -37,11 +37,20 @@ export interface OuterRequest {
   readonly context: RequestContext;
 }
 
+/**
+ * Where an operation's Content-ID came from, so that its response echoes it in the same place
+ * (MS-ODATA §2.2.7.6.6): the MIME part headers (`part`, the default: MS-ODATA's examples, SAP Cloud
+ * SDK), the embedded request's own headers (`message`: the .NET clients, SAPUI5), or both.
+ */
+export type ContentIdPlacement = 'part' | 'message' | 'both';
+
 /** A batch operation that was read into a request. */
 export interface BatchRequestOperation {
   readonly kind: 'request';
   readonly request: ODataRequest;
   readonly contentId: string | undefined;
+  /** Where `contentId` was read; undefined means the MIME part headers. */
+  readonly contentIdPlacement?: ContentIdPlacement;
   /** `part 2, operation 1`: names the operation in messages. */
   readonly label: string;
 }
@@ -52,6 +61,8 @@ export interface BatchInvalidOperation {
   readonly error: ODataError;
   readonly request: ODataRequest;
   readonly contentId: string | undefined;
+  /** Where `contentId` was read; undefined means the MIME part headers. */
+  readonly contentIdPlacement?: ContentIdPlacement;
   readonly label: string;
 }
 
@@ -74,10 +85,12 @@ export interface BufferedResponse {
   readonly head?: boolean;
 }
 
-/** The response to one operation, with the Content-ID to echo. */
+/** The response to one operation, with the Content-ID to echo and where to echo it. */
 export interface BatchOperationResponse {
   readonly response: BufferedResponse;
   readonly contentId: string | undefined;
+  /** Where the request carried `contentId`; undefined means the MIME part headers. */
+  readonly contentIdPlacement?: ContentIdPlacement;
 }
 
 /** A top-level part of a batch response: one response, or the responses of a committed changeset. */

@@ -248,3 +248,79 @@ export function countingBoundaries(): (prefix: string) => string {
   let n = 0;
   return (prefix) => `${prefix}${++n}`;
 }
+
+/**
+ * Reads a batch response the way the WCF Data Services client does (System.Data.Services.Client
+ * 4.0 `BatchStream`, whose rules ODataLib 5's batch reader kept): an `application/http` part must
+ * have exactly the MIME headers Content-Type and `Content-Transfer-Encoding: binary` ("invalid
+ * number of headers at operation start" otherwise), a changeset part at most Content-Type and
+ * Content-Length; the body is read by Content-Length when there is one, else up to CRLF + delimiter.
+ * The client matches changeset responses to its requests by the Content-ID among the embedded
+ * response's own headers.
+ */
+export function readLikeWcfClient(text: string, boundary: string): ClientPart[] {
+  const state = { pos: 0 };
+  const delimiter = `--${boundary}`;
+  if (readTo(text, state, `${delimiter}\r\n`) === null) throw new Error(`WCF client: no delimiter ${delimiter}`);
+  const parts: ClientPart[] = [];
+  for (;;) {
+    const mime = readWcfHeaders(text, state);
+    const contentType = mime['content-type'] ?? '';
+    if (contentType.startsWith('multipart/mixed')) {
+      if (Object.keys(mime).some((name) => name !== 'content-type' && name !== 'content-length')) {
+        throw new Error(`WCF client: invalid number of headers at changeset start: ${JSON.stringify(mime)}`);
+      }
+      const inner = /boundary=([^;]+)/.exec(contentType)?.[1];
+      if (inner === undefined) throw new Error('WCF client: changeset without boundary');
+      const changeset: ClientResponse[] = [];
+      if (readTo(text, state, `--${inner}\r\n`) === null) throw new Error('WCF client: no changeset delimiter');
+      for (;;) {
+        changeset.push(readWcfOperation(text, state, readWcfHeaders(text, state), `--${inner}`));
+        if (text.startsWith('--', state.pos)) break;
+        readTo(text, state, '\r\n');
+      }
+      readTo(text, state, '\r\n');
+      parts.push({ changeset });
+      if (readTo(text, state, delimiter) === null) throw new Error('WCF client: no delimiter after a changeset');
+    } else {
+      parts.push(readWcfOperation(text, state, mime, delimiter));
+    }
+    if (text.startsWith('--', state.pos)) return parts;
+    readTo(text, state, '\r\n');
+  }
+}
+
+function readWcfHeaders(text: string, state: { pos: number }): Record<string, string> {
+  const headers: Record<string, string> = {};
+  for (;;) {
+    const line = readTo(text, state, '\r\n');
+    if (line === null) throw new Error('WCF client: headers do not end');
+    if (line === '') return headers;
+    const colon = line.indexOf(':');
+    headers[line.slice(0, colon).trim().toLowerCase()] = line.slice(colon + 1).trim();
+  }
+}
+
+/** One `application/http` part whose MIME headers were read; stops before the CRLF that starts the next delimiter. */
+function readWcfOperation(text: string, state: { pos: number }, mime: Record<string, string>, delimiter: string): ClientResponse {
+  const names = Object.keys(mime).sort();
+  if (names.length !== 2 || names[0] !== 'content-transfer-encoding' || names[1] !== 'content-type') {
+    throw new Error(`WCF client: invalid number of headers at operation start: ${JSON.stringify(mime)}`);
+  }
+  if (mime['content-transfer-encoding'] !== 'binary') throw new Error('WCF client: Content-Transfer-Encoding must be binary');
+  const statusLine = readTo(text, state, '\r\n') ?? '';
+  const status = /^HTTP\/1\.1 (\d{3}) /.exec(statusLine);
+  if (status === null) throw new Error(`WCF client: bad status line '${statusLine}'`);
+  const headers = readWcfHeaders(text, state);
+  let body: string;
+  if (headers['content-length'] !== undefined) {
+    const bytes = Buffer.from(text.slice(state.pos), 'utf8').subarray(0, Number(headers['content-length']));
+    body = bytes.toString('utf8');
+    state.pos += body.length;
+    if (!text.startsWith(`\r\n${delimiter}`, state.pos)) throw new Error('WCF client: Content-Length does not end at the delimiter');
+    state.pos += 2 + delimiter.length;
+  } else {
+    body = readTo(text, state, `\r\n${delimiter}`) ?? '';
+  }
+  return { status: Number(status[1]), headers, body };
+}

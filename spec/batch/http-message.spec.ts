@@ -95,6 +95,23 @@ describe('readRequestMessage: headers and body (RFC 7230 §3.3.3)', () => {
     expect(error.message).toContain(detail);
   });
 
+  it.each([
+    ['CRLF', 2, '\r\n'],
+    ['LF', 1, '\n'],
+  ])('accepts a Content-Length that counts the %s before the next delimiter (the .NET 4.0 client), and nothing more', (_name, delimiterBreak, nl) => {
+    const entry = '<entry/>';
+    const content = Buffer.from(`POST A HTTP/1.1${nl}Content-Length: ${entry.length + delimiterBreak}${nl}${nl}${entry}`);
+    expect(readRequestMessage(content, 'part 1', 4096, undefined, delimiterBreak).body?.toString()).toBe(entry);
+    // Without the delimiter's break (a part that ends the body), the same count is an overrun.
+    expect(catchODataError(() => readRequestMessage(content, 'part 1', 4096, undefined, 0)).message).toContain(`Content-Length is ${entry.length + delimiterBreak} but the part holds ${entry.length} bytes`);
+    const overrun = Buffer.from(`POST A HTTP/1.1${nl}Content-Length: ${entry.length + delimiterBreak + 1}${nl}${nl}${entry}`);
+    const error = catchODataError(() => readRequestMessage(overrun, 'part 1', 4096, undefined, delimiterBreak));
+    expect([error.code, error.message]).toEqual([
+      'BATCH_SYNTAX',
+      `The batch request is malformed: part 1: the body is truncated: Content-Length is ${entry.length + delimiterBreak + 1} but the part holds ${entry.length} bytes`,
+    ]);
+  });
+
   it('counts the request line and the headers against maxBatchPartHeaderBytes', () => {
     expect(message('GET A HTTP/1.1\r\nB: 1\r\n\r\n', 20).method).toBe('GET');
     const error = catchODataError(() => message('GET A HTTP/1.1\r\nB: 12\r\n\r\n', 20));
@@ -179,13 +196,20 @@ describe('readEmbeddedRequest', () => {
   });
 
   it.each([
-    ['a MIME Content-ID (MS-ODATA, SAP Cloud SDK)', 'POST A HTTP/1.1\r\n\r\n{}', { 'content-id': '2cbf3f2b-0b1e-4a6a-9d3e-0c1e5c1d8a10' }, '2cbf3f2b-0b1e-4a6a-9d3e-0c1e5c1d8a10'],
-    ['a Content-ID inside the request (SAPUI5, WCF Data Services)', 'POST A HTTP/1.1\r\nContent-ID: id-1700000000000-12\r\n\r\n{}', {}, 'id-1700000000000-12'],
-    ['both: the MIME header wins', 'POST A HTTP/1.1\r\nContent-ID: inner\r\n\r\n{}', { 'content-id': 'outer' }, 'outer'],
-    ['none', 'POST A HTTP/1.1\r\n\r\n{}', {}, undefined],
-  ])('reads %s', (_name, content, headers, contentId) => {
+    ['a MIME Content-ID (MS-ODATA, SAP Cloud SDK)', 'POST A HTTP/1.1\r\n\r\n{}', { 'content-id': '2cbf3f2b-0b1e-4a6a-9d3e-0c1e5c1d8a10' }, '2cbf3f2b-0b1e-4a6a-9d3e-0c1e5c1d8a10', undefined],
+    ['a Content-ID inside the request (SAPUI5, WCF Data Services)', 'POST A HTTP/1.1\r\nContent-ID: id-1700000000000-12\r\n\r\n{}', {}, 'id-1700000000000-12', 'message'],
+    ['both: the MIME header wins', 'POST A HTTP/1.1\r\nContent-ID: inner\r\n\r\n{}', { 'content-id': 'outer' }, 'outer', 'both'],
+    ['none', 'POST A HTTP/1.1\r\n\r\n{}', {}, undefined, undefined],
+  ])('reads %s, and where it was (to echo it there)', (_name, content, headers, contentId, placement) => {
     const operation = readEmbeddedRequest(mimePart(content, headers), batchOuter, '/odata', DEFAULT_BATCH_LIMITS);
-    expect([operation.kind, operation.contentId]).toEqual(['request', contentId]);
+    expect([operation.kind, operation.contentId, operation.contentIdPlacement]).toEqual(['request', contentId, placement]);
+  });
+
+  it('records the headers a part inherited from the outer request, and none it sent itself', () => {
+    const own = readEmbeddedRequest(mimePart('GET A HTTP/1.1\r\nDataServiceVersion: 2.0\r\n\r\n'), batchOuter, '/odata', DEFAULT_BATCH_LIMITS);
+    expect(own.kind === 'request' && [...(own.request.inheritedHeaders ?? [])]).toEqual(['maxdataserviceversion', 'accept-language']);
+    const alone = readEmbeddedRequest(mimePart('GET A HTTP/1.1\r\n\r\n'), outer(), '/odata', DEFAULT_BATCH_LIMITS);
+    expect(alone.kind === 'request' && alone.request.inheritedHeaders).toBeUndefined();
   });
 
   it.each([

@@ -41,6 +41,15 @@ describe('splitMultipart: where a delimiter is recognised (RFC 2046 §5.1.1)', (
     expect(split(body, boundary)).toEqual(['A']);
   });
 
+  it('reports the line break each delimiter owns (RFC 2046 §5.1.1): CRLF 2, LF 1', () => {
+    const body = Buffer.from('--b\r\nA\r\n--b\nB\n--b\r\n\r\n--b--');
+    expect(splitMultipart(body, 'b', 10, 'parts', 'the batch body').map((r) => [body.toString('latin1', r.start, r.end), r.delimiterBreak])).toEqual([
+      ['A', 2],
+      ['B', 1],
+      ['', 2],
+    ]);
+  });
+
   it('keeps binary bytes and multi-byte UTF-8 unchanged', () => {
     const binary = Buffer.from([0x00, 0x0d, 0xff, 0x0a, 0x2d, 0x2d, 0x62, 0x78, 0x0d, 0x0a, 0x80]);
     const utf8 = Buffer.from('Grüße 😀 ☕ 中文', 'utf8');

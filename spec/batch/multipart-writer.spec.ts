@@ -52,6 +52,21 @@ describe('writeBatchResponse', () => {
     golden('response.txt', written.body);
   });
 
+  it.each([
+    ['part', 'Content-ID: 7\r\n\r\nHTTP/1.1 204 No Content\r\nDataServiceVersion: 1.0;\r\n\r\n'],
+    ['message', '\r\nHTTP/1.1 204 No Content\r\nDataServiceVersion: 1.0;\r\nContent-ID: 7\r\n\r\n'],
+    ['both', 'Content-ID: 7\r\n\r\nHTTP/1.1 204 No Content\r\nDataServiceVersion: 1.0;\r\nContent-ID: 7\r\n\r\n'],
+  ] as const)('echoes a Content-ID read from the %s where it was read (MS-ODATA §2.2.7.6.6)', (placement, expected) => {
+    const parts: BatchResponsePart[] = [{ kind: 'changeset', responses: [{ contentId: '7', contentIdPlacement: placement, response: { status: 204, headers: { dataserviceversion: '1.0;' }, body: undefined } }] }];
+    const text = writeBatchResponse(parts, countingBoundaries()).body.toString('latin1');
+    expect(text).toBe(
+      'Content-Type: multipart/mixed; boundary=changesetresponse_2\r\n\r\n'.replace(/^/, '--batch_1\r\n') +
+        '--changesetresponse_2\r\nContent-Type: application/http\r\nContent-Transfer-Encoding: binary\r\n' +
+        expected +
+        '\r\n--changesetresponse_2--\r\n--batch_1--\r\n',
+    );
+  });
+
   it('writes text bodies as UTF-8, byte for byte as the same bodies given as bytes', () => {
     const asText = (part: BatchResponsePart): BatchResponsePart => {
       const text = (response: BufferedResponse): BufferedResponse => ({ ...response, body: response.body === undefined ? undefined : response.body.toString() });

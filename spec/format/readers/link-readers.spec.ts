@@ -3,6 +3,8 @@ import type { LinkBody, LinkTarget } from '../../../lib/format/readers';
 import { catchODataError, contextFor, demoModel, linkTargetOf, writeModel } from './reader-fixtures';
 
 const D_URI = (uri: string): string => `<uri xmlns="http://schemas.microsoft.com/ado/2007/08/dataservices">${uri}</uri>`;
+const METADATA = 'http://schemas.microsoft.com/ado/2007/08/dataservices/metadata';
+const DATA = 'http://schemas.microsoft.com/ado/2007/08/dataservices';
 const context = contextFor(writeModel, {
   contentIds: new Map([
     ['7', 'People(70)'],
@@ -27,6 +29,11 @@ describe('readXmlLink', () => {
     ['a Content-ID mapped to an absolute URI', D_URI('$abs'), owner, 'People{"ID":71}'],
     ['a Content-ID mapped to a path-absolute URI, referenced absolutely', D_URI('http://localhost:4004/odata/$root'), owner, 'People{"ID":72}'],
     ['a path over a navigation with a key', D_URI('People(1)/Items(4)'), linkTargetOf(writeModel, 'People', 'Items'), 'Items{"ID":4}'],
+    // The .NET clients write the uri element in the metadata namespace; WCF read both.
+    ['uri in the metadata namespace', `<uri xmlns="${METADATA}">People(5)</uri>`, owner, 'People{"ID":5}'],
+    ['a prefixed uri in the metadata namespace', `<m:uri xmlns:m="${METADATA}">People(6)</m:uri>`, owner, 'People{"ID":6}'],
+    ['a links element with one uri', `<links xmlns="${DATA}"><uri>People(7)</uri></links>`, owner, 'People{"ID":7}'],
+    ['links and uri in the metadata namespace', `<m:links xmlns:m="${METADATA}">\n  <m:uri>People(8)</m:uri>\n</m:links>`, owner, 'People{"ID":8}'],
   ])('%s', (_name, body, target, expected) => {
     expect(plain(readXmlLink(Buffer.from(body), target, context))).toBe(expected);
   });
@@ -41,7 +48,12 @@ describe('readXmlLink', () => {
     ['malformed XML', '<uri>', owner, 400, 'BODY_SYNTAX', 'XML'],
     ['a DOCTYPE', '<!DOCTYPE uri><uri/>', owner, 400, 'BODY_DOCTYPE', 'DOCTYPE'],
     ['no namespace', '<uri>People(1)</uri>', owner, 400, 'BODY_INVALID', "expected a 'uri' element"],
-    ['another element', '<links xmlns="http://schemas.microsoft.com/ado/2007/08/dataservices"/>', owner, 400, 'BODY_INVALID', "found 'links'"],
+    ['another element', `<link xmlns="${DATA}">People(1)</link>`, owner, 400, 'BODY_INVALID', "found 'link' in http://schemas.microsoft.com/ado/2007/08/dataservices."],
+    ['uri in the Atom namespace', '<uri xmlns="http://www.w3.org/2005/Atom">People(1)</uri>', owner, 400, 'BODY_INVALID', "expected a 'uri' element in the namespace http://schemas.microsoft.com/ado/2007/08/dataservices (or http://schemas.microsoft.com/ado/2007/08/dataservices/metadata), found 'uri' in http://www.w3.org/2005/Atom."],
+    ['an empty links element', `<links xmlns="${DATA}"/>`, owner, 400, 'BODY_INVALID', 'exactly one'],
+    ['two links in one body', `<links xmlns="${DATA}"><uri>People(1)</uri><uri>People(2)</uri></links>`, owner, 400, 'BODY_INVALID', 'one link per request'],
+    ['a foreign element in links', `<links xmlns="${DATA}"><count>1</count></links>`, owner, 400, 'BODY_INVALID', "found 'count'"],
+    ['text in links', `<links xmlns="${DATA}">People(1)</links>`, owner, 400, 'BODY_INVALID', "only 'uri' elements"],
     ['child elements', D_URI('<a/>'), owner, 400, 'BODY_INVALID', 'only the URI text'],
     ['an empty uri', D_URI(''), owner, 400, 'BODY_INVALID', 'is empty'],
     ['the wrong set', D_URI('FormerPeople(1)'), owner, 400, 'BODY_INVALID', "but 'Owner' links to entries of 'People'"],

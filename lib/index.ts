@@ -4,8 +4,8 @@
  */
 export { odata } from './middleware';
 export type { ODataMiddleware } from './middleware';
-export type { ExpressLikeRequest, ClientErrorListener } from './http';
-export { odataClientErrorHandler } from './http';
+export type { ExpressLikeRequest, ClientErrorListener, ODataErrorHandler } from './http';
+export { odataClientErrorHandler, odataErrorHandler } from './http';
 export type { ODataServiceOptions, ServiceLimits, ServiceLogEvent } from './options';
 export { DEFAULT_LIMITS } from './options';
 import { ERROR_CODES as CATALOGUE } from './errors';

@@ -7,7 +7,9 @@
  * `require('express-odata-v2')` resolves to this package itself (Node's package self-reference),
  * so this file reads exactly like an app that installed the library.
  */
-const { odata } = require('express-odata-v2');
+const compression = require('compression');
+const cors = require('cors');
+const { odata, odataErrorHandler } = require('express-odata-v2');
 const { authenticate } = require('./auth');
 const { model } = require('./model');
 const { createProvider } = require('./provider');
@@ -26,8 +28,33 @@ function requestLogger(log) {
 }
 
 /**
+ * compression's default filter compresses only "compressible" types, and multipart/mixed is not
+ * one: without this, `$batch` answers (SAPUI5's main path) would go out uncompressed.
+ */
+function compressODataToo(req, res) {
+  return compression.filter(req, res) || /^multipart\/mixed\b/i.test(String(res.getHeader('Content-Type') || ''));
+}
+
+/**
+ * CORS for browser apps served from other origins: OData writes use MERGE (and tunnelled POSTs),
+ * and a client reads the CSRF token, ETags, versions and Location from response headers, so
+ * those must be allowed and exposed. `credentials: true` lets the cookies (the app's session, the
+ * CSRF cookie with `csrf: true`) travel.
+ */
+function corsOptions(origins) {
+  return {
+    origin: origins,
+    credentials: true,
+    methods: ['GET', 'HEAD', 'POST', 'PUT', 'MERGE', 'PATCH', 'DELETE'],
+    exposedHeaders: ['x-csrf-token', 'ETag', 'DataServiceVersion', 'Location'],
+    maxAge: 600,
+  };
+}
+
+/**
  * Build the app. Options: `express` (the Express module; tests run 4 and 5), `store` (a Store),
- * `log` (a function taking one line; default console.log), `service` (merged into odata() options).
+ * `log` (a function taking one line; default console.log), `service` (merged into odata() options),
+ * `corsOrigins` (browser origins allowed to call /api; default none).
  */
 function createApp(options = {}) {
   const express = options.express || require('express');
@@ -36,6 +63,12 @@ function createApp(options = {}) {
   const app = express();
 
   app.use(requestLogger(log));
+  app.use(compression({ filter: compressODataToo }));
+  // Before authentication: a CORS preflight (OPTIONS) carries no credentials.
+  app.use('/api', cors(corsOptions(options.corsOrigins || [])));
+  // The app parses JSON for its own routes, with its own limit; OData bodies that fail here reach
+  // odataErrorHandler() below instead of Express's HTML error page.
+  app.use(express.json({ limit: '100kb' }));
 
   // The app's own routes, unchanged by OData.
   app.get('/health', (req, res) => res.json({ status: 'ok' }));
@@ -68,6 +101,8 @@ function createApp(options = {}) {
       ...options.service,
     }),
   );
+  // Body-parser failures on the service's routes (malformed JSON, over 100kb) as OData errors.
+  app.use('/api/odata', odataErrorHandler());
   return app;
 }
 

@@ -7,3 +7,5 @@ export type { CsrfOptions, CsrfPolicy } from './csrf';
 export { odataClientErrorHandler } from './client-error';
 export type { ClientErrorListener } from './client-error';
 export { standaloneErrorResponse } from './error-response';
+export { odataErrorHandler, bodyParserErrorToOData } from './error-handler';
+export type { ODataErrorHandler } from './error-handler';

@@ -3,14 +3,32 @@
  * serving OData at /api/odata through a custom DataProvider over its own store. Per-user
  * authorisation holds for single requests and for every part of a $batch; writes honour If-Match.
  */
+import { IncomingHttpHeaders, request as httpRequest } from 'http';
 import request from 'supertest';
+import { gunzipSync } from 'zlib';
 import { EXPRESS_VERSIONS } from '../helpers/demo';
 import { startServer, RunningServer } from '../helpers/server';
 
 // eslint-disable-next-line @typescript-eslint/no-require-imports
 const { createApp } = require('../../examples/existing-app/app') as {
-  createApp(options: { express?: unknown; log?: (line: string) => void; service?: Record<string, unknown> }): Parameters<typeof startServer>[0];
+  createApp(options: { express?: unknown; log?: (line: string) => void; service?: Record<string, unknown>; corsOrigins?: string[] }): Parameters<typeof startServer>[0];
 };
+
+/** The UI origin the spec's app allows (option corsOrigins). */
+const UI_ORIGIN = 'https://ui.example.com';
+
+/** One request over a raw Node client, without decompressing: status, headers and the body bytes. */
+function rawRequest(url: string, method: string, headers: Record<string, string>, body?: string): Promise<{ status: number; headers: IncomingHttpHeaders; body: Buffer }> {
+  return new Promise((resolve, reject) => {
+    const request = httpRequest(url, { method, headers }, (response) => {
+      const chunks: Buffer[] = [];
+      response.on('data', (chunk: Buffer) => chunks.push(chunk));
+      response.on('end', () => resolve({ status: response.statusCode ?? 0, headers: response.headers, body: Buffer.concat(chunks) }));
+    });
+    request.on('error', reject);
+    request.end(body);
+  });
+}
 
 const ALICE = 'Bearer alice-token'; // roles sales, finance
 const BOB = 'Bearer bob-token'; // role sales only
@@ -59,7 +77,7 @@ describe.each(EXPRESS_VERSIONS)('examples/existing-app on %s', (_name, expressMo
   let logLines: string[];
   const start = async (service: Record<string, unknown> = {}) => {
     logLines = [];
-    app = await startServer(createApp({ express: expressModule, log: (line) => logLines.push(line), service }));
+    app = await startServer(createApp({ express: expressModule, log: (line) => logLines.push(line), service, corsOrigins: [UI_ORIGIN] }));
   };
   beforeEach(() => start());
   afterEach(() => app.close());
@@ -113,6 +131,79 @@ describe.each(EXPRESS_VERSIONS)('examples/existing-app on %s', (_name, expressMo
         'GET /api/odata/Customers/$count 200',
         'GET /api/odata/ 401',
       ]);
+    });
+  });
+
+  describe("the host's express.json() and odataErrorHandler()", () => {
+    it('answers malformed JSON on the service routes with an OData error in the format asked for, not an HTML page', async () => {
+      const json = await api().post('/api/odata/Orders').set('authorization', ALICE).set('content-type', JSON_TYPE).set('accept', JSON_TYPE).send('{"CustomerID": 1,');
+      expect(json.status).toBe(400);
+      expect(json.headers['content-type']).toBe('application/json;charset=utf-8');
+      expect(json.headers['dataserviceversion']).toBe('1.0;');
+      expect(json.body.error.code).toBe('BODY_SYNTAX');
+      expect(json.body.error.message.value).toMatch(/^The request body is not well-formed JSON: /);
+      expect(json.text).not.toContain('    at ');
+      const xml = await api().post('/api/odata/Orders').set('authorization', ALICE).set('content-type', JSON_TYPE).send('{"CustomerID": 1,');
+      expect(xml.status).toBe(400);
+      expect(xml.headers['content-type']).toBe('application/xml;charset=utf-8');
+      expect(xml.text).toContain('<m:code>BODY_SYNTAX</m:code>');
+    });
+
+    it("answers a body over the host parser's limit with 413 BODY_TOO_LARGE", async () => {
+      const big = JSON.stringify({ Item: 'x'.repeat(200 * 1024) });
+      const response = await api().post('/api/odata/Orders').set('authorization', ALICE).set('content-type', JSON_TYPE).set('accept', JSON_TYPE).send(big);
+      expect(response.status).toBe(413);
+      expect(response.body.error).toEqual({ code: 'BODY_TOO_LARGE', message: { lang: 'en-US', value: 'The request body exceeds the limit of 102400 bytes.' } });
+    });
+
+    it("leaves errors on the app's own routes to the app (Express's own handler)", async () => {
+      const response = await api().post('/api/customers/1/summary').set('authorization', ALICE).set('content-type', JSON_TYPE).send('{"broken":');
+      expect(response.status).toBe(400);
+      expect(response.headers['content-type']).toMatch(/^text\/html/);
+    });
+
+    it('still serves well-formed JSON bodies that express.json() parsed first', async () => {
+      const created = await api().post('/api/odata/Customers').set('authorization', ALICE).set('content-type', JSON_TYPE).set('accept', JSON_TYPE).send({ ID: 50, Name: 'Parsed' });
+      expect(created.status).toBe(201);
+      expect(created.body.d).toMatchObject({ ID: 50, Name: 'Parsed' });
+    });
+  });
+
+  describe('compression() and cors() in front of the service', () => {
+    it('compresses $batch answers (multipart/mixed) with the filter the app adds, and feeds as usual', async () => {
+      const parts = Array.from({ length: 6 }, () => get('Orders'));
+      const batch = await rawRequest(`${app.url}/api/odata/$batch`, 'POST', { authorization: ALICE, 'content-type': 'multipart/mixed; boundary=batch_1', 'accept-encoding': 'gzip' }, batchBody(parts));
+      expect(batch.status).toBe(202);
+      expect(batch.headers['content-encoding']).toBe('gzip');
+      expect(batch.headers['content-type']).toMatch(/^multipart\/mixed; boundary=batch_/);
+      const text = gunzipSync(batch.body).toString('utf8');
+      expect(batchStatuses(text)).toEqual([200, 200, 200, 200, 200, 200]);
+      expect(batch.body.length).toBeLessThan(Buffer.byteLength(text) / 2);
+      const feed = await rawRequest(`${app.url}/api/odata/Orders?$format=json`, 'GET', { authorization: ALICE, 'accept-encoding': 'gzip' });
+      expect(feed.headers['content-encoding']).toBe('gzip');
+      expect(JSON.parse(gunzipSync(feed.body).toString('utf8')).d).toBeDefined();
+    });
+
+    it('answers a CORS preflight for MERGE with the methods and credentials a browser UI needs, before authentication', async () => {
+      const preflight = await api()
+        .options('/api/odata/Orders(1)')
+        .set('origin', UI_ORIGIN)
+        .set('access-control-request-method', 'MERGE')
+        .set('access-control-request-headers', 'content-type, if-match, x-csrf-token, dataserviceversion, maxdataserviceversion');
+      expect(preflight.status).toBe(204);
+      expect(preflight.headers['access-control-allow-origin']).toBe(UI_ORIGIN);
+      expect(preflight.headers['access-control-allow-credentials']).toBe('true');
+      expect(preflight.headers['access-control-allow-methods']).toBe('GET,HEAD,POST,PUT,MERGE,PATCH,DELETE');
+      expect(preflight.headers['access-control-allow-headers']).toBe('content-type, if-match, x-csrf-token, dataserviceversion, maxdataserviceversion');
+    });
+
+    it('exposes x-csrf-token, ETag, DataServiceVersion and Location to the allowed origin only', async () => {
+      const read = await odata('Orders(1)').set('origin', UI_ORIGIN);
+      expect(read.headers['access-control-allow-origin']).toBe(UI_ORIGIN);
+      expect(read.headers['access-control-expose-headers']).toBe('x-csrf-token,ETag,DataServiceVersion,Location');
+      expect(read.headers['etag']).toBeDefined();
+      const other = await odata('Orders(1)').set('origin', 'https://evil.example.com');
+      expect(other.headers['access-control-allow-origin']).toBeUndefined();
     });
   });
 

@@ -8,8 +8,11 @@ import type { IncomingMessage } from 'http';
 export interface RequestContext {
   /** The incoming HTTP request (an Express request when mounted in Express): use it for auth. */
   readonly request: IncomingMessage;
-  /** Free-form per-request state a host app or provider may use. */
-  readonly state: Map<string, unknown>;
+  /**
+   * Free-form per-request state a host app or provider may use. Keys may be strings or symbols: a
+   * module-private `Symbol('undo log')` cannot collide with anyone else's key.
+   */
+  readonly state: Map<string | symbol, unknown>;
 }
 
 /** One request as the pipeline sees it. */

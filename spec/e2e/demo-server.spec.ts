@@ -1,13 +1,15 @@
 /**
- * `npm start` as a user runs it: examples/odata-demo/server.js in its own process. It listens on
- * 127.0.0.1 unless HOST says otherwise, takes PORT (0: any free port), prints where it listens,
- * and answers a method Node's HTTP parser does not know with 501 and an OData error body.
+ * `npm start` as a user runs it: examples/odata-demo/server.js in its own process (and the
+ * existing-app's server.js, built the same way). It listens on 127.0.0.1 unless HOST says
+ * otherwise, takes PORT (0: any free port), prints where it listens, and answers a method Node's
+ * HTTP parser does not know with 501 and an OData error body.
  */
 import { ChildProcess, spawn } from 'child_process';
 import { connect } from 'net';
 import { resolve } from 'path';
 
 const SERVER = resolve(__dirname, '..', '..', 'examples', 'odata-demo', 'server.js');
+const EXISTING_APP_SERVER = resolve(__dirname, '..', '..', 'examples', 'existing-app', 'server.js');
 
 interface Started {
   readonly child: ChildProcess;
@@ -15,15 +17,15 @@ interface Started {
   readonly root: string;
 }
 
-/** Start the demo with extra environment variables; resolves with its first output line. */
-function start(env: Record<string, string>): Promise<Started> {
-  const child = spawn(process.execPath, [SERVER], { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'inherit'] });
+/** Start a server script with extra environment variables; resolves with its first output line and the root it names. */
+function start(env: Record<string, string>, script = SERVER, banner = /^ODataDemo service: (\S+)/): Promise<Started> {
+  const child = spawn(process.execPath, [script], { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'inherit'] });
   return new Promise((done, fail) => {
     let output = '';
     child.stdout?.on('data', (chunk: Buffer) => {
       output += chunk.toString('utf8');
       const line = output.split('\n')[0];
-      const match = /^ODataDemo service: (\S+)/.exec(line);
+      const match = banner.exec(line);
       if (output.includes('\n') && match !== null) done({ child, line, root: match[1] });
     });
     child.on('exit', (code) => fail(new Error(`the demo exited with ${code}: ${output}`)));
@@ -79,6 +81,18 @@ describe('examples/odata-demo/server.js', () => {
       const response = await raw(Number(new URL(root).port), 'FOO /odata/Products HTTP/1.1\r\nHost: x\r\nAccept: application/json\r\n\r\n');
       expect(response.split('\r\n')[0]).toBe('HTTP/1.1 501 Not Implemented');
       expect(response).toContain('{"error":{"code":"METHOD_NOT_IMPLEMENTED","message":{"lang":"en-US","value":"The HTTP method FOO is not implemented by this service;');
+    } finally {
+      await stop(child);
+    }
+  });
+
+  it('examples/existing-app/server.js: 127.0.0.1 by default, and 501 for an unknown method', async () => {
+    const { child, root } = await start({ PORT: '0', HOST: '' }, EXISTING_APP_SERVER, /^Acme app: (\S+)/);
+    try {
+      expect(root).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/$/);
+      const response = await raw(Number(new URL(root).port), 'FOO /api/odata/Orders HTTP/1.1\r\nHost: x\r\n\r\n');
+      expect(response.split('\r\n')[0]).toBe('HTTP/1.1 501 Not Implemented');
+      expect(response).toContain('<m:code>METHOD_NOT_IMPLEMENTED</m:code>');
     } finally {
       await stop(child);
     }

@@ -1,7 +1,9 @@
 /**
  * Every TypeScript block a user may copy from the docs compiles: each ```ts fence of README.md,
- * docs/*.md and examples/*\/README.md is type-checked with `strict` against the library's own
- * sources (`express-odata-v2` resolves to lib/index.ts), as one module per block. A block that is
+ * docs/*.md and examples/*\/README.md is type-checked with `strict`, as one module per block,
+ * against what a user's compiler sees: `express-odata-v2` resolves to the built declarations
+ * (dist/index.d.ts, which `npm test` builds first; checking declarations instead of lib/'s
+ * sources also keeps this spec to about a second of type checking). A block that is
  * a fragment names what it assumes in an HTML comment right before its fence, invisible on the
  * rendered page:
  *
@@ -75,14 +77,14 @@ function compile(blocks: readonly Block[]): string[] {
     module: ts.ModuleKind.ESNext,
     moduleResolution: ts.ModuleResolutionKind.Bundler,
     moduleDetection: ts.ModuleDetectionKind.Force,
-    lib: ['lib.es2022.d.ts', 'lib.dom.d.ts'],
+    lib: ['lib.es2022.d.ts'],
     types: ['node', 'jest'],
     strict: true,
     esModuleInterop: true,
     skipLibCheck: true,
     noEmit: true,
     baseUrl: ROOT,
-    paths: { 'express-odata-v2': ['lib/index.ts'] },
+    paths: { 'express-odata-v2': ['dist/index.d.ts'] },
   };
   // Virtual files live in docs/ so that relative imports in contexts resolve from there.
   const virtual = new Map<string, { text: string; block?: Block; contextLines: number }>();

@@ -65,11 +65,11 @@ class Runner {
       case 'operation': {
         const { operation } = part;
         if (operation.kind === 'invalid') {
-          return { kind: 'response', response: await this.fail(operation.request, operation.error), ...echoOf(operation) };
+          return { kind: 'response', response: await this.fail(operation.request, operation.error), contentId: operation.contentId, contentIdPlacement: operation.contentIdPlacement };
         }
         if (READ_METHODS.has(operation.request.method)) {
           const response = await this.retrieve(operation);
-          return { kind: 'response', response, ...echoOf(operation) };
+          return { kind: 'response', response, contentId: operation.contentId, contentIdPlacement: operation.contentIdPlacement };
         }
         // A write outside a changeset is run as a changeset of one, so a failure leaves nothing
         // behind; it is answered as a plain part, like a retrieve.
@@ -80,7 +80,7 @@ class Runner {
         const checked = this.check(part.operations);
         if (checked.kind === 'refused') {
           const { operation, error } = checked;
-          return { kind: 'response', response: await this.fail(operation.request, error), ...echoOf(operation) };
+          return { kind: 'response', response: await this.fail(operation.request, error), contentId: operation.contentId, contentIdPlacement: operation.contentIdPlacement };
         }
         return this.changeset(checked.operations);
       }
@@ -146,18 +146,18 @@ class Runner {
           try {
             request = resolveReferences(operation.request, ids, operation.label);
           } catch (error) {
-            failure = { response: await this.fail(operation.request, error), ...echoOf(operation) };
+            failure = { response: await this.fail(operation.request, error), contentId: operation.contentId, contentIdPlacement: operation.contentIdPlacement };
             throw new ChangesetRollback();
           }
           const response = await this.call(request);
           if (response.status >= 400) {
-            failure = { response, ...echoOf(operation) };
+            failure = { response, contentId: operation.contentId, contentIdPlacement: operation.contentIdPlacement };
             throw new ChangesetRollback();
           }
           if (operation.contentId !== undefined) {
             ids.set(operation.contentId, referencedPath(request, response.headers, servicePathOf(request.serviceRoot)));
           }
-          done.push({ response, ...echoOf(operation) });
+          done.push({ response, contentId: operation.contentId, contentIdPlacement: operation.contentIdPlacement });
         }
       });
     } catch (error) {
@@ -204,13 +204,6 @@ class Runner {
       return headAware(request, { status: fallback.status, headers: fallback.headers, body: await readBody(fallback.body) });
     }
   }
-}
-
-/** The Content-ID a response echoes, and where the request carried it. */
-function echoOf(operation: BatchOperation): Pick<BatchOperationResponse, 'contentId' | 'contentIdPlacement'> {
-  return operation.contentIdPlacement === undefined
-    ? { contentId: operation.contentId }
-    : { contentId: operation.contentId, contentIdPlacement: operation.contentIdPlacement };
 }
 
 /** Marks the answer to a HEAD request, whose Content-Length (that of the GET) is unknown here. */

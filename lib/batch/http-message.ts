@@ -87,17 +87,13 @@ export function readEmbeddedRequest(part: MimePart, outer: OuterRequest, service
       body: message.body,
       serviceRoot: outer.serviceRoot,
       context: outer.context,
-      ...(inheritedNames === undefined ? {} : { inheritedHeaders: inheritedNames }),
+      inheritedHeaders: inheritedNames,
     };
-    return contentIdPlacement === undefined
-      ? { kind: 'request', request, contentId, label: part.label }
-      : { kind: 'request', request, contentId, contentIdPlacement, label: part.label };
+    return { kind: 'request', request, contentId, contentIdPlacement, label: part.label };
   } catch (error) {
     if (!isODataError(error) || error.code === 'BATCH_PART_LIMIT') throw error;
     const request = placeholderRequest(outer, known ?? inheritedHeaders(outer));
-    return contentIdPlacement === undefined
-      ? { kind: 'invalid', error, request, contentId, label: part.label }
-      : { kind: 'invalid', error, request, contentId, contentIdPlacement, label: part.label };
+    return { kind: 'invalid', error, request, contentId, contentIdPlacement, label: part.label };
   }
 }
 

@@ -7,7 +7,9 @@ module.exports = {
     '^.+\\.ts$': ['ts-jest', { isolatedModules: true, diagnostics: false }],
   },
   // The examples require the package by name, as users do; in tests that name is the source.
-  moduleNameMapper: { "^express-odata-v2$": "<rootDir>/lib/index.ts" },
+  moduleNameMapper: { "^express-odata-v2$": "<rootDir>/lib/index.ts", "^express-odata-v2/sql$": "<rootDir>/lib/sql/index.ts" },
+  // Specs against a PostgreSQL server run in `npm run test:postgres` (jest.postgres.config.js).
+  testPathIgnorePatterns: ['/node_modules/', '\\.pg\\.spec\\.ts$'],
   moduleFileExtensions: ['ts', 'js', 'json'],
   testTimeout: 20000,
   // Coverage of lib/ measured at 95.9% statements, 89.0% branches, 92.7% functions, 97.7% lines;

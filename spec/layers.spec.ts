@@ -1,6 +1,8 @@
 /**
  * The one-way layer order of STYLE.md §1, enforced: a module may import only from its own layer
  * or layers listed before it. `format` and `batch` sit beside the chain with their own allowances.
+ * `sql` (the subpath export `express-odata-v2/sql`) sits beside the core: it reads the model, the
+ * typed AST and the provider contract, and nothing in the core imports it.
  */
 import { readdirSync, readFileSync, statSync } from 'fs';
 import { join, relative, resolve, dirname } from 'path';
@@ -31,6 +33,7 @@ const ALLOWED: Record<string, readonly string[]> = {
   batch: ['util', 'errors', 'edm', 'uri', 'protocol', 'format', 'options', 'service'],
   http: ['util', 'errors', 'edm', 'uri', 'protocol', 'format', 'options', 'service', 'batch'],
   middleware: ['util', 'errors', 'edm', 'uri', 'protocol', 'provider', 'format', 'options', 'service', 'batch', 'http'],
+  sql: ['util', 'errors', 'edm', 'uri', 'provider'],
   index: Object.keys({}),
 };
 
@@ -62,5 +65,14 @@ describe('layer order', () => {
       }
     }
     expect(violations).toEqual([]);
+  });
+
+  it('keeps lib/sql out of the core: no module outside it imports it, not even the public surface', () => {
+    const importers = files.filter((file) => {
+      if (layerOf(file) === 'sql') return false;
+      const source = readFileSync(join(LIB, file), 'utf8');
+      return [...source.matchAll(/from\s+'(\.[^']*)'/g)].some((match) => layerOf(relative(LIB, resolve(LIB, dirname(file), match[1]))) === 'sql');
+    });
+    expect(importers).toEqual([]);
   });
 });

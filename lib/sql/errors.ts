@@ -1,0 +1,71 @@
+/**
+ * Errors of the SQL layer that callers branch on: a connection that could not be had in time, an
+ * expression the SQL compiler will not translate, and the SQLSTATE codes a provider maps to OData
+ * errors. None of these reaches a client as itself: the provider turns them into ODataErrors.
+ */
+
+/**
+ * SQLSTATE codes the SQL layer reacts to. All but `deadlockDetected` are SQL-standard classes; the
+ * `pg` driver and PGlite both put the code on the error's `code` field.
+ */
+export const SQLSTATE = Object.freeze({
+  /** `x div 0` on integers or decimals (the evaluator's FILTER_DIVISION_BY_ZERO). */
+  divisionByZero: '22012',
+  /** A value outside its type's range: double overflow or underflow, a decimal too large for a double. */
+  numericValueOutOfRange: '22003',
+  /** The transaction lost a serialization race: run it again. */
+  serializationFailure: '40001',
+  /** PostgreSQL broke a deadlock by aborting this transaction: run it again. */
+  deadlockDetected: '40P01',
+  uniqueViolation: '23505',
+  foreignKeyViolation: '23503',
+  notNullViolation: '23502',
+  checkViolation: '23514',
+});
+
+/** The SQLSTATE of a driver error (`error.code`), or undefined for anything else. */
+export function sqlStateOf(error: unknown): string | undefined {
+  if (typeof error !== 'object' || error === null || !('code' in error)) return undefined;
+  const code = error.code;
+  return typeof code === 'string' && /^[0-9A-Z]{5}$/.test(code) ? code : undefined;
+}
+
+/** True when a transaction that failed with `error` may simply run again (40001, 40P01). */
+export function isRetryableTransactionError(error: unknown): boolean {
+  const state = sqlStateOf(error);
+  return state === SQLSTATE.serializationFailure || state === SQLSTATE.deadlockDetected;
+}
+
+/**
+ * No connection (or, for PGlite, no turn on its one session) became free within the configured
+ * wait. A provider answers 503 Service Unavailable with `Retry-After: retryAfterSeconds`.
+ */
+export class SqlAcquireTimeoutError extends Error {
+  /** How long the request waited, in milliseconds. */
+  readonly waitedMs: number;
+  /** What to send as `Retry-After`, in seconds. */
+  readonly retryAfterSeconds: number;
+
+  constructor(waitedMs: number, retryAfterSeconds: number) {
+    super(`No database connection became available within ${waitedMs} ms.`);
+    this.name = 'SqlAcquireTimeoutError';
+    this.waitedMs = waitedMs;
+    this.retryAfterSeconds = retryAfterSeconds;
+  }
+}
+
+/**
+ * The SQL compiler does not translate this expression (a dynamic property, `mod` on doubles, a
+ * function the database cannot run with the evaluator's semantics...). Not a client error: the
+ * provider evaluates that part of the filter with the shared evaluator instead (the pushdown split).
+ */
+export class UntranslatableExpressionError extends Error {
+  /** Why, for logs. */
+  readonly reason: string;
+
+  constructor(reason: string) {
+    super(`The expression cannot be translated to SQL: ${reason}.`);
+    this.name = 'UntranslatableExpressionError';
+    this.reason = reason;
+  }
+}

@@ -1,0 +1,112 @@
+/**
+ * PostgreSQL's text forms of timestamps, intervals and bytea, read and written without a Date in
+ * local time or a JS number on the way: tables of text and value.
+ */
+import { formatIntervalParameter, formatTimestampParameter, parseIntervalText, parseTimestampText } from '../../lib/sql/temporal';
+import { PGLITE_PARSERS, PG_QUERY_TYPES, TYPE_OID, parseByteaText } from '../../lib/sql/type-parsers';
+
+describe('parseTimestampText', () => {
+  it.each([
+    ['2020-01-02 03:04:05', false, '2020-01-02T03:04:05.000Z'],
+    ['2020-01-02T03:04:05.1', false, '2020-01-02T03:04:05.100Z'],
+    ['2020-01-02 03:04:05.123456', false, '2020-01-02T03:04:05.123Z'],
+    ['1969-12-31 23:59:59.999999', false, '1969-12-31T23:59:59.999Z'],
+    ['0001-01-01 00:00:00', false, '0001-01-01T00:00:00.000Z'],
+    ['10000-01-01 00:00:00', false, '+010000-01-01T00:00:00.000Z'],
+    ['0001-01-01 00:00:00 BC', false, '0000-01-01T00:00:00.000Z'],
+    ['2020-01-02 03:04:05+00', true, '2020-01-02T03:04:05.000Z'],
+    ['2020-01-02 08:49:05.5+05:45', true, '2020-01-02T03:04:05.500Z'],
+    ['2020-01-01 12:45:00.123456+12:45', true, '2020-01-01T00:00:00.123Z'],
+    ['1900-01-01 00:00:00-00:53:28', true, '1900-01-01T00:53:28.000Z'],
+  ] as const)('%s (with zone: %s) is %s', (text, withZone, iso) => {
+    expect(parseTimestampText(text, withZone).toISOString()).toBe(iso);
+  });
+
+  it.each([
+    ['2020-01-02 03:04:05+00', false],
+    ['2020-01-02 03:04:05', true],
+    ['infinity', false],
+    ['01/02/2020 03:04:05', false],
+    ['2020-13-45 03:04:05', false],
+  ] as const)('refuses %s (with zone: %s)', (text, withZone) => {
+    expect(() => parseTimestampText(text, withZone)).toThrow(TypeError);
+  });
+});
+
+describe('formatTimestampParameter', () => {
+  it.each([
+    ['2020-01-02T03:04:05.006Z', false, '2020-01-02 03:04:05.006'],
+    ['2020-01-02T03:04:05Z', true, '2020-01-02 03:04:05.000+00'],
+    ['+010000-01-01T00:00:00.000Z', false, '10000-01-01 00:00:00.000'],
+    ['-000001-01-01T00:00:00.000Z', false, '0002-01-01 00:00:00.000 BC'],
+  ] as const)('%s (with zone: %s) is %s', (iso, withZone, text) => {
+    expect(formatTimestampParameter(new Date(iso), withZone)).toBe(text);
+  });
+
+  it('refuses an invalid Date', () => {
+    expect(() => formatTimestampParameter(new Date(NaN), false)).toThrow('Cannot write an invalid Date.');
+  });
+});
+
+describe('parseIntervalText (milliseconds, toward zero)', () => {
+  it.each([
+    ['00:00:00', 0],
+    ['26:00:00.5', 93_600_500],
+    ['-00:00:01.0005', -1000],
+    ['00:00:00.0009', 0],
+    ['1 day 02:03:04.567891', 93_784_567],
+    ['-1 days +01:00:00', -82_800_000],
+    ['1 year 2 mons 3 days', (360 + 60 + 3) * 86_400_000],
+    ['3 days', 3 * 86_400_000],
+    ['P1Y2M3DT4H5M6.789S', (360 + 60 + 3) * 86_400_000 + 14_706_789],
+    ['PT-1.5S', -1500],
+    ['P-1DT2H', -79_200_000],
+    ['P1W', 7 * 86_400_000],
+    ['PT0S', 0],
+  ] as const)('%s is %d ms', (text, milliseconds) => {
+    expect(parseIntervalText(text)).toBe(milliseconds);
+  });
+
+  it.each(['@ 1 day', '1 day ago', 'P', 'PT', '1 fortnight', '178000000 years'])('refuses %s', (text) => {
+    expect(() => parseIntervalText(text)).toThrow(TypeError);
+  });
+});
+
+describe('formatIntervalParameter', () => {
+  it.each([
+    [0, '0:00:00.000'],
+    [93_600_500, '26:00:00.500'],
+    [-1500, '-0:00:01.500'],
+  ] as const)('%d ms is %s', (milliseconds, text) => {
+    expect(formatIntervalParameter(milliseconds)).toBe(text);
+  });
+
+  it('refuses a fraction of a millisecond', () => {
+    expect(() => formatIntervalParameter(0.5)).toThrow(TypeError);
+  });
+});
+
+describe('type parsers', () => {
+  it('keeps the exact types as text and parses the rest', () => {
+    const parse = (oid: number, text: string): unknown => PG_QUERY_TYPES.getTypeParser(oid)(text);
+    expect(parse(TYPE_OID.int8, '9223372036854775807')).toBe('9223372036854775807');
+    expect(parse(TYPE_OID.numeric, '1.50')).toBe('1.50');
+    expect(parse(TYPE_OID.timestamp, '2020-01-01 00:00:00')).toBe('2020-01-01 00:00:00');
+    expect(parse(TYPE_OID.jsonb, '{"n": 9007199254740993}')).toBe('{"n": 9007199254740993}');
+    expect(parse(1016, '{1,9007199254740993}')).toBe('{1,9007199254740993}');
+    expect(parse(TYPE_OID.int4, '42')).toBe(42);
+    expect(parse(TYPE_OID.bool, 't')).toBe(true);
+    expect([parse(TYPE_OID.float8, 'NaN'), parse(TYPE_OID.float8, '-Infinity'), parse(TYPE_OID.float4, '0.1')]).toEqual([NaN, -Infinity, 0.1]);
+    // A type we do not know stays text.
+    expect(parse(600 /* point */, '(1,2)')).toBe('(1,2)');
+    expect(PGLITE_PARSERS[TYPE_OID.int8]('9223372036854775807')).toBe('9223372036854775807');
+  });
+
+  it.each([
+    ['\\x', []],
+    ['\\x00ff5c', [0, 255, 92]],
+    ['a\\\\b\\001\\377', [97, 92, 98, 1, 255]],
+  ] as const)('bytea %s', (text, bytes) => {
+    expect([...parseByteaText(text)]).toEqual(bytes);
+  });
+});

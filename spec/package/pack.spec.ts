@@ -3,7 +3,7 @@
  * mount the service from CommonJS and read it over HTTP. Also checks what the tarball contains.
  */
 import { execFileSync, spawn } from 'child_process';
-import { mkdtempSync, rmSync, writeFileSync, readdirSync } from 'fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync, readdirSync } from 'fs';
 import { tmpdir } from 'os';
 import { join, resolve } from 'path';
 
@@ -31,7 +31,7 @@ describe('the packed library', () => {
   afterAll(() => rmSync(work, { recursive: true, force: true }));
 
   it('contains the build, the types, README and license, and no tests or fixtures', () => {
-    expect(packedFiles).toEqual(expect.arrayContaining(['dist/index.js', 'dist/index.d.ts', 'README.md', 'LICENSE', 'package.json']));
+    expect(packedFiles).toEqual(expect.arrayContaining(['dist/index.js', 'dist/index.d.ts', 'dist/sql/index.js', 'dist/sql/index.d.ts', 'README.md', 'LICENSE', 'package.json']));
     expect(packedFiles.filter((f) => /^(spec|lib|examples|docs)\//.test(f) || f.endsWith('.map'))).toEqual([]);
   });
 
@@ -111,6 +111,55 @@ const server = app.listen(0, '127.0.0.1', () => console.log('PORT ' + server.add
       expect(text).toContain('"Name":"Blue ink"');
     } finally {
       child.kill();
+    }
+  }, 180_000);
+
+  it('exports express-odata-v2/sql to CommonJS and TypeScript (node10 and node16 resolution), with kysely only', () => {
+    const app = join(work, 'sql-app');
+    execFileSync('mkdir', ['-p', app]);
+    writeFileSync(join(app, 'package.json'), JSON.stringify({ name: 'sql-consumer', version: '1.0.0', private: true }));
+    // kysely is the subpath's one required peer; pg and PGlite are optional and not installed here.
+    const version = (name: string): string => (JSON.parse(readFileSync(join(ROOT, 'node_modules', name, 'package.json'), 'utf8')) as { version: string }).version;
+    npm(['install', '--no-audit', '--no-fund', '--prefer-offline', tarball, `kysely@${version('kysely')}`, `@types/node@${version('@types/node')}`], app);
+    writeFileSync(
+      join(app, 'filter.js'),
+      `
+const { DummyDriver, Kysely, PostgresAdapter, PostgresIntrospector, PostgresQueryCompiler, sql } = require('kysely');
+const { defineModel } = require('express-odata-v2');
+const { compileFilterSql, createPostgresDialect, pglite } = require('express-odata-v2/sql');
+const model = defineModel({ schemas: [{ namespace: 'Shop', entityTypes: [{ name: 'Item', key: ['ID'], properties: [
+  { name: 'ID', type: 'Edm.Int32', nullable: false }, { name: 'Name', type: 'Edm.String' } ] }],
+  entityContainers: [{ name: 'C', isDefaultEntityContainer: true, entitySets: [{ name: 'Items', entityType: 'Shop.Item' }] }] }] });
+const name = model.entityTypes.get('Shop.Item').propertiesByName.get('Name');
+const filter = { kind: 'Binary', operator: 'eq', type: { kind: 'Primitive', name: 'Edm.Boolean' },
+  left: { kind: 'Member', path: ['Name'], steps: [{ kind: 'Property', name: 'Name', property: name }], type: { kind: 'Primitive', name: 'Edm.String' } },
+  right: { kind: 'Literal', literalType: 'Edm.String', value: 'Pen', type: { kind: 'Primitive', name: 'Edm.String' } } };
+const resolver = { column: (path) => ({ sql: sql.ref('t.' + path.properties[0].name), nullable: true }) };
+const db = new Kysely({ dialect: { createAdapter: () => new PostgresAdapter(), createDriver: () => new DummyDriver(),
+  createIntrospector: (k) => new PostgresIntrospector(k), createQueryCompiler: () => new PostgresQueryCompiler() } });
+const { sql: text, parameters } = compileFilterSql(filter, { dialect: createPostgresDialect(), resolver }).compile(db);
+console.log(JSON.stringify({ text, parameters }));
+sql\`select 1\`.execute(pglite().kysely).catch((error) => console.log(error.message));
+`,
+    );
+    const output = execFileSync(process.execPath, ['filter.js'], { cwd: app, encoding: 'utf8' }).trim().split('\n');
+    expect(output).toEqual([
+      JSON.stringify({ text: '("t"."Name" = $1::text)', parameters: ['Pen'] }),
+      'pglite() needs the package @electric-sql/pglite: npm install @electric-sql/pglite',
+    ]);
+
+    writeFileSync(
+      join(app, 'consumer.ts'),
+      `import { compileFilterSql, pglite, postgres, type SqlDatabase } from 'express-odata-v2/sql';
+const databases: SqlDatabase[] = [pglite('./data', { acquireTimeoutMs: 500 }), postgres('postgres://localhost/db')];
+export const compile: typeof compileFilterSql = compileFilterSql;
+export default databases;
+`,
+    );
+    const tsc = join(ROOT, 'node_modules', 'typescript', 'bin', 'tsc');
+    for (const resolution of [['--module', 'commonjs', '--moduleResolution', 'node'], ['--module', 'node16', '--moduleResolution', 'node16']]) {
+      // skipLibCheck: the consumer's code is checked against our declarations, which the build checked already.
+      execFileSync(process.execPath, [tsc, '--noEmit', '--skipLibCheck', '--strict', '--target', 'es2022', ...resolution, 'consumer.ts'], { cwd: app, encoding: 'utf8' });
     }
   }, 180_000);
 });

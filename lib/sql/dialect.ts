@@ -34,13 +34,17 @@ export type Share = (values: readonly Sql[], body: (refs: readonly Sql[]) => Sql
 
 /** Which sides of a float comparison may be NaN. */
 export interface NanSides {
+  /** The left operand may be NaN. */
   readonly left: boolean;
+  /** The right operand may be NaN. */
   readonly right: boolean;
 }
 
 /** The CSDL facets the column type depends on. */
 export interface ColumnFacets {
+  /** CSDL `Precision`: Decimal digits, or fractional-second digits of DateTime, DateTimeOffset, Time. */
   readonly precision?: number;
+  /** CSDL `Scale`: Decimal digits after the point. */
   readonly scale?: number;
 }
 

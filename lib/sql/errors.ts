@@ -17,9 +17,13 @@ export const SQLSTATE = Object.freeze({
   serializationFailure: '40001',
   /** PostgreSQL broke a deadlock by aborting this transaction: run it again. */
   deadlockDetected: '40P01',
+  /** A duplicate key. */
   uniqueViolation: '23505',
+  /** A reference to a row that does not exist (or a delete of a referenced one). */
   foreignKeyViolation: '23503',
+  /** NULL in a NOT NULL column. */
   notNullViolation: '23502',
+  /** A CHECK constraint failed (Byte and SByte ranges among them). */
   checkViolation: '23514',
 });
 

@@ -25,6 +25,6 @@ export type {
 } from './dialect';
 export { fromSqlValue, toSqlParameter } from './values';
 export type { SqlParameterValue } from './values';
-export { PGLITE_PARSERS, PG_QUERY_TYPES, TYPE_OID, parseByteaText } from './type-parsers';
+export type { PgTypeParsers } from './type-parsers';
 export { compileExpressionSql, compileFilterSql, compileOrderBySql, isTranslatable } from './compile/compile';
 export type { SqlColumnRef, SqlCompileContext, SqlMemberPath, SqlPathResolver } from './compile/context';

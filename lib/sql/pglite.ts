@@ -12,17 +12,25 @@ import { PGLITE_PARSERS } from './type-parsers';
 
 /** The result of `PGlite.query` as far as we read it. */
 export interface PGliteResultLike {
+  /** The rows, as objects keyed by column name. */
   readonly rows: readonly unknown[];
+  /** The command tag's first word (`SELECT`, `UPDATE`...). */
   readonly command?: string;
+  /** The row count of the command tag. */
   readonly rowCount?: number;
+  /** Rows changed by INSERT, UPDATE, DELETE. */
   readonly affectedRows?: number;
 }
 
 /** What we use of a PGlite instance (structural: the package's types do not depend on PGlite). */
 export interface PGliteLike {
+  /** Resolves when the database has started. */
   readonly waitReady: Promise<void>;
+  /** True once closed. */
   readonly closed: boolean;
+  /** Run one statement with bound parameters and per-query type parsers (by type OID). */
   query(sql: string, params?: unknown[], options?: { parsers?: Readonly<Record<number, (text: string) => unknown>> }): Promise<PGliteResultLike>;
+  /** Close the database. */
   close(): Promise<void>;
 }
 

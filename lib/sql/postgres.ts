@@ -6,31 +6,41 @@
 import type { PostgresCursor, PostgresPool, PostgresPoolClient, PostgresQueryResult } from 'kysely';
 import { postgresDatabase, resolveConnectionOptions, type SqlConnectionOptions, type SqlDatabase } from './database';
 import { SqlAcquireTimeoutError } from './errors';
-import { PG_QUERY_TYPES } from './type-parsers';
+import { PG_QUERY_TYPES, type PgTypeParsers } from './type-parsers';
 
 /** The query config we send: text, values, and our per-query type parsers. */
 export interface PgQueryConfig {
+  /** The SQL text with `$1`... placeholders. */
   readonly text: string;
+  /** The bound parameters. */
   readonly values: unknown[];
-  readonly types: typeof PG_QUERY_TYPES;
+  /** The result type parsers of this query (`pg`'s `types` query option). */
+  readonly types: PgTypeParsers;
 }
 
 /** The result of a `pg` query as far as we read it. */
 export interface PgResultLike {
+  /** The command tag's first word (`SELECT`, `UPDATE`...). */
   readonly command: string;
+  /** Rows returned or changed. */
   readonly rowCount: number | null;
+  /** The rows, as objects keyed by column name. */
   readonly rows: unknown[];
 }
 
 /** What we use of a pooled `pg` client. */
 export interface PgClientLike {
+  /** Run one statement. */
   query(config: PgQueryConfig): Promise<PgResultLike>;
+  /** Give the connection back to the pool. */
   release(error?: Error | boolean): void;
 }
 
 /** What we use of a `pg.Pool` (structural: the package's types do not depend on `pg`). */
 export interface PgPoolLike {
+  /** Wait for a pooled connection. */
   connect(): Promise<PgClientLike>;
+  /** Close every connection of the pool. */
   end(): Promise<void>;
 }
 

@@ -94,11 +94,17 @@ const PARSERS = new Map<number, (text: string) => unknown>([
 /** The parsers by OID, for PGlite's `parsers` query option (other types keep PGlite's defaults). */
 export const PGLITE_PARSERS: Readonly<Record<number, (text: string) => unknown>> = Object.freeze(Object.fromEntries(PARSERS));
 
+/** The shape of `pg`'s `types` query option. */
+export interface PgTypeParsers {
+  /** The parser of a result column's text, by the column's type OID. */
+  getTypeParser(oid: number): (text: string) => unknown;
+}
+
 /**
  * The `types` option of a `pg` query: the table above, and every other type as its text. (`pg`
  * asks for text-format results unless told otherwise, so `format` is always 'text' here.)
  */
-export const PG_QUERY_TYPES = Object.freeze({
+export const PG_QUERY_TYPES: PgTypeParsers = Object.freeze({
   getTypeParser(oid: number): (text: string) => unknown {
     return PARSERS.get(oid) ?? keepText;
   },

@@ -16,7 +16,9 @@ import { UntranslatableExpressionError } from '../errors';
  * then the primitive one; or ending at a complex property when its presence is asked for).
  */
 export interface SqlMemberPath {
+  /** The single-valued navigation properties walked first, in order. */
   readonly navigation: readonly EdmNavigationProperty[];
+  /** Then the structural properties, in order. */
   readonly properties: readonly EdmProperty[];
 }
 

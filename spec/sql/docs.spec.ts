@@ -1,0 +1,102 @@
+/**
+ * docs/sql-provider.md: its complete example, run as written (transpiled from the markdown), on
+ * PGlite, with filters and orderings as the service would hand them to a provider.
+ */
+import { readFileSync } from 'fs';
+import { join } from 'path';
+import * as kysely from 'kysely';
+import type { PGlite } from '@electric-sql/pglite';
+import { transpileModule, ModuleKind, ScriptTarget } from 'typescript';
+import * as library from '../../lib';
+import { defineModel } from '../../lib/edm';
+import * as sqlModule from '../../lib/sql';
+import { checkExpression, checkFilter, parseExpression, parseOrderBy } from '../../lib/uri/expr';
+import type { ExprNode } from '../../lib/uri/expr/ast';
+import type { OrderByItem } from '../../lib/uri/types';
+import { openTestPGlite } from '../helpers/pglite';
+
+interface Example {
+  readonly db: sqlModule.SqlDatabase;
+  createProducts(): Promise<void>;
+  findProducts(filter: ExprNode | undefined, orderBy: readonly OrderByItem[]): Promise<object[]>;
+}
+
+/** The example's code block, transpiled to CommonJS and run with the package names mapped to lib/. */
+function loadExample(instance: PGlite): Example {
+  const markdown = readFileSync(join(__dirname, '..', '..', 'docs', 'sql-provider.md'), 'utf8');
+  const start = markdown.indexOf("```ts\nimport { sql } from 'kysely';");
+  const end = markdown.indexOf('```', start + 5);
+  if (start < 0 || end < 0) throw new Error('the example is missing from docs/sql-provider.md');
+  const { outputText } = transpileModule(markdown.slice(start + 5, end), { compilerOptions: { module: ModuleKind.CommonJS, target: ScriptTarget.ES2022 } });
+  // pglite() opens an in-memory database: here, the spec's PGlite (started from a cached data folder).
+  const sqlPackage = { ...sqlModule, pglite: () => sqlModule.pglite(instance) };
+  const modules: Record<string, unknown> = { kysely, 'express-odata-v2': library, 'express-odata-v2/sql': sqlPackage };
+  const exports: Record<string, unknown> = {};
+  const run = new Function('require', 'exports', outputText) as (require: (name: string) => unknown, exports: Record<string, unknown>) => void;
+  run((name) => modules[name], exports);
+  return exports as unknown as Example;
+}
+
+const model = defineModel({
+  schemas: [
+    {
+      namespace: 'Shop',
+      entityTypes: [
+        {
+          name: 'Product',
+          key: ['ID'],
+          properties: [
+            { name: 'ID', type: 'Edm.Int32', nullable: false },
+            { name: 'Name', type: 'Edm.String' },
+            { name: 'Price', type: 'Edm.Decimal', precision: 12, scale: 2 },
+            { name: 'Released', type: 'Edm.DateTime' },
+          ],
+        },
+      ],
+      entityContainers: [{ name: 'C', isDefaultEntityContainer: true, entitySets: [{ name: 'Products', entityType: 'Shop.Product' }] }],
+    },
+  ],
+});
+const product = model.entityTypes.get('Shop.Product');
+
+const filter = (text: string): ExprNode => {
+  if (product === undefined) throw new Error('no Product');
+  return checkFilter(parseExpression(text), product, model);
+};
+const orderBy = (text: string): OrderByItem[] =>
+  parseOrderBy(text).map((item) => {
+    if (product === undefined) throw new Error('no Product');
+    return { expression: checkExpression(item.expression, product, model), direction: item.direction };
+  });
+
+let instance: PGlite;
+let example: Example;
+
+beforeAll(async () => {
+  instance = await openTestPGlite();
+  example = loadExample(instance);
+  await example.createProducts();
+  const rows: [number, string | null, string | null, string | null][] = [
+    [1, 'Pen', '2.50', '2020-01-01 00:00:00'],
+    [2, 'P_d', '12.99', '2021-06-01 12:00:00'],
+    [3, 'Pad', null, '2019-03-01 00:00:00'],
+    [4, null, '0.10', null],
+  ];
+  for (const row of rows) await kysely.sql`insert into products values (${row[0]}, ${row[1]}, ${row[2]}::numeric, ${row[3]}::timestamp)`.execute(example.db.kysely);
+}, 60_000);
+
+afterAll(() => instance.close());
+
+describe('docs/sql-provider.md', () => {
+  it('its example answers filters and orderings as the evaluator would', async () => {
+    const ids = async (where: string | undefined, order: string): Promise<unknown[]> =>
+      (await example.findProducts(where === undefined ? undefined : filter(where), order === '' ? [] : orderBy(order))).map((row) => (row as { ID: unknown }).ID);
+    expect(await ids("startswith(Name, 'P_')", '')).toEqual([2]);
+    expect(await ids('Price gt 2.5M', '')).toEqual([2]);
+    expect(await ids('Price ne 2.5M', 'Price desc')).toEqual([2, 4, 3]);
+    expect(await ids("year(Released) ge 2020 or Name eq null", 'Released desc')).toEqual([2, 1, 4]);
+    // Ordinal: '_' (U+005F) sorts before 'a'.
+    expect(await ids(undefined, 'Name')).toEqual([4, 2, 3, 1]);
+    expect(await example.findProducts(filter('ID eq 1'), [])).toEqual([{ ID: 1, Name: 'Pen', Price: '2.5', Released: new Date('2020-01-01T00:00:00Z') }]);
+  });
+});

@@ -27,19 +27,19 @@ beforeAll(async () => {
 afterAll(() => instance.close());
 
 describe('generated filters: PostgreSQL keeps exactly the entities the evaluator keeps', () => {
-  it('1,000 filters over every operator, function and type', async () => {
-    const result = await compareFilters(differential, 1, 1000);
+  it('800 filters over every operator, function and type', async () => {
+    const result = await compareFilters(differential, 1, 800);
     expect(result.mismatches).toEqual([]);
     // The generator must reach what it is for: kept rows, divisions by zero on both sides.
-    expect(result.nonEmpty).toBeGreaterThan(500);
+    expect(result.nonEmpty).toBeGreaterThan(400);
     expect(result.divisions).toBeGreaterThan(10);
     expect([...result.untranslatable]).toEqual([]);
   }, 60_000);
 });
 
 describe('generated orderings: the same order as the evaluator’s sort', () => {
-  it('250 $orderby lists (with the key tie-breaker)', async () => {
-    expect(await compareOrderings(differential, 2, 250)).toEqual([]);
+  it('200 $orderby lists (with the key tie-breaker)', async () => {
+    expect(await compareOrderings(differential, 2, 200)).toEqual([]);
   }, 60_000);
 });
 

@@ -8,6 +8,7 @@ import { sql } from 'kysely';
 import type { PGlite } from '@electric-sql/pglite';
 import type { EdmPrimitiveTypeName, PrimitiveValue } from '../../lib/edm/primitives';
 import { pglite } from '../../lib/sql/pglite';
+import { isRetryableTransactionError, sqlStateOf } from '../../lib/sql/errors';
 import { fromSqlValue, toSqlParameter } from '../../lib/sql/values';
 import { openTestPGlite } from '../helpers/pglite';
 import { describeRoundTrips } from './round-trips';
@@ -78,6 +79,44 @@ describe('fromSqlValue refuses what is not the type', () => {
 
   it('keeps null', () => {
     expect([fromSqlValue('Edm.String', null), fromSqlValue('Edm.Int32', undefined)]).toEqual([null, null]);
+  });
+});
+
+describe('fromSqlValue reads what other drivers (or parsers) deliver too', () => {
+  it.each([
+    ['Edm.Binary', '\\x00ff', Buffer.from([0, 255])],
+    ['Edm.Boolean', 't', true],
+    ['Edm.Boolean', 'f', false],
+    ['Edm.Int32', '-42', -42],
+    ['Edm.Int64', 9007199254740991n, '9007199254740991'],
+    ['Edm.Int64', 42, '42'],
+    ['Edm.Double', 'NaN', NaN],
+    ['Edm.Double', '-Infinity', -Infinity],
+    ['Edm.Single', '0.1', 0.1],
+    ['Edm.DateTimeOffset', new Date('2020-01-01T00:00:00Z'), new Date('2020-01-01T00:00:00Z')],
+  ] as const)('%s %p', (type, raw, value) => {
+    expect(fromSqlValue(type, raw)).toEqual(value);
+  });
+
+  it.each([
+    ['Edm.Binary', 1],
+    ['Edm.Boolean', 'yes'],
+    ['Edm.Int32', 1.5],
+    ['Edm.Double', 'one'],
+    ['Edm.DateTimeOffset', 0],
+    ['Edm.Time', 0],
+    ['Edm.Guid', 'x'],
+    ['Edm.String', 1],
+  ] as const)('refuses %s %p', (type, raw) => {
+    expect(() => fromSqlValue(type, raw)).toThrow(TypeError);
+  });
+});
+
+describe('SQLSTATEs', () => {
+  it('reads the code of a driver error and knows which ones a transaction may retry', () => {
+    const failure = (code: unknown): Error => Object.assign(new Error('x'), { code });
+    expect([sqlStateOf(failure('40001')), sqlStateOf(failure('ECONNREFUSED')), sqlStateOf('40001'), sqlStateOf(null)]).toEqual(['40001', undefined, undefined, undefined]);
+    expect([failure('40001'), failure('40P01'), failure('23505'), new Error('x')].map(isRetryableTransactionError)).toEqual([true, true, false, false]);
   });
 });
 

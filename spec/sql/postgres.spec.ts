@@ -5,6 +5,9 @@
  * against a real server: postgres.pg.spec.ts.
  */
 import { sql } from 'kysely';
+import { Pool } from 'pg';
+import type { PGlite } from '@electric-sql/pglite';
+import type { PGliteLike } from '../../lib/sql/pglite';
 import { SqlAcquireTimeoutError } from '../../lib/sql/errors';
 import { postgres, type PgClientLike, type PgPoolLike, type PgQueryConfig } from '../../lib/sql/postgres';
 import { PG_QUERY_TYPES } from '../../lib/sql/type-parsers';
@@ -80,5 +83,15 @@ describe('postgres() over a pool you give it', () => {
   it('checks its options', () => {
     expect(() => postgres(fakePool(), { maxConnections: 0 })).toThrow('maxConnections must be a positive integer, got 0.');
     expect(() => postgres(fakePool(), { acquireTimeoutMs: 1.5 })).toThrow('acquireTimeoutMs must be a positive integer, got 1.5.');
+  });
+});
+
+describe('the drivers’ own classes fit the structural types (checked by the type checker)', () => {
+  it('pg.Pool is a PgPoolLike and PGlite a PGliteLike', () => {
+    const pool: PgPoolLike = new Pool({ max: 1 }); // lazy: opens nothing
+    type Fits = PGlite extends PGliteLike ? true : false;
+    const fits: Fits = true;
+    expect([typeof pool.connect, fits]).toEqual(['function', true]);
+    return (pool as Pool).end();
   });
 });

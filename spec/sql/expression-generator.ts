@@ -17,7 +17,7 @@ type Generated = 'Boolean' | 'String' | 'Int32' | 'Int64' | 'Decimal' | 'Double'
 const MEMBERS: Readonly<Record<Generated, readonly string[]>> = {
   Boolean: ['Boolean'],
   String: ['String', 'String', 'Address/City', 'Address/Street', 'Owner/Name', "cast('ExprTest.SpecialItem')/Extra"],
-  Int32: ['Int32', 'Int32', "cast('ExprTest.SpecialItem')/Bonus"],
+  Int32: ['Int32', 'Int32', "cast('ExprTest.SpecialItem')/Bonus", "cast(Owner, 'ExprTest.Item')/Int32"],
   Small: ['Byte', 'SByte', 'Int16'],
   Int64: ['Int64'],
   Decimal: ['Decimal'],
@@ -108,7 +108,7 @@ export class ExpressionGenerator {
           () => `${this.pick(['startswith', 'endswith'])}(${this.expression('String', d)}, ${this.whole(d)})`,
           () => `${this.pick(MEMBERS.String)} eq null`,
           () => `Owner ${this.pick(['eq', 'ne'])} null`,
-          () => this.pick(["isof('ExprTest.SpecialItem')", "isof('ExprTest.Item')", "isof(Owner, 'ExprTest.Person')", "isof(Int32, 'Edm.Int32')", "isof(Int32, 'Edm.Int64')"]),
+          () => this.pick(["isof('ExprTest.SpecialItem')", "isof('ExprTest.Item')", "isof(Owner, 'ExprTest.Person')", "isof(Owner, 'ExprTest.Item')", "isof('ExprTest.Person')", "isof(Int32, 'Edm.Int32')", "isof(Int32, 'Edm.Int64')"]),
           () => this.leaf('Boolean'),
         ])();
       case 'String': {

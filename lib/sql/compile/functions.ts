@@ -69,6 +69,8 @@ function compileIsOf(c: NodeCompiler, node: CallNode): SqlValue {
   const subject = node.args.length === 2 ? node.args[0] : undefined;
   const boolean = (condition: Sql): SqlValue => computed(condition, 'Edm.Boolean', false);
   if (target.kind === 'TypeName' && target.entityType !== undefined) {
+    // The checker marks a type outside the subject's hierarchy: no entity is of it.
+    if (target.neverMatches === true) return boolean(c.state.constant(false));
     if (subject === undefined) return boolean(instanceOf(c, [], target.entityType));
     if (isNullTyped(subject)) return boolean(c.state.constant(false));
     const navigation = navigationPath(subject) ?? untranslatable('isof of an entity that is not a navigation path');

@@ -13,7 +13,7 @@ import { DEFAULT_COLUMN_PRECISION, EVALUATOR_PRECISION, untranslatable, type Nod
 interface ResolvedMember {
   readonly path: SqlMemberPath;
   /** `cast('NS.Derived')/...`: the path's entity (`navigation` so far) must be of this type, else the value is null. */
-  readonly castTo?: { readonly path: SqlMemberPath; readonly type: EdmEntityType };
+  readonly castTo?: { readonly path: SqlMemberPath; readonly type: EdmEntityType; readonly never: boolean };
 }
 
 /** The navigation steps of an entity-valued member (`Owner`, `Item/Owner`), or undefined. */
@@ -28,13 +28,15 @@ export function navigationPath(node: ExprNode): readonly EdmNavigationProperty[]
 }
 
 /** Where a `cast` base leaves the path: the navigation walked to the cast entity, and the type. */
-function castBase(base: ExprNode): { navigation: readonly EdmNavigationProperty[]; type: EdmEntityType } {
+function castBase(base: ExprNode): { navigation: readonly EdmNavigationProperty[]; type: EdmEntityType; never: boolean } {
   const call = base.kind === 'Call' && base.name === 'cast' ? (base as CallNode) : undefined;
   const typeName = call?.args[call.args.length - 1];
   const type = typeName?.kind === 'TypeName' ? typeName.entityType : undefined;
   if (call === undefined || type === undefined) return untranslatable('a member of something other than a cast to an entity type');
   const navigation = call.args.length === 1 ? [] : navigationPath(call.args[0]);
-  return navigation === undefined ? untranslatable('a cast of an expression that is not a navigation path') : { navigation, type };
+  if (navigation === undefined) return untranslatable('a cast of an expression that is not a navigation path');
+  // The checker marks a type outside the subject's hierarchy: the cast is null for every entity.
+  return { navigation, type, never: typeName?.kind === 'TypeName' && typeName.neverMatches === true };
 }
 
 function resolveMember(node: MemberNode): ResolvedMember {
@@ -52,7 +54,7 @@ function resolveMember(node: MemberNode): ResolvedMember {
     }
   }
   const path = { navigation, properties };
-  return base === undefined ? { path } : { path, castTo: { path: { navigation: base.navigation, properties: [] }, type: base.type } };
+  return base === undefined ? { path } : { path, castTo: { path: { navigation: base.navigation, properties: [] }, type: base.type, never: base.never } };
 }
 
 function instanceTest(c: NodeCompiler, castTo: NonNullable<ResolvedMember['castTo']>): Sql {
@@ -71,6 +73,7 @@ export function compileMember(c: NodeCompiler, node: MemberNode): SqlValue {
   const reference = c.state.markCheap(sql`${column.sql}`);
   const nullable = column.nullable || path.navigation.length > 0;
   if (castTo === undefined) return { sql: reference, type, nullable, realColumn: type === 'Edm.Single', precision, column: true };
+  if (castTo.never) return { sql: c.state.constant(type), type, nullable: true, realColumn: false, precision: EVALUATOR_PRECISION, column: false };
   // cast('NS.Derived')/Prop: null for an entity of another type (the evaluator's cast gives null).
   const guarded = sql`(case when ${instanceTest(c, castTo)} then ${reference} end)`;
   return { sql: guarded, type, nullable: true, realColumn: type === 'Edm.Single', precision, column: false };
@@ -87,5 +90,5 @@ export function presenceOf(c: NodeCompiler, node: ExprNode): Sql {
 
 /** The condition `isof(path, type)` for an entity-valued path (empty: the current entity). */
 export function instanceOf(c: NodeCompiler, navigation: readonly EdmNavigationProperty[], type: EdmEntityType): Sql {
-  return instanceTest(c, { path: { navigation, properties: [] }, type });
+  return instanceTest(c, { path: { navigation, properties: [] }, type, never: false });
 }

@@ -120,6 +120,10 @@ describe('cast and isof', () => {
     [`isof(Int32, 'Edm.Int32')`, '("t"."Int32" is not null)', []],
     [`isof(Int32, 'Edm.Int64')`, 'false', []],
     [`isof(null, 'Edm.Int32')`, 'false', []],
+    // An entity type outside the subject's hierarchy (the checker marks it): false, and null through a cast.
+    [`isof(Owner, 'ExprTest.Item')`, 'false', []],
+    [`isof('ExprTest.Person')`, 'false', []],
+    [`cast(Owner, 'ExprTest.Item')/Int32 eq 1`, '(null::integer = $1::integer)', ['1']],
     [`cast('ExprTest.SpecialItem')/Bonus gt 1`, `((case when (t."$type" in ('SpecialItem')) then "t"."Bonus" end) > $1::integer)`, ['1']],
   ])('%s', check);
 });

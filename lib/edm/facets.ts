@@ -8,7 +8,7 @@ import type { EdmComplexType, EdmFacets, EdmProperty } from './model';
 import { PRIMITIVE_TYPES } from './primitives';
 import type { ComplexValue, EdmPrimitiveTypeName, PrimitiveValue, PropertyValue } from './primitives';
 import { SINGLE_MAX, canonicalGuid, parsePrimitiveText } from './primitive-text';
-import { timeToMilliseconds } from './temporal-text';
+import { isWritableTime, timeToMilliseconds } from './temporal-text';
 
 /** Length of a string in characters (code points), counting only when the cheap UTF-16 length is not enough. */
 function characterCount(text: string, limit: number): number {
@@ -53,9 +53,10 @@ function representationProblem(type: EdmPrimitiveTypeName, value: PrimitiveValue
       if (typeof value !== 'number') return 'expected a number.';
       return type === 'Edm.Single' && Number.isFinite(value) && Math.abs(value) > SINGLE_MAX ? `${value} is outside the range of Edm.Single.` : undefined;
     case 'datetime':
-      return value instanceof Date && !Number.isNaN(value.getTime()) ? undefined : 'expected a valid date.';
+      if (!(value instanceof Date) || Number.isNaN(value.getTime())) return 'expected a valid date.';
+      return isWritableTime(value.getTime()) ? undefined : 'the date is outside the years 0001 to 9999 (UTC).';
     case 'time':
-      return typeof value === 'string' && timeToMilliseconds(value) !== undefined ? undefined : 'expected an xs:duration such as PT13H20M.';
+      return typeof value === 'string' && timeToMilliseconds(value) !== undefined ? undefined : 'expected an xs:duration of at most 10675199 days such as PT13H20M.';
     case 'guid':
       return typeof value === 'string' && canonicalGuid(value) !== undefined ? undefined : 'expected a GUID string.';
     case 'binary':

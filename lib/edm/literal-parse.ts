@@ -76,10 +76,10 @@ function parseDateTimeOffsetBody(body: string): Date | undefined {
 const PREFIXES: ReadonlyMap<string, PrefixRule> = new Map<string, PrefixRule>([
   ['x', { type: 'Edm.Binary', parse: parseHex, expected: 'an even number of hex digits' }],
   ['binary', { type: 'Edm.Binary', parse: parseHex, expected: 'an even number of hex digits' }],
-  ['datetime', { type: 'Edm.DateTime', parse: (body) => parseDateTimeText(body, true), expected: 'a valid date and time yyyy-mm-ddThh:mm[:ss[.fffffff]]' }],
-  ['datetimeoffset', { type: 'Edm.DateTimeOffset', parse: parseDateTimeOffsetBody, expected: 'a valid date and time with offset yyyy-mm-ddThh:mm[:ss[.fffffff]](Z|+hh:mm|-hh:mm)' }],
+  ['datetime', { type: 'Edm.DateTime', parse: (body) => parseDateTimeText(body, true), expected: 'a valid date and time yyyy-mm-ddThh:mm[:ss[.fffffff]] in the years 0001 to 9999 (UTC)' }],
+  ['datetimeoffset', { type: 'Edm.DateTimeOffset', parse: parseDateTimeOffsetBody, expected: 'a valid date and time with offset yyyy-mm-ddThh:mm[:ss[.fffffff]](Z|+hh:mm|-hh:mm) in the years 0001 to 9999 (UTC)' }],
   ['guid', { type: 'Edm.Guid', parse: canonicalGuid, expected: 'a GUID dddddddd-dddd-dddd-dddd-dddddddddddd' }],
-  ['time', { type: 'Edm.Time', parse: canonicalTime, expected: 'an xs:duration such as PT13H20M' }],
+  ['time', { type: 'Edm.Time', parse: canonicalTime, expected: 'an xs:duration of at most 10675199 days such as PT13H20M' }],
 ]);
 
 /** End of a quoted part starting at `quote` (after its closing quote; `''` is an escaped quote), or -1. */

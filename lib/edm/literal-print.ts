@@ -15,6 +15,7 @@ import {
   formatFloatText,
 } from './primitive-text';
 import { formatDateTimeText } from './temporal-text';
+import { toWellFormed } from '../util';
 
 const HEX = '0123456789ABCDEF';
 
@@ -60,7 +61,6 @@ export function printLiteral(type: EdmPrimitiveTypeName, value: PrimitiveValue):
 
 /** Characters encodeURIComponent leaves alone: a literal made only of these is its own URI form. */
 const URI_SAFE = /^[A-Za-z0-9\-_.!~*'()]*$/;
-const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g;
 
 /**
  * Percent-encode a literal for a URI path or query (as encodeURIComponent does; `:` becomes `%3A`
@@ -68,7 +68,7 @@ const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[
  */
 export function encodeLiteral(literal: string): string {
   if (URI_SAFE.test(literal)) return literal;
-  return encodeURIComponent(literal.replace(LONE_SURROGATE, '\uFFFD'));
+  return encodeURIComponent(toWellFormed(literal));
 }
 
 type KeyPrinter = (entity: Readonly<Record<string, unknown>>) => string;

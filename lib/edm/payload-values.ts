@@ -5,6 +5,7 @@
  * 400 VALUE_INVALID naming the property and its type.
  */
 import { ODataError } from '../errors';
+import { textProblem } from '../util';
 import { canonicalDecimal, canonicalInteger, isInt64, numberToDecimalText, significantDigits } from './decimal-text';
 import { PRIMITIVE_TYPES } from './primitives';
 import type { EdmPrimitiveTypeName, PrimitiveValue } from './primitives';
@@ -201,11 +202,25 @@ export function formatRawValue(type: EdmPrimitiveTypeName, value: PrimitiveValue
   return type === 'Edm.Binary' ? asBytes(value) : formatPrimitiveText(type, value);
 }
 
-/** Read a `$value` body (PUT on `.../Prop/$value`): bytes for Edm.Binary, else UTF-8 text in the XML form. */
+// Fatal: bytes that are not UTF-8 are refused, not replaced with U+FFFD (a silent change of the value).
+const UTF8 = new TextDecoder('utf-8', { fatal: true });
+
+/**
+ * Read a `$value` body (PUT on `.../Prop/$value`): bytes for Edm.Binary, else UTF-8 text in the XML
+ * form (a leading BOM dropped); bytes that are not UTF-8, or text with a character XML 1.0
+ * excludes, are 400 VALUE_INVALID.
+ */
 export function parseRawValue(type: EdmPrimitiveTypeName, body: Buffer, property: PropertyLabel): PrimitiveValue {
   if (type === 'Edm.Binary') return new Uint8Array(body);
-  let text = body.toString('utf8');
-  if (text.charCodeAt(0) === 0xfeff) text = text.slice(1);
+  let text: string;
+  try {
+    text = UTF8.decode(body);
+  } catch {
+    throw valueError(type, property, 'the body is not valid UTF-8 text.');
+  }
+  // The other text readers get this check from their syntax (XML's Char production, the JSON scan).
+  const problem = textProblem(text);
+  if (problem !== undefined) throw valueError(type, property, `the body is not text every format can carry: ${problem}`);
   return parseAtomValue(type, text, property);
 }
 

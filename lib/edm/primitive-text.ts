@@ -105,9 +105,9 @@ const EXPECTED_FORMS: Readonly<Record<EdmPrimitiveTypeName, string>> = {
   'Edm.Decimal': 'expected a decimal number such as -12.50',
   'Edm.Single': 'expected a number within ±3.4028235E+38, INF, -INF or NaN',
   'Edm.Double': 'expected a number such as 1.5E+10, INF, -INF or NaN',
-  'Edm.DateTime': 'expected a valid date and time such as 2000-12-31T23:59:59',
-  'Edm.DateTimeOffset': 'expected a valid date and time with offset such as 2000-12-31T23:59:59Z',
-  'Edm.Time': 'expected an xs:duration such as PT13H20M',
+  'Edm.DateTime': 'expected a valid date and time in the years 0001 to 9999 (UTC) such as 2000-12-31T23:59:59',
+  'Edm.DateTimeOffset': 'expected a valid date and time with offset in the years 0001 to 9999 (UTC) such as 2000-12-31T23:59:59Z',
+  'Edm.Time': 'expected an xs:duration of at most 10675199 days such as PT13H20M',
   'Edm.Guid': 'expected a GUID such as 01234567-89ab-cdef-0123-456789abcdef',
   'Edm.String': 'expected text',
 };

@@ -9,6 +9,27 @@ const MS_PER_MINUTE = 60 * MS_PER_SECOND;
 const MS_PER_HOUR = 60 * MS_PER_MINUTE;
 const MS_PER_DAY = 24 * MS_PER_HOUR;
 
+/**
+ * The instants every writer can write: 0001-01-01T00:00:00Z up to (not including)
+ * 10000-01-01T00:00:00Z. xs:dateTime in Atom and URI literals has four-digit years here, and .NET's
+ * DateTime (what WCF clients read `\/Date(ms)\/` into) spans years 1 to 9999. Readers refuse
+ * instants outside, so a stored value can always be written again.
+ */
+export const MIN_WRITABLE_TIME = -62135596800000;
+/** Just past the last writable instant (10000-01-01T00:00:00Z). */
+export const END_WRITABLE_TIME = 253402300800000;
+
+/** True for a time value (ms since 1970) that the writers can write: years 0001 to 9999, in UTC. */
+export function isWritableTime(time: number): boolean {
+  return time >= MIN_WRITABLE_TIME && time < END_WRITABLE_TIME;
+}
+
+/**
+ * The longest Edm.Time any writer's reader can hold: .NET's TimeSpan (the CLR type of Edm.Time in
+ * WCF Data Services) spans ±10675199.02:48:05.4775807, i.e. ±922337203685477 whole milliseconds.
+ */
+export const MAX_TIME_MILLISECONDS = 922337203685477;
+
 function isDigit(code: number): boolean {
   return code >= 48 && code <= 57;
 }
@@ -37,7 +58,8 @@ function daysInMonth(year: number, month: number): number {
  *   offset   = "Z" / ("+" / "-") hour ":" minute
  *
  * (MS-ODATA §2.2.2 dateTimeLiteral / dateTimeOffsetLiteral; seconds optional as in WCF).
- * Without an offset the value is read as UTC; with one it is converted to the UTC instant.
+ * Without an offset the value is read as UTC; with one it is converted to the UTC instant, which
+ * must lie in years 0001 to 9999 (`isWritableTime`).
  * A space instead of `T` is accepted only when `allowSpace` is set (the WCF URI lexer accepted it).
  * Digits beyond milliseconds are truncated: a Date holds milliseconds. Undefined when invalid.
  */
@@ -87,7 +109,8 @@ export function parseDateTimeText(text: string, allowSpace = false): Date | unde
   // setUTCFullYear, unlike Date.UTC, does not map years 0..99 to 1900..1999.
   date.setUTCFullYear(year, month - 1, day);
   date.setUTCHours(hour, minute - offsetMinutes, second, millisecond);
-  return date;
+  // An offset can move a valid local text out of the writable range (0001-01-01T00:00+01:00).
+  return isWritableTime(date.getTime()) ? date : undefined;
 }
 
 function pad(value: number, width: number): string {
@@ -100,16 +123,21 @@ function pad(value: number, width: number): string {
  * Throws a TypeError for an invalid Date or a year outside 0001..9999 (a provider bug, not input).
  */
 export function formatDateTimeText(date: Date, suffix: '' | 'Z' = ''): string {
+  assertWritableDate(date);
   const year = date.getUTCFullYear();
-  if (!(year >= 1 && year <= 9999)) {
-    throw new TypeError(`Cannot write the date ${String(date)}: year must be 0001..9999.`);
-  }
   let text =
     pad(year, 4) + '-' + pad(date.getUTCMonth() + 1, 2) + '-' + pad(date.getUTCDate(), 2) +
     'T' + pad(date.getUTCHours(), 2) + ':' + pad(date.getUTCMinutes(), 2) + ':' + pad(date.getUTCSeconds(), 2);
   const ms = date.getUTCMilliseconds();
   if (ms !== 0) text += '.' + pad(ms, 3).replace(/0+$/, '');
   return text + suffix;
+}
+
+/** A TypeError (a provider bug, masked as 500) for an invalid Date or one outside years 0001..9999. */
+function assertWritableDate(date: Date): void {
+  if (!isWritableTime(date.getTime())) {
+    throw new TypeError(`Cannot write the date ${String(date)}: it must be a valid date in the years 0001..9999 (UTC).`);
+  }
 }
 
 /** Units of an xs:duration after `T` (hours, minutes, seconds) with their length in ms. */
@@ -125,7 +153,7 @@ const TIME_UNITS: readonly { readonly designator: number; readonly ms: number }[
  *   duration = ["-"] "P" [1*DIGIT "D"] ["T" [1*DIGIT "H"] [1*DIGIT "M"] [1*DIGIT ["." 1*DIGIT] "S"]]
  *
  * with at least one component, and `T` only before one. Year and month components have no fixed
- * length and are refused. Undefined when invalid or beyond the safe integer range.
+ * length and are refused. Undefined when invalid or longer than `MAX_TIME_MILLISECONDS`.
  */
 export function parseDurationText(text: string): number | undefined {
   let i = 0;
@@ -180,7 +208,7 @@ export function parseDurationText(text: string): number | undefined {
     }
     components++;
   }
-  if (components === 0 || !Number.isSafeInteger(total)) return undefined;
+  if (components === 0 || !(total <= MAX_TIME_MILLISECONDS)) return undefined;
   return negative && total !== 0 ? -total : total;
 }
 
@@ -210,8 +238,8 @@ export function parseClockTimeText(text: string): number | undefined {
  * `PT13H20M`, `P1DT2H`, `PT0.5S`, `-PT1M`, and `PT0S` for zero.
  */
 export function formatDuration(milliseconds: number): string {
-  if (!Number.isSafeInteger(milliseconds)) {
-    throw new TypeError(`Cannot write the duration ${milliseconds}: it must be a whole number of milliseconds.`);
+  if (!Number.isInteger(milliseconds) || Math.abs(milliseconds) > MAX_TIME_MILLISECONDS) {
+    throw new TypeError(`Cannot write the duration ${milliseconds}: it must be a whole number of milliseconds within ±${MAX_TIME_MILLISECONDS}.`);
   }
   if (milliseconds === 0) return 'PT0S';
   let rest = Math.abs(milliseconds);
@@ -252,6 +280,7 @@ export function timeToMilliseconds(value: string): number | undefined {
  *
  * The milliseconds are the UTC instant; the offset (in minutes) only says which local time the
  * sender meant, as in the ASP.NET AJAX format this comes from (the SAP Cloud SDK reads it so).
+ * Undefined outside years 0001..9999 (`isWritableTime`).
  */
 export function parseJsonDateText(text: string): Date | undefined {
   if (!text.startsWith('/Date(') || !text.endsWith(')/')) return undefined;
@@ -267,13 +296,13 @@ export function parseJsonDateText(text: string): Date | undefined {
     if ((sign !== 43 && sign !== 45) || offset.length < 1 || offset.length > 4) return undefined;
     for (let j = 0; j < offset.length; j++) if (!isDigit(offset.charCodeAt(j))) return undefined;
   }
-  const date = new Date(ms);
-  return Number.isNaN(date.getTime()) ? undefined : date;
+  return isWritableTime(ms) ? new Date(ms) : undefined;
 }
 
 /** The verbose-JSON date form (unescaped): `/Date(694224000000)/`, or `/Date(ms+0000)/` with `offset`. */
 export function formatJsonDateText(date: Date, offset: boolean): string {
+  // JSON could carry any time value, but no client reads one outside DateTime's range back.
+  assertWritableDate(date);
   const ms = date.getTime();
-  if (Number.isNaN(ms)) throw new TypeError('Cannot write an invalid Date.');
   return offset ? `/Date(${ms}+0000)/` : `/Date(${ms})/`;
 }

@@ -79,6 +79,13 @@ export interface ReadLimits {
   readonly maxInlineDepth?: number;
   /** Deepest JSON array/object or XML element nesting (default 100). */
   readonly maxNesting?: number;
+  /**
+   * Most members of one JSON object, or child elements of one `m:properties` or complex value
+   * (default: what the model can hold, see `structure-limits.ts`).
+   */
+  readonly maxMembers?: number;
+  /** Most attributes of one XML element, namespace declarations included (default 64). */
+  readonly maxAttributes?: number;
 }
 
 /** What every reader needs besides the bytes. */

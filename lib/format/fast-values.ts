@@ -3,10 +3,7 @@
  * exactly what `edm/payload-values` produces (a spec compares them over many values) and fall back
  * to it (undefined here) for anything unusual, so its rules and error messages stay the authority.
  */
-
-// Dates whose year is 0001..9999: the range the edm formatters accept.
-const MIN_TIME = -62135596800000;
-const MAX_TIME = 253402300800000;
+import { isWritableTime } from '../edm/temporal-text';
 
 /**
  * The Atom text of a Date for Edm.DateTime (`suffix` '') or Edm.DateTimeOffset ('Z'):
@@ -16,7 +13,8 @@ const MAX_TIME = 253402300800000;
  */
 export function fastAtomDate(date: Date, suffix: '' | 'Z'): string | undefined {
   const time = date.getTime();
-  if (!(time >= MIN_TIME && time < MAX_TIME)) return undefined;
+  // Outside years 0001..9999 the edm formatter throws its provider-bug TypeError.
+  if (!isWritableTime(time)) return undefined;
   const msOfDay = ((time % DAY) + DAY) % DAY;
   // civil_from_days: March-based years of 400-year eras (H. Hinnant, "chrono-Compatible Low-Level Date Algorithms").
   const days = (time - msOfDay) / DAY + 719468;
@@ -51,5 +49,5 @@ function twoDigits(separator: string, value: number): string {
 /** The verbose JSON text of an Edm.DateTime Date: `"\/Date(694224000000)\/"`. */
 export function fastJsonDate(date: Date): string | undefined {
   const time = date.getTime();
-  return time === time ? '"\\/Date(' + time + ')\\/"' : undefined;
+  return isWritableTime(time) ? '"\\/Date(' + time + ')\\/"' : undefined;
 }

@@ -6,6 +6,7 @@
 import { printKeyPredicate } from '../edm/literals';
 import type { EdmEntitySet } from '../edm/model';
 import type { Entity } from '../provider/types';
+import { toWellFormed } from '../util';
 
 // RFC 3986 pchar (unreserved / sub-delims / ":" / "@"); "%" is not in the class, so text given
 // here must be raw (unencoded) text.
@@ -15,7 +16,8 @@ const NOT_PCHAR = /[^A-Za-z0-9\-._~!$&'()*+,;=:@]/;
 export function encodePathSegment(text: string): string {
   if (!NOT_PCHAR.test(text)) return text;
   let out = '';
-  for (const char of text) out += NOT_PCHAR.test(char) ? encodeURIComponent(char) : char;
+  // for-of walks code points; an unpaired surrogate (a model built in code may hold one) becomes U+FFFD.
+  for (const char of toWellFormed(text)) out += NOT_PCHAR.test(char) ? encodeURIComponent(char) : char;
   return out;
 }
 

@@ -8,6 +8,7 @@ import type { EdmEntitySet, EdmEntityType, EdmModel } from '../edm/model';
 import { evaluate } from '../provider/evaluate';
 import type { Entity } from '../provider/types';
 import { encodeSkipToken, walkExpression } from '../uri';
+import { toWellFormed } from '../util';
 import type { ExpandItem, OrderByItem, QueryOptions, SelectExpand } from '../uri/types';
 import { keyOfEntity } from './query-request';
 
@@ -29,9 +30,12 @@ export function planPage(clientTop: number | undefined, pageSize: number | undef
 // Characters that are safe in a query value and keep next links readable (`$skiptoken='Milk',1`).
 const READABLE = /%(24|27|28|29|2C|2F|3A|40)/g;
 
-/** Encode a decoded query option value for a URI we write. */
+/**
+ * Encode a decoded query option value for a URI we write. Total: an unpaired surrogate (only a
+ * provider's data can hold one; the readers refuse them) becomes U+FFFD instead of a URIError.
+ */
 export function encodeQueryValue(value: string): string {
-  return encodeURIComponent(value).replace(READABLE, (escape) => decodeURIComponent(escape));
+  return encodeURIComponent(toWellFormed(value)).replace(READABLE, (escape) => decodeURIComponent(escape));
 }
 
 interface ExpansionNode {

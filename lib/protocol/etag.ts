@@ -5,6 +5,7 @@
 import { printLiteral } from '../edm/literals';
 import type { EdmEntityType } from '../edm/model';
 import type { PrimitiveValue } from '../edm/primitives';
+import { toWellFormed } from '../util';
 
 /** An entity as far as ETags care: property values by name. */
 export type ETagSource = Readonly<Record<string, unknown>>;
@@ -18,10 +19,9 @@ const COMPILED = new WeakMap<EdmEntityType, ETagFunction>();
  * unambiguous: a string concurrency value with a quote or a space still yields a valid header.
  */
 const NOT_ETAGC = /[^\x21\x23\x24\x26-\x7e]+/g;
-const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g;
 
 function etagText(literal: string): string {
-  return literal.replace(NOT_ETAGC, (run) => encodeURIComponent(run.replace(LONE_SURROGATE, '\uFFFD')));
+  return literal.replace(NOT_ETAGC, (run) => encodeURIComponent(toWellFormed(run)));
 }
 
 function compile(entityType: EdmEntityType): ETagFunction {

@@ -3,17 +3,22 @@
  * `application/x-www-form-urlencoded` conventions of the HTML spec for `+`).
  */
 import { ODataError } from '../errors';
+import { textProblem } from '../util';
 
 const PLUS = /\+/g;
 
 function decodeComponent(text: string, part: string): string {
   const spaced = text.indexOf('+') === -1 ? text : text.replace(PLUS, ' ');
   if (spaced.indexOf('%') === -1) return spaced;
+  let decoded: string;
   try {
-    return decodeURIComponent(spaced);
+    decoded = decodeURIComponent(spaced);
   } catch (cause) {
     throw ODataError.fromCode('URI_PERCENT_ENCODING', { text: part }, { target: part, cause });
   }
+  // `%00` and the like decode to characters no format can carry back (util/unicode).
+  if (textProblem(decoded) !== undefined) throw ODataError.fromCode('URI_PERCENT_ENCODING', { text: part }, { target: part });
+  return decoded;
 }
 
 /**
@@ -22,7 +27,8 @@ function decodeComponent(text: string, part: string): string {
  *   queryOptions = queryOption *( "&" queryOption )
  *   queryOption  = name [ "=" value ]                ; the first "=" separates
  *
- * `+` is a space and `%XX` escapes are UTF-8 octets (bad escapes: 400 URI_PERCENT_ENCODING). A part
+ * `+` is a space and `%XX` escapes are UTF-8 octets (bad escapes, and escapes of characters XML 1.0
+ * excludes such as `%00`: 400 URI_PERCENT_ENCODING). A part
  * without `=` has the value `''`. Empty parts (`a=1&&b=2`) and parts with an empty name are
  * skipped. Names stay case-sensitive: `$Filter` is not `$filter`.
  */

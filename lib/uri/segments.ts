@@ -5,6 +5,7 @@
  * No model lookups here: resource-path.ts gives the segments a meaning.
  */
 import { ODataError } from '../errors';
+import { textProblem } from '../util';
 
 /** One path segment: decoded text plus where it sits in the raw path. */
 export interface PathSegment {
@@ -41,15 +42,20 @@ function quoteAt(raw: string, i: number): number {
 
 /**
  * Percent-decode one URI component (RFC 3986 §2.1, UTF-8 octets). `+` stays `+`: only query
- * strings use the form encoding. Malformed escapes or invalid UTF-8 give 400 URI_PERCENT_ENCODING.
+ * strings use the form encoding. Malformed escapes, invalid UTF-8 or a decoded character XML 1.0
+ * excludes (`%00`) give 400 URI_PERCENT_ENCODING.
  */
 export function percentDecode(text: string): string {
   if (text.indexOf('%') === -1) return text;
+  let decoded: string;
   try {
-    return decodeURIComponent(text);
+    decoded = decodeURIComponent(text);
   } catch (cause) {
     throw ODataError.fromCode('URI_PERCENT_ENCODING', { text }, { cause });
   }
+  // `%00` and the like decode to characters no format can carry back (util/unicode).
+  if (textProblem(decoded) !== undefined) throw ODataError.fromCode('URI_PERCENT_ENCODING', { text });
+  return decoded;
 }
 
 /**

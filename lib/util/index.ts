@@ -1,2 +1,3 @@
 export { didYouMean, lexicalDistance } from './did-you-mean';
 export { assertNever } from './assert-never';
+export { isExcludedFromXml, isWellFormed, textProblem, toWellFormed } from './unicode';

@@ -95,7 +95,7 @@ describe('checkFacets names the violation', () => {
     [property('Edm.String'), { a: 'x' }, 'expected a primitive Edm.String value, not an object.'],
     [property('Edm.DateTime'), new Date(NaN), 'expected a valid date.'],
     [property('Edm.DateTime'), '2000-01-01', 'expected a valid date.'],
-    [property('Edm.Time'), 'PT1Y', 'expected an xs:duration such as PT13H20M.'],
+    [property('Edm.Time'), 'PT1Y', 'expected an xs:duration of at most 10675199 days such as PT13H20M.'],
     [property('Edm.Guid'), 'nope', 'expected a GUID string.'],
     [property('Edm.Binary'), 'AAE=', 'expected binary data.'],
     [complexProperty(address, { nullable: false }), null, 'the property is not nullable.'],

@@ -309,10 +309,12 @@ describe('writers check the JS representation', () => {
     expect(() => jsonValueText(type, value)).toThrow(TypeError);
   });
 
-  it('refuses years beyond 9999 in the xs:dateTime form only (the JSON form holds any instant)', () => {
+  it('refuses years beyond 9999 in every form (no client reads them back), as provider bugs', () => {
     const far = new Date(Date.UTC(10000, 0, 1));
-    expect(() => formatAtomValue('Edm.DateTime', far)).toThrow('year must be 0001..9999');
-    expect(jsonValueText('Edm.DateTime', far)).toBe('"\\/Date(253402300800000)\\/"');
+    expect(() => formatAtomValue('Edm.DateTime', far)).toThrow(new TypeError(`Cannot write the date ${String(far)}: it must be a valid date in the years 0001..9999 (UTC).`));
+    expect(() => jsonValueText('Edm.DateTime', far)).toThrow(TypeError);
+    expect(() => jsonValueText('Edm.DateTimeOffset', new Date(-62135596800001))).toThrow(TypeError);
+    expect(jsonValueText('Edm.DateTime', new Date(253402300799999))).toBe('"\\/Date(253402300799999)\\/"');
   });
 
   it('tolerates JS numbers for Int64 and Decimal', () => {

@@ -33,7 +33,8 @@ describe('fastJsonDate', () => {
     for (const date of DATES) expect(fastJsonDate(date)).toBe(jsonValueText('Edm.DateTime', date));
   });
 
-  it('leaves an invalid Date to the edm formatter', () => {
-    expect(fastJsonDate(new Date(Number.NaN))).toBeUndefined();
+  it.each([new Date(Number.NaN), new Date('0000-12-31T23:59:59.999Z'), new Date('+010000-01-01T00:00:00Z')])('leaves %s to the edm formatter (it refuses it)', (date) => {
+    expect(fastJsonDate(date)).toBeUndefined();
+    expect(() => jsonValueText('Edm.DateTime', date)).toThrow(TypeError);
   });
 });

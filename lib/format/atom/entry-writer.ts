@@ -11,7 +11,7 @@ import type { SelectExpand } from '../../uri/types';
 import type { WriterContext } from '../context';
 import { EntryPlan, isDynamicKey, NavigationPlan, WriterCache } from '../entry-plan';
 import { ATOM_ENTRY_TYPE, ATOM_FEED_TYPE, ATOM_NS, DATA_NS, METADATA_NS, RELATED_REL, SCHEME_NS } from '../names';
-import { entryPathOf, isWritableName } from '../values';
+import { encodePathSegment, entryPathOf, isWritableName } from '../values';
 import { isEntity } from '../value-guards';
 import { escapeXmlAttribute, escapeXmlText } from '../xml/escape';
 import { compileXmlElement, writeDynamicXmlElement, XmlValueWriter } from '../xml/value-writer';
@@ -123,7 +123,7 @@ function compileLink(navigation: NavigationPlan): LinkWriter {
   const name = property.name;
   const title = escapeXmlAttribute(name);
   const start = `<link rel="${RELATED_REL}${title}" type="${property.isCollection ? ATOM_FEED_TYPE : ATOM_ENTRY_TYPE}" title="${title}" href="`;
-  const suffix = `/${encodeURIComponent(name)}`;
+  const suffix = `/${encodePathSegment(name)}`;
   const deferredEnd = `${suffix}"/>`;
   const expand = navigation.expand;
   if (expand === undefined) return (_entity, href) => start + href + deferredEnd;

@@ -10,7 +10,7 @@ import type { Entity } from '../../provider/types';
 import type { SelectExpand } from '../../uri/types';
 import type { WriterContext } from '../context';
 import { EntryPlan, isDynamicKey, NavigationPlan, WriterCache } from '../entry-plan';
-import { entryPathOf, isWritableName } from '../values';
+import { encodePathSegment, entryPathOf, isWritableName } from '../values';
 import { isEntity } from '../value-guards';
 import { compileJsonValue, JsonValueWriter, writeDynamicJsonValue } from './value-writer';
 
@@ -102,7 +102,7 @@ function compileLink(navigation: NavigationPlan): LinkWriter {
   const property = navigation.property;
   const name = property.name;
   const key = `,${JSON.stringify(name)}:`;
-  const suffix = `/${encodeURIComponent(name)}`;
+  const suffix = `/${encodePathSegment(name)}`;
   const deferredStart = `${key}{"__deferred":{"uri":"`;
   const deferredEnd = `${suffix}"}}`;
   const deferred = (uriText: string): string => deferredStart + uriText + deferredEnd;

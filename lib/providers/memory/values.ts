@@ -8,7 +8,7 @@ import { canonicalDecimal, canonicalInteger, isInt64, numberToDecimalText } from
 import { checkFacets } from '../../edm/facets';
 import { canonicalGuid, parseBase64, parsePrimitiveText } from '../../edm/primitive-text';
 import { PRIMITIVE_TYPES } from '../../edm/primitives';
-import { canonicalTime, parseDateTimeText, parseJsonDateText } from '../../edm/temporal-text';
+import { canonicalTime, isWritableTime, parseDateTimeText, parseJsonDateText } from '../../edm/temporal-text';
 import type { ComplexValue, EdmPrimitiveTypeName, PrimitiveValue, PropertyValue } from '../../edm/primitives';
 
 /** A converted value, or why the input is not one. */
@@ -94,7 +94,10 @@ export function parseDateTime(text: string): Date | undefined {
 }
 
 function coerceDateTime(raw: unknown): Coerced<Date> {
-  if (raw instanceof Date) return Number.isNaN(raw.getTime()) ? fail('invalid Date') : ok(raw);
+  if (raw instanceof Date) {
+    if (Number.isNaN(raw.getTime())) return fail('invalid Date');
+    return isWritableTime(raw.getTime()) ? ok(raw) : fail('a Date outside the years 0001 to 9999 (UTC)');
+  }
   if (typeof raw !== 'string') return fail('expected an ISO 8601 date-time string or a Date');
   const date = parseDateTime(raw);
   return date === undefined ? fail('expected an ISO 8601 date-time such as "1992-01-01T00:00:00Z"') : ok(date);
@@ -177,7 +180,10 @@ export function coerceProperty(property: EdmProperty, raw: unknown): Coerced<Pro
 /** Convert a dynamic property of an open type: a primitive value of whatever type in model form, or JSON string/number/boolean/null. */
 export function coerceDynamic(raw: unknown): Coerced<PropertyValue> {
   if (raw === null || typeof raw === 'string' || typeof raw === 'boolean' || typeof raw === 'number') return ok(raw);
-  if (raw instanceof Date) return Number.isNaN(raw.getTime()) ? fail('invalid Date') : ok(raw);
+  if (raw instanceof Date) {
+    if (Number.isNaN(raw.getTime())) return fail('invalid Date');
+    return isWritableTime(raw.getTime()) ? ok(raw) : fail('a Date outside the years 0001 to 9999 (UTC)');
+  }
   if (raw instanceof Uint8Array) return ok(raw);
   return fail('a dynamic property holds a primitive value (string, number, boolean, Date, bytes or null)');
 }

@@ -38,6 +38,22 @@ export function canonicalInteger(text: string, allowPlus = true): string | undef
   return negative ? '-' + digits : digits;
 }
 
+/**
+ * True for the text of a decimal value as providers hold it: `["-"] 1*DIGIT ["." 1*DIGIT]` (no
+ * exponent, no `+`). A plain character loop: writers check every Decimal value they write.
+ */
+export function isDecimalText(text: string): boolean {
+  let i = text.charCodeAt(0) === 45 ? 1 : 0;
+  const start = i;
+  while (i < text.length && isDigit(text.charCodeAt(i))) i++;
+  if (i === start) return false;
+  if (i === text.length) return true;
+  if (text.charCodeAt(i) !== 46) return false;
+  const fraction = ++i;
+  while (i < text.length && isDigit(text.charCodeAt(i))) i++;
+  return i > fraction && i === text.length;
+}
+
 /** True when a canonical integer string lies in the Edm.Int64 range. */
 export function isInt64(canonical: string): boolean {
   // 20 characters covers "-9223372036854775808"; longer strings cannot be in range.

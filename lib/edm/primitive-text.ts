@@ -3,10 +3,10 @@
  * DefaultValue): one parser and one formatter per type, kept in tables. Parsers return undefined
  * for bad text and `describeTextError` says why; callers pick the error code.
  */
-import { canonicalDecimal, canonicalInteger, isInt64 } from './decimal-text';
-import { PRIMITIVE_TYPES } from './primitives';
+import { canonicalDecimal, canonicalInteger, isDecimalText, isInt64 } from './decimal-text';
+import { PRIMITIVE_TYPES, integerRange } from './primitives';
 import type { EdmPrimitiveTypeName, PrimitiveValue } from './primitives';
-import { canonicalTime, formatDateTimeText, parseDateTimeText } from './temporal-text';
+import { canonicalTime, formatDateTimeText, parseDateTimeText, timeToMilliseconds } from './temporal-text';
 
 /** Largest finite Edm.Single (IEEE 754 binary32). */
 export const SINGLE_MAX = 3.4028234663852886e38;
@@ -125,8 +125,10 @@ export function expectedForm(type: EdmPrimitiveTypeName): string {
 
 /**
  * Coerce a provider value to the representation of primitives.ts, tolerating the one slip that is
- * common and lossless: a JS number for Edm.Int64 / Edm.Decimal. Anything else of the wrong JS type
- * is a provider bug and throws a TypeError (masked as 500, logged).
+ * common and lossless: a JS number for Edm.Int64 / Edm.Decimal. Anything else a writer could not
+ * write faithfully (the wrong JS type, NaN or a fraction for an integer type, a Decimal string with
+ * a quote in it, a year past 9999) is a provider bug and throws a TypeError (masked as 500, logged),
+ * never a malformed payload.
  */
 function checked<T>(ok: boolean, value: unknown, type: EdmPrimitiveTypeName, what: string): T {
   if (!ok) throw new TypeError(`A ${type} value must be ${what}; got ${describeJsValue(value)}.`);
@@ -139,17 +141,42 @@ function describeJsValue(value: unknown): string {
   return typeof value === 'string' ? `the string '${value.slice(0, 40)}'` : `${typeof value} ${String(value)}`;
 }
 
-/** The canonical integer text of an Edm.Int64 value (a JS integer is tolerated). */
+/** The integer text of an Edm.Int64 value, within its range (a safe JS integer is tolerated). */
 export function asIntegerText(type: EdmPrimitiveTypeName, value: PrimitiveValue): string {
-  if (typeof value === 'string') return value;
-  return String(checked<number>(typeof value === 'number' && Number.isInteger(value), value, type, 'an integer string'));
+  if (typeof value === 'string') {
+    const canonical = canonicalInteger(value, false);
+    return checked<string>(canonical !== undefined && isInt64(canonical), value, type, 'an integer string within the Edm.Int64 range');
+  }
+  // Beyond 2^53 a number is no longer the integer its provider meant (and prints with an exponent).
+  return String(checked<number>(typeof value === 'number' && Number.isSafeInteger(value), value, type, 'an integer string'));
 }
 
-/** The canonical text of an Edm.Decimal value (a finite JS number is tolerated). */
+/** The text of an Edm.Decimal value, `["-"] digits ["." digits]` (a finite JS number is tolerated). */
 export function asDecimalText(value: PrimitiveValue): string {
-  if (typeof value === 'string') return value;
+  if (typeof value === 'string') return checked<string>(isDecimalText(value), value, 'Edm.Decimal', 'a decimal string such as -12.50');
   const number = checked<number>(typeof value === 'number' && Number.isFinite(value), value, 'Edm.Decimal', 'a decimal string');
   return canonicalDecimal(String(number)) ?? String(number);
+}
+
+/** A value of an integer type of number size (Byte, SByte, Int16, Int32): an integer within the type's range. */
+export function asInteger(type: EdmPrimitiveTypeName, value: PrimitiveValue): number {
+  const { min, max } = integerRange(type);
+  return checked<number>(typeof value === 'number' && Number.isInteger(value) && value >= min && value <= max, value, type, `an integer from ${min} to ${max}`);
+}
+
+/** An Edm.Single value: NaN and the infinities, or a number within binary32's range. */
+export function asSingle(value: PrimitiveValue): number {
+  return checked<number>(typeof value === 'number' && !(Math.abs(value) > SINGLE_MAX && Number.isFinite(value)), value, 'Edm.Single', `a number within ±${SINGLE_MAX}`);
+}
+
+/** An Edm.Guid value: `8-4-4-4-12` hex digits. */
+export function asGuidText(value: PrimitiveValue): string {
+  return checked<string>(typeof value === 'string' && GUID_PATTERN.test(value), value, 'Edm.Guid', 'a GUID string');
+}
+
+/** An Edm.Time value: an xs:duration (or clock time) within .NET's TimeSpan range. */
+export function asTimeText(value: PrimitiveValue): string {
+  return checked<string>(typeof value === 'string' && timeToMilliseconds(value) !== undefined, value, 'Edm.Time', 'an xs:duration string such as PT13H20M');
 }
 
 /** An Edm.DateTime / Edm.DateTimeOffset value, checked. */
@@ -181,19 +208,19 @@ export function asBytes(value: PrimitiveValue): Uint8Array {
 const TEXT_FORMATTERS: Readonly<Record<EdmPrimitiveTypeName, (value: PrimitiveValue) => string>> = {
   'Edm.Binary': (value) => formatBase64(asBytes(value)),
   'Edm.Boolean': (value) => (asBoolean(value) ? 'true' : 'false'),
-  'Edm.Byte': (value) => String(asNumber('Edm.Byte', value)),
-  'Edm.SByte': (value) => String(asNumber('Edm.SByte', value)),
-  'Edm.Int16': (value) => String(asNumber('Edm.Int16', value)),
-  'Edm.Int32': (value) => String(asNumber('Edm.Int32', value)),
+  'Edm.Byte': (value) => String(asInteger('Edm.Byte', value)),
+  'Edm.SByte': (value) => String(asInteger('Edm.SByte', value)),
+  'Edm.Int16': (value) => String(asInteger('Edm.Int16', value)),
+  'Edm.Int32': (value) => String(asInteger('Edm.Int32', value)),
   'Edm.Int64': (value) => asIntegerText('Edm.Int64', value),
   'Edm.Decimal': asDecimalText,
-  'Edm.Single': (value) => formatFloatText(asNumber('Edm.Single', value)),
+  'Edm.Single': (value) => formatFloatText(asSingle(value)),
   'Edm.Double': (value) => formatFloatText(asNumber('Edm.Double', value)),
   // The reference service wrote Edm.DateTime without offset (1992-01-01T00:00:00); the value is UTC.
   'Edm.DateTime': (value) => formatDateTimeText(asDate('Edm.DateTime', value)),
   'Edm.DateTimeOffset': (value) => formatDateTimeText(asDate('Edm.DateTimeOffset', value), 'Z'),
-  'Edm.Time': (value) => asString('Edm.Time', value),
-  'Edm.Guid': (value) => asString('Edm.Guid', value),
+  'Edm.Time': asTimeText,
+  'Edm.Guid': asGuidText,
   'Edm.String': (value) => asString('Edm.String', value),
 };
 

@@ -87,6 +87,12 @@ export function isPrimitiveTypeName(name: string): name is EdmPrimitiveTypeName 
   return PRIMITIVE_TYPES.has(name as EdmPrimitiveTypeName);
 }
 
+/** The inclusive range of an integer type of number size (Byte, SByte, Int16, Int32); empty for others. */
+export function integerRange(name: EdmPrimitiveTypeName): { readonly min: number; readonly max: number } {
+  const info = PRIMITIVE_TYPES.get(name);
+  return info?.min !== undefined && info.max !== undefined ? { min: info.min, max: info.max } : { min: 0, max: -1 };
+}
+
 /** True for the types that take part in arithmetic. */
 export function isNumericType(name: EdmPrimitiveTypeName): boolean {
   return PRIMITIVE_TYPES.get(name)?.numericRank !== undefined;

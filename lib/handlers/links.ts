@@ -7,7 +7,7 @@ import type { Entity } from '../provider/types';
 import type { EntityPath, ResourcePath } from '../uri/types';
 import type { Handler } from './context';
 import { checkCollectionPreconditions } from './preconditions';
-import { collect, collectionQuery, EntityTarget, entityQuery, notFound } from './query-request';
+import { collect, collectionQuery, EntityTarget, entityQuery, notFound, providerCount } from './query-request';
 
 type LinksPath = Extract<ResourcePath, { kind: 'Links' | 'Link' | 'LinksCount' }>;
 
@@ -43,12 +43,12 @@ export const readLinks: Handler = async (context) => {
   const wantsCount = context.query.inlineCount === 'allpages' || path.kind === 'LinksCount';
   const result = await provider.query(collectionQuery(target, context.query, wantsCount), context.request.context);
   const entities = await collect(result.entities);
-  if (path.kind === 'LinksCount') return { result: { kind: 'Count', count: result.count ?? entities.length } };
+  if (path.kind === 'LinksCount') return { result: { kind: 'Count', count: providerCount(result.count) ?? entities.length } };
   return {
     result: {
       kind: 'Links',
       uris: entities.map(uriOf),
-      count: context.query.inlineCount === 'allpages' ? result.count : undefined,
+      count: context.query.inlineCount === 'allpages' ? providerCount(result.count) : undefined,
       nextLink: undefined,
     },
   };

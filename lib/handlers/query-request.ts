@@ -116,6 +116,17 @@ export function sourceTarget(target: EntityTarget): EntityTarget | undefined {
   return { path: { root: target.path.root, navigation }, entitySet, entityType };
 }
 
+/**
+ * A count a provider returned, checked: a non-negative safe integer. Anything else (NaN, `'12'`,
+ * a fraction) is a provider bug: a TypeError (logged, answered 500), never `"__count":"NaN"`.
+ * Undefined stays undefined (a provider that did not count).
+ */
+export function providerCount(value: unknown): number | undefined {
+  if (value === undefined) return undefined;
+  if (typeof value === 'number' && Number.isSafeInteger(value) && value >= 0) return value;
+  throw new TypeError(`The provider returned ${typeof value === 'string' ? `the string '${value.slice(0, 40)}'` : String(value)} as a count; a count is a non-negative integer.`);
+}
+
 /** 404 for a path whose entity does not exist. */
 export function notFound(target: EntityTarget): ODataError {
   const last = target.path.navigation[target.path.navigation.length - 1];

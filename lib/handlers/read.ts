@@ -10,7 +10,7 @@ import type { ResourcePath } from '../uri/types';
 import type { Handler, HandlerContext } from './context';
 import { expansionCovered, nextLink, orderByExpansion, planPage } from './paging';
 import { checkCollectionPreconditions, readCondition } from './preconditions';
-import { collect, collectionQuery, EntityTarget, entityQuery, findEntity, loadEntity, notFound, sourceTarget } from './query-request';
+import { collect, collectionQuery, EntityTarget, entityQuery, findEntity, loadEntity, notFound, providerCount, sourceTarget } from './query-request';
 
 type EntityPathKinds = Extract<ResourcePath, { path: unknown }>;
 
@@ -79,7 +79,7 @@ export const readFeed: Handler = async (context) => {
       selfPath: resourcePathText(context),
       title: lastStep === undefined ? target.entitySet.name : lastStep.property.name,
       entities,
-      count: wantsCount ? result.count : undefined,
+      count: wantsCount ? providerCount(result.count) : undefined,
       nextLink: next,
       selectExpand: query.selectExpand,
       continuation: query.skipToken !== undefined,
@@ -125,16 +125,20 @@ export const readCount: Handler = async (context) => {
   checkCollectionPreconditions(context, resourcePathText(context));
   const { provider } = context.config.options;
   const { query } = context;
-  let count: number | undefined;
+  let count: number;
   if (provider.count !== undefined) {
-    count = await provider.count(
-      { entitySet: target.entitySet, entityType: target.entityType, path: target.path, filter: query.filter, customOptions: query.custom },
-      context.request.context,
+    const counted = providerCount(
+      await provider.count(
+        { entitySet: target.entitySet, entityType: target.entityType, path: target.path, filter: query.filter, customOptions: query.custom },
+        context.request.context,
+      ),
     );
+    if (counted === undefined) throw new TypeError("The provider's count() returned undefined; a count is a non-negative integer.");
+    count = counted;
   } else {
     // Without a native count the provider answers a query that asks for the count and no rows.
     const result = await provider.query({ ...collectionQuery(target, query, true), skip: undefined, top: 0 }, context.request.context);
-    count = result.count ?? (await collect(result.entities)).length;
+    count = providerCount(result.count) ?? (await collect(result.entities)).length;
   }
   // As the V2 servers did: `$skip` and `$top` narrow the counted collection (`Products/$count?$top=2` is 2).
   const afterSkip = Math.max(0, count - (query.skip ?? 0));

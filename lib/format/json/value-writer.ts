@@ -5,6 +5,8 @@
  */
 import type { EdmComplexType, EdmPropertyTypeRef } from '../../edm/model';
 import { inferPrimitiveType, jsonValueText } from '../../edm/payload-values';
+import { isDecimalText } from '../../edm/decimal-text';
+import { integerRange } from '../../edm/primitives';
 import { fastJsonDate } from '../fast-values';
 import { expectComplex, expectPrimitive, isPrimitiveValue } from '../value-guards';
 
@@ -24,15 +26,16 @@ export function compileJsonValue(type: EdmPropertyTypeRef, label: string): JsonV
     case 'Edm.Byte':
     case 'Edm.SByte':
     case 'Edm.Int16':
-    case 'Edm.Int32':
-      return (value) => (value === null || value === undefined ? 'null' : typeof value === 'number' ? '' + value : slow(value));
+    case 'Edm.Int32': {
+      // An integer in range is its own text; NaN, fractions and the rest go to the general path, which refuses them.
+      const { min, max } = integerRange(typeName);
+      return (value) => (value === null || value === undefined ? 'null' : typeof value === 'number' && (value | 0) === value && value >= min && value <= max ? '' + value : slow(value));
+    }
     case 'Edm.Boolean':
       return (value) => (value === null || value === undefined ? 'null' : value === true ? 'true' : value === false ? 'false' : slow(value));
     case 'Edm.Decimal':
-    case 'Edm.Guid':
-      // Strings are written as they are, quoted (payload-values checks nothing else for them and
-      // they need no escaping): skips the checks and table lookups of the general path.
-      return (value) => (value === null || value === undefined ? 'null' : typeof value === 'string' ? '"' + value + '"' : slow(value));
+      // Decimal text (digits, a sign, a point) is quoted as it is: no escaping can be needed.
+      return (value) => (value === null || value === undefined ? 'null' : typeof value === 'string' && isDecimalText(value) ? '"' + value + '"' : slow(value));
     case 'Edm.DateTime':
       return (value) => (value === null || value === undefined ? 'null' : ((value instanceof Date ? fastJsonDate(value) : undefined) ?? slow(value)));
   }

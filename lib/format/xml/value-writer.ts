@@ -4,6 +4,7 @@
  * (MS-ODATA §2.2.6.2.2 and §2.2.6.5.1-3). The `d` and `m` prefixes must be bound by the caller.
  */
 import type { EdmComplexType, EdmPropertyTypeRef } from '../../edm/model';
+import { integerRange } from '../../edm/primitives';
 import type { EdmPrimitiveTypeName } from '../../edm/primitives';
 import { formatAtomValue, inferPrimitiveType } from '../../edm/payload-values';
 import { fastAtomDate } from '../fast-values';
@@ -47,8 +48,11 @@ function compilePrimitiveElement(qname: string, typeName: EdmPrimitiveTypeName, 
     case 'Edm.Byte':
     case 'Edm.SByte':
     case 'Edm.Int16':
-    case 'Edm.Int32':
-      return (value) => (value === null || value === undefined ? nil : open + (typeof value === 'number' ? '' + value : slow(value)) + close);
+    case 'Edm.Int32': {
+      // An integer in range is its own text; NaN, fractions and the rest go to the general path, which refuses them.
+      const { min, max } = integerRange(typeName);
+      return (value) => (value === null || value === undefined ? nil : open + (typeof value === 'number' && (value | 0) === value && value >= min && value <= max ? '' + value : slow(value)) + close);
+    }
     case 'Edm.Boolean':
       return (value) => (value === null || value === undefined ? nil : value === true ? open + 'true' + close : value === false ? open + 'false' + close : open + slow(value) + close);
     case 'Edm.DateTime':

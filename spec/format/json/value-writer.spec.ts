@@ -25,3 +25,37 @@ describe('compileJsonValue', () => {
     expect([write(null), write(undefined)]).toEqual(['null', 'null']);
   });
 });
+
+/** Provider values no writer can write faithfully: each is a TypeError (the service logs it and answers 500). */
+const UNWRITABLE: ReadonlyArray<readonly [EdmPrimitiveTypeName, readonly unknown[]]> = [
+  ['Edm.Int32', [Number.NaN, Number.POSITIVE_INFINITY, Number.NEGATIVE_INFINITY, 1.5, 2147483648, '7']],
+  ['Edm.Int16', [32768, -32769, Number.NaN]],
+  ['Edm.Byte', [256, -1]],
+  ['Edm.SByte', [128]],
+  ['Edm.Decimal', ['abc', '1","x":"y', '1e5', '', '.5', Number.NaN, Number.POSITIVE_INFINITY]],
+  ['Edm.Int64', ['1e3', '9223372036854775808', '1.5', 2 ** 60, Number.NaN]],
+  ['Edm.Single', [1e39, -1e39]],
+  ['Edm.Guid', ['not-a-guid', '0d9c1f9e-8d6a-4b61-9b39-5a0e8d3f4a1"']],
+  ['Edm.Time', ['abc', 'P1Y']],
+  ['Edm.DateTime', [new Date(Number.NaN), new Date(253402300800000)]],
+];
+
+describe('compileJsonValue refuses what it cannot write faithfully', () => {
+  it.each(UNWRITABLE)('%s', (type, values) => {
+    const write = compileJsonValue({ kind: 'Primitive', name: type }, `T/${type}`);
+    for (const value of values) {
+      expect(() => write(value)).toThrow(TypeError);
+      expect(() => jsonValueText(type, value as PrimitiveValue)).toThrow(TypeError);
+    }
+  });
+
+  it.each([
+    ['Edm.Double', Number.NaN, '"NaN"'],
+    ['Edm.Double', Number.POSITIVE_INFINITY, '"INF"'],
+    ['Edm.Double', Number.NEGATIVE_INFINITY, '"-INF"'],
+    ['Edm.Single', Number.NaN, '"NaN"'],
+    ['Edm.Single', Number.NEGATIVE_INFINITY, '"-INF"'],
+  ] as const)('writes the %s special value %s in its V2 form %s', (type, value, text) => {
+    expect(compileJsonValue({ kind: 'Primitive', name: type }, 'T')(value)).toBe(text);
+  });
+});

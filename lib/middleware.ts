@@ -5,9 +5,10 @@
  */
 import type { ServerResponse } from 'http';
 import { processBatch } from './batch';
-import { ODataError } from './errors';
+import { normalizeError, ODataError } from './errors';
+import { writeError } from './format';
 import { checkMethodImplemented, checkRequestVersion } from './protocol';
-import { checkCsrf, csrfFetchHeaders, csrfPolicyOf, CsrfPolicy, ExpressLikeRequest, readRawBody, sendResponse, toODataRequest } from './http';
+import { checkCsrf, checkServiceRoot, clearHeaders, csrfFetchHeaders, csrfPolicyOf, CsrfPolicy, ExpressLikeRequest, readRawBody, ResponseCutOffError, sendResponse, toODataRequest } from './http';
 import type { ODataServiceOptions } from './options';
 import type { ODataRequest, ODataResponse, RequestContext } from './protocol/message';
 import { createService, Service } from './service';
@@ -21,8 +22,26 @@ const METHODS_WITHOUT_BODY = new Set(['GET', 'HEAD', 'OPTIONS']);
 export function odata(options: ODataServiceOptions): ODataMiddleware {
   const service = createService(options);
   const csrf = csrfPolicyOf(options.csrf);
-  return (request, response, next) => {
-    serve(service, csrf, request, response).catch(next);
+  const checkRoot = memoisedRootCheck();
+  // Never `next(error)`: the host's error handler would answer with its own page (Express's shows
+  // the stack). `serve` answers every failure itself; this is the net under it.
+  return (request, response) => {
+    serve(service, csrf, checkRoot, request, response).catch((error: unknown) => lastResort(response, error));
+  };
+}
+
+/**
+ * `checkServiceRoot` that skips the check for the root and mount path it last accepted: a service
+ * sees one or a few hosts, and the check (a URL parse) costs ~0.5 µs.
+ */
+function memoisedRootCheck(): (serviceRoot: string, mountPath: string) => void {
+  let validRoot: string | undefined;
+  let validMount: string | undefined;
+  return (serviceRoot, mountPath) => {
+    if (serviceRoot === validRoot && mountPath === validMount) return;
+    checkServiceRoot(serviceRoot, mountPath);
+    validRoot = serviceRoot;
+    validMount = mountPath;
   };
 }
 
@@ -50,7 +69,13 @@ async function serveBatch(service: Service, request: ODataRequest): Promise<ODat
   });
 }
 
-async function serve(service: Service, csrf: CsrfPolicy | undefined, httpRequest: ExpressLikeRequest, httpResponse: ServerResponse): Promise<void> {
+async function serve(
+  service: Service,
+  csrf: CsrfPolicy | undefined,
+  checkRoot: (serviceRoot: string, mountPath: string) => void,
+  httpRequest: ExpressLikeRequest,
+  httpResponse: ServerResponse,
+): Promise<void> {
   const context: RequestContext = { request: httpRequest, state: new Map() };
   const method = (httpRequest.method ?? 'GET').toUpperCase();
   const base: ODataRequest = toODataRequest(httpRequest, method, undefined, context);
@@ -59,6 +84,8 @@ async function serve(service: Service, csrf: CsrfPolicy | undefined, httpRequest
     const { limits } = service.options;
     const url = httpRequest.url ?? '';
     if (url.length > limits.maxUriLength) throw ODataError.fromCode('URI_TOO_LONG', { limit: limits.maxUriLength });
+    // Every link of the answer starts with the service root: a Host that cannot form one is a 400 up front.
+    checkRoot(base.serviceRoot, httpRequest.baseUrl ?? '');
     if (csrf !== undefined) {
       checkCsrf(csrf, method, base.headers);
       const fetched = csrfFetchHeaders(csrf, method, base.headers, base.serviceRoot.startsWith('https:'));
@@ -71,5 +98,40 @@ async function serve(service: Service, csrf: CsrfPolicy | undefined, httpRequest
   } catch (error) {
     result = service.fail(base, error);
   }
-  await sendResponse(httpResponse, result);
+  await send(service, base, httpResponse, result);
+}
+
+/**
+ * Send the answer, up to its last byte. A failure before the headers are out (Node refusing a
+ * header value, a body that throws before its first chunk) is answered with an OData error
+ * instead; after that the connection is closed (sendResponse) and the failure logged.
+ */
+async function send(service: Service, request: ODataRequest, httpResponse: ServerResponse, result: ODataResponse): Promise<void> {
+  try {
+    await sendResponse(httpResponse, result);
+  } catch (error) {
+    if (error instanceof ResponseCutOffError) {
+      service.reportCutOff(request, error.reason, httpResponse.statusCode);
+      return;
+    }
+    clearHeaders(httpResponse);
+    await sendResponse(httpResponse, service.fail(request, error));
+  }
+}
+
+/** The last net: a fixed OData 500 when nothing was sent yet, else a closed connection. Never throws. */
+function lastResort(httpResponse: ServerResponse, error: unknown): void {
+  try {
+    if (httpResponse.headersSent) {
+      httpResponse.destroy();
+      return;
+    }
+    clearHeaders(httpResponse);
+    httpResponse.statusCode = 500;
+    httpResponse.setHeader('content-type', 'application/xml;charset=utf-8');
+    httpResponse.setHeader('dataserviceversion', '1.0;');
+    httpResponse.end(writeError(normalizeError(error), 'xml', { debug: false }));
+  } catch {
+    httpResponse.destroy();
+  }
 }

@@ -5,14 +5,15 @@
  * the negotiated format; foreign errors are masked as 500 and logged.
  */
 import { createHash } from 'crypto';
-import { normalizeError } from './errors';
+import { isODataError, normalizeError } from './errors';
+import type { ODataError } from './errors';
 import { writeEdmx } from './edm';
 import type { EdmEntityType } from './edm/model';
 import { errorContentType, writeError, writeResult, WriterContext } from './format';
 import { chooseResponseVersion, dispatch, ServiceConfig } from './handlers';
 import { ODataServiceOptions, ResolvedOptions, resolveOptions } from './options';
 import type { Entity } from './provider/types';
-import { checkMethodImplemented, checkRequestFeatures, checkRequestVersion, checkResponseVersion, effectiveMethod, computeETag, formatVersion, negotiateFor, preferredErrorFormat } from './protocol';
+import { assertETagValue, assertHeaderValues, checkMethodImplemented, checkRequestFeatures, checkRequestVersion, checkResponseVersion, effectiveMethod, computeETag, formatVersion, negotiateFor, preferredErrorFormat } from './protocol';
 import type { PayloadFormat } from './protocol';
 import type { ODataRequest, ODataResponse } from './protocol/message';
 import type { HandlerOutcome } from './result';
@@ -25,6 +26,8 @@ export interface Service {
   handle(request: ODataRequest): Promise<ODataResponse>;
   /** The error response for a request that failed before the pipeline could run (tunneling, body, batch). */
   fail(request: ODataRequest, error: unknown): ODataResponse;
+  /** Log a response that failed after its headers were sent (its connection was closed). */
+  reportCutOff(request: ODataRequest, reason: unknown, status: number): void;
 }
 
 /** Build the service once: options validated, `$metadata` bytes and ETag precomputed. */
@@ -35,7 +38,10 @@ export function createService(input: ODataServiceOptions): Service {
   const metadataETag = `"${createHash('sha1').update(metadataBody).digest('base64url')}"`;
   const etagOf = (entity: Entity, entityType: EdmEntityType): string | undefined => {
     const custom = provider.etag?.(entity, entityType);
-    return custom !== undefined ? `W/"${custom}"` : computeETag(entity, entityType);
+    if (custom === undefined) return computeETag(entity, entityType);
+    // It goes into a header and into bodies: a quote or a line break is a provider bug, not a tag.
+    assertETagValue(custom);
+    return `W/"${custom}"`;
   };
   const config: ServiceConfig = { options, etagOf };
   // Media link entries need their media's content type (Atom content/@src, JSON media_src).
@@ -85,6 +91,8 @@ export function createService(input: ODataServiceOptions): Service {
     const given = outcome.headers;
     if (given !== undefined) for (const name of Object.keys(given)) headers[name] = given[name];
     headers.dataserviceversion = formatVersion(version);
+    // Values that came from the provider (ETags, media types) must be valid before anything is sent.
+    assertHeaderValues(headers);
     const status = outcome.status ?? (result.kind === 'NoContent' ? 204 : 200);
     if (result.kind === 'NoContent') return { status, headers, body: undefined };
     if (result.kind === 'RawValue') {
@@ -109,7 +117,7 @@ export function createService(input: ODataServiceOptions): Service {
   }
 
   function errorResponse(request: ODataRequest, thrown: unknown, negotiated: PayloadFormat | undefined): ODataResponse {
-    const error = normalizeError(thrown);
+    const error = withValidHeaders(normalizeError(thrown));
     if (error.status >= 500) {
       options.logger({
         level: 'error',
@@ -133,7 +141,32 @@ export function createService(input: ODataServiceOptions): Service {
   }
 
   const fail = (request: ODataRequest, error: unknown): ODataResponse => errorResponse(request, error, undefined);
-  return Object.freeze({ options, handle, fail });
+
+  function reportCutOff(request: ODataRequest, reason: unknown, status: number): void {
+    const known = isODataError(reason) && reason.status < 500;
+    options.logger({
+      level: known ? 'warn' : 'error',
+      message: `The response was cut off after its headers were sent: ${reason instanceof Error ? reason.message : String(reason)}`,
+      status,
+      error: reason,
+      method: request.method,
+      url: request.path + (request.query ? `?${request.query}` : ''),
+    });
+  }
+  return Object.freeze({ options, handle, fail, reportCutOff });
+}
+
+/**
+ * An ODataError whose headers HTTP can carry: one with a header value a provider broke (a line
+ * break in an ODataError's headers) becomes a 500 whose cause says why, and is logged as one.
+ */
+function withValidHeaders(error: ODataError): ODataError {
+  try {
+    assertHeaderValues(error.headers);
+    return error;
+  } catch (invalid) {
+    return normalizeError(invalid);
+  }
 }
 
 /** `2026-11-22T14:30:05Z`: Atom `updated` values without milliseconds, as the original servers wrote them. */

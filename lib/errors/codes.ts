@@ -34,6 +34,7 @@ export const ERROR_CODES = define({
   URI_LITERAL_SYNTAX: { status: 400, message: "Bad literal '{literal}': {detail}" },
   URI_PERCENT_ENCODING: { status: 400, message: "Bad percent-encoding in '{text}'." },
   URI_TOO_LONG: { status: 414, message: 'The request URI is longer than {limit} characters.' },
+  URI_HOST_INVALID: { status: 400, message: "The host '{host}' (Host or X-Forwarded-Host header) cannot form the service root URI." },
   RESOURCE_NOT_FOUND: { status: 404, message: "Resource not found for the segment '{segment}'." },
 
   // --- query options ---

@@ -1,7 +1,7 @@
 export { readRawBody } from './raw-body';
-export { toODataRequest, serviceRootOf, headersOf, splitUrl } from './request';
+export { toODataRequest, serviceRootOf, headersOf, splitUrl, checkServiceRoot } from './request';
 export type { ExpressLikeRequest } from './request';
-export { sendResponse } from './response';
+export { sendResponse, clearHeaders, ResponseCutOffError } from './response';
 export { csrfPolicyOf, csrfFetchHeaders, checkCsrf } from './csrf';
 export type { CsrfOptions, CsrfPolicy } from './csrf';
 export { odataClientErrorHandler } from './client-error';

@@ -5,6 +5,7 @@
  */
 import type { IncomingMessage } from 'http';
 import type { TLSSocket } from 'tls';
+import { ODataError } from '../errors';
 import type { ODataRequest, RequestContext } from '../protocol/message';
 
 /** The Express additions this module reads (present on Express 4 and 5 requests). */
@@ -25,6 +26,32 @@ export function serviceRootOf(request: ExpressLikeRequest): string {
   const forwardedHost = trusted ? firstValue(request.headers['x-forwarded-host']) : undefined;
   const host = forwardedHost ?? request.headers.host ?? 'localhost';
   return `${protocol}://${host}${request.baseUrl ?? ''}/`;
+}
+
+// RFC 3986 §3.1 scheme, and §3.2.2 host (an IP literal in brackets, or a reg-name of unreserved,
+// sub-delims and percent-encoded characters; an IPv4 address is a reg-name here) with §3.2.3 port.
+const SCHEME = /^[A-Za-z][A-Za-z0-9+.-]*$/;
+const AUTHORITY = /^(?:\[[0-9A-Fa-f:.]+\]|[A-Za-z0-9\-._~!$&'()*+,;=%]+)(?::[0-9]*)?$/;
+
+/**
+ * 400 URI_HOST_INVALID when the service root built from the request (its protocol and its Host or
+ * trusted X-Forwarded-Host, then `mountPath`) is not an absolute URI: every link the service
+ * writes or resolves starts with it, so it is checked once per request, before any work. A Host
+ * with a space, a slash or a line break cannot be an authority.
+ */
+export function checkServiceRoot(serviceRoot: string, mountPath: string): void {
+  const schemeEnd = serviceRoot.indexOf('://');
+  const authority = serviceRoot.slice(schemeEnd + 3, serviceRoot.length - mountPath.length - 1);
+  let valid = schemeEnd > 0 && SCHEME.test(serviceRoot.slice(0, schemeEnd)) && AUTHORITY.test(authority);
+  if (valid) {
+    try {
+      // The resolver of link URIs (format/link-uri) must accept it too.
+      new URL(serviceRoot);
+    } catch {
+      valid = false;
+    }
+  }
+  if (!valid) throw ODataError.fromCode('URI_HOST_INVALID', { host: authority.length > 100 ? authority.slice(0, 100) + '...' : authority });
 }
 
 function firstValue(header: string | string[] | undefined): string | undefined {

@@ -9,3 +9,4 @@ export { negotiateFor, payloadKindOf, preferredErrorFormat } from './response-fo
 export type { PayloadFormat } from './response-format';
 export type { ODataRequest, ODataResponse, RequestContext, ResponseBody } from './message';
 export { checkMethodImplemented, effectiveMethod, SERVICE_METHODS } from './tunneling';
+export { assertETagValue, assertHeaderValue, assertHeaderValues } from './header-value';

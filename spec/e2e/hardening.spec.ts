@@ -3,10 +3,12 @@
  * client as something other than an OData answer. Each case names its item.
  */
 import express from 'express';
+import http from 'http';
 import request from 'supertest';
 import { readFileSync } from 'fs';
 import { join } from 'path';
-import { loadEdmx, MemoryProvider, odata } from '../../lib';
+import { loadEdmx, MemoryProvider, ODataError, odata } from '../../lib';
+import type { DataProvider, Entity } from '../../lib';
 import { startServer, RunningServer } from '../helpers/server';
 import { DEMO_LINKS, DEMO_MODEL, demoData, startDemo } from '../helpers/demo';
 
@@ -110,5 +112,187 @@ describe('link and skiptoken building is total (item 2)', () => {
     expect(response.status).toBe(200);
     expect(response.body.d.results[0].Name).toBe('\ud800 Milk');
     expect(response.body.d.__next).toBe(`${server.url}/odata/Products?$orderby=Name%20desc&$format=json&$skiptoken='%EF%BF%BD%20Milk',1`);
+  });
+});
+
+describe('provider values are checked before they are written (item 6)', () => {
+  let server: RunningServer;
+  let patch: Record<string, unknown> = {};
+  let count: unknown;
+  const logged: string[] = [];
+  beforeAll(async () => {
+    const inner = new MemoryProvider(DEMO_MODEL, demoData(), { links: DEMO_LINKS });
+    // A careless provider: every entity it returns gets `patch`, and every count is `count`.
+    const provider: DataProvider = {
+      query: async (queryRequest, context) => {
+        const result = await inner.query(queryRequest, context);
+        const entities = (result.entities as Entity[]).map((entity) => ({ ...entity, ...patch }) as Entity);
+        return count === undefined ? { ...result, entities } : { entities, count: count as number };
+      },
+      count: async () => (count === undefined ? 9 : (count as number)),
+    };
+    const app = express();
+    app.use('/odata', odata({ model: DEMO_MODEL, provider, logger: (event) => logged.push(`${event.status} ${event.message}`) }));
+    server = await startServer(app);
+  });
+  afterAll(() => server.close());
+  beforeEach(() => {
+    patch = {};
+    count = undefined;
+    logged.length = 0;
+  });
+
+  it.each([
+    ['NaN for an Int32 property', { Rating: Number.NaN }, 'Products(1)?$format=json', 'A Edm.Int32 value must be an integer from -2147483648 to 2147483647; got number NaN.'],
+    ['NaN for an Int32 property, in Atom', { Rating: Number.NaN }, 'Products(1)', 'A Edm.Int32 value must be an integer from -2147483648 to 2147483647; got number NaN.'],
+    ['-Infinity for the key (no Products(-Infinity) link)', { ID: Number.NEGATIVE_INFINITY }, 'Products?$format=json', 'A Edm.Int32 value must be an integer from -2147483648 to 2147483647; got number -Infinity.'],
+    ['a Decimal string that would break out of its JSON string', { Price: '1","Rating":5,"x":"' }, 'Products?$format=json', `A Edm.Decimal value must be a decimal string such as -12.50; got the string '1","Rating":5,"x":"'.`],
+    ['Infinity for a Decimal property', { Price: Number.POSITIVE_INFINITY }, 'Products(1)', 'A Edm.Decimal value must be a decimal string; got number Infinity.'],
+  ])('%s: a logged provider error and a clean 500, never a malformed 200', async (_case, values, path, message) => {
+    patch = values;
+    const response = await request(server.url).get(`/odata/${path}`);
+    expect(response.status).toBe(500);
+    expect(response.text).toMatch(/INTERNAL.*An internal error occurred\./s);
+    expect(response.text).not.toContain('NaN');
+    expect(logged).toEqual([`500 ${message}`]);
+  });
+
+  it.each([
+    ['a string count in $inlinecount', 'Products?$inlinecount=allpages&$format=json', '12'],
+    ['NaN from count() for $count', 'Products/$count', Number.NaN],
+    ['a fraction from count() for $count', 'Products/$count', 2.5],
+  ])('%s: 500, never "__count":"…" or a bare NaN', async (_case, path, value) => {
+    count = value;
+    const response = await request(server.url).get(`/odata/${path}`);
+    expect(response.status).toBe(500);
+    expect(logged).toHaveLength(1);
+    expect(logged[0]).toMatch(/^500 The provider returned .* as a count; a count is a non-negative integer\.$/);
+  });
+});
+
+/** A raw request with exactly the headers given (supertest would fill in Host). */
+function rawRequest(url: string, method: string, path: string, headers: Record<string, string>, body?: string): Promise<{ status: number; headers: http.IncomingHttpHeaders; text: string }> {
+  return new Promise((resolve, reject) => {
+    const target = new URL(url);
+    const call = http.request({ host: target.hostname, port: target.port, method, path, headers, agent: false, setHost: false }, (response) => {
+      let text = '';
+      response.setEncoding('utf8');
+      response.on('data', (chunk: string) => (text += chunk));
+      response.on('end', () => resolve({ status: response.statusCode ?? 0, headers: response.headers, text }));
+      response.on('error', reject);
+    });
+    call.on('error', reject);
+    call.end(body);
+  });
+}
+
+describe('a Host header that cannot form the service root (item 7)', () => {
+  let demo: RunningServer;
+  beforeAll(async () => {
+    demo = await startDemo();
+  });
+  afterAll(() => demo.close());
+
+  it.each([
+    ['POST $links (the issue\'s case)', 'a b', 'POST', '/odata/Products(1)/$links/Category'],
+    ['GET of a feed', 'a b', 'GET', '/odata/Products'],
+    ['a slash in the host', 'evil.example/x', 'GET', '/odata/Products'],
+    ['an empty Host', '', 'GET', '/odata/Products'],
+    ['a bad port', 'localhost:80a', 'GET', '/odata/Products'],
+  ])('%s, Host %j: 400 URI_HOST_INVALID, before any work', async (_case, host, method, path) => {
+    const body = method === 'POST' ? '{"uri":"Categories(0)"}' : undefined;
+    const headers: Record<string, string> = { host, accept: JSON_TYPE, ...(body === undefined ? {} : { 'content-type': JSON_TYPE }) };
+    const response = await rawRequest(demo.url, method, path, headers, body);
+    expect(response.status).toBe(400);
+    expect(JSON.parse(response.text).error.code).toBe('URI_HOST_INVALID');
+  });
+
+  it.each(['127.0.0.1', 'localhost:4004', '[::1]:8080', 'my-host.example.com'])('serves Host %j', async (host) => {
+    const response = await rawRequest(demo.url, 'GET', '/odata/Categories(0)?$format=json', { host });
+    expect(response.status).toBe(200);
+    expect(JSON.parse(response.text).d.__metadata.uri).toBe(`http://${host}/odata/Categories(0)`);
+  });
+});
+
+describe('nothing reaches the client but an OData answer (item 5)', () => {
+  let server: RunningServer;
+  let hostErrors: unknown[];
+  const logged: string[] = [];
+  let behaviour: 'header-error' | 'etag-line-break' | 'etag-quote' | 'stream-fails-first' | 'stream-fails-late' = 'header-error';
+  beforeAll(async () => {
+    const inner = new MemoryProvider(DEMO_MODEL, demoData(), { links: DEMO_LINKS });
+    const provider: DataProvider = {
+      query: async (queryRequest, context) => {
+        if (behaviour === 'header-error') {
+          throw ODataError.fromCode('FORBIDDEN', { detail: 'No.' }, { headers: { 'www-authenticate': 'Bearer\r\nX-Injected: 1' } });
+        }
+        if (behaviour === 'stream-fails-first' || behaviour === 'stream-fails-late') {
+          const failAfter = behaviour === 'stream-fails-first' ? 0 : 5000;
+          async function* entities(): AsyncIterable<Entity> {
+            for (let i = 0; ; i++) {
+              if (i === failAfter) throw new Error('the cursor broke at /secret/path.js');
+              yield { ID: i, Name: `P${i}`, Description: 'x'.repeat(100), ReleaseDate: new Date(0), DiscontinuedDate: null, Rating: 1, Price: '1' };
+            }
+          }
+          return { entities: entities() };
+        }
+        return inner.query(queryRequest, context);
+      },
+      etag: (entity, type) => {
+        if (type.name !== 'Supplier') return undefined;
+        return behaviour === 'etag-line-break' ? `${String(entity.Concurrency)}\r\nSet-Cookie: x=1` : behaviour === 'etag-quote' ? 'a"b' : String(entity.Concurrency);
+      },
+    };
+    const app = express();
+    app.use('/odata', odata({ model: DEMO_MODEL, provider, logger: (event) => logged.push(`${event.level} ${event.status} ${event.message}`) }));
+    // The host's own error handler must never see a failure of the service.
+    app.use((error: unknown, _request: unknown, response: express.Response, _next: unknown) => {
+      hostErrors.push(error);
+      response.status(599).send('host error handler');
+    });
+    server = await startServer(app);
+  });
+  afterAll(() => server.close());
+  beforeEach(() => {
+    hostErrors = [];
+    logged.length = 0;
+  });
+
+  it.each([
+    ['a line break in an ODataError header', 'header-error', 'Products?$format=json', 'application/json'],
+    ['a line break in the ETag from etag()', 'etag-line-break', 'Suppliers(0)?$format=json', 'application/json'],
+    ['a quote in the ETag from etag(), in Atom', 'etag-quote', 'Suppliers(0)', 'application/xml'],
+    ['a streamed feed whose provider fails before the first entity', 'stream-fails-first', 'Products?$format=json', 'application/json'],
+  ] as const)('%s: an OData 500 without internals, the host handler untouched, the failure logged', async (_case, mode, path, contentType) => {
+    behaviour = mode;
+    const response = await rawRequest(server.url, 'GET', `/odata/${path}`, { host: 'localhost' });
+    expect(response.status).toBe(500);
+    expect(response.headers['content-type']).toBe(`${contentType};charset=utf-8`);
+    expect(response.headers['x-injected']).toBeUndefined();
+    expect(response.headers['set-cookie']).toBeUndefined();
+    expect(response.text).toContain('An internal error occurred.');
+    expect(response.text).not.toMatch(/at |\/secret|node_modules|Bearer/);
+    expect(hostErrors).toEqual([]);
+    expect(logged).toHaveLength(1);
+    expect(logged[0]).toMatch(/^error 500 /);
+  });
+
+  it('closes the connection of a streamed feed that fails after its headers were sent, and logs it', async () => {
+    behaviour = 'stream-fails-late';
+    const outcome = await new Promise<{ status: number | undefined; error: string | undefined; bytes: number }>((resolve) => {
+      const target = new URL(server.url);
+      let bytes = 0;
+      const call = http.get({ host: target.hostname, port: target.port, path: '/odata/Products?$format=json', agent: false }, (response) => {
+        response.on('data', (chunk: Buffer) => (bytes += chunk.length));
+        response.on('error', (error) => resolve({ status: response.statusCode, error: error.message, bytes }));
+        response.on('end', () => resolve({ status: response.statusCode, error: undefined, bytes }));
+      });
+      call.on('error', (error) => resolve({ status: undefined, error: error.message, bytes }));
+    });
+    expect(outcome.status).toBe(200);
+    expect(outcome.error).toBe('aborted');
+    expect(outcome.bytes).toBeGreaterThan(100_000);
+    expect(hostErrors).toEqual([]);
+    expect(logged).toEqual(['error 200 The response was cut off after its headers were sent: the cursor broke at /secret/path.js']);
   });
 });

@@ -1,7 +1,8 @@
 /** The service root is built from the request, behind proxies only when the app trusts them. */
 import express from 'express';
 import request from 'supertest';
-import { headersOf, serviceRootOf, splitUrl } from '../../lib/http';
+import { checkServiceRoot, headersOf, serviceRootOf, splitUrl } from '../../lib/http';
+import { catchODataError } from '../helpers/odata-error';
 import type { ExpressLikeRequest } from '../../lib/http';
 import { startServer } from '../helpers/server';
 
@@ -48,5 +49,33 @@ describe('serviceRootOf', () => {
 
   it('takes the first of several forwarded hosts', async () => {
     expect(await rootFrom(true, { 'x-forwarded-host': 'a.example.com, b.example.com' })).toBe('http://a.example.com/svc/odata/');
+  });
+});
+
+describe('checkServiceRoot', () => {
+  it.each([
+    ['http://localhost/odata/', '/odata'],
+    ['http://127.0.0.1:4004/odata/', '/odata'],
+    ['https://api.example.com/', ''],
+    ['http://[::1]:8080/odata/', '/odata'],
+    ['http://xn--bcher-kva.example/odata/', '/odata'],
+    ['http://my_host.local:/a/b/', '/a/b'],
+  ])('accepts %s', (root, mount) => {
+    expect(() => checkServiceRoot(root, mount)).not.toThrow();
+  });
+
+  it.each([
+    ['http://a b/odata/', '/odata', 'a b'],
+    ['http://evil.example/x/odata/', '/odata', 'evil.example/x'],
+    ['http:///odata/', '/odata', ''],
+    ['http://localhost:80a/odata/', '/odata', 'localhost:80a'],
+    ['http://a\r\nb/odata/', '/odata', 'a\r\nb'],
+    ['http://a@b/odata/', '/odata', 'a@b'],
+    ['http://[::1/odata/', '/odata', '[::1'],
+    ['ht tp://localhost/odata/', '/odata', 'localhost'],
+    ['http://%zz/odata/', '/odata', '%zz'],
+  ])('refuses %j with 400 URI_HOST_INVALID', (root, mount, host) => {
+    const error = catchODataError(() => checkServiceRoot(root, mount));
+    expect([error.status, error.code, error.message]).toEqual([400, 'URI_HOST_INVALID', `The host '${host}' (Host or X-Forwarded-Host header) cannot form the service root URI.`]);
   });
 });

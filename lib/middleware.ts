@@ -55,9 +55,8 @@ async function serveBatch(service: Service, request: ODataRequest): Promise<ODat
     throw ODataError.fromCode('METHOD_NOT_ALLOWED', { method: request.method, resource: '$batch' }, { headers: { allow: 'POST' } });
   }
   checkRequestVersion(request.headers);
-  const { provider, limits } = service.options;
-  const transaction = <T>(work: () => Promise<T>): Promise<T> =>
-    provider.transaction !== undefined ? provider.transaction(work, request.context) : work();
+  const { limits } = service.options;
+  const transaction = <T>(work: () => Promise<T>): Promise<T> => service.transaction(request.context, work);
   return processBatch({
     body: request.body ?? Buffer.alloc(0),
     contentType: request.headers['content-type'],

@@ -27,6 +27,18 @@ export interface ServiceLimits {
   readonly maxBatchPartHeaderBytes: number;
   /** Longest request URI in characters. Default 8192. */
   readonly maxUriLength: number;
+  /**
+   * Milliseconds a request body may take to arrive, from the first byte read to the last; past it
+   * the request is answered 408 and its connection closed. Default 60,000.
+   */
+  readonly bodyTimeout: number;
+  /**
+   * Milliseconds the service waits for the provider's work of one request (a single request's
+   * handler with its transaction, a changeset's transaction, a batch retrieve), and for each next
+   * chunk of a streamed feed. Past it: 503 PROVIDER_TIMEOUT with `Retry-After`, the transaction
+   * rolled back. Default: none (undefined).
+   */
+  readonly providerTimeout: number | undefined;
 }
 
 /** A problem worth logging: every 5xx, with the original error, and the request it happened in. */
@@ -100,6 +112,8 @@ export const DEFAULT_LIMITS: ServiceLimits = Object.freeze({
   maxChangesetOperations: 100,
   maxBatchPartHeaderBytes: 16 * 1024,
   maxUriLength: 8192,
+  bodyTimeout: 60_000,
+  providerTimeout: undefined,
 });
 
 function defaultLogger(event: ServiceLogEvent): void {

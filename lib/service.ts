@@ -10,12 +10,12 @@ import type { ODataError } from './errors';
 import { writeEdmx } from './edm';
 import type { EdmEntityType } from './edm/model';
 import { errorContentType, writeError, writeResult, WriterContext } from './format';
-import { chooseResponseVersion, dispatch, ServiceConfig } from './handlers';
+import { chooseResponseVersion, createUnitOfWork, dispatch, ServiceConfig } from './handlers';
 import { ODataServiceOptions, ResolvedOptions, resolveOptions } from './options';
 import type { Entity } from './provider/types';
 import { assertETagValue, assertHeaderValues, checkMethodImplemented, checkRequestFeatures, checkRequestVersion, checkResponseVersion, effectiveMethod, computeETag, formatVersion, negotiateFor, preferredErrorFormat } from './protocol';
 import type { PayloadFormat } from './protocol';
-import type { ODataRequest, ODataResponse } from './protocol/message';
+import type { ODataRequest, ODataResponse, RequestContext } from './protocol/message';
 import type { HandlerOutcome } from './result';
 import { parseQueryOptions, parseResourcePath } from './uri';
 import type { QueryOptions, ResourcePath } from './uri/types';
@@ -28,6 +28,8 @@ export interface Service {
   fail(request: ODataRequest, error: unknown): ODataResponse;
   /** Log a response that failed after its headers were sent (its connection was closed). */
   reportCutOff(request: ODataRequest, reason: unknown, status: number): void;
+  /** Run a `$batch` changeset's work as one unit: the provider's transaction, bounded by `providerTimeout`. */
+  transaction<T>(context: RequestContext, work: () => Promise<T>): Promise<T>;
 }
 
 /** Build the service once: options validated, `$metadata` bytes and ETag precomputed. */
@@ -44,6 +46,14 @@ export function createService(input: ODataServiceOptions): Service {
     return `W/"${custom}"`;
   };
   const config: ServiceConfig = { options, etagOf };
+  const timeout = options.limits.providerTimeout;
+  const unitOfWork = createUnitOfWork(provider, timeout);
+  /** A streamed body whose every chunk must come within the provider timeout. */
+  const boundedStream = (response: ODataResponse): ODataResponse => {
+    const { body } = response;
+    if (body === undefined || typeof body === 'string' || Buffer.isBuffer(body)) return response;
+    return { status: response.status, headers: response.headers, body: unitOfWork.stream(body) };
+  };
   // Media link entries need their media's content type (Atom content/@src, JSON media_src).
   const mediaOf = provider.mediaOf === undefined ? undefined : provider.mediaOf.bind(provider);
 
@@ -64,8 +74,16 @@ export function createService(input: ODataServiceOptions): Service {
       const negotiated = negotiateFor(path, request, query);
       format = negotiated.format;
       if (path.kind === 'Metadata') return metadataResponse(request, negotiated.contentType);
-      const outcome = await handler({ request, path, query, config });
-      return writeOutcome(request, outcome, negotiated.format, negotiated.contentType);
+      const reads = request.method === 'GET' || request.method === 'HEAD';
+      if (reads && timeout === undefined) {
+        // The hot path: nothing to bound, no closure per request.
+        return writeOutcome(request, await handler({ request, path, query, config }), negotiated.format, negotiated.contentType);
+      }
+      const produce = async (): Promise<ODataResponse> =>
+        writeOutcome(request, await handler({ request, path, query, config }), negotiated.format, negotiated.contentType);
+      if (reads) return boundedStream(await unitOfWork.read(request.context, produce));
+      // A write's answer is written inside its transaction and released only after the commit.
+      return await unitOfWork.write(request.context, async () => settled(await produce()));
     } catch (thrown) {
       return errorResponse(request, thrown, format);
     }
@@ -153,7 +171,16 @@ export function createService(input: ODataServiceOptions): Service {
       url: request.path + (request.query ? `?${request.query}` : ''),
     });
   }
-  return Object.freeze({ options, handle, fail, reportCutOff });
+  return Object.freeze({ options, handle, fail, reportCutOff, transaction: unitOfWork.write });
+}
+
+/** A response with its body read whole (a write's answer is complete before its transaction commits). */
+async function settled(response: ODataResponse): Promise<ODataResponse> {
+  const { body } = response;
+  if (body === undefined || typeof body === 'string' || Buffer.isBuffer(body)) return response;
+  const chunks: Buffer[] = [];
+  for await (const chunk of body) chunks.push(typeof chunk === 'string' ? Buffer.from(chunk, 'utf8') : chunk);
+  return { status: response.status, headers: response.headers, body: Buffer.concat(chunks) };
 }
 
 /**

@@ -135,6 +135,9 @@ class Runner {
     let failure: BatchOperationResponse | undefined;
     // Collected outside the transaction's return value: a provider's transaction may not pass it on.
     const done: BatchOperationResponse[] = [];
+    // Set when the transaction has settled: a run that was given up on (a timeout) and resumes
+    // later must not go on with the next operations, outside any transaction.
+    let settled = false;
     try {
       await this.transaction(async () => {
         // A transaction that retries its function starts from a clean slate.
@@ -142,6 +145,7 @@ class Runner {
         failure = undefined;
         const ids = new Map<string, string>();
         for (const operation of operations) {
+          if (settled) throw new ChangesetRollback();
           let request: ODataRequest;
           try {
             request = resolveReferences(operation.request, ids, operation.label);
@@ -161,9 +165,11 @@ class Runner {
         }
       });
     } catch (error) {
-      // Without a recorded failure, the transaction itself failed (commit refused, provider error).
+      settled = true;
+      // Without a recorded failure, the transaction itself failed (commit refused, provider error, timeout).
       if (failure === undefined) return { kind: 'response', response: await this.fail(operations[0].request, error), contentId: undefined };
     }
+    settled = true;
     // `failure` wins even over a faulty transaction that resolved after its function threw.
     if (failure !== undefined) return { kind: 'response', ...failure };
     if (done.length !== operations.length) {

@@ -161,12 +161,15 @@ export function asDecimalText(value: PrimitiveValue): string {
 /** A value of an integer type of number size (Byte, SByte, Int16, Int32): an integer within the type's range. */
 export function asInteger(type: EdmPrimitiveTypeName, value: PrimitiveValue): number {
   const { min, max } = integerRange(type);
-  return checked<number>(typeof value === 'number' && Number.isInteger(value) && value >= min && value <= max, value, type, `an integer from ${min} to ${max}`);
+  // `(value | 0) === value`: an integer within Int32 (no NaN, infinity or fraction); then the type's range.
+  if (typeof value === 'number' && (value | 0) === value && value >= min && value <= max) return value;
+  return checked<number>(false, value, type, `an integer from ${min} to ${max}`);
 }
 
 /** An Edm.Single value: NaN and the infinities, or a number within binary32's range. */
 export function asSingle(value: PrimitiveValue): number {
-  return checked<number>(typeof value === 'number' && !(Math.abs(value) > SINGLE_MAX && Number.isFinite(value)), value, 'Edm.Single', `a number within ±${SINGLE_MAX}`);
+  if (typeof value === 'number' && !(Math.abs(value) > SINGLE_MAX && Number.isFinite(value))) return value;
+  return checked<number>(false, value, 'Edm.Single', 'a number within ±3.4028235E+38');
 }
 
 /** An Edm.Guid value: `8-4-4-4-12` hex digits. */

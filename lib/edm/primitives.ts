@@ -87,10 +87,20 @@ export function isPrimitiveTypeName(name: string): name is EdmPrimitiveTypeName 
   return PRIMITIVE_TYPES.has(name as EdmPrimitiveTypeName);
 }
 
-/** The inclusive range of an integer type of number size (Byte, SByte, Int16, Int32); empty for others. */
-export function integerRange(name: EdmPrimitiveTypeName): { readonly min: number; readonly max: number } {
-  const info = PRIMITIVE_TYPES.get(name);
-  return info?.min !== undefined && info.max !== undefined ? { min: info.min, max: info.max } : { min: 0, max: -1 };
+/** An inclusive integer range. */
+export interface IntegerRange {
+  readonly min: number;
+  readonly max: number;
+}
+
+const INTEGER_RANGES: ReadonlyMap<EdmPrimitiveTypeName, IntegerRange> = new Map(
+  TABLE.flatMap((t) => (t.min !== undefined && t.max !== undefined ? [[t.name, Object.freeze({ min: t.min, max: t.max })] as const] : [])),
+);
+const NO_RANGE: IntegerRange = Object.freeze({ min: 0, max: -1 });
+
+/** The inclusive range of an integer type of number size (Byte, SByte, Int16, Int32); empty for others. Writers check every value against it. */
+export function integerRange(name: EdmPrimitiveTypeName): IntegerRange {
+  return INTEGER_RANGES.get(name) ?? NO_RANGE;
 }
 
 /** True for the types that take part in arithmetic. */

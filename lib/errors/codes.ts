@@ -19,6 +19,7 @@ export const ERROR_CODES = define({
   // --- generic ---
   INTERNAL: { status: 500, message: 'An internal error occurred.' },
   NOT_IMPLEMENTED: { status: 501, message: '{feature} is not supported by this service.' },
+  PROVIDER_TIMEOUT: { status: 503, message: 'The data provider did not finish within {timeout} ms; try again later.' },
   BAD_REQUEST: { status: 400, message: '{detail}' },
   FORBIDDEN: { status: 403, message: '{detail}' },
 

@@ -995,12 +995,15 @@ describe.each(EXPRESS_VERSIONS)('$batch parts and the request context on %s', (_
   let outerRequests: IncomingMessage[];
   /** Runs before each create reaches the store (by the new entry's ID), to make requests overlap. */
   let beforeCreate: (id: unknown) => Promise<void>;
+  /** Runs when a transaction is asked for, before the store queues it. */
+  let onTransaction: () => void;
   /** When each write reached the store and when each transaction ended. */
   let events: string[];
   beforeEach(async () => {
     calls = [];
     outerRequests = [];
     beforeCreate = async () => undefined;
+    onTransaction = () => undefined;
     events = [];
     const users = new WeakMap<IncomingMessage, string>();
     const inner = demoProvider();
@@ -1041,6 +1044,7 @@ describe.each(EXPRESS_VERSIONS)('$batch parts and the request context on %s', (_
       },
       transaction: async (work, context) => {
         record('transaction', context);
+        onTransaction();
         try {
           return await inner.transaction(work, context);
         } finally {
@@ -1111,15 +1115,19 @@ describe.each(EXPRESS_VERSIONS)('$batch parts and the request context on %s', (_
   });
 
   it('makes a single write that arrives during a changeset wait for it, so the rollback cannot undo it', async () => {
-    // The changeset's second create waits until the single create has reached the provider.
+    // The changeset's second create waits until the single create has asked for its transaction
+    // (every single write runs in one), which the store queues behind the open changeset.
     let changesetOpen = (): void => undefined;
     let singleArrived = (): void => undefined;
     const opened = new Promise<void>((resolve) => (changesetOpen = resolve));
     const arrived = new Promise<void>((resolve) => (singleArrived = resolve));
+    let transactions = 0;
+    onTransaction = () => {
+      if (++transactions === 2) singleArrived();
+    };
     beforeCreate = async (id) => {
       if (id === 3) changesetOpen();
       if (id === 0) await arrived;
-      if (id === 10) singleArrived();
     };
     const batch = send(
       `${server.url}/odata/$batch`,
@@ -1138,8 +1146,8 @@ describe.each(EXPRESS_VERSIONS)('$batch parts and the request context on %s', (_
     const [batchResult, singleResult] = await Promise.all([batch, single]);
     expect(statuses(readBatchResponse(batchResult))).toEqual([409]);
     expect(singleResult.status).toBe(201);
-    // The single create reached the provider while the changeset was open, and the store queued it behind the changeset.
-    expect(events).toEqual(['created 3', 'transaction ended', 'created 10']);
+    // The single create asked for its transaction while the changeset was open, and the store queued it behind the changeset.
+    expect(events).toEqual(['created 3', 'transaction ended', 'created 10', 'transaction ended']);
     const ids = await send(`${server.url}/odata/Categories?$select=ID`, 'GET', { accept: JSON_TYPE });
     expect(JSON.parse(ids.body.toString('utf8'))).toMatchObject({ d: { results: [{ ID: 0 }, { ID: 1 }, { ID: 2 }, { ID: 10 }] } });
   });

@@ -4,7 +4,7 @@
  * evaluator (with navigation resolved over the link tables), and `$expand`/`$select` are applied
  * while copying. Writes are synchronous store steps (write.ts) run through `store.exclusiveSync`, so a
  * precondition is checked in the same step as its write and no write lands inside another
- * request's open changeset.
+ * request's open transaction (a request's own writes are recognised by its context).
  */
 import type { EdmEntitySet, EdmEntityType, EdmModel, EdmNavigationProperty } from '../../edm/model';
 import { ODataError } from '../../errors';
@@ -54,10 +54,19 @@ export interface MemoryProviderOptions extends MemoryStoreOptions {
    * a time while the response is written (streaming); smaller pages as an array. Default 1,000.
    */
   readonly streamAbove?: number;
+  /**
+   * Milliseconds a transaction (a write with its answer, a `$batch` changeset) may hold the store
+   * before it is abandoned: rolled back, answered 503 PROVIDER_TIMEOUT, and the next writer let
+   * in. Default 30,000; `Infinity` waits for ever.
+   */
+  readonly transactionTimeout?: number;
 }
 
 /** Default of `streamAbove`: a page up to this size is copied at once and written as one string. */
 const STREAM_ABOVE = 1000;
+
+/** Default of `transactionTimeout`: far above any in-memory changeset, short enough that a hung one frees the store. */
+const TRANSACTION_TIMEOUT = 30_000;
 
 /** An in-memory DataProvider over plain data, checked against the model on construction. */
 export class MemoryProvider implements DataProvider {
@@ -68,6 +77,7 @@ export class MemoryProvider implements DataProvider {
   /** Service-operation handlers given in the options. */
   readonly operations: Readonly<Record<string, OperationHandler>> | undefined;
   private readonly streamAbove: number;
+  private readonly transactionTimeout: number;
   /** Single-valued navigation inside `$filter`/`$orderby` member paths (`Category/Name`). */
   private readonly navigate: NavigationAccess = (entity: Entity, property: EdmNavigationProperty) => {
     const location = this.store.locate(entity);
@@ -84,6 +94,10 @@ export class MemoryProvider implements DataProvider {
     this.operations = options.operations;
     this.streamAbove = options.streamAbove ?? STREAM_ABOVE;
     if (typeof this.streamAbove !== 'number' || !(this.streamAbove >= 0)) throw new TypeError(`MemoryProvider option 'streamAbove' must be a number >= 0, got ${String(options.streamAbove)}`);
+    this.transactionTimeout = options.transactionTimeout ?? TRANSACTION_TIMEOUT;
+    if (typeof this.transactionTimeout !== 'number' || !(this.transactionTimeout > 0)) {
+      throw new TypeError(`MemoryProvider option 'transactionTimeout' must be a number > 0 (or Infinity), got ${String(options.transactionTimeout)}`);
+    }
     loadData(this.store, options.links === undefined ? data : fromForeignKeys(data, options.links));
   }
 
@@ -155,23 +169,23 @@ export class MemoryProvider implements DataProvider {
   }
 
   /** Create an entry with its links and inline tree, atomically; returns a copy of the stored entry. */
-  async create(request: CreateRequest, _context: RequestContext): Promise<Entity> {
-    return this.store.exclusiveSync(() => this.copy(request.entitySet, this.store.transaction(() => createEntry(this.store, request))));
+  async create(request: CreateRequest, context: RequestContext): Promise<Entity> {
+    return this.store.exclusiveSync(() => this.copy(request.entitySet, this.store.transaction(() => createEntry(this.store, request))), context);
   }
 
   /** Replace or merge an entry after checking its precondition in the same step; returns a copy of the new state. */
-  async update(request: UpdateRequest, _context: RequestContext): Promise<Entity> {
-    return this.store.exclusiveSync(() => this.copy(request.entitySet, this.store.transaction(() => updateEntry(this.store, request))));
+  async update(request: UpdateRequest, context: RequestContext): Promise<Entity> {
+    return this.store.exclusiveSync(() => this.copy(request.entitySet, this.store.transaction(() => updateEntry(this.store, request))), context);
   }
 
   /** Delete an entry (its links, its media resource and, per OnDelete, what it owns) after its precondition. */
-  async delete(request: DeleteRequest, _context: RequestContext): Promise<void> {
-    return this.store.exclusiveSync(() => deleteEntry(this.store, request));
+  async delete(request: DeleteRequest, context: RequestContext): Promise<void> {
+    return this.store.exclusiveSync(() => deleteEntry(this.store, request), context);
   }
 
   /** Add, replace or remove a link, keeping the association's multiplicities. */
-  async link(request: LinkRequest, _context: RequestContext): Promise<void> {
-    return this.store.exclusiveSync(() => writeLink(this.store, request));
+  async link(request: LinkRequest, context: RequestContext): Promise<void> {
+    return this.store.exclusiveSync(() => writeLink(this.store, request), context);
   }
 
   /** The media resource of a media link entry (a copy); 404 when the entry or its media resource is missing. */
@@ -186,9 +200,10 @@ export class MemoryProvider implements DataProvider {
   }
 
   /** Replace the media resource after the precondition; the entry's concurrency tokens move with it. */
-  async writeMedia(reference: EntityReference, media: MediaContent, precondition: Precondition | undefined, _context: RequestContext): Promise<Entity> {
-    return this.store.exclusiveSync(() =>
-      this.copy(reference.entitySet, this.store.transaction(() => writeMedia(this.store, reference, media, precondition))),
+  async writeMedia(reference: EntityReference, media: MediaContent, precondition: Precondition | undefined, context: RequestContext): Promise<Entity> {
+    return this.store.exclusiveSync(
+      () => this.copy(reference.entitySet, this.store.transaction(() => writeMedia(this.store, reference, media, precondition))),
+      context,
     );
   }
 
@@ -205,11 +220,14 @@ export class MemoryProvider implements DataProvider {
   }
 
   /**
-   * Run `work` (a `$batch` changeset) atomically: other requests' writes wait until it ends, and
-   * if it throws, everything it wrote is undone. A nested call joins the outer transaction.
+   * Run `work` (a single write with its answer, or a `$batch` changeset) atomically: other
+   * requests' writes wait until it ends, and if it throws, everything it wrote is undone. A nested
+   * call with the same context joins the outer transaction. Work that has not finished after
+   * `transactionTimeout` ms is abandoned (undone, 503 PROVIDER_TIMEOUT) so that it cannot hold
+   * every other writer, and later writes of its request are refused.
    */
-  async transaction<T>(work: () => Promise<T>, _context: RequestContext): Promise<T> {
-    return this.store.transactionAsync(work);
+  async transaction<T>(work: () => Promise<T>, context: RequestContext): Promise<T> {
+    return this.store.transactionAsync(work, { scope: context, timeout: this.transactionTimeout });
   }
 
   private copy(entitySet: EdmEntitySet, values: StoredValues): Entity {

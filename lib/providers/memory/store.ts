@@ -4,7 +4,6 @@
  * frame of the undo journal, so a precondition check and the write cannot be split by an await, and
  * a failed write, changeset or deep insert leaves the store exactly as before. Knows no URIs or HTTP.
  */
-import { AsyncLocalStorage } from 'async_hooks';
 import type { EdmEntitySet, EdmEntityType, EdmModel, EdmNavigationProperty } from '../../edm/model';
 import type { PropertyValue } from '../../edm/primitives';
 import { ODataError } from '../../errors';
@@ -18,6 +17,7 @@ import type { LinkTables, NavigationBinding } from './link-table';
 import { StoreCore } from './store-core';
 import type { SetTable, StoredMedia, StoredRecord } from './store-core';
 import { stampTokens } from './tokens';
+import { WriteLock } from './write-lock';
 
 export type { StoredValues } from './entity-values';
 export type { StoredMedia } from './store-core';
@@ -78,10 +78,10 @@ export class MemoryStore extends StoreCore {
   private readonly now: () => Date;
   /** Per set: whether its records were in key order at the table version checked last. */
   private readonly keyOrder = new WeakMap<SetTable, { readonly version: number; readonly ordered: boolean }>();
-  /** Marks the async context of the exclusive work that is running. */
-  private readonly owner = new AsyncLocalStorage<MemoryStore>();
-  /** Settles when the last queued exclusive work has finished. */
-  private queue: Promise<void> = Promise.resolve();
+  /** Serialises exclusive work (writes, changesets). */
+  private readonly lock = new WriteLock();
+  /** Transactions opened with `begin()` that are still open, innermost last. */
+  private readonly frames: { readonly depth: number; open: boolean }[] = [];
 
   constructor(model: EdmModel, options: MemoryStoreOptions = {}) {
     super(model);
@@ -290,11 +290,12 @@ export class MemoryStore extends StoreCore {
    */
   begin(): StoreTransaction {
     this.journal.begin();
-    const depth = this.journal.depth;
-    let open = true;
+    const frame = { depth: this.journal.depth, open: true };
+    this.frames.push(frame);
     const close = (): void => {
-      if (!open || this.journal.depth !== depth) throw new Error('MemoryStore transactions must be closed once, innermost first.');
-      open = false;
+      if (!frame.open || this.journal.depth !== frame.depth) throw new Error('MemoryStore transactions must be closed once, innermost first.');
+      frame.open = false;
+      this.frames.pop();
     };
     return {
       commit: () => {
@@ -309,47 +310,33 @@ export class MemoryStore extends StoreCore {
   }
 
   /**
-   * Run `work` when no other exclusive work is running, or at once when called from inside one
-   * (the writes of a changeset). Providers route every write through this, so a write from another
-   * request can never land inside an open changeset and be undone with it.
+   * Run `work` when no other exclusive work is running, or at once when it belongs to the running
+   * work: the same `scope` (MemoryProvider passes the request context), or, without a scope, the
+   * same async context. Providers route every write through this, so a write from another request
+   * can never land inside an open changeset and be undone with it.
    */
-  exclusive<T>(work: () => T | Promise<T>): Promise<T> {
-    if (this.owner.getStore() === this) return Promise.resolve().then(work);
-    const run = this.queue.then(() => this.owner.run(this, work));
-    this.queue = run.then(
-      () => undefined,
-      () => undefined,
-    );
-    return run;
+  exclusive<T>(work: () => T | Promise<T>, scope?: object): Promise<T> {
+    return this.lock.run(work, scope);
+  }
+
+  /** `exclusive` for synchronous work (a single write); work that returns a promise is refused with a TypeError. */
+  exclusiveSync<T>(work: () => T, scope?: object): Promise<T> {
+    return this.lock.runSync(work, scope);
   }
 
   /**
-   * `exclusive` for synchronous work (a single write), without the async context `exclusive` opens:
-   * synchronous work cannot make a nested call that must be recognised later, and entering an
-   * AsyncLocalStorage switches on promise hooks for the whole process (about 10 µs per request).
-   * Work that returns a promise is refused with a TypeError; use `exclusive` for it.
+   * An atomic transaction around async work (a `$batch` changeset, a single write with its
+   * response): exclusive, undone if `work` throws. Work that has not settled after
+   * `options.timeout` ms (default: none) is abandoned: undone, the lock released, 503
+   * PROVIDER_TIMEOUT, and later writes of its scope refused. Nested in the running transaction of
+   * the same scope it is a savepoint.
    */
-  exclusiveSync<T>(work: () => T): Promise<T> {
-    const checked = (): T => {
-      const result = work();
-      if (typeof (result as { then?: unknown } | null)?.then === 'function') {
-        throw new TypeError('MemoryStore.exclusiveSync takes a synchronous function; use exclusive() for async work.');
-      }
-      return result;
-    };
-    if (this.owner.getStore() === this) return Promise.resolve().then(checked);
-    const run = this.queue.then(checked);
-    this.queue = run.then(
-      () => undefined,
-      () => undefined,
-    );
-    return run;
-  }
-
-  /** An atomic transaction around async work (a `$batch` changeset): exclusive, undone if `work` throws. */
-  transactionAsync<T>(work: () => Promise<T>): Promise<T> {
-    return this.exclusive(async () => {
-      const transaction = this.begin();
+  transactionAsync<T>(work: () => Promise<T>, options: { readonly scope?: object; readonly timeout?: number } = {}): Promise<T> {
+    let transaction: StoreTransaction | undefined;
+    let depth = 0;
+    const run = async (): Promise<T> => {
+      transaction = this.begin();
+      depth = this.journal.depth;
       let result: T;
       try {
         result = await work();
@@ -359,7 +346,16 @@ export class MemoryStore extends StoreCore {
       }
       transaction.commit();
       return result;
-    });
+    };
+    // Abandoned: undo every frame from this transaction's up (a nested one may still be open).
+    const abandon = (): void => {
+      while (this.journal.depth >= depth && depth > 0) {
+        const frame = this.frames.pop();
+        if (frame !== undefined) frame.open = false;
+        this.undo();
+      }
+    };
+    return this.lock.runTransaction(run, options.scope, options.timeout ?? Infinity, abandon);
   }
 
   // --- loading (used by load-data) -------------------------------------------------------------

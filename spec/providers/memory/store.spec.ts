@@ -317,6 +317,99 @@ describe('MemoryStore', () => {
     it('refuses an async function in transaction()', () => {
       expect(() => store.transaction(() => Promise.resolve(1))).toThrow(TypeError);
     });
+
+    it('runs the writes of a scope inside its transaction at once, and queues the writes of other scopes behind it', async () => {
+      const mine = {};
+      const order: string[] = [];
+      const changeset = store.transactionAsync(
+        async () => {
+          await store.exclusiveSync(() => order.push('mine'), mine);
+          await new Promise((resolve) => setTimeout(resolve, 5));
+          order.push('changeset done');
+        },
+        { scope: mine },
+      );
+      const other = store.exclusiveSync(() => order.push('other'), {});
+      await Promise.all([changeset, other]);
+      expect(order).toEqual(['mine', 'changeset done', 'other']);
+    });
+
+    it('a nested transaction of the same scope is a savepoint of the outer one', async () => {
+      const scope = {};
+      const before = dump(store, model);
+      await expect(
+        store.transactionAsync(
+          async () => {
+            await store.transactionAsync(async () => {
+              await store.exclusiveSync(() => store.insert(Products(), { Code: 'P6' }), scope);
+            }, { scope });
+            throw new Error('outer fails');
+          },
+          { scope },
+        ),
+      ).rejects.toThrow('outer fails');
+      expect(dump(store, model)).toEqual(before);
+    });
+
+    it('abandons a transaction that does not settle within its timeout: undone (nested frames too), 503, the next writer let in, its late writes refused', async () => {
+      const scope = {};
+      const before = dump(store, model);
+      let resume = (): void => undefined;
+      const hung = new Promise<void>((resolve) => (resume = resolve));
+      let lateWrite: Promise<unknown> | undefined;
+      const changeset = store.transactionAsync(
+        async () => {
+          await store.exclusiveSync(() => store.insert(Products(), { Code: 'P7' }), scope);
+          // A nested transaction is still open when the timeout strikes.
+          await store.transactionAsync(async () => {
+            await store.exclusiveSync(() => store.insert(Products(), { Code: 'P8' }), scope);
+            await hung;
+            lateWrite = store.exclusiveSync(() => store.insert(Products(), { Code: 'P9' }), scope).catch((error: unknown) => error);
+          }, { scope });
+        },
+        { scope, timeout: 30 },
+      );
+      const next = store.exclusiveSync(() => store.insert(Products(), { Code: 'Q1' }).Code, {});
+      const error = await changeset.then(() => undefined, (reason: unknown) => reason);
+      expect(error).toBeInstanceOf(ODataError);
+      expect([(error as ODataError).status, (error as ODataError).code, (error as ODataError).headers]).toEqual([503, 'PROVIDER_TIMEOUT', { 'retry-after': '1' }]);
+      expect(await next).toBe('Q1');
+      resume();
+      await new Promise((resolve) => setTimeout(resolve, 5));
+      expect(await lateWrite).toMatchObject({ code: 'PROVIDER_TIMEOUT' });
+      expect(store.get(Products(), { Code: 'P7' })).toBeUndefined();
+      expect(store.get(Products(), { Code: 'P8' })).toBeUndefined();
+      expect(store.get(Products(), { Code: 'P9' })).toBeUndefined();
+      const after = dump(store, model) as { sets: [string, { Code?: string }[]][] };
+      const products = after.sets.find(([name]) => name === 'Products')?.[1].map((p) => p.Code);
+      expect(products).toEqual([...((before as { sets: [string, { Code?: string }[]][] }).sets.find(([name]) => name === 'Products')?.[1].map((p) => p.Code) ?? []), 'Q1']);
+    });
+
+    it('refuses the late writes of scope-less work of an abandoned transaction (recognised by its async context)', async () => {
+      let resume = (): void => undefined;
+      const hung = new Promise<void>((resolve) => (resume = resolve));
+      let lateWrite: Promise<unknown> | undefined;
+      const changeset = store.transactionAsync(
+        async () => {
+          await hung;
+          lateWrite = store.exclusive(() => store.insert(Products(), { Code: 'P5' })).catch((error: unknown) => error);
+        },
+        { timeout: 20 },
+      );
+      await expect(changeset).rejects.toMatchObject({ code: 'PROVIDER_TIMEOUT' });
+      resume();
+      await new Promise((resolve) => setTimeout(resolve, 5));
+      expect(await lateWrite).toMatchObject({ code: 'PROVIDER_TIMEOUT' });
+      expect(store.get(Products(), { Code: 'P5' })).toBeUndefined();
+    });
+
+    it('closes the scope of a transaction whose work failed with the service\'s timeout (PROVIDER_TIMEOUT)', async () => {
+      const scope = {};
+      const timeout = ODataError.fromCode('PROVIDER_TIMEOUT', { timeout: 5 });
+      await expect(store.transactionAsync(async () => Promise.reject(timeout), { scope })).rejects.toBe(timeout);
+      await expect(store.exclusiveSync(() => store.insert(Products(), { Code: 'P4' }), scope)).rejects.toBe(timeout);
+      await expect(store.transactionAsync(async () => undefined, { scope: {} })).resolves.toBeUndefined();
+    });
   });
 
   describe('concurrency tokens', () => {

@@ -126,7 +126,8 @@ function createProvider(store) {
     for (const binding of request.bindings) {
       const nav = navigationOf(binding.property);
       if (nav.heldBy !== 'source') throw ODataError.fromCode('NOT_IMPLEMENTED', { feature: `Linking ${binding.property.name} from this side` });
-      row[nav.column] = binding.targets[0].key.ID;
+      // No target: the body set a single-valued navigation property to null (unlink).
+      row[nav.column] = binding.targets.length === 0 ? null : binding.targets[0].key.ID;
     }
     if ('CustomerID' in row && store.get('Customers', row.CustomerID) === undefined) {
       throw ODataError.fromCode('CONSTRAINT_VIOLATION', { detail: `Customer ${row.CustomerID} does not exist.` });

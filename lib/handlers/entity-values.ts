@@ -3,6 +3,7 @@
  * properties (POST, PUT), dynamic properties kept, key properties taken from the URL on updates.
  */
 import { defaultValueOf } from '../edm';
+import { ODataError } from '../errors';
 import type { EdmEntityType } from '../edm/model';
 import type { PropertyValue } from '../edm/primitives';
 import type { EntryBody } from '../format/entry-body';
@@ -50,6 +51,27 @@ function addDynamic(type: EdmEntityType, body: EntryBody, values: Record<string,
 /** The body's links to existing entries, in the provider's terms. */
 export function bindingsOf(body: EntryBody): LinkBinding[] {
   return body.bindings.map((binding) => ({ property: binding.property, targets: binding.targets }));
+}
+
+/**
+ * The links of an update body (PUT, MERGE, PATCH): its bindings, and for each single-valued
+ * navigation property the body sets to null (`"Supplier": null`, an empty `m:inline`) a binding
+ * without targets, which removes the link. A required end (multiplicity `1`) cannot be unlinked:
+ * 400 BODY_INVALID, before the provider is called.
+ */
+export function updateBindingsOf(body: EntryBody): LinkBinding[] {
+  const bindings = bindingsOf(body);
+  for (const inline of body.inline) {
+    const { property } = inline;
+    if (property.isCollection || inline.entries.length > 0) continue;
+    if (property.toEnd.multiplicity === '1') {
+      throw ODataError.fromCode('BODY_INVALID', {
+        detail: `the navigation property '${property.name}' is required (multiplicity 1): it cannot be set to null; link another entry instead.`,
+      });
+    }
+    bindings.push({ property, targets: [] });
+  }
+  return bindings;
 }
 
 /** A CreateRequest for an entry body and its inline tree (deep insert). */

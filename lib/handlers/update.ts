@@ -8,7 +8,7 @@ import type { Entity } from '../provider/types';
 import type { EntityKey } from '../uri/types';
 import type { Handler, HandlerContext } from './context';
 import { readEntryBody } from './body';
-import { bindingsOf, completeValues, listedValues } from './entity-values';
+import { completeValues, listedValues, updateBindingsOf } from './entity-values';
 import { preconditionOf } from './preconditions';
 import { EntityTarget, keyOfEntity, loadEntity } from './query-request';
 import { targetOf } from './read';
@@ -45,7 +45,7 @@ export const updateEntry: Handler = async (context) => {
   const mode = context.request.method === 'PUT' ? 'replace' : 'merge';
   const values = mode === 'replace' ? completeValues(body.entityType, body, key) : listedValues(body.entityType, body);
   const updated = await provider.update(
-    { entitySet: target.entitySet, entityType: body.entityType, key, mode, values, bindings: bindingsOf(body), precondition },
+    { entitySet: target.entitySet, entityType: body.entityType, key, mode, values, bindings: updateBindingsOf(body), precondition },
     context.request.context,
   );
   return { result: { kind: 'NoContent' }, status: 204, headers: etagHeaders(context, target, updated) };

@@ -128,7 +128,11 @@ export interface UpdateRequest {
   readonly mode: 'replace' | 'merge';
   /** For `replace`: every declared property (defaults filled for unlisted ones) plus dynamic ones sent. */
   readonly values: Readonly<Record<string, PropertyValue>>;
-  /** Links in the body: merged (a single-valued one replaces the current link). */
+  /**
+   * Links in the body: merged (a single-valued one replaces the current link). A single-valued
+   * property with no targets is the body's explicit null: remove its link (the service has already
+   * refused it for a required end).
+   */
   readonly bindings: readonly LinkBinding[];
   /** The `If-Match` precondition to check atomically with the write; undefined without If-Match. */
   readonly precondition: Precondition | undefined;

@@ -296,3 +296,51 @@ describe('nothing reaches the client but an OData answer (item 5)', () => {
     expect(logged).toEqual(['error 200 The response was cut off after its headers were sent: the cursor broke at /secret/path.js']);
   });
 });
+
+describe('an explicit null for a to-one navigation property in an update unlinks (item 4)', () => {
+  let demo: RunningServer;
+  beforeEach(async () => {
+    demo = await startDemo();
+  });
+  afterEach(() => demo.close());
+  const supplierOf = async (id: number) => (await request(demo.url).get(`/odata/Products(${id})?$expand=Supplier&$format=json`)).body.d.Supplier;
+
+  it('MERGE Products(1) with {"Supplier": null}: 204 and the link is gone (docs/request-bodies.md: null is an explicit none)', async () => {
+    expect((await supplierOf(1)).ID).toBe(0);
+    const response = await request(demo.url).post('/odata/Products(1)').set('x-http-method', 'MERGE').set('content-type', JSON_TYPE).send('{"Supplier":null}');
+    expect(response.status).toBe(204);
+    expect(await supplierOf(1)).toBeNull();
+    // Other links and properties are untouched.
+    const product = (await request(demo.url).get('/odata/Products(1)?$expand=Category&$format=json')).body.d;
+    expect([product.Name, product.Category.ID]).toEqual(['Milk', 1]);
+  });
+
+  it('PUT with an empty m:inline (Atom) unlinks too', async () => {
+    const body =
+      '<entry xmlns="http://www.w3.org/2005/Atom" xmlns:d="http://schemas.microsoft.com/ado/2007/08/dataservices" xmlns:m="http://schemas.microsoft.com/ado/2007/08/dataservices/metadata">' +
+      '<link rel="http://schemas.microsoft.com/ado/2007/08/dataservices/related/Supplier" type="application/atom+xml;type=entry" title="Supplier" href="Products(2)/Supplier"><m:inline/></link>' +
+      '<content type="application/xml"><m:properties><d:Name>Soda</d:Name><d:ReleaseDate m:type="Edm.DateTime">2000-10-01T00:00:00</d:ReleaseDate><d:Rating m:type="Edm.Int32">3</d:Rating><d:Price m:type="Edm.Decimal">20.9</d:Price></m:properties></content></entry>';
+    const response = await request(demo.url).put('/odata/Products(2)').set('content-type', 'application/atom+xml').send(body);
+    expect(response.status).toBe(204);
+    expect(await supplierOf(2)).toBeNull();
+  });
+});
+
+describe('an explicit null for a required to-one navigation property (item 4)', () => {
+  let server: RunningServer;
+  beforeAll(async () => {
+    const model = loadEdmx(readFileSync(join(__dirname, '..', 'fixtures', 'e2e', 'gallery.xml'), 'utf8'));
+    const provider = new MemoryProvider(model, { Albums: [], Photos: [], Owners: [{ ID: 1 }], Notes: [{ ID: 1, Text: 'first', Owner: 1 }] });
+    const app = express();
+    app.use('/odata', odata({ model, provider }));
+    server = await startServer(app);
+  });
+  afterAll(() => server.close());
+
+  it('is a 400 naming the property (multiplicity 1), and the link stays', async () => {
+    const response = await request(server.url).post('/odata/Notes(1)').set('x-http-method', 'MERGE').set('content-type', JSON_TYPE).set('accept', JSON_TYPE).send('{"Owner":null}');
+    expect([response.status, response.body.error.code]).toEqual([400, 'BODY_INVALID']);
+    expect(response.body.error.message.value).toBe("The request body is invalid: the navigation property 'Owner' is required (multiplicity 1): it cannot be set to null; link another entry instead.");
+    expect((await request(server.url).get('/odata/Notes(1)?$expand=Owner&$format=json')).body.d.Owner.ID).toBe(1);
+  });
+});

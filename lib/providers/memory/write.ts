@@ -91,13 +91,17 @@ export function createEntry(store: MemoryStore, request: CreateRequest): StoredV
   return stored;
 }
 
-/** PUT (replace) or MERGE/PATCH (merge) after the precondition, then the body's links (a single-valued one replaces). */
+/** PUT (replace) or MERGE/PATCH (merge) after the precondition, then the body's links (a single-valued one replaces, an empty one unlinks). */
 export function updateEntry(store: MemoryStore, request: UpdateRequest): StoredValues {
   const { entitySet, key } = request;
   const options = preconditionCheck(request.precondition);
   const updated =
     request.mode === 'replace' ? store.replace(entitySet, key, request.values, options) : store.merge(entitySet, key, request.values, options);
   for (const target of bindingTargets(store, entitySet, request.bindings)) store.link(entitySet, key, target.property, target.key);
+  // An explicit null for a single-valued navigation property removes its link.
+  for (const binding of request.bindings) {
+    if (binding.targets.length === 0 && !binding.property.isCollection) store.unlink(entitySet, key, binding.property);
+  }
   return updated;
 }
 

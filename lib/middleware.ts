@@ -90,7 +90,7 @@ async function serve(
       const fetched = csrfFetchHeaders(csrf, method, base.headers, base.serviceRoot.startsWith('https:'));
       if (fetched !== undefined) for (const [name, value] of Object.entries(fetched)) httpResponse.setHeader(name, value);
     }
-    const body = METHODS_WITHOUT_BODY.has(method) ? undefined : await readRawBody(httpRequest, limits.maxBodyBytes);
+    const body = METHODS_WITHOUT_BODY.has(method) ? undefined : await readRawBody(httpRequest, limits.maxBodyBytes, limits.bodyTimeout);
     const isBatch = base.path === '$batch' || base.path.toLowerCase() === '%24batch';
     // Tunneling (X-HTTP-Method) is resolved by the pipeline, so batch parts get it too.
     result = isBatch ? await serveBatch(service, { ...base, body }) : await service.handle({ ...base, body });

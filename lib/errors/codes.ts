@@ -72,6 +72,7 @@ export const ERROR_CODES = define({
 
   // --- request bodies ---
   BODY_TOO_LARGE: { status: 413, message: 'The request body exceeds the limit of {limit} bytes.' },
+  BODY_TIMEOUT: { status: 408, message: 'The request body did not arrive within {timeout} ms.' },
   BODY_MISSING: { status: 400, message: 'A request body is required.' },
   BODY_SYNTAX: { status: 400, message: 'The request body is not well-formed {format}: {detail}' },
   BODY_INVALID: { status: 400, message: 'The request body is invalid: {detail}' },

@@ -33,36 +33,73 @@ function fromParsedBody(body: unknown): Buffer | undefined {
   return undefined;
 }
 
-/** The request body, or undefined when there is none; 413 past `limit` bytes. */
-export function readRawBody(request: BodySource, limit: number): Promise<Buffer | undefined> {
+/**
+ * Refusals of a body that is still arriving close the connection after the answer (RFC 9110
+ * §15.5.9: the server SHOULD send the "close" connection option with 408; §15.5.14 allows
+ * closing after 413): reading the rest would only burn CPU on bytes nobody wants.
+ */
+const CLOSE = { connection: 'close' } as const;
+
+/**
+ * Stop collecting a body we refused. What still arrives is discarded only until the answer is
+ * out and Node closes the connection (`Connection: close`): a paused socket would leave unread
+ * bytes in the kernel, and closing it then sends a reset that can destroy the answer before the
+ * client reads it.
+ */
+function stopReading(request: IncomingMessage): void {
+  request.removeAllListeners('data');
+  request.on('data', discard);
+  request.resume();
+}
+
+function discard(): void {
+  // The bytes of a refused body are nobody's.
+}
+
+/**
+ * The request body, or undefined when there is none. 413 BODY_TOO_LARGE past `limit` bytes (the
+ * announced Content-Length or what arrived), 408 BODY_TIMEOUT when the whole body has not arrived
+ * within `timeout` ms of starting to read it (a Content-Length that is never reached, a chunked
+ * body that trickles). Both answer with `Connection: close`.
+ */
+export function readRawBody(request: BodySource, limit: number, timeout = Infinity): Promise<Buffer | undefined> {
   if (alreadyParsed(request)) return Promise.resolve(fromParsedBody(request.body));
   if (announcesNoBody(request)) return Promise.resolve(undefined);
   const declared = Number(request.headers['content-length']);
   if (Number.isFinite(declared) && declared > limit) {
-    request.resume();
-    return Promise.reject(ODataError.fromCode('BODY_TOO_LARGE', { limit }));
+    stopReading(request);
+    return Promise.reject(ODataError.fromCode('BODY_TOO_LARGE', { limit }, { headers: CLOSE }));
   }
   return new Promise((resolve, reject) => {
     const chunks: Buffer[] = [];
     let size = 0;
-    let failed = false;
+    let settled = false;
+    const fail = (error: ODataError): void => {
+      settled = true;
+      clearTimeout(timer);
+      chunks.length = 0;
+      stopReading(request);
+      reject(error);
+    };
+    const timer = Number.isFinite(timeout) ? setTimeout(() => fail(ODataError.fromCode('BODY_TIMEOUT', { timeout }, { headers: CLOSE })), timeout) : undefined;
     request.on('data', (chunk: Buffer) => {
-      if (failed) return;
+      if (settled) return;
       size += chunk.length;
-      if (size > limit) {
-        failed = true;
-        chunks.length = 0;
-        reject(ODataError.fromCode('BODY_TOO_LARGE', { limit }));
-        return;
-      }
+      if (size > limit) return fail(ODataError.fromCode('BODY_TOO_LARGE', { limit }, { headers: CLOSE }));
       chunks.push(chunk);
     });
     request.on('end', () => {
+      if (settled) return;
+      settled = true;
+      clearTimeout(timer);
       // A body that came in one chunk (most do) is used as it is, not copied.
-      if (!failed) resolve(size === 0 ? undefined : chunks.length === 1 ? chunks[0] : Buffer.concat(chunks, size));
+      resolve(size === 0 ? undefined : chunks.length === 1 ? chunks[0] : Buffer.concat(chunks, size));
     });
     request.on('error', (error) => {
-      if (!failed) reject(ODataError.fromCode('BAD_REQUEST', { detail: 'The request body could not be read.' }, { cause: error }));
+      if (settled) return;
+      settled = true;
+      clearTimeout(timer);
+      reject(ODataError.fromCode('BAD_REQUEST', { detail: 'The request body could not be read.' }, { cause: error }));
     });
   });
 }

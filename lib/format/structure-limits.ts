@@ -6,15 +6,14 @@
  */
 import type { EdmModel } from '../edm/model';
 import type { ReadContext } from './entry-body';
+import { DATA_NS, METADATA_NS } from './names';
+import type { XmlLimits } from './xml/safe-sax';
 
 /**
  * Dynamic properties one entry of an open type may carry: the model sets no bound for them, so
  * this is the documented one (docs/deployment.md).
  */
 export const MAX_DYNAMIC_PROPERTIES = 1000;
-
-/** Attributes one XML element may carry: OData elements use a handful, plus namespace declarations. */
-export const DEFAULT_MAX_ATTRIBUTES = 64;
 
 // `__metadata` has at most eight members (uri, type, etag, id, media_src, content_type,
 // edit_media, media_etag); link and wrapper objects have one or two.
@@ -46,4 +45,17 @@ export function modelMemberLimit(model: EdmModel): number {
 /** The member bound of a read: the context's own, else the model's. */
 export function memberLimitOf(context: Pick<ReadContext, 'model' | 'limits'>): number {
   return context.limits?.maxMembers ?? modelMemberLimit(context.model);
+}
+
+/**
+ * The limits of parsing an XML body for the model: nesting, attributes per element, and the
+ * member bound for `m:properties` and data-namespace elements (a property element's members).
+ */
+export function xmlLimitsOf(context: Pick<ReadContext, 'model' | 'limits'>): XmlLimits {
+  const members = memberLimitOf(context);
+  return {
+    maxDepth: context.limits?.maxNesting,
+    maxAttributes: context.limits?.maxAttributes,
+    maxChildren: (uri, local) => ((uri === METADATA_NS && local === 'properties') || uri === DATA_NS ? members : undefined),
+  };
 }

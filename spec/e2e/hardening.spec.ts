@@ -344,3 +344,29 @@ describe('an explicit null for a required to-one navigation property (item 4)', 
     expect((await request(server.url).get('/odata/Notes(1)?$expand=Owner&$format=json')).body.d.Owner.ID).toBe(1);
   });
 });
+
+describe('very expensive bodies within maxBodyBytes are refused by structure (item 11)', () => {
+  let demo: RunningServer;
+  beforeAll(async () => {
+    demo = await startDemo();
+  });
+  afterAll(() => demo.close());
+
+  it('a 9.9 MB JSON object with 800,000 keys: 400 as soon as the 11th member is seen', async () => {
+    const keys: string[] = [];
+    for (let i = 0; i < 800_000; i++) keys.push(`"k${i}":1`);
+    const body = `{${keys.join(',')}}`;
+    expect(body.length).toBeGreaterThan(9_000_000);
+    const response = await request(demo.url).post('/odata/Products').set('content-type', JSON_TYPE).set('accept', JSON_TYPE).send(body);
+    expect([response.status, response.body.error.code]).toEqual([400, 'BODY_INVALID']);
+    expect(response.body.error.message.value).toContain('a JSON object has more than 10 members');
+  });
+
+  it('an Atom entry with 420,000 attributes: 400 at the 65th', async () => {
+    const attributes = Array.from({ length: 420_000 }, (_, i) => ` a${i}="x"`).join('');
+    const body = `<entry xmlns="http://www.w3.org/2005/Atom"${attributes}/>`;
+    const response = await request(demo.url).post('/odata/Products').set('content-type', 'application/atom+xml').send(body);
+    expect(response.status).toBe(400);
+    expect(response.text).toContain('an XML element has more than 64 attributes');
+  });
+});

@@ -4,6 +4,7 @@
  * link entries), the category term, customizable-feed values, and related links as bindings
  * (`href`) or deep inserts (`m:inline`). XML safety (no DOCTYPE, bounded depth) is safe-sax's job.
  */
+import { xmlLimitsOf } from '../structure-limits';
 import type { EdmEntitySet, EdmEntityType, EdmNavigationProperty } from '../../edm/model';
 import { ODataError } from '../../errors';
 import { didYouMean } from '../../util';
@@ -196,7 +197,7 @@ function readEntry(
 export function readAtomEntry(body: Buffer | string, target: EntryTarget, context: ReadContext): EntryBody {
   const text = decodeBodyText(body, context.contentType);
   if (text.trim() === '') throw ODataError.fromCode('BODY_MISSING');
-  const root = parseXml(text, { maxDepth: context.limits?.maxNesting });
+  const root = parseXml(text, xmlLimitsOf(context));
   if (!isAtom(root, 'entry')) {
     throw invalid(`expected an atom:entry element (namespace ${ATOM_NS}), found '${root.local}'${root.uri === '' ? '' : ` in ${root.uri}`}.`);
   }

@@ -3,6 +3,7 @@
  * `<uri xmlns="http://schemas.microsoft.com/ado/2007/08/dataservices">http://host/odata/Categories(1)</uri>`,
  * resolved to the entry it addresses and checked against the navigation property's target set.
  */
+import { xmlLimitsOf } from '../structure-limits';
 import { ODataError } from '../../errors';
 import { decodeBodyText } from '../body-text';
 import type { LinkBody, LinkTarget, ReadContext } from '../entry-body';
@@ -53,7 +54,7 @@ function uriElement(root: XmlElement): XmlElement {
 export function readXmlLink(body: Buffer | string, target: LinkTarget, context: ReadContext): LinkBody {
   const text = decodeBodyText(body, context.contentType);
   if (text.trim() === '') throw ODataError.fromCode('BODY_MISSING');
-  const element = uriElement(parseXml(text, { maxDepth: context.limits?.maxNesting }));
+  const element = uriElement(parseXml(text, xmlLimitsOf(context)));
   if (hasChildElements(element)) throw ODataError.fromCode('BODY_INVALID', { detail: 'the uri element must hold only the URI text.' });
   let uri = '';
   for (const child of element.children) if (typeof child === 'string') uri += child;

@@ -3,6 +3,7 @@
  * in an Atom entry, and the `application/xml` body of `PUT Products(1)/Name`. Primitive text goes
  * through `parseAtomValue`; complex values recurse over their members.
  */
+import { xmlLimitsOf } from '../structure-limits';
 import type { EdmComplexType, EdmProperty, EdmPropertyTypeRef } from '../../edm/model';
 import { isPrimitiveTypeName } from '../../edm/primitives';
 import type { ComplexValue, PropertyValue } from '../../edm/primitives';
@@ -129,7 +130,7 @@ export function readXmlPropertyElement(
 export function readXmlProperty(body: Buffer | string, target: PropertyTarget, context: ReadContext): PropertyBody {
   const text = decodeBodyText(body, context.contentType);
   if (text.trim() === '') throw ODataError.fromCode('BODY_MISSING');
-  const root = parseXml(text, { maxDepth: context.limits?.maxNesting });
+  const root = parseXml(text, xmlLimitsOf(context));
   const name = target.kind === 'Property' ? target.property.name : target.name;
   if (root.uri !== DATA_NS || root.local !== name) {
     throw invalid(`expected the element '${name}' in the namespace ${DATA_NS}, found '${root.local}'${root.uri === '' ? '' : ` in ${root.uri}`}.`);

@@ -1,6 +1,7 @@
 /**
  * A safe XML front end over saxes: it refuses DOCTYPE (and with it every entity declaration, so no
- * entity expansion and no external resources), bounds the element depth, and builds a small
+ * entity expansion and no external resources), bounds the element depth, the attributes per
+ * element and (where the caller says) the child elements per element, and builds a small
  * namespace-resolved element tree that the body readers walk. No OData knowledge lives here.
  */
 import { SaxesParser } from 'saxes';
@@ -24,10 +25,20 @@ export interface XmlElement {
 export interface XmlLimits {
   /** Deepest element nesting accepted (default 100). */
   readonly maxDepth?: number;
+  /** Most attributes of one element, namespace declarations included (default 64). */
+  readonly maxAttributes?: number;
+  /**
+   * The most child elements an element (given by namespace and local name) may have, or
+   * undefined for no bound. Checked as each child starts, so a huge element is refused early.
+   */
+  readonly maxChildren?: (uri: string, local: string) => number | undefined;
 }
 
 /** Default nesting limit: far above any real entry (an inline entry costs ~5 levels). */
 export const DEFAULT_XML_MAX_DEPTH = 100;
+
+/** Default attribute limit: OData elements carry a handful, plus namespace declarations. */
+export const DEFAULT_XML_MAX_ATTRIBUTES = 64;
 
 /** The key under which `XmlElement.attributes` holds a namespaced attribute. */
 export function attributeKey(uri: string, local: string): string {
@@ -65,6 +76,9 @@ interface OpenElement {
   readonly attributes: Map<string, string>;
   readonly children: (XmlElement | string)[];
   readonly position: number;
+  /** Child elements so far, and how many the limits allow. */
+  childElements: number;
+  readonly maxChildren: number;
 }
 
 /**
@@ -77,9 +91,12 @@ export class SafeXmlReader {
   private readonly maxDepth: number;
   private root: XmlElement | undefined;
   private offset = 0;
+  private attributes = 0;
 
   constructor(limits: XmlLimits = {}) {
     this.maxDepth = limits.maxDepth ?? DEFAULT_XML_MAX_DEPTH;
+    const maxAttributes = limits.maxAttributes ?? DEFAULT_XML_MAX_ATTRIBUTES;
+    const maxChildren = limits.maxChildren;
     const parser = this.parser;
     parser.on('error', (error) => {
       throw syntaxError(error.message, parser.line, parser.column, parser.position);
@@ -98,7 +115,28 @@ export class SafeXmlReader {
         });
       }
     });
+    // Counted as saxes reads them, before it builds the element: 400 000 attributes are refused at the 65th.
+    parser.on('opentagstart', () => {
+      this.attributes = 0;
+    });
+    parser.on('attribute', () => {
+      if (++this.attributes > maxAttributes) {
+        throw ODataError.fromCode(
+          'BODY_INVALID',
+          { detail: `an XML element has more than ${maxAttributes} attributes (line ${parser.line}).` },
+          { position: parser.position },
+        );
+      }
+    });
     parser.on('opentag', (tag) => {
+      const parent = this.stack[this.stack.length - 1];
+      if (parent !== undefined && ++parent.childElements > parent.maxChildren) {
+        throw ODataError.fromCode(
+          'BODY_INVALID',
+          { detail: `the element '${parent.local}' has more than ${parent.maxChildren} child elements (line ${parser.line}), more than any type of the model holds.` },
+          { position: parser.position },
+        );
+      }
       if (this.stack.length >= this.maxDepth) {
         throw ODataError.fromCode(
           'BODY_INVALID',
@@ -112,7 +150,8 @@ export class SafeXmlReader {
         if (attribute.prefix === 'xmlns' || (attribute.prefix === '' && attribute.local === 'xmlns')) continue;
         attributes.set(attributeKey(attribute.uri, attribute.local), attribute.value);
       }
-      this.stack.push({ uri: tag.uri, local: tag.local, attributes, children: [], position: parser.position });
+      const limit = maxChildren?.(tag.uri, tag.local);
+      this.stack.push({ uri: tag.uri, local: tag.local, attributes, children: [], position: parser.position, childElements: 0, maxChildren: limit ?? Infinity });
     });
     parser.on('closetag', () => {
       const open = this.stack.pop();

@@ -15,6 +15,11 @@ export interface ServiceLimits {
   readonly maxExpandDepth: number;
   /** Most `$expand` paths in one request. Default 20. */
   readonly maxExpandBreadth: number;
+  /**
+   * Most entries one response may write inside expanded navigation properties (all levels, all
+   * entries together); counted while the response is written. Default 10,000.
+   */
+  readonly maxExpandedEntities: number;
   /** Longest `$filter` text in characters. Default 4096. */
   readonly maxFilterLength: number;
   /** Deepest nesting of a `$filter` expression. Default 50. */
@@ -106,6 +111,7 @@ export const DEFAULT_LIMITS: ServiceLimits = Object.freeze({
   maxTop: undefined,
   maxExpandDepth: 5,
   maxExpandBreadth: 20,
+  maxExpandedEntities: 10_000,
   maxFilterLength: 4096,
   maxFilterDepth: 50,
   maxBatchParts: 100,

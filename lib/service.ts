@@ -129,6 +129,7 @@ export function createService(input: ODataServiceOptions): Service {
       updated: format === 'json' ? '' : isoSeconds(options.now()),
       etagOf,
       mediaOf,
+      expansionBudget: expands(result) ? { remaining: options.limits.maxExpandedEntities, limit: options.limits.maxExpandedEntities } : undefined,
     };
     const body = request.method === 'HEAD' ? undefined : writeResult(result, format === 'json' ? 'json' : format === 'atom' ? 'atom' : 'xml', context);
     return { status, headers, body };
@@ -172,6 +173,11 @@ export function createService(input: ODataServiceOptions): Service {
     });
   }
   return Object.freeze({ options, handle, fail, reportCutOff, transaction: unitOfWork.write });
+}
+
+/** True for a feed or entry that expands navigation properties: its writing is counted against maxExpandedEntities. */
+function expands(result: HandlerOutcome['result']): boolean {
+  return (result.kind === 'Feed' || result.kind === 'Entry') && result.selectExpand.expand.length > 0;
 }
 
 /** A response with its body read whole (a write's answer is complete before its transaction commits). */

@@ -5,6 +5,7 @@
  */
 import type { EdmEntityType, EdmModel } from '../edm/model';
 import type { Entity } from '../provider/types';
+import type { ExpansionBudget } from './stream';
 
 /** The media resource of a media link entry (`HasStream`): its content type and entity tag. */
 export interface MediaInfo {
@@ -29,4 +30,9 @@ export interface WriterContext {
   readonly etagOf: (entity: Entity, type: EdmEntityType) => string | undefined;
   /** The media resource of an entity whose type has a stream; undefined means `application/octet-stream`, no tag. */
   readonly mediaOf?: (entity: Entity, type: EdmEntityType) => MediaInfo | undefined;
+  /**
+   * The expanded entries this response may still write (`limits.maxExpandedEntities`); writers
+   * count down as they write. Undefined: no limit (responses without `$expand`).
+   */
+  readonly expansionBudget?: ExpansionBudget;
 }

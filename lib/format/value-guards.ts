@@ -18,7 +18,10 @@ export function isComplexValue(value: unknown): value is ComplexValue {
   return typeof value === 'object' && value !== null && !(value instanceof Date) && !(value instanceof Uint8Array) && !Array.isArray(value);
 }
 
-/** An entity object (the inline content of a single-valued expanded navigation property). */
+/**
+ * An entity object (the inline content of an expanded navigation property). A provider that puts
+ * a stream where one entity belongs fails later, at its missing key, as the provider bug it is.
+ */
 export function isEntity(value: unknown): value is Entity {
   return isComplexValue(value);
 }

@@ -87,15 +87,21 @@ function compileStep(step: MemberStep, settings: EvaluationSettings): Step {
   const name = step.name;
   switch (step.kind) {
     case 'Property':
-      return (holder) => holder[name];
+      // A declared structural property holds a PropertyValue; only navigation values can be streams.
+      return (holder) => holder[name] as RuntimeValue | undefined;
     case 'Navigation': {
       const property = step.property;
       return (holder) => settings.navigate(holder, property);
     }
     case 'Dynamic':
       // Own properties only: a client-chosen name must not reach `constructor` or `__proto__`.
-      return (holder) => (Object.prototype.hasOwnProperty.call(holder, name) ? holder[name] : undefined);
+      return (holder) => (Object.prototype.hasOwnProperty.call(holder, name) ? notStream(holder[name]) : undefined);
   }
+}
+
+/** A provider's value as the evaluator sees it: a stream of entities (an expanded feed) compares as absent. */
+function notStream(value: Entity[string]): RuntimeValue | undefined {
+  return typeof value === 'object' && value !== null && Symbol.asyncIterator in value ? undefined : (value as RuntimeValue | undefined);
 }
 
 /** `A/B/C`: each step reads from the previous value; a null (or absent) value on the way gives null. */

@@ -12,10 +12,11 @@ import type { EntityKey, EntityPath, OrderByItem, SelectExpand, SkipTokenPositio
 /**
  * An entity as providers return it: property name to value (see `edm/primitives` for the JS form of
  * each EDM type). An expanded navigation property holds an Entity (or null) for a single-valued one
- * and an array of Entities for a many-valued one.
+ * and an array of Entities for a many-valued one, or an async iterable of them: the service then
+ * writes it as it arrives (a large expansion streams, and stops at `limits.maxExpandedEntities`).
  */
 export interface Entity {
-  [name: string]: PropertyValue | Entity | readonly Entity[] | undefined;
+  [name: string]: PropertyValue | Entity | readonly Entity[] | AsyncIterable<Entity> | undefined;
 }
 
 /** A read of entities: a collection, or a single entity when the path's last step has a key. */

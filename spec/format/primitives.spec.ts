@@ -4,7 +4,7 @@
  */
 import { writeAtomEntry, writeJsonEntry } from '../../lib/format';
 import type { Entity } from '../../lib/provider/types';
-import { ALL, context, expectGolden } from './support';
+import { ALL, context, expectGolden, text } from './support';
 import { PRIMITIVE_TYPES, testModel } from './test-model';
 import { attr, one, parseTree } from './xml-tree';
 
@@ -35,11 +35,11 @@ const extremes: Entity = { ...values, Id: 2, Double: Number.POSITIVE_INFINITY, S
 const nulls: Entity = Object.fromEntries([['Id', 3], ...PRIMITIVE_TYPES.map((type) => [type.slice(4), null])]);
 
 function atom(entity: Entity): string {
-  return writeAtomEntry({ kind: 'Entry', entitySet: everything, entityType: everything.entityType, entity, selectExpand: ALL }, context('2.0', testModel));
+  return text(writeAtomEntry({ kind: 'Entry', entitySet: everything, entityType: everything.entityType, entity, selectExpand: ALL }, context('2.0', testModel)));
 }
 
 function json(entity: Entity): string {
-  return writeJsonEntry({ kind: 'Entry', entitySet: everything, entityType: everything.entityType, entity, selectExpand: ALL }, context('2.0', testModel));
+  return text(writeJsonEntry({ kind: 'Entry', entitySet: everything, entityType: everything.entityType, entity, selectExpand: ALL }, context('2.0', testModel)));
 }
 
 describe('every primitive type', () => {

@@ -12,10 +12,21 @@ import type { WriterContext } from '../context';
 import { EntryPlan, isDynamicKey, NavigationPlan, WriterCache } from '../entry-plan';
 import { encodePathSegment, entryPathOf, isWritableName } from '../values';
 import { isEntity } from '../value-guards';
+import { chargeExpanded, ChunkOut, isAsyncIterable, SYNC_EXPANDED } from '../stream';
+import { expandedCount } from '../expanded-count';
 import { compileJsonValue, JsonValueWriter, writeDynamicJsonValue } from './value-writer';
 
-/** Writes one entry object. */
-export type JsonEntryWriter = (entity: Entity, context: WriterContext) => string;
+/**
+ * The compiled writer of one entry shape: `write` gives the whole entry object at once (expanded
+ * values must be arrays); with expansions, `count` tells whether an entity can be written so
+ * (its expanded entries, or -1 for a streamed or large expansion) and `stream` writes it piece by
+ * piece, awaiting expanded feeds that are async iterables.
+ */
+export interface JsonEntryWriter {
+  readonly write: (entity: Entity, context: WriterContext) => string;
+  readonly count: ((entity: Entity, cap: number) => number) | undefined;
+  readonly stream: (entity: Entity, context: WriterContext, out: ChunkOut) => AsyncGenerator<string, void, undefined>;
+}
 
 const cache = new WriterCache<JsonEntryWriter>(compileJsonEntry);
 
@@ -32,7 +43,13 @@ interface PropertyWriter {
 }
 
 /** Writes one navigation property; `uriText` is the entry's URI, already escaped for a JSON string. */
-type LinkWriter = (entity: Entity, uriText: string, context: WriterContext) => string;
+interface LinkWriter {
+  readonly write: (entity: Entity, uriText: string, context: WriterContext) => string;
+  /** Expanded links only: see JsonEntryWriter.count. */
+  readonly count?: (entity: Entity, cap: number) => number;
+  /** Expanded links only: write the link into `out`, streaming an expanded feed. */
+  readonly stream?: (entity: Entity, uriText: string, context: WriterContext, out: ChunkOut) => AsyncGenerator<string, void, undefined>;
+}
 
 // What JSON.stringify would escape (plus lone-surrogate candidates): absent in nearly every URI.
 const JSON_SPECIAL = /["\\\u0000-\u001f\uD800-\uDFFF]/;
@@ -66,12 +83,11 @@ function compileJsonEntry(plan: EntryPlan): JsonEntryWriter {
     write: compileJsonValue(property.type, `${type.qualifiedName}/${property.name}`),
   }));
   const links: LinkWriter[] = plan.navigation.map(compileLink);
+  const expanded = links.filter((link) => link.count !== undefined);
   const dynamic = plan.allDynamic || plan.selectedDynamic.size > 0;
 
-  return (entity, context) => {
-    // The escaped URI text is shared by __metadata and every deferred link of the entry; the
-    // service root is escaped once per response, the path per entry (escaping works per character).
-    const uriText = escapedRoot(context) + jsonStringBody(pathOf(entity));
+  /** Everything before the navigation properties: `{"__metadata":{...},"Prop":...`. */
+  const head = (entity: Entity, uriText: string, context: WriterContext): string => {
     let out = '{"__metadata":{"uri":"' + uriText + '"' + typePart;
     const etag = context.etagOf(entity, type);
     if (etag !== undefined) out += ',"etag":' + JSON.stringify(etag);
@@ -93,9 +109,41 @@ function compileJsonEntry(plan: EntryPlan): JsonEntryWriter {
         if (text !== undefined) out += `,${JSON.stringify(key)}:${text}`;
       }
     }
-    for (let i = 0; i < links.length; i++) out += links[i](entity, uriText, context);
-    return out + '}';
+    return out;
   };
+  // The escaped URI text is shared by __metadata and every deferred link of the entry; the
+  // service root is escaped once per response, the path per entry (escaping works per character).
+  const uriTextOf = (entity: Entity, context: WriterContext): string => escapedRoot(context) + jsonStringBody(pathOf(entity));
+
+  return {
+    write: (entity, context) => {
+      const uriText = uriTextOf(entity, context);
+      let out = head(entity, uriText, context);
+      for (let i = 0; i < links.length; i++) out += links[i].write(entity, uriText, context);
+      return out + '}';
+    },
+    count: expanded.length === 0 ? undefined : (entity, cap) => countLinks(expanded, entity, cap),
+    stream: async function* (entity, context, out) {
+      const uriText = uriTextOf(entity, context);
+      out.text += head(entity, uriText, context);
+      for (const link of links) {
+        if (link.stream === undefined) out.text += link.write(entity, uriText, context);
+        else yield* link.stream(entity, uriText, context, out);
+      }
+      out.text += '}';
+    },
+  };
+}
+
+/** Expanded entries under the links of one entity, or -1 (see JsonEntryWriter.count). */
+function countLinks(links: readonly LinkWriter[], entity: Entity, cap: number): number {
+  let total = 0;
+  for (const link of links) {
+    const found = link.count === undefined ? 0 : link.count(entity, cap - total);
+    if (found < 0) return -1;
+    total += found;
+  }
+  return total;
 }
 
 function compileLink(navigation: NavigationPlan): LinkWriter {
@@ -107,27 +155,74 @@ function compileLink(navigation: NavigationPlan): LinkWriter {
   const deferredEnd = `${suffix}"}}`;
   const deferred = (uriText: string): string => deferredStart + uriText + deferredEnd;
   const expand = navigation.expand;
-  if (expand === undefined) return (_entity, uriText) => deferred(uriText);
+  if (expand === undefined) return { write: (_entity, uriText) => deferred(uriText) };
   const child = cache.get(expand.entitySet, property.target, expand);
+  const count = (entity: Entity, cap: number): number => expandedCount(entity[name], property.isCollection, child.count, cap);
   if (property.isCollection) {
-    return (entity, uriText, context) => {
-      const value = entity[name];
-      if (!Array.isArray(value)) return deferred(uriText);
-      const related: readonly unknown[] = value;
-      let items = '';
-      for (let i = 0; i < related.length; i++) {
-        const item = related[i];
-        if (!isEntity(item)) throw new TypeError(`Expanded navigation property '${name}' holds an item that is not an entity.`);
-        items += (i === 0 ? '' : ',') + child(item, context);
-      }
-      return context.version === '1.0' ? `${key}[${items}]` : `${key}{"results":[${items}]}`;
+    return {
+      write: (entity, uriText, context) => {
+        const value = entity[name];
+        if (!Array.isArray(value)) return deferred(uriText);
+        const related: readonly unknown[] = value;
+        let items = '';
+        for (let i = 0; i < related.length; i++) {
+          items += (i === 0 ? '' : ',') + child.write(expectEntity(related[i], name), context);
+        }
+        return context.version === '1.0' ? `${key}[${items}]` : `${key}{"results":[${items}]}`;
+      },
+      count,
+      stream: async function* (entity, uriText, context, out) {
+        const value = entity[name];
+        if (!Array.isArray(value) && !isAsyncIterable(value)) {
+          out.text += deferred(uriText);
+          return;
+        }
+        const items: Iterable<unknown> | AsyncIterable<unknown> = value;
+        out.text += context.version === '1.0' ? `${key}[` : `${key}{"results":[`;
+        let index = 0;
+        for await (const item of items) {
+          if (index++ > 0) out.text += ',';
+          yield* writeChild(child, expectEntity(item, name), context, out);
+          if (out.full) yield* out.release();
+        }
+        out.text += context.version === '1.0' ? ']' : ']}';
+      },
     };
   }
-  return (entity, uriText, context) => {
-    const value = entity[name];
-    if (value === undefined) return deferred(uriText);
-    if (value === null) return `${key}null`;
-    if (!isEntity(value)) throw new TypeError(`Expanded navigation property '${name}' holds a value that is not an entity.`);
-    return key + child(value, context);
+  return {
+    write: (entity, uriText, context) => {
+      const value = entity[name];
+      if (value === undefined) return deferred(uriText);
+      if (value === null) return `${key}null`;
+      return key + child.write(expectEntity(value, name), context);
+    },
+    count,
+    stream: async function* (entity, uriText, context, out) {
+      const value = entity[name];
+      if (value === undefined || value === null) {
+        out.text += value === undefined ? deferred(uriText) : `${key}null`;
+        return;
+      }
+      out.text += key;
+      yield* writeChild(child, expectEntity(value, name), context, out);
+    },
   };
+}
+
+/** An expanded entry inside a streamed one: counted, then written at once when small, else streamed. */
+async function* writeChild(child: JsonEntryWriter, entity: Entity, context: WriterContext, out: ChunkOut): AsyncGenerator<string, void, undefined> {
+  chargeExpanded(context.expansionBudget, 1);
+  const found = child.count === undefined ? 0 : child.count(entity, SYNC_EXPANDED);
+  if (found >= 0) {
+    chargeExpanded(context.expansionBudget, found);
+    out.text += child.write(entity, context);
+  } else {
+    yield* child.stream(entity, context, out);
+  }
+}
+
+/** Narrow an expanded value's member to an entity, or fail with a provider-bug TypeError naming the property. */
+function expectEntity(value: unknown, name: string): Entity {
+  if (!isEntity(value)) throw new TypeError(`Expanded navigation property '${name}' holds a value that is not an entity.`);
+  return value;
 }

@@ -6,20 +6,32 @@
 import type { Entity } from '../../provider/types';
 import type { EntryResult, FeedResult } from '../../result';
 import type { WriterContext } from '../context';
-import { writeSequence } from '../stream';
+import { writeItem, writeSequence } from '../stream';
+import type { ItemWriter } from '../stream';
 import { jsonEntryWriter } from './entry-writer';
 
-/** A JSON feed: one string for an array of entities, chunks for an async iterable. */
+/** A JSON feed: one string for an array of entities with few expanded entries, chunks otherwise. */
 export function writeJsonFeed(result: FeedResult, context: WriterContext): string | AsyncIterable<string> {
   const entry = jsonEntryWriter(result.entitySet, result.entityType, result.selectExpand);
-  const write = (entity: Entity, index: number): string => (index === 0 ? '' : ',') + entry(entity, context);
-  if (context.version === '1.0') return writeSequence('{"d":[', result.entities, write, () => ']}');
+  const writer: ItemWriter<Entity> = {
+    write: (entity, index) => (index === 0 ? '' : ',') + entry.write(entity, context),
+    count: entry.count,
+    stream: async function* (entity, index, out) {
+      if (index > 0) out.text += ',';
+      yield* entry.stream(entity, context, out);
+    },
+  };
+  const budget = context.expansionBudget;
+  if (context.version === '1.0') return writeSequence('{"d":[', result.entities, writer, () => ']}', budget);
   const head = '{"d":{' + (result.count === undefined ? '' : `"__count":"${result.count}",`) + '"results":[';
   const nextLink = result.nextLink;
-  return writeSequence(head, result.entities, write, () => ']' + (nextLink === undefined ? '' : `,"__next":${JSON.stringify(nextLink)}`) + '}}');
+  return writeSequence(head, result.entities, writer, () => ']' + (nextLink === undefined ? '' : `,"__next":${JSON.stringify(nextLink)}`) + '}}', budget);
 }
 
-/** A JSON entry: `{"d":{"__metadata":{...},...}}`. */
-export function writeJsonEntry(result: EntryResult, context: WriterContext): string {
-  return '{"d":' + jsonEntryWriter(result.entitySet, result.entityType, result.selectExpand)(result.entity, context) + '}';
+/** A JSON entry: `{"d":{"__metadata":{...},...}}`; streamed when its expansions are large or streams. */
+export function writeJsonEntry(result: EntryResult, context: WriterContext): string | AsyncIterable<string> {
+  const entry = jsonEntryWriter(result.entitySet, result.entityType, result.selectExpand);
+  return writeItem(result.entity, { write: (entity) => entry.write(entity, context), count: entry.count, stream: (entity, _index, out) => entry.stream(entity, context, out) }, ENTRY_WRAP, context.expansionBudget);
 }
+
+const ENTRY_WRAP = { head: '{"d":', tail: '}' } as const;

@@ -30,7 +30,7 @@ import type { SelectExpand } from '../../uri/types';
 import { formatKey, keyOfValues, normalizeKey } from './keys';
 import { fromForeignKeys, loadData } from './load-data';
 import type { ForeignKeyMap, MemoryData } from './load-data';
-import { projectEntity, projectLazily, resolvePath } from './read';
+import { EAGER_EXPANDED, projectEntity, projectLazily, resolvePath } from './read';
 import { ordersByKeyOnly, scanPage } from './scan';
 import type { StoredPage } from './scan';
 import { MemoryStore } from './store';
@@ -110,8 +110,12 @@ export class MemoryProvider implements DataProvider {
     const { page, count } = this.select(request);
     const { store } = this;
     const { entitySet, selectExpand } = request;
+    // One allowance of eagerly copied expanded entries for the whole page (see EAGER_EXPANDED).
+    const allowance = { left: EAGER_EXPANDED };
     const entities: QueryResult['entities'] =
-      page.length > this.streamAbove ? projectLazily(store, entitySet, page, selectExpand) : page.map((values) => projectEntity(store, entitySet, values, selectExpand));
+      page.length > this.streamAbove
+        ? projectLazily(store, entitySet, page, selectExpand)
+        : page.map((values) => projectEntity(store, entitySet, values, selectExpand, allowance));
     return count === undefined ? { entities } : { entities, count };
   }
 

@@ -72,21 +72,46 @@ function copyProperties(values: StoredValues): Entity {
 }
 
 /**
- * A result entity: a copy of all the stored one's properties and, per expanded navigation
- * property, an array (many-valued) or an entity or null (single-valued), recursively. Navigation
- * properties that are not expanded are left out (the writers emit them as deferred links).
+ * Expanded entries a query copies at once; past them, expanded feeds are async iterables that copy
+ * one entry at a time as the writer reaches it. So `$expand=Products/Supplier/Products` over a big
+ * supplier costs what the response writes (which stops at `limits.maxExpandedEntities`), not the
+ * whole tree up front, while small expansions stay plain arrays (the writers' fast path).
  */
-export function projectEntity(store: MemoryStore, entitySet: EdmEntitySet, values: StoredValues, selectExpand: SelectExpand): Entity {
+export const EAGER_EXPANDED = 2000;
+
+/** The expanded entries a query may still copy at once. */
+export interface ExpansionAllowance {
+  left: number;
+}
+
+/**
+ * A result entity: a copy of all the stored one's properties and, per expanded navigation
+ * property, an array or an async iterable (many-valued) or an entity or null (single-valued),
+ * recursively. Navigation properties that are not expanded are left out (the writers emit them as
+ * deferred links). `allowance` is shared by the entities of one query (see EAGER_EXPANDED).
+ */
+export function projectEntity(
+  store: MemoryStore,
+  entitySet: EdmEntitySet,
+  values: StoredValues,
+  selectExpand: SelectExpand,
+  allowance: ExpansionAllowance = { left: EAGER_EXPANDED },
+): Entity {
   const type = entitySet.entityType;
   const out = copyProperties(values);
   if (selectExpand.expand.length === 0) return out;
   const key = store.locate(values)?.key ?? keyOfValues(type, values);
   for (const item of selectExpand.expand) {
     const related = store.related(entitySet, key, item.property);
-    if (item.property.isCollection) {
-      out[item.property.name] = related.map((child) => projectEntity(store, item.entitySet, child, item));
+    if (!item.property.isCollection) {
+      allowance.left--;
+      out[item.property.name] = related.length === 0 ? null : projectEntity(store, item.entitySet, related[0], item, allowance);
+    } else if (related.length <= allowance.left) {
+      allowance.left -= related.length;
+      out[item.property.name] = related.map((child) => projectEntity(store, item.entitySet, child, item, allowance));
     } else {
-      out[item.property.name] = related.length === 0 ? null : projectEntity(store, item.entitySet, related[0], item);
+      // Past the allowance: copied lazily, and so is everything below (the allowance is spent).
+      out[item.property.name] = projectLazily(store, item.entitySet, related, item, 0);
     }
   }
   return out;
@@ -96,13 +121,14 @@ export function projectEntity(store: MemoryStore, entitySet: EdmEntitySet, value
  * The entities of a page copied one at a time as a consumer (the feed writer) asks for them, so a
  * large feed never holds all copies at once. The page holds references to immutable stored values,
  * so each copy shows the entity as it was when the page was selected, with its links as they are
- * when it is copied.
+ * when it is copied. Each entity may copy `eager` expanded entries at once.
  */
 export async function* projectLazily(
   store: MemoryStore,
   entitySet: EdmEntitySet,
   page: readonly StoredValues[],
   selectExpand: SelectExpand,
+  eager = EAGER_EXPANDED,
 ): AsyncIterable<Entity> {
-  for (let i = 0; i < page.length; i++) yield projectEntity(store, entitySet, page[i], selectExpand);
+  for (let i = 0; i < page.length; i++) yield projectEntity(store, entitySet, page[i], selectExpand, { left: eager });
 }

@@ -13,12 +13,12 @@ import { attr, Node, one, parseTree, select } from '../xml-tree';
 function entryOf(setName: string, entity: Entity, selectExpand: SelectExpand = ALL): Node {
   const set = entitySet(setName);
   const result: EntryResult = { kind: 'Entry', entitySet: set, entityType: set.entityType, entity, selectExpand };
-  return parseTree(writeAtomEntry(result, context()));
+  return parseTree(text(writeAtomEntry(result, context())));
 }
 
 function testEntry(setName: string, entity: Entity, selectExpand: SelectExpand = ALL, extra: Parameters<typeof context>[2] = {}): { xml: string; root: Node } {
   const set = entitySet(setName, testModel);
-  const xml = writeAtomEntry({ kind: 'Entry', entitySet: set, entityType: set.entityType, entity, selectExpand }, context('2.0', testModel, extra));
+  const xml = text(writeAtomEntry({ kind: 'Entry', entitySet: set, entityType: set.entityType, entity, selectExpand }, context('2.0', testModel, extra)));
   return { xml, root: parseTree(xml) };
 }
 
@@ -51,7 +51,7 @@ describe('Atom entry: identity and ETag', () => {
 
   it('puts the ETag on the entry as m:etag (Supplier.Concurrency is Fixed)', () => {
     const set = entitySet('Suppliers');
-    const xml = writeAtomEntry({ kind: 'Entry', entitySet: set, entityType: set.entityType, entity: supplier0, selectExpand: ALL }, context());
+    const xml = text(writeAtomEntry({ kind: 'Entry', entitySet: set, entityType: set.entityType, entity: supplier0, selectExpand: ALL }, context()));
     expect(attr(parseTree(xml), 'm:etag')).toBe('W/"0"');
     expect(xml).toContain('m:etag="W/&quot;0&quot;"');
   });

@@ -12,7 +12,7 @@ type Json = Record<string, unknown>;
 
 function json(setName: string, entity: Entity, selectExpand: SelectExpand = ALL, version: '1.0' | '2.0' = '2.0', model = testModel, extra: Parameters<typeof context>[2] = {}): Json {
   const set = model.entitySets.get(setName) ?? entitySet(setName);
-  const body = JSON.parse(writeJsonEntry({ kind: 'Entry', entitySet: set, entityType: set.entityType, entity, selectExpand }, context(version, model, extra))) as { d: Json };
+  const body = JSON.parse(text(writeJsonEntry({ kind: 'Entry', entitySet: set, entityType: set.entityType, entity, selectExpand }, context(version, model, extra)))) as { d: Json };
   return body.d;
 }
 

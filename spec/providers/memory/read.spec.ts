@@ -170,4 +170,20 @@ describe('the ODataDemo data through foreign keys', () => {
     ]);
     expect(products[1].Category).toEqual({ ID: 2, Name: 'Electronics' });
   });
+
+  it('copies expansions past its allowance lazily: an async iterable, whose entries expand lazily too', async () => {
+    const supplier = store.get(setOf(model, 'Suppliers'), { ID: 1 });
+    if (supplier === undefined) throw new Error('missing');
+    const expand = selectExpandOf(model, 'Suppliers', { Products: { Supplier: { Products: {} } } });
+    // Two entries may be copied at once; the supplier has three products.
+    const entity = projectEntity(store, setOf(model, 'Suppliers'), supplier, expand, { left: 2 });
+    expect(Array.isArray(entity.Products)).toBe(false);
+    const copies: Entity[] = [];
+    for await (const product of entity.Products as AsyncIterable<Entity>) copies.push(product);
+    expect(copies.map((product) => product.ID)).toEqual([0, 7, 8]);
+    const inner = (copies[0].Supplier as Entity).Products;
+    expect(Array.isArray(inner)).toBe(false);
+    // Within the allowance, expansions stay arrays (the writers' fast path).
+    expect(Array.isArray(projectEntity(store, setOf(model, 'Suppliers'), supplier, expand).Products)).toBe(true);
+  });
 });

@@ -3,5 +3,5 @@ export type { Method } from './dispatch';
 export type { Handler, HandlerContext, ServiceConfig } from './context';
 export { chooseResponseVersion, responseVersion } from './response-version';
 export type { ResponseVersion } from './response-version';
-export { createUnitOfWork, providerTimeoutError } from './unit-of-work';
+export { createUnitOfWork } from './unit-of-work';
 export type { UnitOfWork } from './unit-of-work';

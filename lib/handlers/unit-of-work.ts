@@ -10,9 +10,10 @@
  * With `providerTimeout`, the work of each unit is raced against it: 503 PROVIDER_TIMEOUT with
  * `Retry-After`, and the transaction's work rejects so the provider rolls it back.
  */
-import { ODataError } from '../errors';
+import type { ODataError } from '../errors';
 import type { RequestContext } from '../protocol/message';
 import type { DataProvider } from '../provider/types';
+import { providerTimeoutError } from '../provider/timeout';
 
 /** Runs units of provider work for the service and `$batch`. */
 export interface UnitOfWork {
@@ -22,11 +23,6 @@ export interface UnitOfWork {
   write<T>(context: RequestContext, work: () => Promise<T>): Promise<T>;
   /** An async iterable whose every next item must come within the timeout (a streamed feed). */
   stream<T>(items: AsyncIterable<T>): AsyncIterable<T>;
-}
-
-/** The 503 of work that did not finish within `timeout` ms. */
-export function providerTimeoutError(timeout: number): ODataError {
-  return ODataError.fromCode('PROVIDER_TIMEOUT', { timeout }, { headers: { 'retry-after': String(Math.max(1, Math.ceil(timeout / 1000))) } });
 }
 
 /** One timer for one unit of work: every promise raced against it fails together when it fires. */

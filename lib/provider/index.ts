@@ -15,3 +15,4 @@ export {
   subtractDecimal,
 } from './decimal';
 export type { ExactDecimal } from './decimal';
+export { isProviderTimeout, providerTimeoutError } from './timeout';

@@ -10,7 +10,8 @@
  * landing outside any transaction.
  */
 import { AsyncLocalStorage } from 'async_hooks';
-import { ODataError } from '../../errors';
+import type { ODataError } from '../../errors';
+import { isProviderTimeout, providerTimeoutError } from '../../provider/timeout';
 
 /** The running exclusive work. */
 interface Holder {
@@ -23,16 +24,6 @@ interface Holder {
 
 /** How an abandoned transaction is cleaned up (the store undoes its writes). */
 export type Abandon = () => void;
-
-/** The 503 of a transaction (or of work queued behind one) that did not finish in time. */
-export function transactionTimeout(timeout: number): ODataError {
-  return ODataError.fromCode('PROVIDER_TIMEOUT', { timeout }, { headers: { 'retry-after': String(Math.max(1, Math.ceil(timeout / 1000))) } });
-}
-
-/** True for the timeout error of this lock or of the service (`providerTimeout`): the work may still be running. */
-export function isTimeout(error: unknown): boolean {
-  return error instanceof ODataError && error.code === 'PROVIDER_TIMEOUT';
-}
 
 export class WriteLock {
   /** Settles when the last queued exclusive work has finished. */
@@ -118,7 +109,7 @@ export class WriteLock {
     return new Promise<T>((resolve, reject) => {
       const timer = Number.isFinite(timeout)
         ? setTimeout(() => {
-            const error = transactionTimeout(timeout);
+            const error = providerTimeoutError(timeout);
             close(error);
             abandon();
             reject(error);
@@ -132,7 +123,7 @@ export class WriteLock {
         (error: unknown) => {
           clearTimeout(timer);
           // The service gave up on this work (its providerTimeout): the work may go on, so its later writes are refused too.
-          if (isTimeout(error)) close(error as ODataError);
+          if (isProviderTimeout(error)) close(error);
           reject(error);
         },
       );

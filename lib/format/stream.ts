@@ -110,6 +110,8 @@ export interface ItemWriter<T> {
   readonly count?: (item: T, cap: number) => number;
   /** Only for items with expansions: write the item into `out`, streaming its expanded feeds. */
   readonly stream?: (item: T, index: number, out: ChunkOut) => AsyncGenerator<string, void, undefined>;
+  /** True when items carry expanded entries (counted while written): a streamed sequence then holds its first HOLD_SIZE characters. */
+  readonly expands?: boolean;
 }
 
 /**
@@ -159,7 +161,7 @@ async function* streamSequence<T>(
   emptyHead: string,
 ): AsyncIterable<string> {
   const { count, stream } = writer;
-  const out = new ChunkOut(count === undefined ? 0 : HOLD_SIZE);
+  const out = new ChunkOut(writer.expands === true ? HOLD_SIZE : 0);
   let index = 0;
   for await (const item of items) {
     if (index === 0) out.text += head;

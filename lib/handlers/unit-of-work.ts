@@ -85,25 +85,35 @@ export function createUnitOfWork(provider: DataProvider, timeout: number | undef
     }
   }
 
-  async function write<T>(context: RequestContext, work: () => Promise<T>): Promise<T> {
-    if (open.has(context)) return work();
-    const deadline = timeout === undefined ? undefined : new Deadline(timeout);
-    const inside = async (): Promise<T> => {
-      // Queued behind other writers until past the deadline: the client has its 503 already.
-      if (deadline?.expired === true) throw providerTimeoutError(timeout ?? 0);
-      open.add(context);
-      try {
-        // The same deadline: when it fires, the transaction's work fails at once and is rolled back.
-        return await (deadline === undefined ? work() : deadline.race(work()));
-      } finally {
-        open.delete(context);
-      }
-    };
-    const run = provider.transaction === undefined ? inside() : provider.transaction(inside, context);
+  /** `work` with `context` marked as having its transaction open, so that its writes join it. */
+  async function joined<T>(context: RequestContext, work: () => Promise<T>): Promise<T> {
+    open.add(context);
     try {
-      return await (deadline === undefined ? run : deadline.race(run));
+      return await work();
     } finally {
-      deadline?.clear();
+      open.delete(context);
+    }
+  }
+
+  function write<T>(context: RequestContext, work: () => Promise<T>): Promise<T> {
+    if (open.has(context)) return work();
+    if (timeout !== undefined) return boundedWrite(context, work, timeout);
+    const inside = (): Promise<T> => joined(context, work);
+    return provider.transaction === undefined ? inside() : provider.transaction(inside, context);
+  }
+
+  async function boundedWrite<T>(context: RequestContext, work: () => Promise<T>, limit: number): Promise<T> {
+    const deadline = new Deadline(limit);
+    const inside = (): Promise<T> => {
+      // Queued behind other writers until past the deadline: the client has its 503 already.
+      if (deadline.expired) return Promise.reject(providerTimeoutError(limit));
+      // The same deadline: when it fires, the transaction's work fails at once and is rolled back.
+      return joined(context, () => deadline.race(work()));
+    };
+    try {
+      return await deadline.race(provider.transaction === undefined ? inside() : provider.transaction(inside, context));
+    } finally {
+      deadline.clear();
     }
   }
 

@@ -225,14 +225,18 @@ function compileLink(navigation: NavigationPlan): LinkWriter {
       },
     };
   }
+  const writeSingle = (entity: Entity, entryHref: string, scope: AtomScope, charge: boolean): string => {
+    const href = entryHref + suffix;
+    const value = entity[name];
+    if (value === undefined) return start + href + '"/>';
+    if (value === null) return start + href + '"><m:inline/></link>';
+    if (charge) chargeExpanded(scope.context.expansionBudget, 1);
+    return start + href + '"><m:inline>' + child.write(expectEntity(value, name), scope, '') + '</m:inline></link>';
+  };
+  // One entry with no expanded feed below: counted as it is written, no walk ahead, no streaming.
+  if (child.count === undefined) return { write: (entity, entryHref, scope) => writeSingle(entity, entryHref, scope, true) };
   return {
-    write: (entity, entryHref, scope) => {
-      const href = entryHref + suffix;
-      const value = entity[name];
-      if (value === undefined) return start + href + '"/>';
-      if (value === null) return start + href + '"><m:inline/></link>';
-      return start + href + '"><m:inline>' + child.write(expectEntity(value, name), scope, '') + '</m:inline></link>';
-    },
+    write: (entity, entryHref, scope) => writeSingle(entity, entryHref, scope, false),
     count,
     stream: async function* (entity, entryHref, scope, out) {
       const href = entryHref + suffix;

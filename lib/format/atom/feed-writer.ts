@@ -28,6 +28,7 @@ export function writeAtomFeed(result: FeedResult, context: WriterContext): strin
     write: (entity) => entry.write(entity, scope, ''),
     count: entry.count,
     stream: (entity, _index, out) => entry.stream(entity, scope, '', out),
+    expands: result.selectExpand.expand.length > 0,
   };
   return writeSequence(
     start + rest,

@@ -189,6 +189,18 @@ function compileLink(navigation: NavigationPlan): LinkWriter {
       },
     };
   }
+  if (child.count === undefined) {
+    // One entry with no expanded feed below: counted as it is written, no walk ahead, no streaming.
+    return {
+      write: (entity, uriText, context) => {
+        const value = entity[name];
+        if (value === undefined) return deferred(uriText);
+        if (value === null) return `${key}null`;
+        chargeExpanded(context.expansionBudget, 1);
+        return key + child.write(expectEntity(value, name), context);
+      },
+    };
+  }
   return {
     write: (entity, uriText, context) => {
       const value = entity[name];

@@ -20,6 +20,7 @@ export function writeJsonFeed(result: FeedResult, context: WriterContext): strin
       if (index > 0) out.text += ',';
       yield* entry.stream(entity, context, out);
     },
+    expands: result.selectExpand.expand.length > 0,
   };
   const budget = context.expansionBudget;
   if (context.version === '1.0') return writeSequence('{"d":[', result.entities, writer, () => ']}', budget);

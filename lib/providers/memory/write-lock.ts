@@ -25,12 +25,22 @@ interface Holder {
 /** How an abandoned transaction is cleaned up (the store undoes its writes). */
 export type Abandon = () => void;
 
+/** The bounded transaction running now: when it must end, and how to give it up. */
+interface Watched {
+  readonly end: number;
+  readonly expire: () => void;
+}
+
 export class WriteLock {
   /** Settles when the last queued exclusive work has finished. */
   private queue: Promise<void> = Promise.resolve();
   private holder: Holder | undefined;
   /** Marks the async context of scope-less exclusive work. */
   private readonly owner = new AsyncLocalStorage<Holder>();
+  /** The bounded transaction running now, and the one timer that watches it. */
+  private watched: Watched | undefined;
+  private watchdog: ReturnType<typeof setTimeout> | undefined;
+  private watchdogAt = 0;
   /** Scopes whose transaction was abandoned (with the timeout error that did it): their later writes are refused. */
   private readonly closed = new WeakMap<object, ODataError>();
 
@@ -97,6 +107,11 @@ export class WriteLock {
     }
   }
 
+  /**
+   * `work` raced against its timeout. One watchdog timer serves every transaction (they run one at
+   * a time): it is armed when none is, and on firing abandons the running transaction if it is
+   * past its end or re-arms for the rest; no timer is created or cleared per write.
+   */
   private bounded<T>(work: () => Promise<T>, scope: object | undefined, timeout: number, abandon: Abandon): Promise<T> {
     const holder = this.holder;
     const close = (error: ODataError): void => {
@@ -107,26 +122,61 @@ export class WriteLock {
       if (scope !== undefined) this.closed.set(scope, error);
     };
     return new Promise<T>((resolve, reject) => {
-      const timer = Number.isFinite(timeout)
-        ? setTimeout(() => {
-            const error = providerTimeoutError(timeout);
-            close(error);
-            abandon();
-            reject(error);
-          }, timeout)
-        : undefined;
+      const finite = Number.isFinite(timeout);
+      const watched: Watched = {
+        end: finite ? Date.now() + timeout : Infinity,
+        expire: () => {
+          const error = providerTimeoutError(timeout);
+          close(error);
+          abandon();
+          reject(error);
+        },
+      };
+      if (finite) this.watch(watched, timeout);
+      const done = (): void => {
+        if (this.watched === watched) this.watched = undefined;
+      };
       work().then(
         (value) => {
-          clearTimeout(timer);
+          done();
           resolve(value);
         },
         (error: unknown) => {
-          clearTimeout(timer);
+          done();
           // The service gave up on this work (its providerTimeout): the work may go on, so its later writes are refused too.
           if (isProviderTimeout(error)) close(error);
           reject(error);
         },
       );
     });
+  }
+
+  /** Watch a transaction; arm the watchdog unless it is armed to fire by this one's end already. */
+  private watch(watched: Watched, timeout: number): void {
+    this.watched = watched;
+    if (this.watchdog !== undefined && this.watchdogAt <= watched.end) return;
+    clearTimeout(this.watchdog);
+    this.arm(timeout);
+  }
+
+  private arm(delay: number): void {
+    this.watchdogAt = Date.now() + delay;
+    this.watchdog = setTimeout(() => this.check(), delay);
+    // Never the reason a process stays alive: a script that is done exits.
+    this.watchdog.unref();
+  }
+
+  /** The watchdog fired: abandon the running transaction when it is past its end, else sleep until then (or until the next one). */
+  private check(): void {
+    this.watchdog = undefined;
+    const watched = this.watched;
+    if (watched === undefined) return;
+    const left = watched.end - Date.now();
+    if (left > 0) {
+      this.arm(left);
+      return;
+    }
+    this.watched = undefined;
+    watched.expire();
   }
 }

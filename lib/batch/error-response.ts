@@ -1,9 +1,11 @@
 /**
  * The error response used when `processBatch` is given no `fail` function (the service passes its
  * own, which writes errors exactly like single requests do). Minimal on purpose: code and message
- * only, in verbose JSON when the part accepts JSON, else `<m:error>` XML.
+ * only, in verbose JSON when the part prefers JSON (as `service.fail` decides), else `<m:error>` XML.
  */
 import { normalizeError } from '../errors';
+import { errorContentType } from '../format';
+import { preferredErrorFormat } from '../protocol';
 import type { ODataRequest, ODataResponse } from '../protocol/message';
 
 const METADATA_NS = 'http://schemas.microsoft.com/ado/2007/08/dataservices/metadata';
@@ -11,8 +13,8 @@ const METADATA_NS = 'http://schemas.microsoft.com/ado/2007/08/dataservices/metad
 /** An error response for `request`; foreign errors become 500 INTERNAL without details. */
 export function defaultErrorResponse(request: ODataRequest, thrown: unknown): ODataResponse {
   const error = normalizeError(thrown);
-  const json = (request.headers['accept'] ?? '').includes('json') || /(^|&)\$format=json(&|$)/.test(request.query);
-  const body = json
+  const format = preferredErrorFormat(request);
+  const body = format === 'json'
     ? JSON.stringify({ error: { code: error.code, message: { lang: 'en-US', value: error.message } } })
     : `<?xml version="1.0" encoding="utf-8"?><m:error xmlns:m="${METADATA_NS}"><m:code>${escapeXml(error.code)}</m:code>` +
       `<m:message xml:lang="en-US">${escapeXml(error.message)}</m:message></m:error>`;
@@ -20,7 +22,7 @@ export function defaultErrorResponse(request: ODataRequest, thrown: unknown): OD
     status: error.status,
     headers: {
       ...error.headers,
-      'content-type': json ? 'application/json;charset=utf-8' : 'application/xml;charset=utf-8',
+      'content-type': errorContentType(format),
       dataserviceversion: '1.0;',
     },
     body,

@@ -4,7 +4,7 @@
  * HTTP field values are (RFC 7230 §3.2.4).
  */
 import { ODataError } from '../errors';
-import { isTokenChar } from './content-type';
+import { isTokenChar } from '../protocol/media-type';
 
 /** Header fields by lower-case name; a repeated field is joined with `, ` (RFC 7230 §3.2.2). */
 export type HeaderMap = Readonly<Record<string, string>>;

@@ -8,7 +8,7 @@ import { STATUS_CODES } from 'http';
 import { ODataError, isODataError } from '../errors';
 import type { ODataRequest } from '../protocol/message';
 import { checkContentId } from './content-id';
-import { isTokenChar } from './content-type';
+import { isTokenChar } from '../protocol/media-type';
 import { canonicalHeaderName, emptyHeaderMap, printable, readHeaderText } from './headers';
 import type { MimePart } from './multipart-reader';
 import { toServiceTarget } from './request-target';

@@ -33,8 +33,7 @@ export type {
   OuterRequest,
 } from './types';
 export { DEFAULT_BATCH_LIMITS } from './types';
-export { parseMediaType, parseMultipartBoundary, isValidBoundary } from './content-type';
-export type { MediaType } from './content-type';
+export { parseMultipartBoundary } from './content-type';
 export { splitMultipart, readBatchBody } from './multipart-reader';
 export type { MimePart, BatchMimePart, PartRange } from './multipart-reader';
 export { readEmbeddedRequest, readRequestMessage, parseRequestLine, writeEmbeddedResponse, INHERITED_HEADERS } from './http-message';

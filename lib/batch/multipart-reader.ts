@@ -4,7 +4,8 @@
  * decoded). No HTTP here: embedded requests are read by http-message.ts.
  */
 import { ODataError, isODataError } from '../errors';
-import { parseMediaType, parseMultipartBoundary } from './content-type';
+import { parseMediaType } from '../protocol/media-type';
+import { parseMultipartBoundary } from './content-type';
 import { HeaderMap, readHeaderText } from './headers';
 import type { BatchLimits } from './types';
 

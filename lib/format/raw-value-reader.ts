@@ -5,7 +5,7 @@
 import { parseRawValue } from '../edm/payload-values';
 import { ODataError } from '../errors';
 import type { EdmPrimitiveTypeName } from '../edm/primitives';
-import { charsetOf, mediaTypeOf } from './body-text';
+import { readContentType } from '../protocol/media-type';
 import type { PropertyBody, PropertyTarget, ReadContext } from './entry-body';
 import { assertFacets } from './entry-checks';
 
@@ -16,7 +16,8 @@ import { assertFacets } from './entry-checks';
  */
 function acceptedMediaTypes(type: EdmPrimitiveTypeName, declared: string | undefined): string[] {
   const accepted = type === 'Edm.Binary' ? ['application/octet-stream'] : ['text/plain'];
-  if (declared !== undefined) accepted.unshift(mediaTypeOf(declared));
+  const declaredType = readContentType(declared)?.essence;
+  if (declaredType !== undefined) accepted.unshift(declaredType);
   return accepted;
 }
 
@@ -34,17 +35,18 @@ export function readRawValue(body: Buffer | string, target: PropertyTarget, cont
   }
   const type = property !== undefined && property.type.kind === 'Primitive' ? property.type.name : 'Edm.String';
   const accepted = acceptedMediaTypes(type, property?.mimeType);
-  if (!accepted.includes(mediaTypeOf(context.contentType))) {
+  const contentType = readContentType(context.contentType);
+  if (contentType === undefined || !accepted.includes(contentType.essence)) {
     throw ODataError.fromCode('UNSUPPORTED_MEDIA_TYPE', {
       contentType: context.contentType ?? '(none)',
       detail: `the raw value of '${name}' (${type}) is sent as ${accepted.join(' or ')}.`,
     });
   }
-  if (type !== 'Edm.Binary' && context.contentType !== undefined) {
-    const charset = charsetOf(context.contentType);
+  if (type !== 'Edm.Binary') {
+    const charset = contentType.parameters.get('charset')?.toLowerCase();
     if (charset !== undefined && charset !== 'utf-8') {
       throw ODataError.fromCode('UNSUPPORTED_MEDIA_TYPE', {
-        contentType: context.contentType,
+        contentType: context.contentType ?? '',
         detail: `the charset '${charset}' is not supported; send the value as UTF-8.`,
       });
     }

@@ -16,7 +16,7 @@ export type {
   ReadLimits,
 } from './entry-body';
 export { DEFAULT_MAX_INLINE_DEPTH, DEFAULT_MAX_NESTING } from './entry-body';
-export { charsetOf, decodeBodyText } from './body-text';
+export { decodeBodyText } from './body-text';
 export { readAtomEntry } from './atom/entry-reader';
 export { readJsonEntry } from './json/entry-reader';
 export { readXmlProperty } from './xml/property-reader';

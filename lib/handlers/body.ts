@@ -4,7 +4,7 @@
  */
 import { ODataError } from '../errors';
 import type { EntryBody, EntryTarget, LinkBody, LinkTarget, PropertyBody, PropertyTarget, ReadContext } from '../format/entry-body';
-import { mediaTypeOf } from '../format/body-text';
+import { mediaTypeOf } from '../protocol/media-type';
 import { readAtomEntry, readJsonEntry, readJsonLink, readJsonProperty, readRawValue, readXmlLink, readXmlProperty } from '../format/readers';
 import type { HandlerContext } from './context';
 

@@ -10,7 +10,7 @@ import type { HandlerOutcome } from '../result';
 import type { EntityTarget } from './query-request';
 import { keyOfEntity, loadEntity, sourceTarget } from './query-request';
 import type { Handler, HandlerContext } from './context';
-import { mediaTypeOf } from '../format/body-text';
+import { mediaTypeOf } from '../protocol/media-type';
 import { readEntryBody, requireBody } from './body';
 import { createRequestOf } from './entity-values';
 import { targetOf } from './read';

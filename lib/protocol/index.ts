@@ -1,6 +1,8 @@
 /** The protocol layer's surface: content negotiation, versions, ETags and the request/response types. */
-export { negotiateFormat, parseAccept } from './negotiate';
-export type { MediaRange, NegotiatedFormat, NegotiationInput, PayloadKind, ResponseFormat } from './negotiate';
+export { negotiateErrorFormat, negotiateFormat } from './negotiate';
+export type { NegotiatedFormat, NegotiationInput, PayloadKind, ResponseFormat } from './negotiate';
+export { charsetOf, isTokenChar, isValidBoundary, mediaTypeOf, parseAccept, parseAcceptCharset, parseMediaRange, parseMediaType, parseQuality, readContentType } from './media-type';
+export type { CharsetRange, MediaRange, MediaType } from './media-type';
 export { checkRequestFeatures, checkRequestVersion, checkResponseVersion, compareVersions, formatVersion, parseVersionHeader, usesSelect, versionTwoFeatureOf } from './version';
 export type { ProtocolVersion, RequestVersions, VersionHeader } from './version';
 export { computeETag, matchesIfMatch, matchesIfNoneMatch, parseETagList } from './etag';

@@ -5,6 +5,8 @@
  * highest quality wins; ties go to the server's order, whose first entry is the default).
  */
 import { ODataError } from '../errors';
+import { parseAccept, parseAcceptCharset, parseMediaRange, readContentType } from './media-type';
+import type { MediaRange } from './media-type';
 
 /** What a response carries, which decides the formats it can take. */
 export type PayloadKind =
@@ -26,17 +28,6 @@ export type ResponseFormat = 'atom' | 'xml' | 'json' | 'text' | 'raw';
 export interface NegotiatedFormat {
   readonly format: ResponseFormat;
   readonly contentType: string;
-}
-
-/** One element of an Accept header. */
-export interface MediaRange {
-  /** Lower case; `*` for a wildcard. */
-  readonly type: string;
-  readonly subtype: string;
-  /** Media-type parameters before `q` (names lower case). */
-  readonly parameters: ReadonlyMap<string, string>;
-  /** Quality, 0..1 (default 1). */
-  readonly q: number;
 }
 
 /** A representation a payload kind can be written as. */
@@ -79,7 +70,18 @@ const KINDS: Readonly<Record<PayloadKind, { readonly candidates: readonly Candid
   property: { candidates: [XML, JSON_VERBOSE, TEXT_XML], fixed: false },
   links: { candidates: [XML, JSON_VERBOSE, TEXT_XML], fixed: false },
   collection: { candidates: [XML, JSON_VERBOSE, TEXT_XML], fixed: false },
-  error: { candidates: [XML, JSON_VERBOSE], fixed: true },
+  // An error body is `<m:error>` XML or verbose JSON. A client that takes only Atom or text/xml can
+  // read the XML one; any JSON range (JSON light too) asks for the JSON one, the nearest we write.
+  error: {
+    candidates: [
+      XML,
+      { ...TEXT_XML, format: 'xml', contentType: XML.contentType },
+      { ...ATOM, format: 'xml', contentType: XML.contentType },
+      { ...ATOMSVC, format: 'xml', contentType: XML.contentType },
+      candidate('application/json', 'json', JSON_VERBOSE.contentType),
+    ],
+    fixed: true,
+  },
   metadata: { candidates: [XML], fixed: true },
   count: { candidates: [TEXT], fixed: true },
   raw: { candidates: [], fixed: true },
@@ -93,106 +95,10 @@ const FORMAT_SHORTHANDS: ReadonlyMap<string, string> = new Map([
   ['json', 'application/json'],
 ]);
 
-function isTokenChar(code: number): boolean {
-  // tchar (RFC 7230 §3.2.6): visible ASCII except delimiters "(),/:;<=>?@[\]{}
-  return code > 32 && code < 127 && '"(),/:;<=>?@[\\]{}'.indexOf(String.fromCharCode(code)) < 0;
-}
-
-function isToken(text: string): boolean {
-  if (text.length === 0) return false;
-  for (let i = 0; i < text.length; i++) if (!isTokenChar(text.charCodeAt(i))) return false;
-  return true;
-}
-
-/** Split on `separator` outside quoted strings. */
-function splitOutsideQuotes(text: string, separator: number): string[] {
-  const parts: string[] = [];
-  let start = 0;
-  let quoted = false;
-  for (let i = 0; i < text.length; i++) {
-    const code = text.charCodeAt(i);
-    if (quoted && code === 92 /* \ */) i++;
-    else if (code === 34) quoted = !quoted;
-    else if (!quoted && code === separator) {
-      parts.push(text.slice(start, i));
-      start = i + 1;
-    }
-  }
-  parts.push(text.slice(start));
-  return parts;
-}
-
-/** qvalue = ( "0" [ "." 0*3DIGIT ] ) / ( "1" [ "." 0*3("0") ] ) (RFC 7231 §5.3.1). */
-function parseQuality(text: string): number | undefined {
-  return /^(?:0(?:\.\d{0,3})?|1(?:\.0{0,3})?)$/.test(text) ? Number(text) : undefined;
-}
-
-function unquote(value: string): string {
-  return value.length >= 2 && value.startsWith('"') && value.endsWith('"') ? value.slice(1, -1).replace(/\\(.)/g, '$1') : value;
-}
-
-function parseRange(element: string): MediaRange | undefined {
-  const [mediaType, ...rawParameters] = splitOutsideQuotes(element, 59 /* ; */);
-  const slash = mediaType.indexOf('/');
-  const type = mediaType.slice(0, slash).trim().toLowerCase();
-  const subtype = mediaType.slice(slash + 1).trim().toLowerCase();
-  if (slash < 0 || !isToken(type) || !isToken(subtype) || (type === '*' && subtype !== '*')) return undefined;
-  const parameters = new Map<string, string>();
-  let q = 1;
-  for (const raw of rawParameters) {
-    const eq = raw.indexOf('=');
-    const name = raw.slice(0, eq).trim().toLowerCase();
-    const value = raw.slice(eq + 1).trim();
-    if (eq < 0 || !isToken(name)) return undefined;
-    if (name === 'q') {
-      const quality = parseQuality(value);
-      if (quality === undefined) return undefined;
-      q = quality;
-      break; // what follows q are accept-ext parameters, which do not select a media type
-    }
-    parameters.set(name, unquote(value).toLowerCase());
-  }
-  return { type, subtype, parameters, q };
-}
-
-/**
- * Read an Accept header (RFC 7231 §5.3.2):
- *
- *   Accept      = #( media-range [ accept-params ] )
- *   media-range = ( "*\/*" / ( type "/" "*" ) / ( type "/" subtype ) ) *( OWS ";" OWS parameter )
- *   accept-params = weight *( accept-ext ) ; weight = OWS ";" OWS "q=" qvalue
- *
- * Type, subtype and parameter names are lower-cased, as are parameter values (the ones that
- * matter here, `odata=verbose`, are case-insensitive). Malformed elements are skipped, as
- * browsers and most servers do, rather than failing the request.
- */
-export function parseAccept(header: string): MediaRange[] {
-  const ranges: MediaRange[] = [];
-  for (const element of splitOutsideQuotes(header, 44 /* , */)) {
-    if (element.trim() === '') continue;
-    const range = parseRange(element);
-    if (range !== undefined) ranges.push(range);
-  }
-  return ranges;
-}
-
-/**
- * Accept headers repeat (a client sends the same one with every request, and `$format` values map
- * to three texts), so the parsed ranges are kept per header text: a Map lookup instead of a parse
- * per request. At most ACCEPT_MEMO_SIZE texts are kept; the memo starts over when it is full, so
- * unusual headers cannot make it grow.
- */
-const ACCEPT_MEMO = new Map<string, readonly MediaRange[]>();
-const ACCEPT_MEMO_SIZE = 64;
-
-function parsedAccept(header: string): readonly MediaRange[] {
-  let ranges = ACCEPT_MEMO.get(header);
-  if (ranges === undefined) {
-    ranges = Object.freeze(parseAccept(header));
-    if (ACCEPT_MEMO.size >= ACCEPT_MEMO_SIZE) ACCEPT_MEMO.clear();
-    ACCEPT_MEMO.set(header, ranges);
-  }
-  return ranges;
+/** The Accept header a `$format` value stands for, or undefined when it is neither a shorthand nor a media type. */
+function acceptOfFormat(format: string): string | undefined {
+  const value = format.trim();
+  return FORMAT_SHORTHANDS.get(value.toLowerCase()) ?? (parseMediaRange(value) === undefined ? undefined : value);
 }
 
 /** How specifically a range matches a candidate (3 > 2 > 1 > 0), or -1 when it does not match. */
@@ -240,21 +146,13 @@ function choose(candidates: readonly Candidate[], ranges: readonly MediaRange[])
 }
 
 /**
- * Accept-Charset (RFC 7231 §5.3.3): we write UTF-8 only. Acceptable when absent or empty, when
+ * Accept-Charset (RFC 9110 §12.5.2): we write UTF-8 only. Acceptable when absent or empty, when
  * `utf-8` has q > 0, or when `*` has q > 0 and utf-8 is not refused by name.
  */
 function acceptsUtf8(header: string | undefined): boolean {
   if (header === undefined || header.trim() === '') return true;
   let star: number | undefined;
-  for (const element of header.split(',')) {
-    const [name, ...parameters] = element.split(';');
-    const charset = name.trim().toLowerCase();
-    if (charset === '') continue;
-    let q = 1;
-    for (const parameter of parameters) {
-      const [key, value = ''] = parameter.split('=');
-      if (key.trim().toLowerCase() === 'q') q = parseQuality(value.trim()) ?? 0;
-    }
+  for (const { charset, q } of parseAcceptCharset(header)) {
     if (charset === 'utf-8') return q > 0;
     if (charset === '*') star = q;
   }
@@ -265,10 +163,11 @@ function describeCandidates(candidates: readonly Candidate[]): string {
   return candidates.map((c) => `${c.type}/${c.subtype}`).join(', ');
 }
 
-/** The Content-Type of a raw value: its own type, with `charset=utf-8` added to text types. */
+/** The Content-Type of a raw value: its own type, with `charset=utf-8` added to text types that name no charset. */
 function rawContentType(mediaType: string | undefined): string {
-  const type = mediaType ?? 'application/octet-stream';
-  return /^text\//i.test(type) && !/;\s*charset=/i.test(type) ? type + ';charset=utf-8' : type;
+  if (mediaType === undefined) return 'application/octet-stream';
+  const parsed = readContentType(mediaType);
+  return parsed !== undefined && parsed.essence.startsWith('text/') && !parsed.parameters.has('charset') ? mediaType + ';charset=utf-8' : mediaType;
 }
 
 /** The input of `negotiateFormat`: the request's preferences and what the payload is. */
@@ -295,18 +194,14 @@ export function negotiateFormat(input: NegotiationInput): NegotiatedFormat {
   const table = KINDS[kind];
   let accept = input.accept;
   if (input.format !== undefined) {
-    const value = input.format.trim();
-    const shorthand = FORMAT_SHORTHANDS.get(value.toLowerCase());
-    if (shorthand === undefined && parseRange(value) === undefined) {
-      throw ODataError.fromCode('UNSUPPORTED_FORMAT', { format: input.format });
-    }
-    accept = shorthand ?? value;
+    accept = acceptOfFormat(input.format);
+    if (accept === undefined) throw ODataError.fromCode('UNSUPPORTED_FORMAT', { format: input.format });
   }
   if (kind !== 'raw' && !acceptsUtf8(input.acceptCharset)) {
     throw ODataError.fromCode('NOT_ACCEPTABLE', { detail: `responses are written in utf-8; Accept-Charset is '${input.acceptCharset ?? ''}'.` });
   }
   if (kind === 'raw') return { format: 'raw', contentType: rawContentType(input.mediaType) };
-  const ranges = accept === undefined ? [] : parsedAccept(accept);
+  const ranges = accept === undefined ? [] : parseAccept(accept);
   const chosen = ranges.length === 0 ? table.candidates[0] : choose(table.candidates, ranges);
   if (chosen !== undefined) return { format: chosen.format, contentType: chosen.contentType };
   if (table.fixed) return { format: table.candidates[0].format, contentType: table.candidates[0].contentType };
@@ -314,4 +209,16 @@ export function negotiateFormat(input: NegotiationInput): NegotiatedFormat {
   throw ODataError.fromCode('NOT_ACCEPTABLE', {
     detail: `this resource is available as ${describeCandidates(table.candidates)}, but ${source}.`,
   });
+}
+
+/**
+ * The format of an error body when the request's own negotiation did not run (it failed first) or
+ * chose a format without an error form (`$count`, `$value`): the error kind negotiated from
+ * `$format` and Accept, never failing. A `$format` that is no format is passed over for Accept (the
+ * error being answered may be that very `$format`); Accept-Charset does not matter (errors are UTF-8).
+ */
+export function negotiateErrorFormat(accept: string | undefined, format: string | undefined): 'json' | 'xml' {
+  const preferences = (format === undefined ? undefined : acceptOfFormat(format)) ?? accept;
+  const chosen = preferences === undefined ? undefined : choose(KINDS.error.candidates, parseAccept(preferences));
+  return chosen?.format === 'json' ? 'json' : 'xml';
 }

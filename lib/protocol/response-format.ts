@@ -5,7 +5,8 @@
  */
 import type { ODataRequest } from './message';
 import type { QueryOptions, ResourcePath } from '../uri/types';
-import { negotiateFormat, PayloadKind } from './negotiate';
+import { findQueryOption } from '../uri/query-string';
+import { negotiateErrorFormat, negotiateFormat, PayloadKind } from './negotiate';
 
 /** The serialization a response uses. */
 export type PayloadFormat = 'atom' | 'xml' | 'json' | 'text' | 'raw';
@@ -57,9 +58,7 @@ export function negotiateFor(path: ResourcePath, request: ODataRequest, query: Q
   });
 }
 
-/** The error body format when negotiation never ran (the request failed before it): JSON if the client asked for JSON anywhere. */
+/** The error body format when negotiation never ran (the request failed before it): from `$format` and Accept, as negotiation reads them. */
 export function preferredErrorFormat(request: Pick<ODataRequest, 'query' | 'headers'>): 'json' | 'xml' {
-  if (/(?:^|&)(?:%24|\$)format=(?:json|application%2Fjson|application\/json)(?:&|$|;)/i.test(request.query)) return 'json';
-  const accept = request.headers['accept'] ?? '';
-  return /json/i.test(accept) && !/atom|xml/i.test(accept.split(',')[0] ?? '') ? 'json' : 'xml';
+  return negotiateErrorFormat(request.headers['accept'], findQueryOption(request.query, '$format'));
 }

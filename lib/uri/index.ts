@@ -14,7 +14,7 @@ export {
   serviceOperationShape,
 } from './resource-kinds';
 export type { QueryOptionTarget, ServiceOperationShape, SystemQueryOption } from './resource-kinds';
-export { parseQueryString } from './query-string';
+export { findQueryOption, parseQueryString } from './query-string';
 export { parseQueryOptions } from './query-options';
 export type { QueryLimits } from './query-options';
 export { parseOrderByOption, withKeyTieBreaker } from './orderby';

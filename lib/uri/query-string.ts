@@ -21,6 +21,14 @@ function decodeComponent(text: string, part: string): string {
   return decoded;
 }
 
+function decodeOrUndefined(text: string): string | undefined {
+  try {
+    return decodeComponent(text, text);
+  } catch {
+    return undefined;
+  }
+}
+
 /**
  * Split a raw query string (with or without its leading `?`) into decoded pairs, in order.
  *
@@ -45,4 +53,20 @@ export function parseQueryString(raw: string): [string, string][] {
     pairs.push([name, value]);
   }
   return pairs;
+}
+
+/**
+ * The decoded value of the first query option called `name` (`''` without `=`), read without
+ * failing: undefined when it is absent or its own escapes are bad. For answers to requests whose
+ * query string may be what failed (an error body follows `$format` when it can).
+ */
+export function findQueryOption(raw: string, name: string): string | undefined {
+  const text = raw.charCodeAt(0) === 0x3f /* ? */ ? raw.slice(1) : raw;
+  for (const part of text.split('&')) {
+    const equals = part.indexOf('=');
+    if (decodeOrUndefined(equals === -1 ? part : part.slice(0, equals)) === name) {
+      return equals === -1 ? '' : decodeOrUndefined(part.slice(equals + 1));
+    }
+  }
+  return undefined;
 }

@@ -1,5 +1,5 @@
 import { canonicalHeaderName, printable, readHeaderBlock } from '../../lib/batch/headers';
-import { isTokenChar } from '../../lib/batch/content-type';
+import { isTokenChar } from '../../lib/protocol/media-type';
 import { ODataError } from '../../lib/errors';
 import { seededRandom } from '../helpers/random';
 import { catchODataError } from './helpers';

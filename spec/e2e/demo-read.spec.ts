@@ -105,6 +105,18 @@ describe.each(EXPRESS_VERSIONS)('demo service reads on %s', (_name, expressModul
     expect(json.body.error.message.lang).toBe('en-US');
   });
 
+  it.each<[string, string, string | undefined, string]>([
+    ['Accept: application/json', 'Nope', 'application/json', 'application/json;charset=utf-8'],
+    ['JSON at a lower quality than XML', 'Nope', 'application/json;q=0.5, application/xml', 'application/xml;charset=utf-8'],
+    ['$format=atom over a JSON Accept', 'Nope?$format=atom', 'application/json', 'application/xml;charset=utf-8'],
+    ['an escaped $format=application/json', 'Nope?%24format=application%2Fjson', undefined, 'application/json;charset=utf-8'],
+    ['an unknown $format, passed over for Accept', 'Nope?$format=csv', 'application/json', 'application/json;charset=utf-8'],
+  ])('writes an error that comes before negotiation in the format negotiation would choose: %s', async (_name, path, accept, contentType) => {
+    const request = get(path);
+    const response = await (accept === undefined ? request : request.set('accept', accept));
+    expect([response.status, response.headers['content-type']]).toEqual([404, contentType]);
+  });
+
   it('answers a missing key with 404 and a malformed key with 400', async () => {
     expect((await get('Products(99)')).status).toBe(404);
     const bad = await get("Products('x')?$format=json");

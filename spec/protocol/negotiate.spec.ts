@@ -1,4 +1,4 @@
-import { negotiateFormat, parseAccept } from '../../lib/protocol/negotiate';
+import { negotiateErrorFormat, negotiateFormat } from '../../lib/protocol/negotiate';
 import type { NegotiationInput, PayloadKind } from '../../lib/protocol/negotiate';
 import { failureOf as failure } from '../helpers/odata-error';
 
@@ -12,31 +12,6 @@ const JSON_CT = 'application/json;charset=utf-8';
 const XML = 'application/xml;charset=utf-8';
 const TEXT_XML = 'text/xml;charset=utf-8';
 const TEXT = 'text/plain;charset=utf-8';
-
-describe('parseAccept', () => {
-  it.each<[string, [string, string, Record<string, string>, number][]]>([
-    ['application/json', [['application', 'json', {}, 1]]],
-    ['Application/JSON;odata=Verbose', [['application', 'json', { odata: 'verbose' }, 1]]],
-    ['*/*', [['*', '*', {}, 1]]],
-    ['application/*;q=0.5, text/plain', [['application', '*', {}, 0.5], ['text', 'plain', {}, 1]]],
-    ['text/html;level=1;q=0.7;ext=1', [['text', 'html', { level: '1' }, 0.7]]],
-    ['application/atom+xml;type=entry, application/xml;q=0.9', [['application', 'atom+xml', { type: 'entry' }, 1], ['application', 'xml', {}, 0.9]]],
-    ['a/b; p="x,y"; q=1.000', [['a', 'b', { p: 'x,y' }, 1]]],
-    ['a/b ; q=0', [['a', 'b', {}, 0]]],
-    [' , a/b,, ', [['a', 'b', {}, 1]]],
-    // malformed elements are skipped
-    ['text, a/b', [['a', 'b', {}, 1]]],
-    ['*/json, a/b', [['a', 'b', {}, 1]]],
-    ['a/b;q=2, c/d;q=0.5', [['c', 'd', {}, 0.5]]],
-    ['a/b;q=0.1234', []],
-    ['a/b;noequals', []],
-    ['a b/c', []],
-    ['', []],
-  ])('%p', (header, expected) => {
-    const ranges = parseAccept(header).map((r) => [r.type, r.subtype, Object.fromEntries(r.parameters), r.q]);
-    expect(ranges).toEqual(expected);
-  });
-});
 
 describe('negotiateFormat chooses a format', () => {
   it.each<[string, NegotiationInput, string, string]>([
@@ -121,5 +96,30 @@ describe('negotiateFormat refuses', () => {
     const [actualCode, actualStatus, message] = failure(() => negotiateFormat(given));
     expect([actualCode, actualStatus]).toEqual([code, status]);
     expect(message).toContain(detail);
+  });
+});
+
+describe('negotiateErrorFormat (an error before or without negotiation)', () => {
+  it.each<[string, string | undefined, string | undefined, 'json' | 'xml']>([
+    ['no preference', undefined, undefined, 'xml'],
+    ['json', 'application/json', undefined, 'json'],
+    ['verbose json', 'application/json;odata=verbose', undefined, 'json'],
+    ['JSON light still reads a JSON error best', 'application/json;odata=minimalmetadata', undefined, 'json'],
+    ['json after another type', 'text/html, application/json', undefined, 'json'],
+    ['atom first', 'application/atom+xml, application/json', undefined, 'xml'],
+    ['UI5 Atom accept', 'application/atom+xml,application/atomsvc+xml,application/xml', undefined, 'xml'],
+    ['text/xml', 'text/xml', undefined, 'xml'],
+    ['wildcard', '*/*', undefined, 'xml'],
+    ['json at lower quality than xml', 'application/json;q=0.5, application/xml', undefined, 'xml'],
+    ['json refused', 'application/json;q=0, */*', undefined, 'xml'],
+    ['nothing acceptable', 'image/png', undefined, 'xml'],
+    ['$format=json', undefined, 'json', 'json'],
+    ['$format=JSON over an xml accept', 'application/xml', 'JSON', 'json'],
+    ['$format media type', undefined, 'application/json;odata=verbose', 'json'],
+    ['$format=atom over a json accept', 'application/json', 'atom', 'xml'],
+    ['$format=xml', 'application/json', 'xml', 'xml'],
+    ['an unknown $format is passed over for Accept', 'application/json', 'csv', 'json'],
+  ])('%s', (_name, accept, format, expected) => {
+    expect(negotiateErrorFormat(accept, format)).toBe(expected);
   });
 });

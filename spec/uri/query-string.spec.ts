@@ -1,4 +1,4 @@
-import { parseQueryString } from '../../lib/uri/query-string';
+import { findQueryOption, parseQueryString } from '../../lib/uri/query-string';
 import { catchODataError } from './uri-fixtures';
 
 describe('parseQueryString', () => {
@@ -41,5 +41,24 @@ describe('parseQueryString', () => {
   ])('rejects %j', (raw, message) => {
     const error = catchODataError(() => parseQueryString(raw));
     expect([error.code, error.status, error.message]).toEqual(['URI_PERCENT_ENCODING', 400, message]);
+  });
+});
+
+describe('findQueryOption', () => {
+  it.each<[string, string | undefined]>([
+    ['$format=json', 'json'],
+    ['?$top=1&$format=json', 'json'],
+    ['%24format=application%2Fjson', 'application/json'],
+    ['$format=a+b', 'a b'],
+    ['$format', ''],
+    ['$format=json&$format=xml', 'json'],
+    ['$formats=json', undefined],
+    ['$Format=json', undefined],
+    ['', undefined],
+    // never fails: bad escapes elsewhere do not matter, its own make it unreadable
+    ['$filter=%ZZ&$format=json', 'json'],
+    ['$format=%ZZ', undefined],
+  ])('$format in %j is %j', (raw, expected) => {
+    expect(findQueryOption(raw, '$format')).toBe(expected);
   });
 });

@@ -1,20 +1,5 @@
-import { charsetOf, decodeBodyText } from '../../../lib/format/body-text';
+import { decodeBodyText } from '../../../lib/format/body-text';
 import { catchODataError } from './catch-odata-error';
-
-describe('charsetOf', () => {
-  it.each([
-    ['application/json', undefined],
-    ['application/json;charset=utf-8', 'utf-8'],
-    ['application/json; Charset=UTF-8', 'utf-8'],
-    ['application/atom+xml;type=entry;charset="utf-8"', 'utf-8'],
-    ['application/xml; a="x;charset=latin1"; charset=iso-8859-1', 'iso-8859-1'],
-    ['text/plain; charset="utf\\-8"', 'utf-8'],
-    ['application/json;odata=verbose', undefined],
-    ['application/json;charset', undefined],
-  ])('%s -> %s', (contentType, expected) => {
-    expect(charsetOf(contentType)).toBe(expected);
-  });
-});
 
 describe('decodeBodyText', () => {
   it.each([

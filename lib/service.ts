@@ -14,7 +14,7 @@ import { chooseResponseVersion, createUnitOfWork, dispatch, ServiceConfig } from
 import { ODataServiceOptions, ResolvedOptions, resolveOptions } from './options';
 import type { Entity } from './provider/types';
 import { assertETagValue, assertHeaderValues, checkMethodImplemented, checkRequestFeatures, checkRequestVersion, checkResponseVersion, effectiveMethod, computeETag, formatVersion, negotiateFor, preferredErrorFormat } from './protocol';
-import type { PayloadFormat } from './protocol';
+import type { ResponseFormat } from './protocol';
 import type { ODataRequest, ODataResponse, RequestContext } from './protocol/message';
 import type { HandlerOutcome } from './result';
 import { parseQueryOptions, parseResourcePath } from './uri';
@@ -58,7 +58,7 @@ export function createService(input: ODataServiceOptions): Service {
   const mediaOf = provider.mediaOf === undefined ? undefined : provider.mediaOf.bind(provider);
 
   async function handle(incoming: ODataRequest): Promise<ODataResponse> {
-    let format: PayloadFormat | undefined;
+    let format: ResponseFormat | undefined;
     let request = incoming;
     try {
       // Method tunneling applies to every request, standalone or a $batch part (MS-ODATA §2.2.5.8).
@@ -100,7 +100,7 @@ export function createService(input: ODataServiceOptions): Service {
     return { status: 200, headers: { 'content-type': contentType, etag: metadataETag, dataserviceversion: version }, body };
   }
 
-  function writeOutcome(request: ODataRequest, outcome: HandlerOutcome, format: PayloadFormat, contentType: string): ODataResponse {
+  function writeOutcome(request: ODataRequest, outcome: HandlerOutcome, format: ResponseFormat, contentType: string): ODataResponse {
     const { result } = outcome;
     const version = chooseResponseVersion(result, format, request.headers['maxdataserviceversion']);
     checkResponseVersion(version, request.headers['maxdataserviceversion']);
@@ -131,11 +131,11 @@ export function createService(input: ODataServiceOptions): Service {
       mediaOf,
       expansionBudget: expands(result) ? { remaining: options.limits.maxExpandedEntities, limit: options.limits.maxExpandedEntities } : undefined,
     };
-    const body = request.method === 'HEAD' ? undefined : writeResult(result, format === 'json' ? 'json' : format === 'atom' ? 'atom' : 'xml', context);
+    const body = request.method === 'HEAD' ? undefined : writeResult(result, format, context);
     return { status, headers, body };
   }
 
-  function errorResponse(request: ODataRequest, thrown: unknown, negotiated: PayloadFormat | undefined): ODataResponse {
+  function errorResponse(request: ODataRequest, thrown: unknown, negotiated: ResponseFormat | undefined): ODataResponse {
     const error = withValidHeaders(normalizeError(thrown));
     if (error.status >= 500) {
       options.logger({

@@ -7,11 +7,12 @@
  * are written only when the service runs with `debug: true`.
  */
 import type { ODataError, ODataErrorDetail } from '../errors';
+import type { ErrorFormat } from '../protocol/negotiate';
 import { MESSAGE_LANG, METADATA_NS, XML_DECLARATION } from './names';
 import { escapeXmlText } from './xml/escape';
 
 /** The Content-Type of an error body in each format. */
-export function errorContentType(format: 'xml' | 'json'): string {
+export function errorContentType(format: ErrorFormat): string {
   return format === 'json' ? 'application/json;charset=utf-8' : 'application/xml;charset=utf-8';
 }
 
@@ -48,7 +49,7 @@ function describeException(value: unknown, seen: Set<unknown>): ExceptionInfo | 
 }
 
 /** Write an error body in XML or verbose JSON. */
-export function writeError(error: ODataError, format: 'xml' | 'json', options: ErrorBodyOptions): string {
+export function writeError(error: ODataError, format: ErrorFormat, options: ErrorBodyOptions): string {
   const debugInfo = options.debug ? describeException(error, new Set()) : undefined;
   return format === 'json' ? jsonError(error, debugInfo) : xmlError(error, debugInfo);
 }

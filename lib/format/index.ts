@@ -4,6 +4,7 @@
  * is the same (a feed is Atom whether negotiated as `atom` or `xml`; a property is always XML).
  * Counts and raw values are text written by the service; `$metadata` is `edm/writeEdmx`.
  */
+import type { ResponseFormat } from '../protocol/negotiate';
 import type { Result } from '../result';
 import { assertNever } from '../util';
 import { writeAtomEntry, writeAtomFeed, writeAtomServiceDocument } from './atom';
@@ -23,15 +24,13 @@ export * from './json';
 export * from './xml';
 export * from './readers';
 
-/** The serialization a writer produces: Atom (AtomPub documents), plain XML, or verbose JSON. */
-export type WriterFormat = 'atom' | 'xml' | 'json';
-
 /**
- * Write a handler result. Feeds from an async iterable come back as an async iterable of chunks;
+ * Write a handler result: verbose JSON when `format` is `json`, else its Atom or XML form (the
+ * result kind decides which). Feeds from an async iterable come back as an async iterable of chunks;
  * everything else as one string. Count and NoContent are written here too (text, empty), so any
  * result the service holds can be passed; Metadata and RawValue cannot.
  */
-export function writeResult(result: Result, format: WriterFormat, context: WriterContext): string | AsyncIterable<string> {
+export function writeResult(result: Result, format: ResponseFormat, context: WriterContext): string | AsyncIterable<string> {
   const json = format === 'json';
   switch (result.kind) {
     case 'ServiceDocument':

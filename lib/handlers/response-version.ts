@@ -6,7 +6,7 @@
  */
 import type { EdmEntityType } from '../edm/model';
 import { compareVersions, parseVersionHeader, usesSelect } from '../protocol';
-import type { PayloadFormat } from '../protocol';
+import type { ResponseFormat } from '../protocol';
 import type { Result } from '../result';
 import type { SelectExpand } from '../uri/types';
 
@@ -31,7 +31,7 @@ function expandedTypesMoveContent(type: EdmEntityType, selectExpand: SelectExpan
 }
 
 /** The version a result needs in the given format. */
-export function responseVersion(result: Result, format: PayloadFormat): ResponseVersion {
+export function responseVersion(result: Result, format: ResponseFormat): ResponseVersion {
   switch (result.kind) {
     case 'Feed':
       // Every page of a server-paged feed is 2.0, the last included (WCF Data Services raised the
@@ -66,7 +66,7 @@ function hasJsonCollection(result: Result): boolean {
  * client accepts 2.0 (no MaxDataServiceVersion, or one of 2.0 or more; MS-ODATA §1.7): SAP Cloud
  * SDK and SAP Gateway clients read collections only from `d.results`.
  */
-export function chooseResponseVersion(result: Result, format: PayloadFormat, maxHeader: string | undefined): ResponseVersion {
+export function chooseResponseVersion(result: Result, format: ResponseFormat, maxHeader: string | undefined): ResponseVersion {
   const needed = responseVersion(result, format);
   if (needed === '2.0' || format !== 'json' || !hasJsonCollection(result)) return needed;
   const max = maxHeader === undefined || maxHeader.trim() === '' ? undefined : parseVersionHeader(maxHeader);

@@ -21,8 +21,14 @@ export type PayloadKind =
   | 'raw'
   | 'error';
 
-/** The family of writer a response needs. */
+/**
+ * The serialization of a response, the one format union from negotiation to the writers: Atom
+ * (AtomPub documents), plain XML, verbose JSON, text (`$count`) or the raw bytes of a value.
+ */
 export type ResponseFormat = 'atom' | 'xml' | 'json' | 'text' | 'raw';
+
+/** The formats an error body takes: `<m:error>` XML or verbose JSON. */
+export type ErrorFormat = Extract<ResponseFormat, 'xml' | 'json'>;
 
 /** The outcome of negotiation: the writer and the full Content-Type value. */
 export interface NegotiatedFormat {
@@ -217,7 +223,7 @@ export function negotiateFormat(input: NegotiationInput): NegotiatedFormat {
  * `$format` and Accept, never failing. A `$format` that is no format is passed over for Accept (the
  * error being answered may be that very `$format`); Accept-Charset does not matter (errors are UTF-8).
  */
-export function negotiateErrorFormat(accept: string | undefined, format: string | undefined): 'json' | 'xml' {
+export function negotiateErrorFormat(accept: string | undefined, format: string | undefined): ErrorFormat {
   const preferences = (format === undefined ? undefined : acceptOfFormat(format)) ?? accept;
   const chosen = preferences === undefined ? undefined : choose(KINDS.error.candidates, parseAccept(preferences));
   return chosen?.format === 'json' ? 'json' : 'xml';

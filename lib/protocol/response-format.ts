@@ -6,10 +6,8 @@
 import type { ODataRequest } from './message';
 import type { QueryOptions, ResourcePath } from '../uri/types';
 import { findQueryOption } from '../uri/query-string';
-import { negotiateErrorFormat, negotiateFormat, PayloadKind } from './negotiate';
-
-/** The serialization a response uses. */
-export type PayloadFormat = 'atom' | 'xml' | 'json' | 'text' | 'raw';
+import { negotiateErrorFormat, negotiateFormat } from './negotiate';
+import type { ErrorFormat, NegotiatedFormat, PayloadKind } from './negotiate';
 
 /** The payload kind of each path kind; operations decide by their return type. */
 export function payloadKindOf(path: ResourcePath): PayloadKind {
@@ -49,7 +47,7 @@ export function payloadKindOf(path: ResourcePath): PayloadKind {
 }
 
 /** Negotiate the response format of a request from `$format`, `accept` and `accept-charset`. */
-export function negotiateFor(path: ResourcePath, request: ODataRequest, query: QueryOptions): { format: PayloadFormat; contentType: string } {
+export function negotiateFor(path: ResourcePath, request: ODataRequest, query: QueryOptions): NegotiatedFormat {
   return negotiateFormat({
     kind: payloadKindOf(path),
     accept: request.headers['accept'],
@@ -59,6 +57,6 @@ export function negotiateFor(path: ResourcePath, request: ODataRequest, query: Q
 }
 
 /** The error body format when negotiation never ran (the request failed before it): from `$format` and Accept, as negotiation reads them. */
-export function preferredErrorFormat(request: Pick<ODataRequest, 'query' | 'headers'>): 'json' | 'xml' {
+export function preferredErrorFormat(request: Pick<ODataRequest, 'query' | 'headers'>): ErrorFormat {
   return negotiateErrorFormat(request.headers['accept'], findQueryOption(request.query, '$format'));
 }

@@ -6,7 +6,7 @@ import { readFileSync } from 'fs';
 import { resolve } from 'path';
 import { loadEdmx } from '../../lib/edm';
 import { responseVersion } from '../../lib/handlers/response-version';
-import type { PayloadFormat } from '../../lib/protocol';
+import type { ResponseFormat } from '../../lib/protocol';
 import type { FeedResult } from '../../lib/result';
 
 const model = loadEdmx(readFileSync(resolve(__dirname, '../fixtures/odata-demo/metadata.xml'), 'utf8'));
@@ -43,6 +43,6 @@ describe('responseVersion of a feed', () => {
     ['a feed asked for without $skiptoken', { continuation: false }, 'json', '1.0'],
     ['a counted feed', { count: 3 }, 'json', '2.0'],
   ] as const)('%s (%p) in %s is %s', (_what, extra, format, version) => {
-    expect(responseVersion(feed(extra), format as PayloadFormat)).toBe(version);
+    expect(responseVersion(feed(extra), format as ResponseFormat)).toBe(version);
   });
 });

@@ -8,6 +8,7 @@ export type { ExpressLikeRequest, ClientErrorListener, ODataErrorHandler } from 
 export { odataClientErrorHandler, odataErrorHandler } from './http';
 export type { ODataServiceOptions, ServiceLimits, ServiceLogEvent } from './options';
 export { DEFAULT_LIMITS } from './options';
+export type { Clock } from './util';
 import { ERROR_CODES as CATALOGUE } from './errors';
 import type { ErrorCode, ErrorCodeDefinition } from './errors';
 export { ODataError, isODataError } from './errors';

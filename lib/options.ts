@@ -4,6 +4,8 @@
  */
 import type { EdmModel } from './edm/model';
 import type { DataProvider } from './provider/types';
+import { systemClock } from './util';
+import type { Clock } from './util';
 
 /** Every configurable limit. Bad input past a limit gets a 4xx, never unbounded work. */
 export interface ServiceLimits {
@@ -83,8 +85,8 @@ export interface ODataServiceOptions {
    * false for last-writer-wins services.
    */
   readonly requireIfMatch?: boolean;
-  /** Clock for Atom `<updated>` values; tests pin it. Default: `() => new Date()`. */
-  readonly now?: () => Date;
+  /** The clock for Atom `<updated>` values; tests pin it. Default: the system time. */
+  readonly now?: Clock;
   /**
    * The `x-csrf-token` handshake of SAP clients: `true` (or `{ cookieName }`) makes modifying
    * requests without a token fetched by `x-csrf-token: Fetch` fail with 403. Default off.
@@ -102,7 +104,7 @@ export interface ResolvedOptions {
   readonly debug: boolean;
   readonly logger: (event: ServiceLogEvent) => void;
   readonly requireIfMatch: boolean;
-  readonly now: () => Date;
+  readonly now: Clock;
 }
 
 /** The default of every limit; `odata({ limits })` overrides single ones. */
@@ -159,7 +161,7 @@ export function resolveOptions(options: ODataServiceOptions): ResolvedOptions {
     debug: options.debug === true,
     logger: options.logger ?? defaultLogger,
     requireIfMatch: options.requireIfMatch !== false,
-    now: options.now ?? (() => new Date()),
+    now: options.now ?? systemClock,
   });
 }
 

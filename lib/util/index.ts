@@ -1,3 +1,5 @@
 export { didYouMean, lexicalDistance } from './did-you-mean';
 export { assertNever } from './assert-never';
 export { isExcludedFromXml, isWellFormed, textProblem, toWellFormed } from './unicode';
+export { systemClock } from './clock';
+export type { Clock } from './clock';

@@ -7,6 +7,8 @@
 import type { EdmEntitySet, EdmEntityType, EdmModel, EdmNavigationProperty } from '../../edm/model';
 import type { PropertyValue } from '../../edm/primitives';
 import { ODataError } from '../../errors';
+import { systemClock } from '../../util';
+import type { Clock } from '../../util';
 import { compileOrderBy } from '../../provider/evaluate';
 import { withKeyTieBreaker } from '../../uri';
 import type { EntityKey } from '../../uri/types';
@@ -32,8 +34,8 @@ export interface EntityLocation {
 
 /** Options of the store. */
 export interface MemoryStoreOptions {
-  /** The clock for DateTime concurrency tokens (tests pin it). */
-  readonly now?: () => Date;
+  /** The clock for DateTime concurrency tokens; tests pin it. Default: the system time. */
+  readonly now?: Clock;
 }
 
 /** A link to make together with an insert (a deep insert's or a binding's target). */
@@ -75,7 +77,7 @@ function keyComparator(type: EdmEntityType): (a: StoredValues, b: StoredValues) 
 
 /** The store: entity records and link tables, with atomic writes and nested transactions. */
 export class MemoryStore extends StoreCore {
-  private readonly now: () => Date;
+  private readonly now: Clock;
   /** Per set: whether its records were in key order at the table version checked last. */
   private readonly keyOrder = new WeakMap<SetTable, { readonly version: number; readonly ordered: boolean }>();
   /** Serialises exclusive work (writes, changesets). */
@@ -85,7 +87,7 @@ export class MemoryStore extends StoreCore {
 
   constructor(model: EdmModel, options: MemoryStoreOptions = {}) {
     super(model);
-    this.now = options.now ?? (() => new Date());
+    this.now = options.now ?? systemClock;
   }
 
   // --- reads -----------------------------------------------------------------------------------

@@ -5,7 +5,7 @@
  */
 import { canonicalDecimal, canonicalInteger, decimalShape, isInt64 } from './decimal-text';
 import type { EdmComplexType, EdmFacets, EdmProperty } from './model';
-import { PRIMITIVE_TYPES } from './primitives';
+import { PRIMITIVE_TYPES, isPlainObject } from './primitives';
 import type { ComplexValue, EdmPrimitiveTypeName, PrimitiveValue, PropertyValue } from './primitives';
 import { SINGLE_MAX, canonicalGuid, parsePrimitiveText } from './primitive-text';
 import { isWritableTime, timeToMilliseconds } from './temporal-text';
@@ -100,7 +100,7 @@ function checkPrimitive(type: EdmPrimitiveTypeName, facets: EdmFacets, value: Pr
 }
 
 function isComplexValue(value: PropertyValue): value is ComplexValue {
-  return typeof value === 'object' && value !== null && !(value instanceof Date) && !(value instanceof Uint8Array);
+  return isPlainObject(value);
 }
 
 function checkComplex(type: EdmComplexType, value: PropertyValue): string | undefined {

@@ -48,6 +48,20 @@ export interface ComplexValue {
 /** Any structural property value. */
 export type PropertyValue = PrimitiveValue | ComplexValue | null;
 
+/** Whether a value is a primitive value in its JS representation (string, number, boolean, Date, Uint8Array). */
+export function isPrimitiveValue(value: unknown): value is PrimitiveValue {
+  const type = typeof value;
+  return type === 'string' || type === 'number' || type === 'boolean' || value instanceof Date || value instanceof Uint8Array;
+}
+
+/**
+ * Whether a value is an object of named members (an entity or a complex value): not null, an array,
+ * a Date or bytes. The members are not checked.
+ */
+export function isPlainObject(value: unknown): value is Readonly<Record<string, unknown>> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value) && !(value instanceof Date) && !(value instanceof Uint8Array);
+}
+
 export type PrimitiveCategory = 'string' | 'boolean' | 'integer' | 'int64' | 'decimal' | 'float' | 'datetime' | 'time' | 'guid' | 'binary';
 
 export interface PrimitiveTypeInfo {

@@ -4,18 +4,15 @@
  * A value of the wrong shape is a provider bug: it becomes a plain Error, which the service masks
  * as 500 and logs, never a malformed payload.
  */
+import { isPlainObject, isPrimitiveValue } from '../edm/primitives';
 import type { ComplexValue, PrimitiveValue } from '../edm/primitives';
 import type { Entity } from '../provider/types';
 
-/** A primitive value in its JS representation (see edm/primitives). */
-export function isPrimitiveValue(value: unknown): value is PrimitiveValue {
-  const type = typeof value;
-  return type === 'string' || type === 'number' || type === 'boolean' || value instanceof Date || value instanceof Uint8Array;
-}
+export { isPrimitiveValue };
 
-/** A plain object holding a complex value (not a Date, binary or array). */
+/** A plain object holding a complex value (not a Date, binary or array); its members are the writer's to check. */
 export function isComplexValue(value: unknown): value is ComplexValue {
-  return typeof value === 'object' && value !== null && !(value instanceof Date) && !(value instanceof Uint8Array) && !Array.isArray(value);
+  return isPlainObject(value);
 }
 
 /**

@@ -5,17 +5,18 @@
  */
 import { ODataError } from '../errors';
 import { printKeyPredicate } from '../edm';
+import { NO_SELECT_EXPAND } from '../uri';
 import type { Entity, MediaContent, NavigationReference } from '../provider/types';
 import type { HandlerOutcome } from '../result';
 import type { EntityTarget } from './query-request';
-import { keyOfEntity, loadEntity, sourceTarget } from './query-request';
+import { requireKeyOf, loadEntity, sourceTarget } from './query-request';
 import type { Handler, HandlerContext } from './context';
 import { mediaTypeOf } from '../protocol/media-type';
 import { readEntryBody, requireBody } from './body';
 import { createRequestOf } from './entity-values';
 import { targetOf } from './read';
 import { readFormUpload } from './form-upload';
-import { checkCollectionPreconditions } from './preconditions';
+import { checkCollectionPreconditions, etagHeaders } from './preconditions';
 
 const ENTRY_MEDIA_TYPES = new Set(['application/json', 'application/atom+xml', 'application/xml']);
 
@@ -26,19 +27,16 @@ async function parentOf(context: HandlerContext, target: EntityTarget): Promise<
   const sourcePath = sourceTarget(target);
   if (last === undefined || sourcePath === undefined) return undefined;
   const source = await loadEntity(context, sourcePath);
-  return { source: { entitySet: sourcePath.entitySet, key: keyOfEntity(sourcePath.entitySet.entityType, source) }, navigationProperty: last.property };
+  return { source: { entitySet: sourcePath.entitySet, key: requireKeyOf(sourcePath.entitySet.entityType, source) }, navigationProperty: last.property };
 }
 
 /** The Location and entry response of a created entity. */
 export function createdOutcome(context: HandlerContext, target: EntityTarget, entity: Entity): HandlerOutcome {
   const location = `${context.request.serviceRoot}${target.entitySet.name}${printKeyPredicate(target.entityType, entity)}`;
-  const headers: Record<string, string> = { location };
-  const etag = context.config.etagOf(entity, target.entityType);
-  if (etag !== undefined) headers.etag = etag;
   return {
     status: 201,
-    headers,
-    result: { kind: 'Entry', entitySet: target.entitySet, entityType: target.entityType, entity, selectExpand: { select: undefined, expand: [] } },
+    headers: { location, ...etagHeaders(context, target.entityType, entity) },
+    result: { kind: 'Entry', entitySet: target.entitySet, entityType: target.entityType, entity, selectExpand: NO_SELECT_EXPAND },
   };
 }
 

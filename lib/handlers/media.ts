@@ -5,11 +5,11 @@
 import { ODataError } from '../errors';
 import type { Handler, HandlerContext } from './context';
 import { requireBody } from './body';
-import { preconditionOf, readCondition } from './preconditions';
-import { keyOfEntity, loadEntity } from './query-request';
+import { etagHeaders, preconditionOf, readCondition } from './preconditions';
+import { requireKeyOf, loadEntity } from './query-request';
 import type { EntityKey } from '../uri/types';
 import { targetOf } from './read';
-import { etagHeaders, keyOf } from './update';
+import { keyOf } from './update';
 
 function mediaReader(context: HandlerContext) {
   const { provider } = context.config.options;
@@ -30,7 +30,7 @@ export const readMediaResource: Handler = async (context) => {
   } else {
     const entity = await loadEntity(context, target);
     readCondition(context, target.entityType, context.config.etagOf(entity, target.entityType), false);
-    key = keyOfEntity(target.entityType, entity);
+    key = requireKeyOf(target.entityType, entity);
   }
   const media = await readMedia({ entitySet: target.entitySet, key }, context.request.context);
   return { result: { kind: 'RawValue', contentType: media.contentType, body: media.body } };
@@ -46,5 +46,5 @@ export const updateMediaResource: Handler = async (context) => {
   const key = await keyOf(context, target);
   const contentType = context.request.headers['content-type'] ?? 'application/octet-stream';
   const updated = await provider.writeMedia({ entitySet: target.entitySet, key }, { contentType, body }, precondition, context.request.context);
-  return { result: { kind: 'NoContent' }, status: 204, headers: etagHeaders(context, target, updated) };
+  return { result: { kind: 'NoContent' }, status: 204, headers: etagHeaders(context, target.entityType, updated) };
 };

@@ -13,6 +13,12 @@ import type { ETagList } from '../protocol';
 import type { Entity, Precondition } from '../provider/types';
 import type { HandlerContext } from './context';
 
+/** The ETag response header of an entity (none when its type has no ETag and the provider gives none). */
+export function etagHeaders(context: HandlerContext, entityType: EdmEntityType, entity: Entity): Record<string, string> {
+  const etag = context.config.etagOf(entity, entityType);
+  return etag === undefined ? {} : { etag };
+}
+
 /**
  * The precondition of a write to an entity of `entityType`, or undefined when none applies.
  * `If-None-Match` on a write is 400; a write without If-Match to an ETag-bearing type is 428 unless

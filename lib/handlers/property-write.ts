@@ -10,11 +10,11 @@ import type { ComplexValue, PropertyValue } from '../edm/primitives';
 import type { EntityKey, PropertyStep } from '../uri/types';
 import type { Handler, HandlerContext } from './context';
 import { readPropertyBody, readRawValueBody } from './body';
-import { preconditionOf } from './preconditions';
+import { etagHeaders, preconditionOf } from './preconditions';
 import { propertyValueOf } from './property';
-import { keyOfEntity, loadEntity } from './query-request';
+import { requireKeyOf, loadEntity } from './query-request';
 import { targetOf } from './read';
-import { etagHeaders, keyOf } from './update';
+import { keyOf } from './update';
 
 type PropertyPath = { readonly properties: readonly PropertyStep[] };
 
@@ -50,7 +50,7 @@ async function writeProperty(context: HandlerContext, value: PropertyValue, merg
     // A member of a complex property, or a complex value to merge: the provider stores whole
     // top-level values, so read the current one (that read also gives the key).
     const entity = await loadEntity(context, target);
-    key = keyOfEntity(target.entityType, entity);
+    key = requireKeyOf(target.entityType, entity);
     const written = merge ? mergeComplex(propertyValueOf(entity, properties).value, value) : value;
     topValue = withMember((entity[name] as PropertyValue | undefined) ?? null, rest, written);
   } else {
@@ -60,7 +60,7 @@ async function writeProperty(context: HandlerContext, value: PropertyValue, merg
     { entitySet: target.entitySet, entityType: target.entityType, key, mode: 'merge', values: { [name]: topValue }, bindings: [], precondition },
     context.request.context,
   );
-  return etagHeaders(context, target, updated);
+  return etagHeaders(context, target.entityType, updated);
 }
 
 function assertWritable(steps: readonly PropertyStep[]): void {

@@ -4,12 +4,13 @@
  */
 import { ODataError } from '../errors';
 import type { EdmPropertyTypeRef } from '../edm/model';
+import { isPrimitiveValue } from '../edm/primitives';
 import type { PropertyValue } from '../edm/primitives';
 import { formatRawValue, inferPrimitiveType } from '../edm';
 import type { Entity } from '../provider/types';
 import type { PropertyStep } from '../uri/types';
 import type { Handler, HandlerContext } from './context';
-import { readCondition } from './preconditions';
+import { etagHeaders, readCondition } from './preconditions';
 import { loadEntity } from './query-request';
 import { targetOf } from './read';
 
@@ -36,10 +37,8 @@ export function propertyValueOf(entity: Entity, steps: readonly PropertyStep[]):
 async function conditionalEntity(context: HandlerContext): Promise<{ entity: Entity; headers: Record<string, string>; notModified: boolean }> {
   const target = targetOf(context.path);
   const entity = await loadEntity(context, target);
-  const headers: Record<string, string> = {};
-  const etag = context.config.etagOf(entity, target.entityType);
-  if (etag !== undefined) headers.etag = etag;
-  return { entity, headers, notModified: readCondition(context, target.entityType, etag) === 'not-modified' };
+  const headers = etagHeaders(context, target.entityType, entity);
+  return { entity, headers, notModified: readCondition(context, target.entityType, headers.etag) === 'not-modified' };
 }
 
 /** GET on a primitive or complex property. */
@@ -58,7 +57,7 @@ export const readPropertyValue: Handler = async (context) => {
   const { properties } = context.path as unknown as PropertyPath;
   const { name, type, value } = propertyValueOf(entity, properties);
   if (value === null) throw ODataError.fromCode('RESOURCE_NOT_FOUND', { segment: `${name}/$value` });
-  if (typeof value === 'object' && !(value instanceof Date) && !(value instanceof Uint8Array)) {
+  if (!isPrimitiveValue(value)) {
     throw ODataError.fromCode('URI_INVALID_SEGMENT', { segment: '$value', detail: 'a complex value has no raw form' });
   }
   const primitiveName = type?.kind === 'Primitive' ? type.name : inferPrimitiveType(value);

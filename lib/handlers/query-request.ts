@@ -5,9 +5,8 @@
 import { ODataError } from '../errors';
 import type { EdmEntitySet, EdmEntityType } from '../edm/model';
 import type { Entity, QueryRequest } from '../provider/types';
-import { withKeyTieBreaker } from '../uri';
-import type { EntityKey, EntityPath, QueryOptions, SelectExpand } from '../uri/types';
-import type { PrimitiveValue } from '../edm/primitives';
+import { keyOfEntity, NO_SELECT_EXPAND, withKeyTieBreaker } from '../uri';
+import type { EntityKey, EntityPath, QueryOptions } from '../uri/types';
 import type { HandlerContext } from './context';
 
 /** A target made of entities: the part of a ResourcePath the provider needs. */
@@ -17,7 +16,6 @@ export interface EntityTarget {
   readonly entityType: EdmEntityType;
 }
 
-const NO_SELECT_EXPAND: SelectExpand = Object.freeze({ select: undefined, expand: Object.freeze([]) });
 
 /** True when the path ends at one entity (a key on the last step, or a single-valued navigation). */
 export function addressesSingleEntity(path: EntityPath): boolean {
@@ -63,12 +61,15 @@ export function entityQuery(target: EntityTarget, query: QueryOptions | undefine
 }
 
 /**
- * The key of an entity as the URI layer types it. Key properties are primitive and non-nullable,
- * so the values a provider returns for them are PrimitiveValues.
+ * The key of an entity the provider returned. Key properties are primitive and non-nullable; an
+ * entity without a primitive value for one is a provider bug: a TypeError (logged, answered 500).
  */
-export function keyOfEntity(entityType: EdmEntityType, entity: Entity): EntityKey {
-  const key: Record<string, PrimitiveValue> = {};
-  for (const property of entityType.key) key[property.name] = entity[property.name] as PrimitiveValue;
+export function requireKeyOf(entityType: EdmEntityType, entity: Entity): EntityKey {
+  const key = keyOfEntity(entityType, entity);
+  if (key === undefined) {
+    const names = entityType.key.map((property) => property.name).join(', ');
+    throw new TypeError(`The provider returned an entity of ${entityType.qualifiedName} without a primitive value for each key property (${names}).`);
+  }
   return key;
 }
 

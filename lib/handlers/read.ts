@@ -2,14 +2,13 @@
  * Reads of entities: feeds (entity sets, navigation collections), single entries, and `$count`.
  */
 import { pageSizeFor } from '../options';
-import type { PrimitiveValue } from '../edm/primitives';
-import { isPrimitiveValue } from '../format/value-guards';
 import type { Entity } from '../provider/types';
 import type { HandlerOutcome } from '../result';
+import { keyOfEntity } from '../uri';
 import type { ResourcePath } from '../uri/types';
 import type { Handler, HandlerContext } from './context';
 import { expansionCovered, nextLink, orderByExpansion, planPage } from './paging';
-import { checkCollectionPreconditions, readCondition } from './preconditions';
+import { checkCollectionPreconditions, etagHeaders, readCondition } from './preconditions';
 import { collect, collectionQuery, EntityTarget, entityQuery, findEntity, loadEntity, notFound, providerCount, sourceTarget } from './query-request';
 
 type EntityPathKinds = Extract<ResourcePath, { path: unknown }>;
@@ -35,12 +34,8 @@ async function positionEntity(context: HandlerContext, target: EntityTarget, las
   const { model, provider } = context.config.options;
   const expansion = orderByExpansion(context.query.orderBy, target.entitySet, model);
   if (expansion === undefined || expansionCovered(expansion, context.query.selectExpand)) return last;
-  const key: Record<string, PrimitiveValue> = {};
-  for (const property of target.entityType.key) {
-    const value = last[property.name];
-    if (!isPrimitiveValue(value)) return last;
-    key[property.name] = value;
-  }
+  const key = keyOfEntity(target.entityType, last);
+  if (key === undefined) return last;
   const byKey: EntityTarget = { path: { root: { entitySet: target.entitySet, key }, navigation: [] }, entitySet: target.entitySet, entityType: target.entityType };
   const result = await provider.query({ ...entityQuery(byKey, undefined), selectExpand: expansion }, context.request.context);
   const [entity] = await collect(result.entities);
@@ -108,10 +103,8 @@ export const readEntry: Handler = async (context) => {
     if (context.path.kind === 'NavigationEntity') return noRelatedEntity(context, target);
     throw notFound(target);
   }
-  const etag = context.config.etagOf(entity, target.entityType);
-  const headers: Record<string, string> = {};
-  if (etag !== undefined) headers.etag = etag;
-  if (readCondition(context, target.entityType, etag) === 'not-modified') return { result: { kind: 'NoContent' }, status: 304, headers };
+  const headers = etagHeaders(context, target.entityType, entity);
+  if (readCondition(context, target.entityType, headers.etag) === 'not-modified') return { result: { kind: 'NoContent' }, status: 304, headers };
   const outcome: HandlerOutcome = {
     result: { kind: 'Entry', entitySet: target.entitySet, entityType: target.entityType, entity, selectExpand: context.query.selectExpand },
     headers,

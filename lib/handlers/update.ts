@@ -4,13 +4,12 @@
  * PATCH change only what the body lists. Preconditions travel with the write.
  */
 import { ODataError } from '../errors';
-import type { Entity } from '../provider/types';
 import type { EntityKey } from '../uri/types';
 import type { Handler, HandlerContext } from './context';
 import { readEntryBody } from './body';
 import { completeValues, listedValues, updateBindingsOf } from './entity-values';
-import { preconditionOf } from './preconditions';
-import { EntityTarget, keyOfEntity, loadEntity } from './query-request';
+import { etagHeaders, preconditionOf } from './preconditions';
+import { EntityTarget, requireKeyOf, loadEntity } from './query-request';
 import { targetOf } from './read';
 
 /** The key of the entity a path addresses: from the URL when it has one, else by loading it. */
@@ -21,17 +20,11 @@ export async function keyOf(context: HandlerContext, target: EntityTarget): Prom
     // Direct addressing needs no read; a missing entity is the provider's 404 inside the write.
     return urlKey;
   }
-  return keyOfEntity(target.entityType, await loadEntity(context, target));
+  return requireKeyOf(target.entityType, await loadEntity(context, target));
 }
 
 function notWritable(context: HandlerContext, resource: string): ODataError {
   return ODataError.fromCode('METHOD_NOT_ALLOWED', { method: context.request.method, resource });
-}
-
-/** The ETag header of a written entity. */
-export function etagHeaders(context: HandlerContext, target: EntityTarget, entity: Entity): Record<string, string> {
-  const etag = context.config.etagOf(entity, target.entityType);
-  return etag === undefined ? {} : { etag };
 }
 
 /** PUT (replace) or MERGE/PATCH (merge) of an entry; 204 with the new ETag. */
@@ -48,7 +41,7 @@ export const updateEntry: Handler = async (context) => {
     { entitySet: target.entitySet, entityType: body.entityType, key, mode, values, bindings: updateBindingsOf(body), precondition },
     context.request.context,
   );
-  return { result: { kind: 'NoContent' }, status: 204, headers: etagHeaders(context, target, updated) };
+  return { result: { kind: 'NoContent' }, status: 204, headers: etagHeaders(context, target.entityType, updated) };
 };
 
 /**

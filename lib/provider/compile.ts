@@ -130,17 +130,17 @@ function compileBinary(node: BinaryNode, settings: EvaluationSettings): Evaluato
   switch (node.operator) {
     case 'and':
       return (entity) => {
-        const a = asBoolean(left(entity));
+        const a = booleanOrNull(left(entity));
         if (a === false) return false;
-        const b = asBoolean(right(entity));
+        const b = booleanOrNull(right(entity));
         if (b === false) return false;
         return a === null || b === null ? null : true;
       };
     case 'or':
       return (entity) => {
-        const a = asBoolean(left(entity));
+        const a = booleanOrNull(left(entity));
         if (a === true) return true;
-        const b = asBoolean(right(entity));
+        const b = booleanOrNull(right(entity));
         if (b === true) return true;
         return a === null || b === null ? null : false;
       };
@@ -156,7 +156,7 @@ function compileBinary(node: BinaryNode, settings: EvaluationSettings): Evaluato
   }
 }
 
-function asBoolean(value: RuntimeValue): boolean | null {
+function booleanOrNull(value: RuntimeValue): boolean | null {
   return typeof value === 'boolean' ? value : null;
 }
 
@@ -299,7 +299,7 @@ function compileUnary(node: UnaryNode, settings: EvaluationSettings): Evaluator 
   const operand = compileNode(node.operand, settings);
   if (node.operator === 'not') {
     return (entity) => {
-      const value = asBoolean(operand(entity));
+      const value = booleanOrNull(operand(entity));
       return value === null ? null : !value;
     };
   }

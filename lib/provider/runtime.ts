@@ -3,6 +3,7 @@
  * resolved at run time, and small guards over the typed AST.
  */
 import type { EdmEntityType, EdmNavigationProperty } from '../edm/model';
+import { isPlainObject } from '../edm/primitives';
 import type { ComplexValue, EdmPrimitiveTypeName, PrimitiveValue } from '../edm/primitives';
 import type { ExprNode } from '../uri/expr/ast';
 import type { Entity } from './types';
@@ -41,7 +42,7 @@ export interface EvaluationSettings {
 
 /** True for a plain object that can hold properties (an entity or a complex value). */
 export function isStructured(value: unknown): value is Entity {
-  return typeof value === 'object' && value !== null && !Array.isArray(value) && !(value instanceof Date) && !(value instanceof Uint8Array);
+  return isPlainObject(value);
 }
 
 const defaultNavigate: NavigationAccess = (entity, property) => {

@@ -16,6 +16,9 @@ import type { EdmEntitySet, EdmEntityType, EdmModel, EdmNavigationProperty } fro
 import { didYouMean } from '../util';
 import type { ExpandItem, SelectExpand, Selection } from './types';
 
+/** No `$select` and no `$expand`: every property, every navigation property deferred. Shared and frozen. */
+export const NO_SELECT_EXPAND: SelectExpand = Object.freeze({ select: undefined, expand: Object.freeze([]) });
+
 /** The limits `$expand` is held to. */
 export interface ExpandLimits {
   /** Deepest path (`A/B/C` is 3). */

@@ -2,7 +2,7 @@
 export * from './types';
 export { splitPath, splitSegment, percentDecode } from './segments';
 export type { PathSegment, SegmentParts } from './segments';
-export { parseKeyPredicate, scanIdentifier } from './key-predicate';
+export { keyOfEntity, parseKeyPredicate, scanIdentifier } from './key-predicate';
 export { parseResourcePath } from './resource-path';
 export {
   ALLOWED_QUERY_OPTIONS,
@@ -18,7 +18,7 @@ export { findQueryOption, parseQueryString } from './query-string';
 export { parseQueryOptions } from './query-options';
 export type { QueryLimits } from './query-options';
 export { parseOrderByOption, withKeyTieBreaker } from './orderby';
-export { parseSelectExpand } from './expand-select';
+export { NO_SELECT_EXPAND, parseSelectExpand } from './expand-select';
 export type { ExpandLimits } from './expand-select';
 export { decodeSkipToken, encodeSkipToken } from './skiptoken';
 export * from './expr';

@@ -5,6 +5,7 @@
  */
 import { ODataError, isODataError } from '../errors';
 import type { EdmEntityType, EdmProperty } from '../edm/model';
+import { isPrimitiveValue } from '../edm/primitives';
 import type { PrimitiveValue } from '../edm/primitives';
 import { convertLiteral, parseLiteral, scanLiteral } from '../edm/literals';
 import { didYouMean } from '../util';
@@ -158,4 +159,18 @@ export function parseKeyPredicate(predicate: string, entityType: EdmEntityType):
     if (item !== undefined) key[property.name] = convertItem(predicate, entityType, property, item);
   }
   return Object.freeze(key);
+}
+
+/**
+ * The key of an entity: the values of its type's key properties, or undefined when one of them is
+ * not a primitive value (a provider or data bug, which the caller reports in its own terms).
+ */
+export function keyOfEntity(entityType: EdmEntityType, entity: Readonly<Record<string, unknown>>): EntityKey | undefined {
+  const key: Record<string, PrimitiveValue> = {};
+  for (const property of entityType.key) {
+    const value = entity[property.name];
+    if (!isPrimitiveValue(value)) return undefined;
+    key[property.name] = value;
+  }
+  return key;
 }

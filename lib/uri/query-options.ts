@@ -7,7 +7,7 @@
 import { ODataError } from '../errors';
 import type { EdmEntitySet, EdmEntityType, EdmModel } from '../edm/model';
 import { didYouMean } from '../util';
-import { parseSelectExpand } from './expand-select';
+import { NO_SELECT_EXPAND, parseSelectExpand } from './expand-select';
 import { checkFilter, parseExpression } from './expr';
 import type { ExprNode } from './expr/ast';
 import { parseOrderByOption } from './orderby';
@@ -21,7 +21,7 @@ import {
 } from './resource-kinds';
 import type { SystemQueryOption } from './resource-kinds';
 import { decodeSkipToken } from './skiptoken';
-import type { OrderByItem, QueryOptions, ResourcePath, SelectExpand, SkipTokenPosition } from './types';
+import type { OrderByItem, QueryOptions, ResourcePath, SkipTokenPosition } from './types';
 
 /** The limits query options are held to (ServiceLimits of lib/options.ts fits this shape). */
 export interface QueryLimits {
@@ -37,7 +37,6 @@ export interface QueryLimits {
 /** `$top` and `$skip` are Int32 in WCF Data Services; larger values are refused rather than rounded. */
 const MAX_INTEGER_OPTION = 2147483647;
 
-const NO_SELECT_EXPAND: SelectExpand = Object.freeze({ select: undefined, expand: Object.freeze([]) });
 
 /** The options of a request without a query string: the same for every path. */
 const NO_QUERY_OPTIONS: QueryOptions = Object.freeze({

@@ -5,19 +5,10 @@
  */
 import { ODataError, isODataError } from '../errors';
 import type { EdmEntityType } from '../edm/model';
+import { isPrimitiveValue } from '../edm/primitives';
 import type { EdmPrimitiveTypeName, PrimitiveValue } from '../edm/primitives';
 import { convertLiteral, parseLiteral, printLiteral, scanLiteral } from '../edm/literals';
 import type { OrderByItem, SkipTokenPosition } from './types';
-
-function isPrimitiveValue(value: unknown): value is PrimitiveValue {
-  return (
-    typeof value === 'string' ||
-    typeof value === 'number' ||
-    typeof value === 'boolean' ||
-    value instanceof Date ||
-    value instanceof Uint8Array
-  );
-}
 
 /** The EDM type a JS value prints as when its declared type is unknown (see lib/edm/primitives.ts). */
 function inferType(value: PrimitiveValue): EdmPrimitiveTypeName {

@@ -11,6 +11,7 @@ import { ODataError } from '../../errors';
 import type { EntryBuilder } from '../entry-checks';
 import { assertFacets } from '../entry-checks';
 import { ATOM_NS } from '../names';
+import { isComplexValue } from '../value-guards';
 import { attributeOf, childElements, deepTextOf } from '../xml/safe-sax';
 import type { XmlElement } from '../xml/safe-sax';
 
@@ -105,7 +106,7 @@ function mappedText(entry: XmlElement, mapping: CompiledMapping): string | undef
 /** `value` with `members` set to `leaf`, creating intermediate complex values. */
 function withMember(value: PropertyValue | undefined, members: readonly EdmProperty[], leaf: PropertyValue): PropertyValue {
   if (members.length === 0) return leaf;
-  const base: ComplexValue = value !== null && typeof value === 'object' && !(value instanceof Date) && !(value instanceof Uint8Array) ? value : {};
+  const base: ComplexValue = isComplexValue(value) ? value : {};
   const [first, ...rest] = members;
   // A member already given in m:properties wins over its mapped copy.
   if (rest.length === 0 && Object.prototype.hasOwnProperty.call(base, first.name)) return base;

@@ -80,7 +80,7 @@ function readNavigation(
 }
 
 /** The entry-level `__metadata` (type, uri, media members). */
-function readMetadata(metadata: unknown): { typeName: string | undefined; id: string | undefined; media: boolean } {
+function readEntryMetadata(metadata: unknown): { typeName: string | undefined; id: string | undefined; media: boolean } {
   if (metadata === undefined) return { typeName: undefined, id: undefined, media: false };
   if (!isJsonObject(metadata)) throw jsonShapeError('__metadata must be an object.');
   const { type, uri } = metadata;
@@ -100,7 +100,7 @@ function readEntryObject(
   context: ReadContext,
   depth: number,
 ): EntryBody {
-  const metadata = readMetadata(json.__metadata);
+  const metadata = readEntryMetadata(json.__metadata);
   const type = resolveEntryType(metadata.typeName, declared, context);
   const builder = new EntryBuilder(type);
   for (const [name, value] of Object.entries(json)) {

@@ -8,7 +8,7 @@ import type { PropertyValue } from '../../edm/primitives';
 import { ODataError } from '../../errors';
 import { didYouMean } from '../../util';
 import { isManagedToken } from './tokens';
-import { coerceDynamic, coerceProperty, defaultValueOf, sameValue } from './values';
+import { coerceDynamic, coerceProperty, declaredDefaultOf, sameValue } from './values';
 
 /** Property name to value in model form: what the store keeps per entity. */
 export type StoredValues = Readonly<Record<string, PropertyValue>>;
@@ -27,7 +27,7 @@ function convert(property: EdmProperty, raw: unknown): PropertyValue {
 }
 
 function absent(type: EdmEntityType, property: EdmProperty): PropertyValue {
-  const fallback = defaultValueOf(property);
+  const fallback = declaredDefaultOf(property);
   if (fallback !== undefined) return fallback;
   // Managed tokens are filled by the store right after; everything else must be nullable.
   if (property.nullable || isManagedToken(property)) return null;

@@ -3,32 +3,38 @@
  * per entity, whatever spelling the key arrived in (`2.50M` and `2.5M`, upper- and lower-case GUIDs).
  */
 import type { EdmEntityType, EdmProperty } from '../../edm/model';
-import { PRIMITIVE_TYPES } from '../../edm/primitives';
+import { PRIMITIVE_TYPES, isPrimitiveValue } from '../../edm/primitives';
 import type { PrimitiveValue, PropertyValue } from '../../edm/primitives';
 import { ODataError } from '../../errors';
+import { keyOfEntity } from '../../uri/key-predicate';
+import type { EntityKey } from '../../uri/types';
 import { coerceProperty, describe } from './values';
 
 /** The canonical text of one key value already in model form. */
-function keyPart(value: PrimitiveValue): string {
+function canonicalKeyText(value: PrimitiveValue): string {
   if (value instanceof Date) return value.toISOString();
   if (value instanceof Uint8Array) return Buffer.from(value.buffer, value.byteOffset, value.byteLength).toString('base64');
   return String(value);
 }
 
+/** The key of a stored record, as requests carry it (stored records always hold their key values). */
+export function storedKeyOf(type: EdmEntityType, values: Readonly<Record<string, PropertyValue>>): EntityKey {
+  const key = keyOfEntity(type, values);
+  if (key === undefined) throw new TypeError(`A stored ${type.qualifiedName} lacks a key value.`);
+  return key;
+}
+
 /** The canonical key string of a stored entity's values (model form). */
 export function keyOfValues(type: EdmEntityType, values: Readonly<Record<string, PropertyValue>>): string {
   const key = type.key;
-  if (key.length === 1) return keyPart(asKeyValue(values[key[0].name]));
+  if (key.length === 1) return canonicalKeyText(asKeyValue(values[key[0].name]));
   // A JSON array cannot be confused with another composite key: each part is quoted and escaped.
-  return JSON.stringify(key.map((property) => keyPart(asKeyValue(values[property.name]))));
+  return JSON.stringify(key.map((property) => canonicalKeyText(asKeyValue(values[property.name]))));
 }
 
 function asKeyValue(value: PropertyValue | undefined): PrimitiveValue {
-  if (value === null || value === undefined || (typeof value === 'object' && !(value instanceof Date) && !(value instanceof Uint8Array))) {
-    // Unreachable for validated records: key properties are non-nullable primitives.
-    return '';
-  }
-  return value;
+  // '' is unreachable for validated records: key properties are non-nullable primitives.
+  return isPrimitiveValue(value) ? value : '';
 }
 
 /**
@@ -57,7 +63,7 @@ export function normalizeKey(
 export function keyString(type: EdmEntityType, given: Readonly<Record<string, unknown>>): string {
   const normalized = normalizeKey(type, given);
   if (!normalized.ok) {
-    throw ODataError.fromCode('URI_KEY_SYNTAX', { key: formatKey(type, given), type: type.qualifiedName, detail: normalized.detail });
+    throw ODataError.fromCode('URI_KEY_SYNTAX', { key: describeKeyValues(type, given), type: type.qualifiedName, detail: normalized.detail });
   }
   return keyOfValues(type, normalized.values);
 }
@@ -90,7 +96,7 @@ function literal(property: EdmProperty | undefined, value: unknown): string {
 }
 
 /** `(1)` or `(OrderID=1,ProductID=2)`: a key as it appears in a URI, for messages. */
-export function formatKey(type: EdmEntityType, values: Readonly<Record<string, unknown>>): string {
+export function describeKeyValues(type: EdmEntityType, values: Readonly<Record<string, unknown>>): string {
   if (type.key.length === 1) return `(${literal(type.key[0], values[type.key[0].name])})`;
   return `(${type.key.map((property) => `${property.name}=${literal(property, values[property.name])}`).join(',')})`;
 }

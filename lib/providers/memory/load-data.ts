@@ -5,10 +5,11 @@
  * names the set, key and property. Links are given by navigation property (see docs/memory-provider.md).
  */
 import type { EdmEntitySet } from '../../edm/model';
+import { isPlainObject } from '../../edm/primitives';
 import { ODataError, isODataError } from '../../errors';
 import { didYouMean } from '../../util';
 import { buildValues } from './entity-values';
-import { formatKey, keyOfValues, normalizeKey } from './keys';
+import { describeKeyValues, keyOfValues, normalizeKey } from './keys';
 import { otherEnd } from './link-table';
 import type { NavigationBinding } from './link-table';
 import type { MemoryStore } from './store';
@@ -24,10 +25,6 @@ export type ForeignKeyMap = Readonly<Record<string, Readonly<Record<string, stri
 
 /** At most this many problems are listed; the rest are counted. */
 const MAX_LISTED = 50;
-
-function isRecord(value: unknown): value is Readonly<Record<string, unknown>> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value) && !(value instanceof Date) && !(value instanceof Uint8Array);
-}
 
 function fail(problems: readonly string[]): never {
   const listed = problems.slice(0, MAX_LISTED).map((problem) => `- ${problem}`);
@@ -47,7 +44,7 @@ export function fromForeignKeys(data: MemoryData, links: ForeignKeyMap): MemoryD
     const rows = data[setName];
     if (!Array.isArray(rows)) continue;
     out[setName] = rows.map((row: unknown, index) => {
-      if (!isRecord(row)) return row as Readonly<Record<string, unknown>>;
+      if (!isPlainObject(row)) return row as Readonly<Record<string, unknown>>;
       const copy: Record<string, unknown> = { ...row };
       for (const [navigation, fields] of Object.entries(mapping)) {
         const names = typeof fields === 'string' ? [fields] : Object.values(fields);
@@ -92,22 +89,22 @@ export function loadData(store: MemoryStore, data: MemoryData): void {
       problems.push(`${setName}: expected an array of entities.`);
       continue;
     }
-    rows.forEach((row: unknown, index) => loadEntity(store, entitySet, row, index, problems, links));
+    rows.forEach((row: unknown, index) => loadRow(store, entitySet, row, index, problems, links));
   }
   for (const link of links) addLink(store, link, problems);
   problems.push(...store.takeViolations());
   if (problems.length > 0) fail(problems);
 }
 
-function loadEntity(store: MemoryStore, entitySet: EdmEntitySet, row: unknown, index: number, problems: string[], links: PendingLink[]): void {
+function loadRow(store: MemoryStore, entitySet: EdmEntitySet, row: unknown, index: number, problems: string[], links: PendingLink[]): void {
   const type = entitySet.entityType;
-  if (!isRecord(row)) {
+  if (!isPlainObject(row)) {
     problems.push(`${entitySet.name}[${index}]: expected an object.`);
     return;
   }
   // The key names the entity in messages; an entity without one is named by its position.
   const keyed = type.key.every((property) => row[property.name] !== undefined && row[property.name] !== null);
-  const label = keyed ? `${entitySet.name}${formatKey(type, row)}` : `${entitySet.name}[${index}]`;
+  const label = keyed ? `${entitySet.name}${describeKeyValues(type, row)}` : `${entitySet.name}[${index}]`;
   const properties: Record<string, unknown> = {};
   const navigation: [NavigationBinding | undefined, string, unknown][] = [];
   for (const name of Object.keys(row)) {
@@ -153,14 +150,14 @@ function addLink(store: MemoryStore, link: PendingLink, problems: string[]): voi
   const targetType = binding.target.entityType;
   for (const target of targets) {
     const keyName = targetType.key.length === 1 ? targetType.key[0].name : undefined;
-    const given = isRecord(target) || keyName === undefined ? target : { [keyName]: target };
-    const normalized = isRecord(given) ? normalizeKey(targetType, given) : { ok: false as const, detail: 'expected an object of key properties' };
+    const given = isPlainObject(target) || keyName === undefined ? target : { [keyName]: target };
+    const normalized = isPlainObject(given) ? normalizeKey(targetType, given) : { ok: false as const, detail: 'expected an object of key properties' };
     if (!normalized.ok) {
       problems.push(`${label}: navigation property '${name}' has a bad target key: ${normalized.detail}.`);
       continue;
     }
     const targetKey = keyOfValues(targetType, normalized.values);
-    const targetLabel = `${binding.target.name}${formatKey(targetType, normalized.values)}`;
+    const targetLabel = `${binding.target.name}${describeKeyValues(targetType, normalized.values)}`;
     if (store.getByKeyString(binding.target, targetKey) === undefined) {
       problems.push(`${label}: navigation property '${name}' links to ${targetLabel}, which does not exist.`);
       continue;

@@ -26,8 +26,10 @@ import type {
   UpdateRequest,
 } from '../../provider/types';
 import type { RequestContext } from '../../protocol/message';
-import type { SelectExpand } from '../../uri/types';
-import { formatKey, keyOfValues, normalizeKey } from './keys';
+import { NO_SELECT_EXPAND } from '../../uri/expand-select';
+import { derivesFrom } from '../../uri/expr/typecheck';
+import { keyOfEntity } from '../../uri/key-predicate';
+import { describeKeyValues, keyOfValues, normalizeKey } from './keys';
 import { fromForeignKeys, loadData } from './load-data';
 import type { ForeignKeyMap, MemoryData } from './load-data';
 import { EAGER_EXPANDED, projectEntity, projectLazily, resolvePath } from './read';
@@ -38,7 +40,6 @@ import type { MemoryStoreOptions, StoredValues } from './store';
 import { createEntry, deleteEntry, updateEntry, writeLink, writeMedia } from './write';
 
 /** A written entity is returned with all its properties and nothing expanded. */
-const NO_EXPAND: SelectExpand = { select: undefined, expand: [] };
 
 /** Options of `new MemoryProvider(model, data, options)`. */
 export interface MemoryProviderOptions extends MemoryStoreOptions {
@@ -196,7 +197,7 @@ export class MemoryProvider implements DataProvider {
   async readMedia(reference: EntityReference, _context: RequestContext): Promise<MediaContent> {
     const key = this.store.keyString(reference.entitySet, reference.key);
     if (this.store.getByKeyString(reference.entitySet, key) === undefined) {
-      throw ODataError.fromCode('ENTITY_NOT_FOUND', { key: formatKeyOf(reference), entitySet: reference.entitySet.name });
+      throw ODataError.fromCode('ENTITY_NOT_FOUND', { key: describeKeyValues(reference.entitySet.entityType, reference.key), entitySet: reference.entitySet.name });
     }
     const media = this.store.media(reference.entitySet, key);
     if (media === undefined) throw ODataError.fromCode('RESOURCE_NOT_FOUND', { segment: '$value' });
@@ -215,8 +216,9 @@ export class MemoryProvider implements DataProvider {
   mediaOf(entity: Entity, entityType: EdmEntityType): { readonly contentType: string } | undefined {
     if (!entityType.hasStream) return undefined;
     for (const entitySet of this.setsHolding(entityType)) {
-      const key = normalizeKey(entitySet.entityType, keyPart(entitySet.entityType, entity));
-      if (!key.ok) continue;
+      const given = keyOfEntity(entitySet.entityType, entity);
+      const key = given === undefined ? undefined : normalizeKey(entitySet.entityType, given);
+      if (key === undefined || !key.ok) continue;
       const media = this.store.media(entitySet, keyOfValues(entitySet.entityType, key.values));
       if (media !== undefined) return { contentType: media.contentType };
     }
@@ -235,32 +237,16 @@ export class MemoryProvider implements DataProvider {
   }
 
   private copy(entitySet: EdmEntitySet, values: StoredValues): Entity {
-    return projectEntity(this.store, entitySet, values, NO_EXPAND);
+    return projectEntity(this.store, entitySet, values, NO_SELECT_EXPAND);
   }
 
   /** The sets whose type is `entityType` or one of its base types (an entry of it may live there). */
   private setsHolding(entityType: EdmEntityType): readonly EdmEntitySet[] {
     let sets = this.mediaSets.get(entityType);
     if (sets === undefined) {
-      sets = this.model.defaultContainer.entitySets.filter((set) => isSameOrBase(set.entityType, entityType));
+      sets = this.model.defaultContainer.entitySets.filter((set) => derivesFrom(entityType, set.entityType));
       this.mediaSets.set(entityType, sets);
     }
     return sets;
   }
-}
-
-function isSameOrBase(base: EdmEntityType, type: EdmEntityType): boolean {
-  for (let current: EdmEntityType | undefined = type; current !== undefined; current = current.baseType) if (current === base) return true;
-  return false;
-}
-
-/** The key properties of an entity, as given. */
-function keyPart(type: EdmEntityType, entity: Entity): Record<string, unknown> {
-  const key: Record<string, unknown> = {};
-  for (const property of type.key) key[property.name] = entity[property.name];
-  return key;
-}
-
-function formatKeyOf(reference: EntityReference): string {
-  return formatKey(reference.entitySet.entityType, reference.key);
 }

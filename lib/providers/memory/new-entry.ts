@@ -7,10 +7,9 @@ import { randomUUID } from 'crypto';
 import { defaultValueOf } from '../../edm/facets';
 import type { EdmEntitySet, EdmEntityType, EdmProperty } from '../../edm/model';
 import { PRIMITIVE_TYPES } from '../../edm/primitives';
-import type { PrimitiveValue, PropertyValue } from '../../edm/primitives';
+import type { PropertyValue } from '../../edm/primitives';
 import { ODataError } from '../../errors';
-import type { EntityKey } from '../../uri/types';
-import type { MemoryStore, StoredValues } from './store';
+import type { MemoryStore } from './store';
 
 function isAbsent(value: unknown): boolean {
   return value === undefined || value === null;
@@ -21,7 +20,7 @@ function categoryOf(property: EdmProperty): string | undefined {
 }
 
 /** The largest key so far plus one (1 in an empty set); a number for Int32 and smaller, a string for Int64. */
-function nextInteger(store: MemoryStore, entitySet: EdmEntitySet, property: EdmProperty): PropertyValue {
+function nextGeneratedKey(store: MemoryStore, entitySet: EdmEntitySet, property: EdmProperty): PropertyValue {
   const name = property.name;
   if (categoryOf(property) === 'int64') {
     let max = 0n;
@@ -68,7 +67,7 @@ export function withGeneratedKey(
     if (category === 'guid') {
       out[property.name] = randomUUID();
     } else if (type.key.length === 1 && (category === 'integer' || category === 'int64')) {
-      out[property.name] = nextInteger(store, entitySet, property);
+      out[property.name] = nextGeneratedKey(store, entitySet, property);
     } else {
       throw ODataError.fromCode('BODY_INVALID', {
         detail: `the key property '${property.name}' of ${type.qualifiedName} is missing; only a single integer key or a Guid key is generated${hint}.`,
@@ -119,15 +118,4 @@ export function mediaEntryValues(type: EdmEntityType, given: Readonly<Record<str
   }
   for (const name of Object.keys(given)) if (given[name] !== undefined) out[name] = given[name];
   return out;
-}
-
-/** The key of stored values, as an EntityKey (the store's values are already in model form). */
-export function entityKeyOf(type: EdmEntityType, values: StoredValues): EntityKey {
-  const key: Record<string, PrimitiveValue> = {};
-  for (const property of type.key) {
-    const value = values[property.name];
-    // Key properties are non-nullable primitives in every stored record.
-    if (value !== null && value !== undefined && (typeof value !== 'object' || value instanceof Date || value instanceof Uint8Array)) key[property.name] = value;
-  }
-  return key;
 }

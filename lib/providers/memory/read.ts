@@ -7,12 +7,12 @@ import type { EdmEntitySet } from '../../edm/model';
 import { ODataError } from '../../errors';
 import type { Entity } from '../../provider/types';
 import type { EntityPath, SelectExpand } from '../../uri/types';
-import { formatKey, keyOfValues } from './keys';
+import { describeKeyValues, keyOfValues } from './keys';
 import type { MemoryStore, StoredValues } from './store';
 import { cloneValue } from './values';
 
 function notFound(entitySet: EdmEntitySet, key: Readonly<Record<string, unknown>>): ODataError {
-  return ODataError.fromCode('ENTITY_NOT_FOUND', { key: formatKey(entitySet.entityType, key), entitySet: entitySet.name });
+  return ODataError.fromCode('ENTITY_NOT_FOUND', { key: describeKeyValues(entitySet.entityType, key), entitySet: entitySet.name });
 }
 
 /**

@@ -14,7 +14,7 @@ import { withKeyTieBreaker } from '../../uri';
 import type { EntityKey } from '../../uri/types';
 import { buildValues } from './entity-values';
 import type { StoredValues, WriteMode } from './entity-values';
-import { formatKey, keyOfValues, keyString } from './keys';
+import { describeKeyValues, keyOfValues, keyString } from './keys';
 import type { LinkTables, NavigationBinding } from './link-table';
 import { StoreCore } from './store-core';
 import type { SetTable, StoredMedia, StoredRecord } from './store-core';
@@ -199,7 +199,7 @@ export class MemoryStore extends StoreCore {
       stampTokens(type, values, undefined, this.now);
       const key = keyOfValues(type, values);
       const table = this.table(entitySet);
-      if (table.records.has(key)) throw ODataError.fromCode('ENTITY_EXISTS', { key: formatKey(type, values), entitySet: entitySet.name });
+      if (table.records.has(key)) throw ODataError.fromCode('ENTITY_EXISTS', { key: describeKeyValues(type, values), entitySet: entitySet.name });
       this.put(table, key, values);
       this.touch(entitySet, key);
       for (const link of links) {
@@ -256,8 +256,8 @@ export class MemoryStore extends StoreCore {
       const targets = targetKey === undefined ? [...binding.table.targets(binding.from, source)] : [this.keyString(binding.target, targetKey)];
       for (const target of targets) {
         if (targetKey !== undefined && !binding.table.has(binding.from, source, target)) {
-          const path = `${entitySet.name}${formatKey(entitySet.entityType, key)}/${property.name}`;
-          throw ODataError.fromCode('ENTITY_NOT_FOUND', { key: formatKey(binding.target.entityType, targetKey), entitySet: path });
+          const path = `${entitySet.name}${describeKeyValues(entitySet.entityType, key)}/${property.name}`;
+          throw ODataError.fromCode('ENTITY_NOT_FOUND', { key: describeKeyValues(binding.target.entityType, targetKey), entitySet: path });
         }
         this.unlinkKeys(binding.table, binding.from, source, target);
         this.touch(entitySet, source);

@@ -7,6 +7,7 @@
 import type { EdmEntityType, EdmProperty } from '../../edm/model';
 import { PRIMITIVE_TYPES } from '../../edm/primitives';
 import type { PropertyValue } from '../../edm/primitives';
+import type { Clock } from '../../util';
 
 /** How a token is maintained; undefined for tokens the store leaves alone (strings, binaries...). */
 function tokenKind(property: EdmProperty): 'integer' | 'int64' | 'datetime' | undefined {
@@ -15,20 +16,20 @@ function tokenKind(property: EdmProperty): 'integer' | 'int64' | 'datetime' | un
   return category === 'integer' || category === 'int64' || category === 'datetime' ? category : undefined;
 }
 
-function nextInteger(property: EdmProperty, previous: PropertyValue | undefined): number {
+function nextIntegerToken(property: EdmProperty, previous: PropertyValue | undefined): number {
   const info = property.type.kind === 'Primitive' ? PRIMITIVE_TYPES.get(property.type.name) : undefined;
   if (typeof previous !== 'number') return 0;
   // Wraps to 0 at the type's maximum instead of writing a value the type cannot hold.
   return info?.max !== undefined && previous >= info.max ? 0 : previous + 1;
 }
 
-function nextInt64(previous: PropertyValue | undefined): string {
+function nextInt64Token(previous: PropertyValue | undefined): string {
   if (typeof previous !== 'string') return '0';
   const next = BigInt(previous) + 1n;
   return next > 2n ** 63n - 1n ? '0' : next.toString();
 }
 
-function nextTime(previous: PropertyValue | undefined, now: Date): Date {
+function nextTimeToken(previous: PropertyValue | undefined, now: Date): Date {
   if (previous instanceof Date && now.getTime() <= previous.getTime()) return new Date(previous.getTime() + 1);
   return new Date(now.getTime());
 }
@@ -41,7 +42,7 @@ export function stampTokens(
   type: EdmEntityType,
   values: Record<string, PropertyValue>,
   previous: Readonly<Record<string, PropertyValue>> | undefined,
-  now: () => Date,
+  now: Clock,
   keepGiven = false,
 ): void {
   for (const property of type.concurrencyProperties) {
@@ -49,9 +50,9 @@ export function stampTokens(
     if (kind === undefined) continue;
     if (keepGiven && values[property.name] !== null && values[property.name] !== undefined) continue;
     const before = previous?.[property.name];
-    if (kind === 'integer') values[property.name] = nextInteger(property, before);
-    else if (kind === 'int64') values[property.name] = nextInt64(before);
-    else values[property.name] = nextTime(before, now());
+    if (kind === 'integer') values[property.name] = nextIntegerToken(property, before);
+    else if (kind === 'int64') values[property.name] = nextInt64Token(before);
+    else values[property.name] = nextTimeToken(before, now());
   }
 }
 

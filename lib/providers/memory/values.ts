@@ -7,7 +7,7 @@ import type { EdmComplexType, EdmProperty } from '../../edm/model';
 import { canonicalDecimal, canonicalInteger, isInt64, numberToDecimalText } from '../../edm/decimal-text';
 import { checkFacets } from '../../edm/facets';
 import { canonicalGuid, parseBase64, parsePrimitiveText } from '../../edm/primitive-text';
-import { PRIMITIVE_TYPES } from '../../edm/primitives';
+import { PRIMITIVE_TYPES, isPlainObject } from '../../edm/primitives';
 import { canonicalTime, isWritableTime, parseDateTimeText, parseJsonDateText } from '../../edm/temporal-text';
 import type { ComplexValue, EdmPrimitiveTypeName, PrimitiveValue, PropertyValue } from '../../edm/primitives';
 
@@ -142,10 +142,6 @@ export function coercePrimitive(name: EdmPrimitiveTypeName, raw: unknown): Coerc
   }
 }
 
-function isPlainObject(value: unknown): value is Readonly<Record<string, unknown>> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value) && !(value instanceof Date) && !(value instanceof Uint8Array);
-}
-
 function coerceComplex(type: EdmComplexType, raw: unknown): Coerced<ComplexValue> {
   if (!isPlainObject(raw)) return fail(`expected an object of type ${type.qualifiedName}`);
   for (const name of Object.keys(raw)) {
@@ -210,7 +206,7 @@ export function sameValue(a: PropertyValue, b: PropertyValue): boolean {
  * The value of a property's `DefaultValue` facet (CSDL text form) in model form; undefined when it
  * has none or it cannot be read (the property then starts as null).
  */
-export function defaultValueOf(property: EdmProperty): PropertyValue | undefined {
+export function declaredDefaultOf(property: EdmProperty): PropertyValue | undefined {
   if (property.defaultValue === undefined || property.type.kind !== 'Primitive') return undefined;
   return parsePrimitiveText(property.type.name, property.defaultValue);
 }

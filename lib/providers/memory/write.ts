@@ -7,8 +7,8 @@
 import type { EdmEntitySet, EdmNavigationProperty } from '../../edm/model';
 import { ODataError } from '../../errors';
 import type { CreateRequest, DeleteRequest, EntityReference, LinkBinding, LinkRequest, MediaContent, Precondition, UpdateRequest } from '../../provider/types';
-import { formatKey } from './keys';
-import { entityKeyOf, mediaEntryValues, withGeneratedKey } from './new-entry';
+import { describeKeyValues, storedKeyOf } from './keys';
+import { mediaEntryValues, withGeneratedKey } from './new-entry';
 import type { LinkTarget, MemoryStore, StoredValues, WriteOptions } from './store';
 
 /** The store's `check` for an If-Match precondition: 412 PRECONDITION_FAILED when the current state does not match. */
@@ -22,7 +22,7 @@ export function preconditionCheck(precondition: Precondition | undefined): Write
 }
 
 function label(reference: EntityReference): string {
-  return `${reference.entitySet.name}${formatKey(reference.entitySet.entityType, reference.key)}`;
+  return `${reference.entitySet.name}${describeKeyValues(reference.entitySet.entityType, reference.key)}`;
 }
 
 /** The set a navigation property leads to from `entitySet`; a target in another set is a 400. */
@@ -69,7 +69,7 @@ export function createEntry(store: MemoryStore, request: CreateRequest): StoredV
   const given = media === undefined ? request.values : mediaEntryValues(type, request.values, media.slug);
   const values = withGeneratedKey(store, entitySet, given, media === undefined ? '' : ' (a string key may be given in the Slug header)');
   const stored = store.insert(entitySet, values, bindingTargets(store, entitySet, request.bindings));
-  const key = entityKeyOf(type, stored);
+  const key = storedKeyOf(type, stored);
   if (media !== undefined) store.setMedia(entitySet, key, storedMedia(media));
   for (const inline of request.inline) {
     const property = inline.property;
@@ -79,7 +79,7 @@ export function createEntry(store: MemoryStore, request: CreateRequest): StoredV
     for (const entry of inline.entries) {
       checkTargetSet(store, entitySet, property, entry.entitySet, 'an inline entry');
       const child = createEntry(store, entry);
-      store.link(entitySet, key, property, entityKeyOf(entry.entitySet.entityType, child));
+      store.link(entitySet, key, property, storedKeyOf(entry.entitySet.entityType, child));
     }
   }
   const parent = request.parent;

@@ -6,7 +6,7 @@ import { ODataError } from '../errors';
 import type { Handler, HandlerContext } from './context';
 import { requireBody } from './body';
 import { etagHeaders, preconditionOf, readCondition } from './preconditions';
-import { requireKeyOf, loadEntity } from './query-request';
+import { keyOfEntity, loadEntity } from './query-request';
 import type { EntityKey } from '../uri/types';
 import { targetOf } from './read';
 import { keyOf } from './update';
@@ -30,7 +30,7 @@ export const readMediaResource: Handler = async (context) => {
   } else {
     const entity = await loadEntity(context, target);
     readCondition(context, target.entityType, context.config.etagOf(entity, target.entityType), false);
-    key = requireKeyOf(target.entityType, entity);
+    key = keyOfEntity(target.entityType, entity);
   }
   const media = await readMedia({ entitySet: target.entitySet, key }, context.request.context);
   return { result: { kind: 'RawValue', contentType: media.contentType, body: media.body } };

@@ -12,7 +12,7 @@ import type { Entity, OperationResult } from '../provider/types';
 import { withKeyTieBreaker } from '../uri';
 import type { ResourcePath } from '../uri/types';
 import type { Handler, HandlerContext } from './context';
-import { collect, entityQuery, requireKeyOf } from './query-request';
+import { collect, entityQuery, keyOfEntity } from './query-request';
 
 type OperationPath = Extract<ResourcePath, { kind: 'ServiceOperation' }>;
 
@@ -49,7 +49,7 @@ async function withExpansions(context: HandlerContext, path: OperationPath, enti
   const type = entitySet.entityType;
   return Promise.all(
     entities.map(async (entity) => {
-      const target = { path: { root: { entitySet, key: requireKeyOf(type, entity) }, navigation: [] }, entitySet, entityType: type };
+      const target = { path: { root: { entitySet, key: keyOfEntity(type, entity) }, navigation: [] }, entitySet, entityType: type };
       const result = await context.config.options.provider.query(entityQuery(target, { ...context.query, filter: undefined }), context.request.context);
       const [expanded] = await collect(result.entities);
       return expanded ?? entity;

@@ -10,7 +10,7 @@ import type { Entity } from '../provider/types';
 import { encodeSkipToken, walkExpression } from '../uri';
 import { toWellFormed } from '../util';
 import type { ExpandItem, OrderByItem, QueryOptions, SelectExpand } from '../uri/types';
-import { requireKeyOf } from './query-request';
+import { keyOfEntity } from './query-request';
 
 /** How many entries to ask the provider for, and the page size that applies (if any). */
 export interface PagePlan {
@@ -110,7 +110,7 @@ export function nextLink(
     parts.push(`${encodeQueryValue(name)}=${encodeQueryValue(value)}`);
   }
   const orderByValues = userOrderBy.map((item) => evaluate(item.expression, lastEntity));
-  const token = encodeSkipToken(orderByValues, requireKeyOf(entityType, lastEntity), entityType, userOrderBy);
+  const token = encodeSkipToken(orderByValues, keyOfEntity(entityType, lastEntity), entityType, userOrderBy);
   parts.push(`$skiptoken=${encodeQueryValue(token)}`);
   return `${serviceRoot}${resourcePath}?${parts.join('&')}`;
 }

@@ -12,7 +12,7 @@ import type { Handler, HandlerContext } from './context';
 import { readPropertyBody, readRawValueBody } from './body';
 import { etagHeaders, preconditionOf } from './preconditions';
 import { propertyValueOf } from './property';
-import { requireKeyOf, loadEntity } from './query-request';
+import { keyOfEntity, loadEntity } from './query-request';
 import { targetOf } from './read';
 import { keyOf } from './update';
 
@@ -50,7 +50,7 @@ async function writeProperty(context: HandlerContext, value: PropertyValue, merg
     // A member of a complex property, or a complex value to merge: the provider stores whole
     // top-level values, so read the current one (that read also gives the key).
     const entity = await loadEntity(context, target);
-    key = requireKeyOf(target.entityType, entity);
+    key = keyOfEntity(target.entityType, entity);
     const written = merge ? mergeComplex(propertyValueOf(entity, properties).value, value) : value;
     topValue = withMember((entity[name] as PropertyValue | undefined) ?? null, rest, written);
   } else {

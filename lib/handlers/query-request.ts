@@ -5,7 +5,7 @@
 import { ODataError } from '../errors';
 import type { EdmEntitySet, EdmEntityType } from '../edm/model';
 import type { Entity, QueryRequest } from '../provider/types';
-import { keyOfEntity, NO_SELECT_EXPAND, withKeyTieBreaker } from '../uri';
+import { entityKeyOf, NO_SELECT_EXPAND, withKeyTieBreaker } from '../uri';
 import type { EntityKey, EntityPath, QueryOptions } from '../uri/types';
 import type { HandlerContext } from './context';
 
@@ -64,8 +64,8 @@ export function entityQuery(target: EntityTarget, query: QueryOptions | undefine
  * The key of an entity the provider returned. Key properties are primitive and non-nullable; an
  * entity without a primitive value for one is a provider bug: a TypeError (logged, answered 500).
  */
-export function requireKeyOf(entityType: EdmEntityType, entity: Entity): EntityKey {
-  const key = keyOfEntity(entityType, entity);
+export function keyOfEntity(entityType: EdmEntityType, entity: Entity): EntityKey {
+  const key = entityKeyOf(entityType, entity);
   if (key === undefined) {
     const names = entityType.key.map((property) => property.name).join(', ');
     throw new TypeError(`The provider returned an entity of ${entityType.qualifiedName} without a primitive value for each key property (${names}).`);

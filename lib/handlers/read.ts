@@ -4,7 +4,7 @@
 import { pageSizeFor } from '../options';
 import type { Entity } from '../provider/types';
 import type { HandlerOutcome } from '../result';
-import { keyOfEntity } from '../uri';
+import { entityKeyOf } from '../uri';
 import type { ResourcePath } from '../uri/types';
 import type { Handler, HandlerContext } from './context';
 import { expansionCovered, nextLink, orderByExpansion, planPage } from './paging';
@@ -34,7 +34,7 @@ async function positionEntity(context: HandlerContext, target: EntityTarget, las
   const { model, provider } = context.config.options;
   const expansion = orderByExpansion(context.query.orderBy, target.entitySet, model);
   if (expansion === undefined || expansionCovered(expansion, context.query.selectExpand)) return last;
-  const key = keyOfEntity(target.entityType, last);
+  const key = entityKeyOf(target.entityType, last);
   if (key === undefined) return last;
   const byKey: EntityTarget = { path: { root: { entitySet: target.entitySet, key }, navigation: [] }, entitySet: target.entitySet, entityType: target.entityType };
   const result = await provider.query({ ...entityQuery(byKey, undefined), selectExpand: expansion }, context.request.context);

@@ -9,7 +9,7 @@ import type { Handler, HandlerContext } from './context';
 import { readEntryBody } from './body';
 import { completeValues, listedValues, updateBindingsOf } from './entity-values';
 import { etagHeaders, preconditionOf } from './preconditions';
-import { EntityTarget, requireKeyOf, loadEntity } from './query-request';
+import { EntityTarget, keyOfEntity, loadEntity } from './query-request';
 import { targetOf } from './read';
 
 /** The key of the entity a path addresses: from the URL when it has one, else by loading it. */
@@ -20,7 +20,7 @@ export async function keyOf(context: HandlerContext, target: EntityTarget): Prom
     // Direct addressing needs no read; a missing entity is the provider's 404 inside the write.
     return urlKey;
   }
-  return requireKeyOf(target.entityType, await loadEntity(context, target));
+  return keyOfEntity(target.entityType, await loadEntity(context, target));
 }
 
 function notWritable(context: HandlerContext, resource: string): ODataError {

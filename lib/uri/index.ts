@@ -2,7 +2,7 @@
 export * from './types';
 export { splitPath, splitSegment, percentDecode } from './segments';
 export type { PathSegment, SegmentParts } from './segments';
-export { keyOfEntity, parseKeyPredicate, scanIdentifier } from './key-predicate';
+export { entityKeyOf, parseKeyPredicate, scanIdentifier } from './key-predicate';
 export { parseResourcePath } from './resource-path';
 export {
   ALLOWED_QUERY_OPTIONS,

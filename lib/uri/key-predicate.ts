@@ -165,7 +165,7 @@ export function parseKeyPredicate(predicate: string, entityType: EdmEntityType):
  * The key of an entity: the values of its type's key properties, or undefined when one of them is
  * not a primitive value (a provider or data bug, which the caller reports in its own terms).
  */
-export function keyOfEntity(entityType: EdmEntityType, entity: Readonly<Record<string, unknown>>): EntityKey | undefined {
+export function entityKeyOf(entityType: EdmEntityType, entity: Readonly<Record<string, unknown>>): EntityKey | undefined {
   const key: Record<string, PrimitiveValue> = {};
   for (const property of entityType.key) {
     const value = entity[property.name];

@@ -5,16 +5,16 @@
 import { readFileSync } from 'fs';
 import { resolve } from 'path';
 import { loadEdmx } from '../../lib/edm';
-import { requireKeyOf } from '../../lib/handlers/query-request';
+import { keyOfEntity } from '../../lib/handlers/query-request';
 import type { Entity } from '../../lib/provider/types';
 
 const model = loadEdmx(readFileSync(resolve(__dirname, '../fixtures/odata-demo/metadata.xml'), 'utf8'));
 const product = model.entitySets.get('Products')?.entityType;
 if (product === undefined) throw new Error('no Products');
 
-describe('requireKeyOf', () => {
+describe('keyOfEntity', () => {
   it('takes the key properties of the entity', () => {
-    expect(requireKeyOf(product, { ID: 3, Name: 'Bread', Price: '2.5' })).toEqual({ ID: 3 });
+    expect(keyOfEntity(product, { ID: 3, Name: 'Bread', Price: '2.5' })).toEqual({ ID: 3 });
   });
 
   it.each<[string, Entity]>([
@@ -22,7 +22,7 @@ describe('requireKeyOf', () => {
     ['a null key value', { ID: null }],
     ['an object as key value', { ID: { value: 3 } }],
   ])('refuses an entity with %s as a provider bug', (_name, entity) => {
-    expect(() => requireKeyOf(product, entity)).toThrow(
+    expect(() => keyOfEntity(product, entity)).toThrow(
       new TypeError('The provider returned an entity of ODataDemo.Product without a primitive value for each key property (ID).'),
     );
   });

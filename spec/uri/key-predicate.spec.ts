@@ -1,5 +1,5 @@
 import type { EdmEntityType, EdmModel } from '../../lib/edm/model';
-import { keyOfEntity, parseKeyPredicate, scanIdentifier } from '../../lib/uri/key-predicate';
+import { entityKeyOf, parseKeyPredicate, scanIdentifier } from '../../lib/uri/key-predicate';
 import { catchODataError, demoModel, uriModel } from './uri-fixtures';
 
 function typeOf(model: EdmModel, set: string): EdmEntityType {
@@ -73,7 +73,7 @@ describe('parseKeyPredicate', () => {
   });
 });
 
-describe('keyOfEntity', () => {
+describe('entityKeyOf', () => {
   const product = typeOf(demoModel, 'Products');
   const order = typeOf(uriModel, 'Orders');
   const when = new Date(0);
@@ -87,6 +87,6 @@ describe('keyOfEntity', () => {
     ['an object as key value', product, { ID: { value: 1 } }, undefined],
     ['one part of a composite key missing', order, { OrderID: 7 }, undefined],
   ])('%s', (_name, type, entity, expected) => {
-    expect(keyOfEntity(type, entity)).toEqual(expected);
+    expect(entityKeyOf(type, entity)).toEqual(expected);
   });
 });

@@ -6,7 +6,7 @@ import type { EdmEntityType, EdmProperty } from '../../edm/model';
 import { PRIMITIVE_TYPES, isPrimitiveValue } from '../../edm/primitives';
 import type { PrimitiveValue, PropertyValue } from '../../edm/primitives';
 import { ODataError } from '../../errors';
-import { keyOfEntity } from '../../uri/key-predicate';
+import { entityKeyOf } from '../../uri/key-predicate';
 import type { EntityKey } from '../../uri/types';
 import { coerceProperty, describe } from './values';
 
@@ -19,7 +19,7 @@ function canonicalKeyText(value: PrimitiveValue): string {
 
 /** The key of a stored record, as requests carry it (stored records always hold their key values). */
 export function storedKeyOf(type: EdmEntityType, values: Readonly<Record<string, PropertyValue>>): EntityKey {
-  const key = keyOfEntity(type, values);
+  const key = entityKeyOf(type, values);
   if (key === undefined) throw new TypeError(`A stored ${type.qualifiedName} lacks a key value.`);
   return key;
 }

@@ -28,7 +28,7 @@ import type {
 import type { RequestContext } from '../../protocol/message';
 import { NO_SELECT_EXPAND } from '../../uri/expand-select';
 import { derivesFrom } from '../../uri/expr/typecheck';
-import { keyOfEntity } from '../../uri/key-predicate';
+import { entityKeyOf } from '../../uri/key-predicate';
 import { describeKeyValues, keyOfValues, normalizeKey } from './keys';
 import { fromForeignKeys, loadData } from './load-data';
 import type { ForeignKeyMap, MemoryData } from './load-data';
@@ -216,7 +216,7 @@ export class MemoryProvider implements DataProvider {
   mediaOf(entity: Entity, entityType: EdmEntityType): { readonly contentType: string } | undefined {
     if (!entityType.hasStream) return undefined;
     for (const entitySet of this.setsHolding(entityType)) {
-      const given = keyOfEntity(entitySet.entityType, entity);
+      const given = entityKeyOf(entitySet.entityType, entity);
       const key = given === undefined ? undefined : normalizeKey(entitySet.entityType, given);
       if (key === undefined || !key.ok) continue;
       const media = this.store.media(entitySet, keyOfValues(entitySet.entityType, key.values));

@@ -7,7 +7,7 @@ import type { PropertyValue } from './edm/primitives';
 import type { Entity } from './provider/types';
 import type { SelectExpand } from './uri/types';
 
-/** A feed of entries. */
+/** A feed: one page of entries of one set (or an operation's entities), with its count and next link. */
 export interface FeedResult {
   readonly kind: 'Feed';
   readonly entitySet: EdmEntitySet;
@@ -26,7 +26,7 @@ export interface FeedResult {
   readonly continuation?: boolean;
 }
 
-/** One entry. */
+/** One entry: a read by key or over a single-valued navigation, or a POST's created entity. */
 export interface EntryResult {
   readonly kind: 'Entry';
   readonly entitySet: EdmEntitySet;

@@ -11,9 +11,9 @@ export interface AnnotationAttribute {
   readonly namespace: string;
   /** The prefix used in the source document; writers reuse it when free. */
   readonly prefix?: string;
-  /** The local name. */
+  /** The name without a prefix. */
   readonly name: string;
-  /** The value, as text. */
+  /** The attribute value as written in the document. */
   readonly value: string;
 }
 
@@ -23,9 +23,9 @@ export interface AnnotationElement {
   readonly namespace: string;
   /** The prefix used in the source document; writers reuse it when free. */
   readonly prefix?: string;
-  /** The local name. */
+  /** The name without a prefix. */
   readonly name: string;
-  /** Its attributes. */
+  /** Its attributes, namespace-qualified ones included. */
   readonly attributes?: readonly AnnotationAttribute[];
   /** Child elements and text, in document order. */
   readonly children?: readonly (AnnotationElement | string)[];
@@ -67,7 +67,7 @@ export interface FeedCustomizationDefinition {
 
 /** Facets of a property or parameter (CSDL §2.2 "Facets"). */
 export interface FacetsDefinition {
-  /** Default true. */
+  /** CSDL `Nullable`: whether the value may be null; default true. */
   readonly nullable?: boolean;
   /** `MaxLength`: a positive number or `Max` (String, Binary). */
   readonly maxLength?: number | 'Max';
@@ -91,7 +91,7 @@ export interface FacetsDefinition {
 
 /** A structural property (CSDL `<Property>`). */
 export interface PropertyDefinition extends FacetsDefinition, Annotated {
-  /** The property's name. */
+  /** The name payloads and URIs use (case-sensitive). */
   readonly name: string;
   /** `Edm.String`, or the qualified name (or alias-qualified name) of a complex type. */
   readonly type: string;
@@ -103,7 +103,7 @@ export interface PropertyDefinition extends FacetsDefinition, Annotated {
 
 /** A navigation property (CSDL `<NavigationProperty>`). */
 export interface NavigationPropertyDefinition extends Annotated {
-  /** The navigation property's name. */
+  /** The name URIs and `$expand` use. */
   readonly name: string;
   /** Qualified name of the association. */
   readonly relationship: string;
@@ -168,7 +168,7 @@ export interface ReferentialConstraintDefinition extends Annotated {
 export interface AssociationDefinition extends Annotated {
   /** The association's name, without namespace. */
   readonly name: string;
-  /** Its two ends. */
+  /** Both ends; navigation properties name them by role. */
   readonly ends: readonly [AssociationEndDefinition, AssociationEndDefinition];
   /** The referential constraint, if any. */
   readonly referentialConstraint?: ReferentialConstraintDefinition;
@@ -176,7 +176,7 @@ export interface AssociationDefinition extends Annotated {
 
 /** An entity set (CSDL `<EntitySet>`). */
 export interface EntitySetDefinition extends Annotated {
-  /** The set's name. */
+  /** The name clients address it by (the first URL segment). */
   readonly name: string;
   /** Qualified name of the entity type. */
   readonly entityType: string;
@@ -184,7 +184,7 @@ export interface EntitySetDefinition extends Annotated {
 
 /** One `<End>` of an association set: which entity set plays which role. */
 export interface AssociationSetEndDefinition extends Annotated {
-  /** The association end's role. */
+  /** The role of the association's end this set plays. */
   readonly role: string;
   /** The name of the entity set at this end. */
   readonly entitySet: string;
@@ -192,17 +192,17 @@ export interface AssociationSetEndDefinition extends Annotated {
 
 /** An association set (CSDL `<AssociationSet>`). */
 export interface AssociationSetDefinition extends Annotated {
-  /** The association set's name. */
+  /** The name in its container (used in `$metadata` only, never in URIs). */
   readonly name: string;
   /** Qualified name of the association it binds. */
   readonly association: string;
-  /** Its two ends. */
+  /** Both ends, each naming the entity set that plays its role. */
   readonly ends: readonly [AssociationSetEndDefinition, AssociationSetEndDefinition];
 }
 
 /** A function import parameter (CSDL `<Parameter>`). */
 export interface FunctionImportParameterDefinition extends FacetsDefinition, Annotated {
-  /** The parameter's name. */
+  /** The name of the query option that carries its value. */
   readonly name: string;
   /** An EDM primitive type name. */
   readonly type: string;
@@ -212,7 +212,7 @@ export interface FunctionImportParameterDefinition extends FacetsDefinition, Ann
 
 /** A function import, i.e. a service operation (CSDL `<FunctionImport>`). */
 export interface FunctionImportDefinition extends Annotated {
-  /** The operation's name. */
+  /** The name clients call it by (its URL segment). */
   readonly name: string;
   /** `Edm.Int32`, `ODataDemo.Address`, `ODataDemo.Product`, `Collection(...)`; absent for no result. */
   readonly returnType?: string;
@@ -226,13 +226,13 @@ export interface FunctionImportDefinition extends Annotated {
 
 /** An entity container (CSDL `<EntityContainer>`). */
 export interface EntityContainerDefinition extends Annotated {
-  /** The container's name. */
+  /** The name `$metadata` gives it; URIs never show it. */
   readonly name: string;
   /** `m:IsDefaultEntityContainer`: the container the service exposes. */
   readonly isDefaultEntityContainer?: boolean;
-  /** Its entity sets. */
+  /** The entity sets clients address by name. */
   readonly entitySets?: readonly EntitySetDefinition[];
-  /** Its association sets. */
+  /** Which entity sets each association links. */
   readonly associationSets?: readonly AssociationSetDefinition[];
   /** Its function imports (service operations). */
   readonly functionImports?: readonly FunctionImportDefinition[];
@@ -240,7 +240,7 @@ export interface EntityContainerDefinition extends Annotated {
 
 /** A schema (CSDL `<Schema>`). */
 export interface SchemaDefinition extends Annotated {
-  /** The schema's namespace. */
+  /** The prefix of qualified names (`ODataDemo` in `ODataDemo.Product`). */
   readonly namespace: string;
   /** An alias for the namespace in type references. */
   readonly alias?: string;
@@ -249,13 +249,13 @@ export interface SchemaDefinition extends Annotated {
    * readers keep the one they read, writers default to the 2007/05 one.
    */
   readonly csdlNamespace?: string;
-  /** Its entity types. */
+  /** Entity types, in document order. */
   readonly entityTypes?: readonly EntityTypeDefinition[];
-  /** Its complex types. */
+  /** Complex types, in document order. */
   readonly complexTypes?: readonly ComplexTypeDefinition[];
-  /** Its associations. */
+  /** Associations, in document order. */
   readonly associations?: readonly AssociationDefinition[];
-  /** Its entity containers. */
+  /** Entity containers; one of them is the service's (`isDefaultEntityContainer`, or the only one). */
   readonly entityContainers?: readonly EntityContainerDefinition[];
 }
 

@@ -49,17 +49,17 @@ export interface EdmFacets {
 
 /** A reference to an EDM primitive type (`Edm.Int32`, ...). */
 export interface EdmPrimitiveTypeRef {
-  /** Discriminant. */
+  /** Always `Primitive`: narrows an `EdmPropertyTypeRef`. */
   readonly kind: 'Primitive';
-  /** The primitive type's name. */
+  /** Which primitive type (`Edm.String`, `Edm.Decimal`, ...). */
   readonly name: EdmPrimitiveTypeName;
 }
 
 /** A reference to a complex type of the model. */
 export interface EdmComplexTypeRef {
-  /** Discriminant. */
+  /** Always `Complex`: narrows an `EdmPropertyTypeRef`. */
   readonly kind: 'Complex';
-  /** The complex type. */
+  /** The resolved complex type, not its name. */
   readonly type: EdmComplexType;
 }
 
@@ -68,9 +68,9 @@ export type EdmPropertyTypeRef = EdmPrimitiveTypeRef | EdmComplexTypeRef;
 
 /** A structural property of an entity or complex type. */
 export interface EdmProperty extends EdmFacets, EdmAnnotations {
-  /** Discriminant. */
+  /** Always `Property`: tells a structural property from a navigation property. */
   readonly kind: 'Property';
-  /** The property's name. */
+  /** The name payloads and URIs use (case-sensitive). */
   readonly name: string;
   /** Its type: a primitive or a complex type. */
   readonly type: EdmPropertyTypeRef;
@@ -86,9 +86,9 @@ export interface EdmProperty extends EdmFacets, EdmAnnotations {
 
 /** A navigation property: a way from an entity to related entities over an association. */
 export interface EdmNavigationProperty extends EdmAnnotations {
-  /** Discriminant. */
+  /** Always `NavigationProperty`: tells it from a structural property. */
   readonly kind: 'NavigationProperty';
-  /** The navigation property's name. */
+  /** The name URIs (`Products(1)/Category`) and `$expand` use. */
   readonly name: string;
   /** The entity type that declares it. */
   readonly declaringType: EdmEntityType;
@@ -108,7 +108,7 @@ export interface EdmNavigationProperty extends EdmAnnotations {
 
 /** An entity type: keyed, structured, with navigation properties. */
 export interface EdmEntityType extends EdmAnnotations {
-  /** Discriminant. */
+  /** Always `EntityType`: tells it from a complex type. */
   readonly kind: 'EntityType';
   /** The type's name, without namespace. */
   readonly name: string;
@@ -130,13 +130,13 @@ export interface EdmEntityType extends EdmAnnotations {
   readonly declaredProperties: readonly EdmProperty[];
   /** All structural properties, base types first, in declaration order. */
   readonly properties: readonly EdmProperty[];
-  /** `properties` by name. */
+  /** `properties` (inherited ones too) looked up by name. */
   readonly propertiesByName: ReadonlyMap<string, EdmProperty>;
   /** Navigation properties declared on this type only. */
   readonly declaredNavigationProperties: readonly EdmNavigationProperty[];
   /** All navigation properties, base types first. */
   readonly navigationProperties: readonly EdmNavigationProperty[];
-  /** `navigationProperties` by name. */
+  /** `navigationProperties` (inherited ones too) looked up by name. */
   readonly navigationPropertiesByName: ReadonlyMap<string, EdmNavigationProperty>;
   /** Properties with `ConcurrencyMode="Fixed"`, in declaration order: the ETag's ingredients. */
   readonly concurrencyProperties: readonly EdmProperty[];
@@ -146,7 +146,7 @@ export interface EdmEntityType extends EdmAnnotations {
 
 /** A complex type: a structured value without identity. */
 export interface EdmComplexType extends EdmAnnotations {
-  /** Discriminant. */
+  /** Always `ComplexType`: tells it from an entity type. */
   readonly kind: 'ComplexType';
   /** The type's name, without namespace. */
   readonly name: string;
@@ -156,7 +156,7 @@ export interface EdmComplexType extends EdmAnnotations {
   readonly qualifiedName: string;
   /** Its properties, in declaration order. */
   readonly properties: readonly EdmProperty[];
-  /** `properties` by name. */
+  /** `properties` looked up by name. */
   readonly propertiesByName: ReadonlyMap<string, EdmProperty>;
 }
 
@@ -182,7 +182,7 @@ export interface EdmReferentialConstraint extends EdmAnnotations {
 
 /** An association between two entity types. */
 export interface EdmAssociation extends EdmAnnotations {
-  /** Discriminant. */
+  /** Always `Association`, for code that handles several kinds of model elements. */
   readonly kind: 'Association';
   /** The association's name, without namespace. */
   readonly name: string;
@@ -190,7 +190,7 @@ export interface EdmAssociation extends EdmAnnotations {
   readonly namespace: string;
   /** `Namespace.Name`; always with the namespace, never the alias. */
   readonly qualifiedName: string;
-  /** Its two ends. */
+  /** Both ends, in declaration order (navigation properties name them by role). */
   readonly ends: readonly [EdmAssociationEnd, EdmAssociationEnd];
   /** The referential constraint, when one is declared. */
   readonly referentialConstraint: EdmReferentialConstraint | undefined;
@@ -198,7 +198,7 @@ export interface EdmAssociation extends EdmAnnotations {
 
 /** An entity set: a collection of entities clients address by name. */
 export interface EdmEntitySet extends EdmAnnotations {
-  /** Discriminant. */
+  /** Always `EntitySet`, for code that handles several kinds of model elements. */
   readonly kind: 'EntitySet';
   /** The set's name (the first URL segment). */
   readonly name: string;
@@ -212,7 +212,7 @@ export interface EdmEntitySet extends EdmAnnotations {
 export interface EdmAssociationSetEnd {
   /** The association end's role name. */
   readonly role: string;
-  /** The association end. */
+  /** The association's end that this role names. */
   readonly end: EdmAssociationEnd;
   /** The entity set at this end. */
   readonly entitySet: EdmEntitySet;
@@ -220,13 +220,13 @@ export interface EdmAssociationSetEnd {
 
 /** An association set: binds an association to two entity sets. */
 export interface EdmAssociationSet extends EdmAnnotations {
-  /** Discriminant. */
+  /** Always `AssociationSet`, for code that handles several kinds of model elements. */
   readonly kind: 'AssociationSet';
-  /** The association set's name. */
+  /** The name in its container (used in `$metadata` only, never in URIs). */
   readonly name: string;
   /** The association it binds. */
   readonly association: EdmAssociation;
-  /** Its two ends. */
+  /** Both ends, each with the entity set that plays its role. */
   readonly ends: readonly [EdmAssociationSetEnd, EdmAssociationSetEnd];
 }
 
@@ -240,7 +240,7 @@ export type EdmReturnType =
 export interface EdmFunctionImportParameter extends EdmFacets, EdmAnnotations {
   /** The parameter's name (the query option that carries it). */
   readonly name: string;
-  /** Its primitive type. */
+  /** Parameters are primitive (MS-ODATA §2.2.3.6.2.1 passes them as URI literals). */
   readonly type: EdmPrimitiveTypeRef;
   /** CSDL `Mode`, when declared. */
   readonly mode: 'In' | 'Out' | 'InOut' | undefined;
@@ -248,7 +248,7 @@ export interface EdmFunctionImportParameter extends EdmFacets, EdmAnnotations {
 
 /** A function import: a service operation clients call by name. */
 export interface EdmFunctionImport extends EdmAnnotations {
-  /** Discriminant. */
+  /** Always `FunctionImport`, for code that handles several kinds of model elements. */
   readonly kind: 'FunctionImport';
   /** The operation's name (its URL segment). */
   readonly name: string;
@@ -262,19 +262,19 @@ export interface EdmFunctionImport extends EdmAnnotations {
   readonly httpMethod: 'GET' | 'POST' | 'PUT' | 'MERGE' | 'DELETE' | undefined;
   /** Its parameters, in declaration order. */
   readonly parameters: readonly EdmFunctionImportParameter[];
-  /** `parameters` by name. */
+  /** `parameters` looked up by name. */
   readonly parametersByName: ReadonlyMap<string, EdmFunctionImportParameter>;
 }
 
 /** An entity container: entity sets, association sets and function imports. */
 export interface EdmEntityContainer extends EdmAnnotations {
-  /** Discriminant. */
+  /** Always `EntityContainer`, for code that handles several kinds of model elements. */
   readonly kind: 'EntityContainer';
-  /** The container's name. */
+  /** The name `$metadata` gives it; URIs never show it. */
   readonly name: string;
   /** The namespace of its schema. */
   readonly namespace: string;
-  /** `m:IsDefaultEntityContainer`. */
+  /** `m:IsDefaultEntityContainer`: the container whose sets the service exposes. */
   readonly isDefault: boolean;
   /** Its entity sets, in declaration order. */
   readonly entitySets: readonly EdmEntitySet[];
@@ -286,7 +286,7 @@ export interface EdmEntityContainer extends EdmAnnotations {
 
 /** One CSDL schema of the model. */
 export interface EdmSchema extends EdmAnnotations {
-  /** The schema's namespace. */
+  /** The prefix of qualified names (`ODataDemo` in `ODataDemo.Product`). */
   readonly namespace: string;
   /** The schema's alias, when it declares one. */
   readonly alias: string | undefined;

@@ -4,7 +4,7 @@
  * `docs/errors.md` lists exactly these (a spec checks both directions).
  */
 export interface ErrorCodeDefinition {
-  /** The HTTP status. */
+  /** The HTTP status every error of this code answers with. */
   readonly status: number;
   /** The English message template; `{name}` holes are filled from the params of `fromCode`. */
   readonly message: string;

@@ -8,7 +8,7 @@ import { ERROR_CODES, ErrorCode, formatMessage } from './codes';
 export interface ODataErrorDetail {
   /** A code for this detail. */
   readonly code: string;
-  /** Its message. */
+  /** The message shown to users (SAPUI5 shows it in its message area). */
   readonly message: string;
   /** What it is about (a property, an option). */
   readonly target?: string;

@@ -45,10 +45,10 @@ export type ResponseBody = string | Buffer | AsyncIterable<string | Buffer>;
 
 /** One response as the pipeline produces it. */
 export interface ODataResponse {
-  /** The HTTP status. */
+  /** The HTTP status code (200, 201, 204, 304, or the error's 4xx/5xx). */
   readonly status: number;
   /** Header values by lower-case name. */
   readonly headers: Readonly<Record<string, string>>;
-  /** The body; undefined for none. */
+  /** Text, bytes, or chunks written as they come (a streamed feed); undefined for none (204, 304, HEAD). */
   readonly body: ResponseBody | undefined;
 }

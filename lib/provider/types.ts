@@ -71,7 +71,7 @@ export interface CountRequest {
 
 /** A reference to one entity. */
 export interface EntityReference {
-  /** The entity's set. */
+  /** The set the entity lives in; its entity type may be a base of the entity's own. */
   readonly entitySet: EdmEntitySet;
   /** The entity's key values by property name. */
   readonly key: EntityKey;
@@ -119,11 +119,11 @@ export interface CreateRequest {
 
 /** A PUT (`replace`: unlisted properties reset to defaults, dynamic ones removed) or MERGE/PATCH (`merge`). */
 export interface UpdateRequest {
-  /** The set of the entry. */
+  /** The set the URL addresses the entry in. */
   readonly entitySet: EdmEntitySet;
   /** The entry's concrete type. */
   readonly entityType: EdmEntityType;
-  /** The entry's key. */
+  /** The key from the URL, typed by the key properties (`Products(1)` gives `{ ID: 1 }`). */
   readonly key: EntityKey;
   /** `replace` for PUT, `merge` for MERGE and PATCH. */
   readonly mode: 'replace' | 'merge';
@@ -141,11 +141,11 @@ export interface UpdateRequest {
 
 /** A DELETE of one entry. */
 export interface DeleteRequest {
-  /** The set of the entry. */
+  /** The set the URL addresses the entry in. */
   readonly entitySet: EdmEntitySet;
-  /** The entry's type. */
+  /** The set's entity type (the entry itself may be of a derived type). */
   readonly entityType: EdmEntityType;
-  /** The entry's key. */
+  /** The key from the URL, typed by the key properties (`Products(1)` gives `{ ID: 1 }`). */
   readonly key: EntityKey;
   /** The `If-Match` precondition to check atomically with the delete; undefined without If-Match. */
   readonly precondition: Precondition | undefined;
@@ -155,7 +155,7 @@ export interface DeleteRequest {
 export interface LinkRequest {
   /** The entry whose navigation property changes. */
   readonly source: EntityReference;
-  /** The navigation property. */
+  /** The navigation property (`$links/Category`) whose links change. */
   readonly property: EdmNavigationProperty;
   /** The target; undefined only when removing a single-valued link. */
   readonly target: EntityReference | undefined;
@@ -167,7 +167,7 @@ export interface LinkRequest {
 export interface MediaContent {
   /** The media type of the bytes. */
   readonly contentType: string;
-  /** The bytes. */
+  /** The media resource itself, as received or to be sent. */
   readonly body: Buffer;
   /** The `Slug` header: a hint for the key or title of a new media link entry. */
   readonly slug?: string;
@@ -220,7 +220,7 @@ export type OperationHandler = (
 
 /** A call of a service operation: which one, and its parameters. */
 export interface OperationCall {
-  /** The function import called. */
+  /** The function import the URL named, with its return type and entity set. */
   readonly functionImport: EdmFunctionImport;
   /** Its parameters by name, as typed EDM values. */
   readonly parameters: Readonly<Record<string, PropertyValue>>;
@@ -233,6 +233,6 @@ export type OperationResult = readonly Entity[] | Entity | PropertyValue | reado
 export interface NavigationReference {
   /** The entity the hop starts from. */
   readonly source: EntityReference;
-  /** The navigation property followed. */
+  /** The navigation property of `source` that leads to the entity (`Products` in `Categories(1)/Products`). */
   readonly navigationProperty: EdmNavigationProperty;
 }

@@ -16,7 +16,6 @@ interface KeyItem {
   readonly literal: string;
   /** Offset of the item (its name, when named). */
   readonly start: number;
-  /** Offset of the literal. */
   readonly valueStart: number;
 }
 

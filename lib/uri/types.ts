@@ -19,7 +19,7 @@ export interface EntityPathRoot {
 
 /** One navigation hop (`/Products`, `/Products(3)`, `/Category`). */
 export interface NavigationStep {
-  /** The navigation property followed. */
+  /** The navigation property this segment names. */
   readonly property: EdmNavigationProperty;
   /** The entity set the hop lands in. */
   readonly entitySet: EdmEntitySet;
@@ -92,7 +92,7 @@ export type ResourcePath =
     })
   | {
       readonly kind: 'ServiceOperation';
-      /** The service operation called. */
+      /** The function import the segment names. */
       readonly functionImport: EdmFunctionImport;
       /** `$count` or `$value` after the operation, when its result allows it. */
       readonly suffix: 'count' | 'value' | undefined;
@@ -132,7 +132,7 @@ export interface SelectExpand {
 
 /** One expanded navigation property, with what is selected and expanded below it. */
 export interface ExpandItem extends SelectExpand {
-  /** The expanded navigation property. */
+  /** The navigation property this `$expand` path step names. */
   readonly property: EdmNavigationProperty;
   /** The entity set its targets belong to. */
   readonly entitySet: EdmEntitySet;
@@ -152,13 +152,13 @@ export interface QueryOptions {
   readonly filter: ExprNode | undefined;
   /** `$orderby` items as given (the key tie-breaker is added later). */
   readonly orderBy: readonly OrderByItem[];
-  /** `$top`. */
+  /** `$top`; undefined when absent. Server paging may cut a page shorter. */
   readonly top: number | undefined;
-  /** `$skip`. */
+  /** `$skip`; undefined when absent. */
   readonly skip: number | undefined;
   /** `$skiptoken`, decoded. */
   readonly skipToken: SkipTokenPosition | undefined;
-  /** `$inlinecount`. */
+  /** `$inlinecount`; `allpages` asks for the count in the feed (`__count`, `m:count`). */
   readonly inlineCount: 'allpages' | 'none' | undefined;
   /** `$select` and `$expand`, resolved against the model. */
   readonly selectExpand: SelectExpand;

@@ -16,7 +16,7 @@ export function writeJsonLinks(result: LinksResult, context: WriterContext): str
   return `{"d":{${count}"results":[${items}]${next}}}`;
 }
 
-/** A single link. */
+/** A single link (`$links/Category`): `{"d":{"uri":...}}`. */
 export function writeJsonLink(result: LinkResult): string {
   return `{"d":{"uri":${JSON.stringify(result.uri)}}}`;
 }

@@ -8,7 +8,7 @@ import type { EdmAssociationSet, EdmEntitySet, EdmModel, EdmNavigationProperty }
 /** An end of an association set: 0 or 1, as in `EdmAssociationSet.ends`. */
 export type EndIndex = 0 | 1;
 
-/** The opposite end. */
+/** The index of the association set's other end. */
 export function otherEnd(end: EndIndex): EndIndex {
   return end === 0 ? 1 : 0;
 }

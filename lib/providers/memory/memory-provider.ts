@@ -71,7 +71,7 @@ const TRANSACTION_TIMEOUT = 30_000;
 
 /** An in-memory DataProvider over plain data, checked against the model on construction. */
 export class MemoryProvider implements DataProvider {
-  /** The model the provider serves. */
+  /** The model the data was checked against; the service it serves must use the same one. */
   readonly model: EdmModel;
   /** The store; the provider's writes and tests use it directly. */
   readonly store: MemoryStore;

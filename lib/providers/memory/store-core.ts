@@ -20,9 +20,9 @@ export interface StoredRecord {
 
 /** The media resource of a media link entry (`m:HasStream`): bytes and content type, never mutated. */
 export interface StoredMedia {
-  /** The media type. */
+  /** Sent back as the media resource's Content-Type. */
   readonly contentType: string;
-  /** The bytes. */
+  /** The bytes as uploaded; GET `$value` answers them unchanged. */
   readonly body: Buffer;
 }
 

@@ -26,7 +26,7 @@ export type { StoredMedia } from './store-core';
 
 /** Where a stored values object lives. */
 export interface EntityLocation {
-  /** The entity's set. */
+  /** The set the record is stored in. */
   readonly entitySet: EdmEntitySet;
   /** The canonical key string within the set. */
   readonly key: string;
@@ -57,9 +57,9 @@ export interface WriteOptions {
 
 /** A transaction opened with `begin()`; close it exactly once, innermost first. */
 export interface StoreTransaction {
-  /** Keep the transaction's writes. */
+  /** Keep the transaction's writes; required links are checked when the outermost one commits. */
   commit(): void;
-  /** Undo the transaction's writes. */
+  /** Undo the transaction's writes, newest first, as if it never ran. */
   rollback(): void;
 }
 

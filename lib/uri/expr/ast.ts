@@ -39,7 +39,7 @@ export type UnaryOperator = 'not' | 'negate';
 
 /** A literal in any EDM URI form (`'text'`, `12L`, `2.5M`, `datetime'...'`, `null`). */
 export interface LiteralNode extends NodeBase {
-  /** Discriminant. */
+  /** Always `Literal`: narrows an `ExprNode`. */
   readonly kind: 'Literal';
   /** The literal's EDM type; `null` for the `null` literal. */
   readonly literalType: EdmPrimitiveTypeName | null;
@@ -60,7 +60,7 @@ export type MemberStep =
  * fills `path`; the checker fills `steps` with what each name resolved to.
  */
 export interface MemberNode extends NodeBase {
-  /** Discriminant. */
+  /** Always `Member`: narrows an `ExprNode`. */
   readonly kind: 'Member';
   /** The names of the path, as written (`['Category', 'Name']`). */
   readonly path: readonly string[];
@@ -75,39 +75,39 @@ export interface MemberNode extends NodeBase {
 
 /** A binary operation (`Price gt 20`, `a and b`). */
 export interface BinaryNode extends NodeBase {
-  /** Discriminant. */
+  /** Always `Binary`: narrows an `ExprNode`. */
   readonly kind: 'Binary';
-  /** The operator. */
+  /** `eq`, `add`, `and`, ... as written in the URI. */
   readonly operator: BinaryOperator;
-  /** The left operand. */
+  /** The operand before the operator (`Price` in `Price gt 20`). */
   readonly left: ExprNode;
-  /** The right operand. */
+  /** The operand after the operator (`20` in `Price gt 20`). */
   readonly right: ExprNode;
 }
 
 /** A unary operation (`not x`, `-x`). */
 export interface UnaryNode extends NodeBase {
-  /** Discriminant. */
+  /** Always `Unary`: narrows an `ExprNode`. */
   readonly kind: 'Unary';
-  /** The operator. */
+  /** `not`, or `negate` for a minus that is not part of a literal (`-Price`, `- 5`; `-5` is a literal). */
   readonly operator: UnaryOperator;
-  /** The operand. */
+  /** What the operator applies to (`Discontinued` in `not Discontinued`). */
   readonly operand: ExprNode;
 }
 
 /** A built-in function call (`substringof('a', Name)`); `isof`/`cast` take a type name as a `TypeName` argument. */
 export interface CallNode extends NodeBase {
-  /** Discriminant. */
+  /** Always `Call`: narrows an `ExprNode`. */
   readonly kind: 'Call';
   /** The function's name (`substringof`, `year`, ...). */
   readonly name: string;
-  /** The arguments, in order. */
+  /** The arguments as written; a type-name argument (`isof`, `cast`) is a `TypeNameNode`. */
   readonly args: readonly ExprNode[];
 }
 
 /** A qualified type name used as an argument of `isof` and `cast` (`'Edm.Int32'`, `ODataDemo.Product`). */
 export interface TypeNameNode extends NodeBase {
-  /** Discriminant. */
+  /** Always `TypeName`: narrows an `ExprNode`. */
   readonly kind: 'TypeName';
   /** The qualified type name, as written. */
   readonly name: string;

@@ -6,23 +6,26 @@
 import { assertNever } from '../../util';
 import type { BinaryNode, CallNode, ExprNode, LiteralNode, MemberNode, TypeNameNode, UnaryNode } from './ast';
 
-/** Callbacks for `walkExpression`; all optional. `enter` returning false skips the node's children. */
+/**
+ * Callbacks for `walkExpression`; all optional. Per node: `enter`, then the callback of its kind,
+ * then its children left to right, then `leave`. `enter` returning false skips the node's children.
+ */
 export interface ExpressionVisitor {
   /** Called first for every node; return false to skip its children. */
   enter?(node: ExprNode, parent: ExprNode | undefined): boolean | void;
   /** Called last for every node, after its children. */
   leave?(node: ExprNode, parent: ExprNode | undefined): void;
-  /** Called for a literal. */
+  /** Literals (`20`, `'Milk'`, `datetime'2020-01-01T00:00'`): leaves. */
   Literal?(node: LiteralNode, parent: ExprNode | undefined): void;
-  /** Called for a member path. */
+  /** Member paths (`Name`, `Category/Name`). */
   Member?(node: MemberNode, parent: ExprNode | undefined): void;
-  /** Called for a binary operation. */
+  /** Binary operations (`Price gt 20`, `a and b`). */
   Binary?(node: BinaryNode, parent: ExprNode | undefined): void;
-  /** Called for a unary operation. */
+  /** Unary operations (`not Discontinued`, `-Price`). */
   Unary?(node: UnaryNode, parent: ExprNode | undefined): void;
-  /** Called for a function call. */
+  /** Function calls (`substringof('a', Name)`). */
   Call?(node: CallNode, parent: ExprNode | undefined): void;
-  /** Called for a type name argument (`isof`, `cast`). */
+  /** Type name arguments of `isof` and `cast` (`'ODataDemo.Product'`). */
   TypeName?(node: TypeNameNode, parent: ExprNode | undefined): void;
 }
 
@@ -76,7 +79,7 @@ export function walkExpression(node: ExprNode, visitor: ExpressionVisitor, paren
 
 /** One function per node kind, each given its children's results: a bottom-up translator. */
 export interface ExpressionFolder<T> {
-  /** The result for a literal. */
+  /** The result for a literal (a leaf). */
   Literal(node: LiteralNode): T;
   /** The result for a member path; `base` is the result of its `cast(...)` base, if any. */
   Member(node: MemberNode, base: T | undefined): T;
@@ -86,7 +89,7 @@ export interface ExpressionFolder<T> {
   Unary(node: UnaryNode, operand: T): T;
   /** The result for a function call, given its arguments' results. */
   Call(node: CallNode, args: readonly T[]): T;
-  /** The result for a type name argument. */
+  /** The result for a type name argument of `isof` or `cast`. */
   TypeName(node: TypeNameNode): T;
 }
 

@@ -1,6 +1,8 @@
 /**
- * The one-way layer order of STYLE.md §1, enforced: a module may import only from its own layer
- * or layers listed before it. `format` and `batch` sit beside the chain with their own allowances.
+ * The one-way layer order, enforced: `util, errors, edm, uri, protocol, handlers, service, http`,
+ * where a module may import only from its own layer or layers listed before it (errors are the
+ * bottom layer because every layer throws them). `format` and `batch` sit beside the chain with
+ * their own allowances (the table below).
  * `sql` (the subpath export `express-odata-v2/sql`) sits beside the core: it reads the model, the
  * typed AST and the provider contract, and nothing in the core imports it.
  */

@@ -1,7 +1,8 @@
 /**
- * Totality (DESIGN.md "Safety"): any batch body ends in a 202 multipart response or a 4xx
- * ODataError, quickly. Random bytes and mutations of the client bodies (byte flips, inserted line
- * breaks and delimiters, deletions, duplications, truncations) run through processBatch.
+ * Totality (no input makes a parser crash, hang or answer 5xx): any batch body ends in a 202
+ * multipart response or a 4xx ODataError, quickly. Random bytes and mutations of the client bodies
+ * (byte flips, inserted line breaks and delimiters, deletions, duplications, truncations) run
+ * through processBatch.
  */
 import { processBatch, splitMultipart } from '../../lib/batch';
 import { isODataError } from '../../lib/errors';

@@ -1,6 +1,7 @@
 /**
- * Totality of the URI layer (STYLE.md §4): any path and any query string end in a result or a
- * 4xx ODataError, never a crash. Deterministic pseudo-random inputs built from tricky fragments.
+ * Totality of the URI layer: every parser is total, so any path and any query string end in a
+ * result or a 4xx ODataError, never a crash, a 5xx or a hang. Deterministic pseudo-random inputs
+ * built from tricky fragments.
  */
 import { ODataError } from '../../lib/errors';
 import { parseQueryOptions } from '../../lib/uri/query-options';

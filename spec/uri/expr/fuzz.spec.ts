@@ -1,6 +1,7 @@
 /**
- * Totality (STYLE §4): random strings and token soups into the parser, checker and evaluator never
- * throw anything but a 4xx ODataError, never hang, and every tree that parses prints back to itself.
+ * Totality: every parser ends in a result or a 4xx with a message, in bounded time. Random strings
+ * and token soups into the parser, checker and evaluator never throw anything but a 4xx ODataError,
+ * never hang, and every tree that parses prints back to itself.
  */
 import { ODataError } from '../../../lib/errors';
 import { compileFilter } from '../../../lib/provider/evaluate';

@@ -6,7 +6,11 @@ import { parseExpression, parseOrderBy, printBraced, printExpression, withoutLoc
 import type { ExprNode } from '../../../lib/uri/expr/ast';
 import { catchODataError, withoutLoc } from './support';
 
-/** The checkTree of STYLE §4: expected braced form, spellings agree, print -> reparse is the same tree. */
+/**
+ * One check per expected tree: the first spelling parses to the expected braced form (precedence
+ * made visible, `{{a add b} mul c}`), every other spelling parses to the same tree, and printing
+ * the tree and parsing the text again gives it back, offsets aside.
+ */
 function checkTree(spellings: readonly string[], braced: string): void {
   const [first, ...others] = spellings;
   const tree = parseExpression(first);

@@ -22,7 +22,7 @@ import type {
 } from './types';
 
 /** What the executor needs from the service. */
-export interface ExecuteOptions {
+interface ExecuteOptions {
   /** The single-request pipeline. */
   readonly handle: BatchHandler;
   /** Runs a changeset atomically (the provider's transaction, or a pass-through). */

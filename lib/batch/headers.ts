@@ -10,7 +10,7 @@ import { isTokenChar } from '../protocol/media-type';
 export type HeaderMap = Readonly<Record<string, string>>;
 
 /** A header block and where the content after it starts. */
-export interface HeaderBlock {
+interface HeaderBlock {
   readonly headers: HeaderMap;
   /** Offset just after the empty line that ends the block, or `end` when the block runs to the end. */
   readonly contentStart: number;
@@ -29,44 +29,20 @@ export function emptyHeaderMap(): Record<string, string> {
 }
 
 const CR = 0x0d;
-const LF = 0x0a;
-
-/** A line of `buffer` from `start`: its end (before CR LF or LF) and where the next line starts. */
-export function lineAt(buffer: Buffer, start: number, end: number): { readonly lineEnd: number; readonly next: number } {
-  const lf = buffer.indexOf(LF, start);
-  if (lf < 0 || lf >= end) return { lineEnd: end, next: end };
-  return { lineEnd: lf > start && buffer[lf - 1] === CR ? lf - 1 : lf, next: lf + 1 };
-}
 
 /**
  * header-field = field-name ":" OWS field-value OWS               RFC 7230 §3.2
  * field-value  = *( field-content / obs-fold )
- * Reads buffer[start, end) up to an empty line. obs-fold is accepted and replaced by one SP, as
+ * Reads text[start, end) up to an empty line. obs-fold is accepted and replaced by one SP, as
  * RFC 7230 §3.2.4 allows a recipient inside a message/http container; whitespace between name and
  * colon is refused ("MUST reject ... with a response code of 400"). A block longer than
  * `maxBytes` (counted from `countFrom`, so a request line can share the budget) throws
  * BATCH_PART_LIMIT; any other problem throws BATCH_SYNTAX naming `where`.
- */
-export function readHeaderBlock(
-  buffer: Buffer,
-  start: number,
-  end: number,
-  maxBytes: number,
-  where: string,
-  countFrom: number = start,
-): HeaderBlock {
-  // Only what readHeaderText can look at is decoded: a few bytes past the limit, never a body.
-  const available = Math.min(end, Math.max(start + 2, countFrom + maxBytes + 4));
-  const text = buffer.toString('latin1', start, available);
-  const block = readHeaderText(text, 0, available - start, maxBytes, where, countFrom - start);
-  return { headers: block.headers, contentStart: block.contentStart + start };
-}
-
-/**
- * `readHeaderBlock` over text: the ISO-8859-1 decoding of the bytes, so that offsets in `text` are
- * byte offsets (a batch body is decoded once and read as text: a native call per line or block,
- * indexOf and toString on a Buffer, cost more than reading the line). Reads no further than a few
- * characters past the limit, so an endless block is never scanned whole.
+ *
+ * `text` is the ISO-8859-1 decoding of the bytes, so that offsets in it are byte offsets (a batch
+ * body is decoded once and read as text: a native call per line or block, indexOf and toString on a
+ * Buffer, cost more than reading the line). Reads no further than a few characters past the
+ * limit, so an endless block is never scanned whole.
  */
 export function readHeaderText(text: string, start: number, end: number, maxBytes: number, where: string, countFrom: number = start): HeaderBlock {
   const scanEnd = Math.min(end, Math.max(start + 2, countFrom + maxBytes + 4));

@@ -21,7 +21,7 @@ import type { BatchLimits, BatchOperation, BufferedResponse, ContentIdPlacement,
  * Content-Type/Length (they describe the outer body) and Authorization (parts see the outer
  * request through `context`, so they are authorised exactly like it).
  */
-export const INHERITED_HEADERS: readonly string[] = ['dataserviceversion', 'maxdataserviceversion', 'accept-language'];
+const INHERITED_HEADERS: readonly string[] = ['dataserviceversion', 'maxdataserviceversion', 'accept-language'];
 
 /** Header fields the batch framing owns; an embedded response never carries them. */
 const FRAMING_HEADERS: ReadonlySet<string> = new Set(['content-length', 'transfer-encoding', 'connection']);
@@ -98,7 +98,7 @@ export function readEmbeddedRequest(part: MimePart, outer: OuterRequest, service
 }
 
 /** The pieces of an embedded request message. */
-export interface RequestMessage {
+interface RequestMessage {
   readonly method: string;
   readonly target: string;
   readonly headers: Readonly<Record<string, string>>;
@@ -253,7 +253,7 @@ export function writeEmbeddedResponse(response: BufferedResponse): Buffer {
 }
 
 /** An embedded response to be written: the head (status line, headers, empty line; ISO-8859-1) and the body after it. */
-export interface EmbeddedResponseParts {
+interface EmbeddedResponseParts {
   readonly head: string;
   /** Bytes, or text to write as UTF-8; undefined when the status or HEAD allows none. */
   readonly body: Buffer | string | undefined;

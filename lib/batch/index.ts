@@ -35,15 +35,14 @@ export type {
 export { DEFAULT_BATCH_LIMITS } from './types';
 export { parseMultipartBoundary } from './content-type';
 export { splitMultipart, readBatchBody } from './multipart-reader';
-export type { MimePart, BatchMimePart, PartRange } from './multipart-reader';
-export { readEmbeddedRequest, readRequestMessage, parseRequestLine, writeEmbeddedResponse, INHERITED_HEADERS } from './http-message';
+export type { MimePart } from './multipart-reader';
+export { readEmbeddedRequest, readRequestMessage, parseRequestLine, writeEmbeddedResponse } from './http-message';
 export { toServiceTarget, servicePathOf } from './request-target';
 export { checkContentId, resolveReferences, referencedPath } from './content-id';
 export { readBatchRequest } from './batch-request';
 export { executeBatch, readBody } from './executor';
-export type { ExecuteOptions } from './executor';
-export { writeBatchResponse, randomBoundary } from './multipart-writer';
-export type { BoundaryFactory, WrittenBatch } from './multipart-writer';
+export { writeBatchResponse } from './multipart-writer';
+export type { BoundaryFactory } from './multipart-writer';
 export { defaultErrorResponse } from './error-response';
 
 /** Everything `processBatch` needs: the outer request's body and headers, and the service's functions. */

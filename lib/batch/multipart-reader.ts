@@ -22,13 +22,13 @@ export interface MimePart {
 }
 
 /** A top-level part of the batch body, sorted by its Content-Type. */
-export type BatchMimePart =
+type BatchMimePart =
   | { readonly kind: 'operation'; readonly part: MimePart }
   | { readonly kind: 'changeset'; readonly label: string; readonly operations: readonly MimePart[] }
   | { readonly kind: 'broken'; readonly label: string; readonly error: ODataError; readonly changeset: boolean };
 
 /** Byte range [start, end) of one part's headers and content inside a multipart body. */
-export interface PartRange {
+interface PartRange {
   readonly start: number;
   readonly end: number;
   /** Bytes between `end` and the next delimiter's `--`: its line break (RFC 2046 §5.1.1), 0 to 2. */

@@ -11,14 +11,14 @@ import type { BatchOperationResponse, BatchResponsePart } from './types';
 export type BoundaryFactory = (prefix: string) => string;
 
 /** The written batch response body. */
-export interface WrittenBatch {
+interface WrittenBatch {
   /** `multipart/mixed; boundary=batch_...`, boundary last and unquoted (SAP Cloud SDK reads everything after `boundary=`). */
   readonly contentType: string;
   readonly body: Buffer;
 }
 
 /** A random boundary: a UUID has only boundary-safe characters. */
-export const randomBoundary: BoundaryFactory = (prefix) => prefix + randomUUID();
+const randomBoundary: BoundaryFactory = (prefix) => prefix + randomUUID();
 
 const CRLF = '\r\n';
 const BEYOND_LATIN1 = /[^\u0000-\u00ff]/;

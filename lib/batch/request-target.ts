@@ -6,7 +6,7 @@ import { ODataError } from '../errors';
 import { printable } from './headers';
 
 /** A request target as the pipeline wants it: path relative to the service root (no leading `/`) and raw query. */
-export interface ServiceTarget {
+interface ServiceTarget {
   /** Percent-encoded resource path relative to the service root, without a leading slash. */
   readonly path: string;
   /** Raw query string without `?`. */

@@ -27,7 +27,7 @@ import type {
 import { isPrimitiveTypeName } from './primitives';
 
 /** The writable twin of a model interface, used only while the graph is being wired. */
-export type Mutable<T> = { -readonly [K in keyof T]: T[K] };
+type Mutable<T> = { -readonly [K in keyof T]: T[K] };
 
 /** The annotation fields every model object carries. */
 export function annotationsOf(definition: Annotated): EdmAnnotations {

@@ -85,11 +85,6 @@ const TABLE: ReadonlyMap<EdmPrimitiveTypeName, ReadonlyMap<EdmPrimitiveTypeName,
   return table;
 })();
 
-/** True when a literal of type `source` can ever stand for a value of type `target`. */
-export function isLiteralConvertible(source: EdmPrimitiveTypeName, target: EdmPrimitiveTypeName): boolean {
-  return TABLE.get(source)?.has(target) ?? false;
-}
-
 /**
  * The literal's value as a value of `target`: null for `null`, undefined when the literal's type
  * does not convert to `target` or its value is out of the target's range. Integers convert to

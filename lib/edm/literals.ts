@@ -4,5 +4,5 @@
  */
 export { parseLiteral, scanLiteral } from './literal-parse';
 export type { ParsedLiteral } from './literal-parse';
-export { convertLiteral, isLiteralConvertible } from './literal-convert';
+export { convertLiteral } from './literal-convert';
 export { encodeLiteral, printKeyPredicate, printLiteral } from './literal-print';

@@ -16,7 +16,7 @@ export const XML_NAMESPACE = 'http://www.w3.org/XML/1998/namespace';
 export const XMLNS_NAMESPACE = 'http://www.w3.org/2000/xmlns/';
 
 /** CSDL 1.0 (2006/04), 1.1 (2007/05), 1.2 (2008/01) and 2.0 (2008/09): the ones V1/V2 services write. */
-export const CSDL_NAMESPACES: readonly string[] = Object.freeze([
+const CSDL_NAMESPACES: readonly string[] = Object.freeze([
   'http://schemas.microsoft.com/ado/2006/04/edm',
   'http://schemas.microsoft.com/ado/2007/05/edm',
   'http://schemas.microsoft.com/ado/2008/01/edm',

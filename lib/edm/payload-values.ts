@@ -36,7 +36,7 @@ import { canonicalTime, formatJsonDateText, parseDateTimeText, parseJsonDateText
 export { checkFacets, defaultValueOf } from './facets';
 
 /** A property named in an error: its name, or the property itself. */
-export type PropertyLabel = string | { readonly name: string };
+type PropertyLabel = string | { readonly name: string };
 
 function labelOf(property: PropertyLabel): string {
   return typeof property === 'string' ? property : property.name;

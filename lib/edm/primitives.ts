@@ -62,9 +62,9 @@ export function isPlainObject(value: unknown): value is Readonly<Record<string, 
   return typeof value === 'object' && value !== null && !Array.isArray(value) && !(value instanceof Date) && !(value instanceof Uint8Array);
 }
 
-export type PrimitiveCategory = 'string' | 'boolean' | 'integer' | 'int64' | 'decimal' | 'float' | 'datetime' | 'time' | 'guid' | 'binary';
+type PrimitiveCategory = 'string' | 'boolean' | 'integer' | 'int64' | 'decimal' | 'float' | 'datetime' | 'time' | 'guid' | 'binary';
 
-export interface PrimitiveTypeInfo {
+interface PrimitiveTypeInfo {
   readonly name: EdmPrimitiveTypeName;
   readonly category: PrimitiveCategory;
   /** Numeric promotion rank (MS-ODATA §2.2.3.6.1.1.1 "Binary Numeric Promotions"); undefined for non-numbers. */
@@ -115,9 +115,4 @@ const NO_RANGE: IntegerRange = Object.freeze({ min: 0, max: -1 });
 /** The inclusive range of an integer type of number size (Byte, SByte, Int16, Int32); empty for others. Writers check every value against it. */
 export function integerRange(name: EdmPrimitiveTypeName): IntegerRange {
   return INTEGER_RANGES.get(name) ?? NO_RANGE;
-}
-
-/** True for the types that take part in arithmetic. */
-export function isNumericType(name: EdmPrimitiveTypeName): boolean {
-  return PRIMITIVE_TYPES.get(name)?.numericRank !== undefined;
 }

@@ -216,7 +216,7 @@ export function parseDurationText(text: string): number | undefined {
  * Edm.Time also arrives as a clock time `hh:mm[:ss[.fff]]` from some clients (the OData V3
  * libraries wrote it so); read it as the duration since midnight.
  */
-export function parseClockTimeText(text: string): number | undefined {
+function parseClockTimeText(text: string): number | undefined {
   const hour = readDigits(text, 0, 2);
   if (hour < 0 || hour > 23 || text.charCodeAt(2) !== 58) return undefined;
   const minute = readDigits(text, 3, 2);

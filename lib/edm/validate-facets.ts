@@ -21,7 +21,7 @@ const FACET_ATTRIBUTE: Readonly<Record<TypeSpecificFacet, string>> = {
 };
 
 /** The type-specific facets each primitive type accepts; Nullable, DefaultValue and ConcurrencyMode apply to all. */
-export const FACETS_BY_TYPE: ReadonlyMap<EdmPrimitiveTypeName, ReadonlySet<TypeSpecificFacet>> = new Map<
+const FACETS_BY_TYPE: ReadonlyMap<EdmPrimitiveTypeName, ReadonlySet<TypeSpecificFacet>> = new Map<
   EdmPrimitiveTypeName,
   ReadonlySet<TypeSpecificFacet>
 >([
@@ -99,7 +99,7 @@ export function commonFacetProblems(facets: FacetsDefinition): string[] {
 }
 
 /** The Atom targets of customizable feeds (MS-ODATA §2.2.3.7.2.1); any other target is a custom element path. */
-export const SYNDICATION_TARGETS: ReadonlySet<string> = new Set([
+const SYNDICATION_TARGETS: ReadonlySet<string> = new Set([
   'SyndicationAuthorEmail',
   'SyndicationAuthorName',
   'SyndicationAuthorUri',

@@ -31,7 +31,7 @@ export interface XmlElement {
 }
 
 /** Deeper nesting than this is refused; real EDMX documents stay far below it. */
-export const MAX_XML_DEPTH = 100;
+const MAX_XML_DEPTH = 100;
 
 interface OpenElement {
   readonly uri: string;

@@ -12,7 +12,7 @@ import type { EntryBody, EntryReference, EntryTarget, ReadContext } from './entr
 import { DEFAULT_MAX_INLINE_DEPTH } from './entry-body';
 
 /** True when `type` is `base` or derives from it. */
-export function isSameOrDerived(type: EdmEntityType, base: EdmEntityType): boolean {
+function isSameOrDerived(type: EdmEntityType, base: EdmEntityType): boolean {
   for (let current: EdmEntityType | undefined = type; current !== undefined; current = current.baseType) {
     if (current === base) return true;
   }
@@ -63,14 +63,14 @@ export function assertFacets(property: EdmProperty, value: PropertyValue): void 
 }
 
 /** Equality of primitive values in their JS form (Date by instant, binary by bytes). */
-export function primitiveEquals(a: PropertyValue, b: PrimitiveValue): boolean {
+function primitiveEquals(a: PropertyValue, b: PrimitiveValue): boolean {
   if (a instanceof Date) return b instanceof Date && a.getTime() === b.getTime();
   if (a instanceof Uint8Array) return b instanceof Uint8Array && Buffer.compare(a, b) === 0;
   return a === b;
 }
 
 /** 400 KEY_MISMATCH when a key property in the body differs from the key in the URL (PUT/MERGE). */
-export function assertKeyMatches(type: EdmEntityType, properties: ReadonlyMap<string, PropertyValue>, expected: EntityKey | undefined): void {
+function assertKeyMatches(type: EdmEntityType, properties: ReadonlyMap<string, PropertyValue>, expected: EntityKey | undefined): void {
   if (expected === undefined) return;
   for (const keyProperty of type.key) {
     if (!properties.has(keyProperty.name)) continue;
@@ -82,7 +82,7 @@ export function assertKeyMatches(type: EdmEntityType, properties: ReadonlyMap<st
 }
 
 /** The deepest inline nesting allowed. */
-export function maxInlineDepth(context: ReadContext): number {
+function maxInlineDepth(context: ReadContext): number {
   return context.limits?.maxInlineDepth ?? DEFAULT_MAX_INLINE_DEPTH;
 }
 

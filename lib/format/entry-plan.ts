@@ -34,7 +34,7 @@ const NO_NAMES: ReadonlySet<string> = new Set();
  * properties" of the level, navigation properties included, so it writes the same deferred links
  * (JSON `__deferred`, Atom related `link`) as the response without $select.
  */
-export function planEntry(entitySet: EdmEntitySet, entityType: EdmEntityType, selectExpand: SelectExpand): EntryPlan {
+function planEntry(entitySet: EdmEntitySet, entityType: EdmEntityType, selectExpand: SelectExpand): EntryPlan {
   const { select, expand } = selectExpand;
   const expanded = new Map<EdmNavigationProperty, ExpandItem>();
   for (const item of expand) expanded.set(item.property, item);

@@ -17,7 +17,7 @@ export function errorContentType(format: ErrorFormat): string {
 }
 
 /** Options of `writeError`. */
-export interface ErrorBodyOptions {
+interface ErrorBodyOptions {
   /** Include the stack trace and cause chain in `innererror` (never in production). */
   readonly debug: boolean;
 }

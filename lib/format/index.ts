@@ -14,9 +14,7 @@ import { writeXmlCollection, writeXmlLink, writeXmlLinks, writeXmlProperty } fro
 
 export type { WriterContext, MediaInfo } from './context';
 export { errorContentType, writeError } from './error-body';
-export type { ErrorBodyOptions } from './error-body';
 export * from './names';
-export { planEntry } from './entry-plan';
 export type { EntryPlan, NavigationPlan } from './entry-plan';
 export { CHUNK_SIZE } from './stream';
 export * from './atom';

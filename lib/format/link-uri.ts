@@ -10,7 +10,7 @@ import type { ResourcePath } from '../uri/types';
 import type { EntryReference, ReadContext } from './entry-body';
 
 /** What a link URI addresses: an entry by key, or a navigation property of some entry (a deferred link). */
-export type ResolvedLink =
+type ResolvedLink =
   | { readonly kind: 'Entry'; readonly reference: EntryReference }
   | { readonly kind: 'Navigation'; readonly property: EdmNavigationProperty };
 
@@ -108,7 +108,7 @@ export function resolveLinkUri(uri: string, context: ReadContext, base?: string)
  * in the entity set the association set binds (MS-ODATA §2.2.7.1.1: links go to entries "in the
  * EntitySet associated with the navigation property"), or, without an association set, have the target type.
  */
-export function checkLinkTarget(
+function checkLinkTarget(
   reference: EntryReference,
   source: EdmEntitySet,
   property: EdmNavigationProperty,

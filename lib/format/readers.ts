@@ -25,4 +25,3 @@ export { readRawValue } from './raw-value-reader';
 export { readXmlLink } from './xml/link-reader';
 export { readJsonLink } from './json/link-reader';
 export { resolveLinkUri } from './link-uri';
-export type { ResolvedLink } from './link-uri';

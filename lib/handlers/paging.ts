@@ -13,7 +13,7 @@ import type { ExpandItem, OrderByItem, QueryOptions, SelectExpand } from '../uri
 import { keyOfEntity } from './query-request';
 
 /** How many entries to ask the provider for, and the page size that applies (if any). */
-export interface PagePlan {
+interface PagePlan {
   /** Entries this page shows at most; undefined when paging does not apply. */
   readonly pageSize: number | undefined;
   /** `top` for the provider: one more than a page, to learn whether a next page exists. */

@@ -52,7 +52,7 @@ export function preconditionOf(context: HandlerContext, entityType: EdmEntityTyp
 }
 
 /** What a read may do after its preconditions: answer, or answer 304 Not Modified. */
-export type ReadCondition = 'proceed' | 'not-modified';
+type ReadCondition = 'proceed' | 'not-modified';
 
 /**
  * The preconditions of a read of one existing entity whose ETag is `etag` (RFC 7232 §6: If-Match
@@ -96,7 +96,7 @@ export function checkCollectionPreconditions(context: HandlerContext, resource: 
 }
 
 /** Does an entity type carry an ETag (a `ConcurrencyMode="Fixed"` property, in it or a base type)? */
-export function hasETag(entityType: EdmEntityType): boolean {
+function hasETag(entityType: EdmEntityType): boolean {
   return entityType.concurrencyProperties.length > 0;
 }
 

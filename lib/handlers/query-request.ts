@@ -17,13 +17,6 @@ export interface EntityTarget {
 }
 
 
-/** True when the path ends at one entity (a key on the last step, or a single-valued navigation). */
-export function addressesSingleEntity(path: EntityPath): boolean {
-  const last = path.navigation[path.navigation.length - 1];
-  if (last === undefined) return path.root.key !== undefined;
-  return last.key !== undefined || !last.property.isCollection;
-}
-
 /** The QueryRequest for a collection or entity read with all of the request's query options. */
 export function collectionQuery(target: EntityTarget, query: QueryOptions, count: boolean): QueryRequest {
   return {

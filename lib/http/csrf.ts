@@ -8,7 +8,7 @@
 import { randomBytes, timingSafeEqual } from 'crypto';
 import { ODataError } from '../errors';
 
-export interface CsrfOptions {
+interface CsrfOptions {
   /** Name of the cookie that carries the token. Default `odata_csrf`. */
   readonly cookieName?: string;
 }

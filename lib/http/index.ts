@@ -3,7 +3,7 @@ export { toODataRequest, serviceRootOf, headersOf, splitUrl, checkServiceRoot } 
 export type { ExpressLikeRequest } from './request';
 export { sendResponse, clearHeaders, ResponseCutOffError } from './response';
 export { csrfPolicyOf, csrfFetchHeaders, checkCsrf } from './csrf';
-export type { CsrfOptions, CsrfPolicy } from './csrf';
+export type { CsrfPolicy } from './csrf';
 export { odataClientErrorHandler } from './client-error';
 export type { ClientErrorListener } from './client-error';
 export { standaloneErrorResponse } from './error-response';

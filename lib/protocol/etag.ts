@@ -8,7 +8,7 @@ import type { PrimitiveValue } from '../edm/primitives';
 import { toWellFormed } from '../util';
 
 /** An entity as far as ETags care: property values by name. */
-export type ETagSource = Readonly<Record<string, unknown>>;
+type ETagSource = Readonly<Record<string, unknown>>;
 
 type ETagFunction = (entity: ETagSource) => string | undefined;
 

@@ -8,7 +8,7 @@
 import { ErrorCode, ODataError } from '../errors';
 
 /** A media type: lower-case `type/subtype`, parameters by lower-case name (values unquoted, case kept). */
-export interface MediaType {
+interface MediaType {
   /** `type/subtype`, lower case. */
   readonly essence: string;
   readonly parameters: ReadonlyMap<string, string>;
@@ -26,7 +26,7 @@ export interface MediaRange {
 }
 
 /** One element of an Accept-Charset header. */
-export interface CharsetRange {
+interface CharsetRange {
   /** Lower case; `*` for any charset. */
   readonly charset: string;
   /** Quality, 0..1 (default 1). */

@@ -54,7 +54,7 @@ export function compareVersions(a: VersionHeader, b: VersionHeader): number {
 }
 
 /** The request's version headers, validated. */
-export interface RequestVersions {
+interface RequestVersions {
   readonly dataServiceVersion: VersionHeader | undefined;
   readonly maxDataServiceVersion: VersionHeader | undefined;
 }
@@ -88,7 +88,7 @@ export function checkRequestVersion(headers: Readonly<Record<string, string | un
  * message, or undefined for a 1.0 request: the `$count` segment, `$inlinecount=allpages`, `$select`
  * (at any level) and `$skiptoken` (MS-ODATA §2.2.3.6.1: each is marked as new in 2.0).
  */
-export function versionTwoFeatureOf(path: ResourcePath, query: QueryOptions): string | undefined {
+function versionTwoFeatureOf(path: ResourcePath, query: QueryOptions): string | undefined {
   if (path.kind === 'CollectionCount' || path.kind === 'LinksCount' || (path.kind === 'ServiceOperation' && path.suffix === 'count')) return 'the $count segment';
   if (query.inlineCount === 'allpages') return '$inlinecount=allpages';
   if (usesSelect(query.selectExpand)) return '$select';

@@ -163,7 +163,7 @@ const INTEGER_RANGES: Partial<Record<EdmPrimitiveTypeName, readonly [bigint, big
  * A primitive value converted to `target` (cast); null when it does not convert. Numbers truncate
  * toward zero into integer types and give null out of range (where .NET would overflow).
  */
-export function castPrimitive(value: RuntimeValue, target: EdmPrimitiveTypeName, declared?: EdmPrimitiveTypeName): RuntimeValue {
+function castPrimitive(value: RuntimeValue, target: EdmPrimitiveTypeName, declared?: EdmPrimitiveTypeName): RuntimeValue {
   if (value === null || isStructured(value) || Array.isArray(value)) return null;
   const source = declared ?? inferType(value, target);
   if (source === undefined || !canCast(source, target)) return null;

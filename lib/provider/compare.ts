@@ -9,7 +9,7 @@ import { commonType, inferPair, laneOf, toLane, type Lane, type LaneValue } from
 import { compareDecimal, type ExactDecimal } from './decimal';
 
 /** -1, 0 or 1; NaN when either side is a NaN double (then every comparison operator is false). */
-export type LaneComparator = (a: LaneValue, b: LaneValue) => number;
+type LaneComparator = (a: LaneValue, b: LaneValue) => number;
 
 function compareNumbers(a: number, b: number): number {
   return a < b ? -1 : a > b ? 1 : a === b ? 0 : NaN;

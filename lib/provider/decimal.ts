@@ -11,7 +11,7 @@ export interface ExactDecimal {
 }
 
 /** Fractional digits kept by `divideDecimal`: .NET's System.Decimal keeps 28. */
-export const DIVISION_SCALE = 28;
+const DIVISION_SCALE = 28;
 
 /** Longest exponent accepted by `parseDecimal`; bounds the bigint work a hostile text can cause. */
 const MAX_EXPONENT = 400;
@@ -21,7 +21,7 @@ const NINE_CODE = 57;
 const POWERS: bigint[] = [1n];
 
 /** 10^n as a bigint, memoised for the small exponents used again and again. */
-export function powerOfTen(n: number): bigint {
+function powerOfTen(n: number): bigint {
   if (n < 64) {
     for (let i = POWERS.length; i <= n; i++) POWERS.push(POWERS[i - 1] * 10n);
     return POWERS[n];
@@ -121,7 +121,7 @@ function isDigit(code: number): boolean {
 }
 
 /** Drop trailing fractional zeros, so equal values have equal forms. */
-export function normalizeDecimal(value: ExactDecimal): ExactDecimal {
+function normalizeDecimal(value: ExactDecimal): ExactDecimal {
   let { digits, scale } = value;
   while (scale > 0 && digits % 10n === 0n) {
     digits /= 10n;
@@ -152,11 +152,6 @@ export function decimalFromInteger(value: bigint | number): ExactDecimal {
 export function decimalFromNumber(value: number): ExactDecimal | undefined {
   if (!Number.isFinite(value)) return undefined;
   return parseDecimal(String(value));
-}
-
-/** The nearest double. */
-export function decimalToNumber(value: ExactDecimal): number {
-  return Number(formatDecimal(value));
 }
 
 function align(a: ExactDecimal, b: ExactDecimal): [bigint, bigint, number] {

@@ -8,5 +8,4 @@ export { compileExpression, compileFilter, evaluate } from './compile';
 export { afterPosition, applyQuery, compileOrderBy, compileSkipTokenFilter } from './query';
 export type { QueryPart } from './query';
 export { compareValues } from './compare';
-export { castPrimitive } from './builtins';
 export type { EvaluationAccess, EvaluationOptions, Evaluator, NavigationAccess, RuntimeValue } from './runtime';

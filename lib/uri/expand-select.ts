@@ -20,7 +20,7 @@ import type { ExpandItem, SelectExpand, Selection } from './types';
 export const NO_SELECT_EXPAND: SelectExpand = Object.freeze({ select: undefined, expand: Object.freeze([]) });
 
 /** The limits `$expand` is held to. */
-export interface ExpandLimits {
+interface ExpandLimits {
   /** Deepest path (`A/B/C` is 3). */
   readonly maxExpandDepth: number;
   /** Most comma-separated paths. */

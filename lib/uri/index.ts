@@ -1,7 +1,7 @@
 /** The URI layer: resource paths and query options in, typed ResourcePath and QueryOptions out. */
 export * from './types';
 export { splitPath, splitSegment, percentDecode } from './segments';
-export type { PathSegment, SegmentParts } from './segments';
+export type { PathSegment } from './segments';
 export { entityKeyOf, parseKeyPredicate, scanIdentifier } from './key-predicate';
 export { parseResourcePath } from './resource-path';
 export {
@@ -14,11 +14,10 @@ export {
   serviceOperationShape,
 } from './resource-kinds';
 export type { QueryOptionTarget, ServiceOperationShape, SystemQueryOption } from './resource-kinds';
-export { findQueryOption, parseQueryString } from './query-string';
+export { parseQueryString } from './query-string';
 export { parseQueryOptions } from './query-options';
 export type { QueryLimits } from './query-options';
 export { parseOrderByOption, withKeyTieBreaker } from './orderby';
 export { NO_SELECT_EXPAND, parseSelectExpand } from './expand-select';
-export type { ExpandLimits } from './expand-select';
 export { decodeSkipToken, encodeSkipToken } from './skiptoken';
 export * from './expr';

@@ -20,7 +20,7 @@ export interface PathSegment {
 }
 
 /** A decoded segment split as `name [ "(" predicate ")" ]`. */
-export interface SegmentParts {
+interface SegmentParts {
   readonly name: string;
   /** The text between the parentheses (`''` for `()`); undefined when there are none. */
   readonly predicate: string | undefined;

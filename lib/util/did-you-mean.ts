@@ -13,7 +13,7 @@ export function didYouMean(input: string, candidates: Iterable<string>): string 
 }
 
 /** Levenshtein distance with a single row of memory. */
-export function lexicalDistance(a: string, b: string): number {
+function lexicalDistance(a: string, b: string): number {
   if (a === b) return 0;
   const row = Array.from({ length: b.length + 1 }, (_, i) => i);
   for (let i = 1; i <= a.length; i++) {

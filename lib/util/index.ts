@@ -1,4 +1,4 @@
-export { didYouMean, lexicalDistance } from './did-you-mean';
+export { didYouMean } from './did-you-mean';
 export { assertNever } from './assert-never';
 export { isExcludedFromXml, isWellFormed, textProblem, toWellFormed } from './unicode';
 export { systemClock } from './clock';

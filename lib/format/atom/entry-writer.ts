@@ -24,7 +24,7 @@ import { compileFeedCustomization } from './feed-customization';
  * What every entry of one response shares, escaped once per response rather than once per entry:
  * the service root and the `updated` timestamp.
  */
-export interface AtomScope {
+interface AtomScope {
   readonly context: WriterContext;
   /** The service root, escaped for text and attributes. */
   readonly root: string;
@@ -43,7 +43,7 @@ export function atomScope(context: WriterContext): AtomScope {
  * arrays); with expansions, `count` tells whether an entity can be written so (its expanded
  * entries, or -1 for a streamed or large expansion) and `stream` writes it piece by piece.
  */
-export interface AtomEntryWriter {
+interface AtomEntryWriter {
   readonly write: (entity: Entity, scope: AtomScope, rootAttributes: string) => string;
   readonly count: EntryCount | undefined;
   readonly stream: (entity: Entity, scope: AtomScope, rootAttributes: string, out: ChunkOut) => AsyncGenerator<string, void, undefined>;

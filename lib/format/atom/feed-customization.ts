@@ -66,7 +66,7 @@ interface CustomRoot {
 }
 
 /** The compiled feed customization of one entry plan. */
-export interface FeedCustomization {
+interface FeedCustomization {
   /** Atom elements between `atom:id` and the links: title, summary, published, updated, author, contributor, rights; `updated` is the escaped default. */
   syndication(entity: Entity, updated: string): string;
   /** Custom-namespace elements, written after the content. */

@@ -1,6 +1,4 @@
 export { writeAtomFeed, writeAtomEntry } from './feed-writer';
 export { atomEntryWriter, atomRootAttributes, atomScope } from './entry-writer';
-export type { AtomEntryWriter, AtomScope } from './entry-writer';
 export { writeAtomServiceDocument } from './service-document-writer';
 export { compileFeedCustomization } from './feed-customization';
-export type { FeedCustomization } from './feed-customization';

@@ -22,7 +22,7 @@ import { compileJsonValue, JsonValueWriter, writeDynamicJsonValue } from './valu
  * (its expanded entries, or -1 for a streamed or large expansion) and `stream` writes it piece by
  * piece, awaiting expanded feeds that are async iterables.
  */
-export interface JsonEntryWriter {
+interface JsonEntryWriter {
   readonly write: (entity: Entity, context: WriterContext) => string;
   readonly count: ((entity: Entity, cap: number) => number) | undefined;
   readonly stream: (entity: Entity, context: WriterContext, out: ChunkOut) => AsyncGenerator<string, void, undefined>;

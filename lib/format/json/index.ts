@@ -1,6 +1,5 @@
 export { writeJsonFeed, writeJsonEntry } from './feed-writer';
 export { jsonEntryWriter } from './entry-writer';
-export type { JsonEntryWriter } from './entry-writer';
 export { compileJsonValue, writeDynamicJsonValue } from './value-writer';
 export type { JsonValueWriter } from './value-writer';
 export { writeJsonProperty, writeJsonCollection } from './property-writer';

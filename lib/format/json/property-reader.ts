@@ -14,7 +14,7 @@ import { isJsonObject, jsonShapeError, parseJsonBody, unwrapData } from './json-
 import type { JsonObject } from './json-body';
 
 /** A property value with the type it was read as (declared, or inferred for a dynamic property). */
-export interface TypedJsonValue {
+interface TypedJsonValue {
   readonly value: PropertyValue;
   readonly type: EdmPropertyTypeRef;
 }

@@ -96,7 +96,7 @@ function readComplex(element: XmlElement, type: EdmComplexType, context: ReadCon
 }
 
 /** A property value with the type it was read as (the declared type, or a dynamic one's `m:type`). */
-export interface TypedValue {
+interface TypedValue {
   readonly value: PropertyValue;
   readonly type: EdmPropertyTypeRef;
 }

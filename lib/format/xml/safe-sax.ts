@@ -35,13 +35,13 @@ export interface XmlLimits {
 }
 
 /** Default nesting limit: far above any real entry (an inline entry costs ~5 levels). */
-export const DEFAULT_XML_MAX_DEPTH = 100;
+const DEFAULT_XML_MAX_DEPTH = 100;
 
 /** Default attribute limit: OData elements carry a handful, plus namespace declarations. */
 export const DEFAULT_XML_MAX_ATTRIBUTES = 64;
 
 /** The key under which `XmlElement.attributes` holds a namespaced attribute. */
-export function attributeKey(uri: string, local: string): string {
+function attributeKey(uri: string, local: string): string {
   return uri === '' ? local : `{${uri}}${local}`;
 }
 

@@ -76,7 +76,7 @@ function compilePrimitiveElement(qname: string, typeName: EdmPrimitiveTypeName, 
 const complexContents = new WeakMap<EdmComplexType, (value: Readonly<Record<string, unknown>>) => string>();
 
 /** The child elements of a complex value, in declaration order (compiled once per complex type). */
-export function complexContent(type: EdmComplexType): (value: Readonly<Record<string, unknown>>) => string {
+function complexContent(type: EdmComplexType): (value: Readonly<Record<string, unknown>>) => string {
   let compiled = complexContents.get(type);
   if (compiled === undefined) {
     const names = type.properties.map((p) => p.name);

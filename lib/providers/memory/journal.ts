@@ -5,7 +5,7 @@
  */
 
 /** Undoes one change. Must not throw: it only restores references and link pairs. */
-export type UndoStep = () => void;
+type UndoStep = () => void;
 
 /** An undo log with nested frames. */
 export class Journal {

@@ -12,7 +12,7 @@ import { canonicalTime, isWritableTime, parseDateTimeText, parseJsonDateText } f
 import type { ComplexValue, EdmPrimitiveTypeName, PrimitiveValue, PropertyValue } from '../../edm/primitives';
 
 /** A converted value, or why the input is not one. */
-export type Coerced<T> = { readonly ok: true; readonly value: T } | { readonly ok: false; readonly detail: string };
+type Coerced<T> = { readonly ok: true; readonly value: T } | { readonly ok: false; readonly detail: string };
 
 // The JSON forms of a data file that are not the XML text forms: `\/Date(ms)\/` and the float spellings.
 const JSON_DATE_PREFIX = '/Date(';

@@ -12,7 +12,7 @@ import { mediaEntryValues, withGeneratedKey } from './new-entry';
 import type { LinkTarget, MemoryStore, StoredValues, WriteOptions } from './store';
 
 /** The store's `check` for an If-Match precondition: 412 PRECONDITION_FAILED when the current state does not match. */
-export function preconditionCheck(precondition: Precondition | undefined): WriteOptions {
+function preconditionCheck(precondition: Precondition | undefined): WriteOptions {
   if (precondition === undefined) return {};
   return {
     check: (current) => {
@@ -129,7 +129,7 @@ export function writeLink(store: MemoryStore, request: LinkRequest): void {
 }
 
 /** A stored copy of a media resource: the caller's buffer may be reused after the request. */
-export function storedMedia(media: MediaContent): { contentType: string; body: Buffer } {
+function storedMedia(media: MediaContent): { contentType: string; body: Buffer } {
   return { contentType: media.contentType, body: Buffer.from(media.body) };
 }
 

@@ -21,7 +21,7 @@ export interface FunctionSignature {
 }
 
 /** A built-in function and its overloads, in preference order (the first that fits wins). */
-export interface BuiltinFunction {
+interface BuiltinFunction {
   readonly name: string;
   readonly category: 'string' | 'date' | 'math' | 'type';
   readonly signatures: readonly FunctionSignature[];

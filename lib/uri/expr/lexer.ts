@@ -44,13 +44,13 @@ const GLUED_OPERATORS = new Set(['eq', 'ne', 'lt', 'le', 'gt', 'ge', 'and', 'or'
 const NON_ASCII_IDENTIFIER = /[\p{L}\p{Nl}\p{Mn}\p{Mc}\p{Nd}\p{Pc}]/u;
 
 /** `[A-Za-z_]` or a non-ASCII letter: MS-ODATA identifiers follow CSDL SimpleIdentifier. */
-export function isIdentifierStart(code: number): boolean {
+function isIdentifierStart(code: number): boolean {
   if (code < 128) return (code >= 65 && code <= 90) || (code >= 97 && code <= 122) || code === 95;
   return isNonAsciiIdentifierPart(code);
 }
 
 /** An identifier start, or a digit. */
-export function isIdentifierPart(code: number): boolean {
+function isIdentifierPart(code: number): boolean {
   if (code < 128) return isIdentifierStart(code) || (code >= 48 && code <= 57);
   return isNonAsciiIdentifierPart(code);
 }

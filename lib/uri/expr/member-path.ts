@@ -13,7 +13,7 @@ import { clip, excerpt, suggest, typeError, type ExpressionSource } from './sour
 type Holder = { readonly kind: 'Entity'; readonly type: EdmEntityType } | { readonly kind: 'Complex'; readonly type: EdmComplexType };
 
 /** What a path resolved to: one step per name, and the type of the last. */
-export interface ResolvedPath {
+interface ResolvedPath {
   readonly steps: readonly MemberStep[];
   readonly type: ExprType;
 }

@@ -11,7 +11,7 @@ import { Lexer, type Token } from './lexer';
 import { clip, depthError, excerpt, recordSource, suggest, syntaxError, type ExpressionSource } from './source';
 
 /** Limits of the parser. */
-export interface ParseOptions {
+interface ParseOptions {
   /** Deepest nesting of parentheses, function calls and unary operators. Default 100. */
   readonly maxDepth?: number;
   /** Deepest tree (a chain `a or b or c...` adds one level per operator). Default 1000. */
@@ -21,13 +21,13 @@ export interface ParseOptions {
 }
 
 /** One `$orderby` item before type checking. */
-export interface ParsedOrderByItem {
+interface ParsedOrderByItem {
   readonly expression: ExprNode;
   readonly direction: 'asc' | 'desc';
 }
 
-export const DEFAULT_MAX_DEPTH = 100;
-export const DEFAULT_MAX_TREE_DEPTH = 1000;
+const DEFAULT_MAX_DEPTH = 100;
+const DEFAULT_MAX_TREE_DEPTH = 1000;
 
 /** Binding power of each binary operator (MS-ODATA §2.2.3.6.1.1.2 "Operator Precedence"), lowest first. */
 export const BINARY_PRECEDENCE: Readonly<Record<BinaryOperator, number>> = {

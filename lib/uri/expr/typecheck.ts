@@ -20,7 +20,7 @@ import { clip, excerpt, sourceOf, suggest, typeError, type ExpressionSource } fr
 export { describeType, primitiveType } from './expr-types';
 
 /** Where the checked expression came from, when it was not parsed by `parseExpression` (for messages). */
-export interface CheckOptions {
+interface CheckOptions {
   readonly text?: string;
   readonly target?: string;
 }

@@ -6,6 +6,7 @@
  * readers skip a malformed element (Accept, Accept-Charset), as browsers and most servers do.
  */
 import { ErrorCode, ODataError } from '../errors';
+import { memoByText } from '../util';
 
 /** A media type: lower-case `type/subtype`, parameters by lower-case name (values unquoted, case kept). */
 interface MediaType {
@@ -266,6 +267,12 @@ export function parseMediaType(text: string, code: ErrorCode): MediaType {
   return parsed;
 }
 
+// Content-Type and Accept texts repeat: each is parsed once (util/text-memo, ~25 ns a lookup instead of ~200 a parse).
+const readContentTypeText = memoByText((text: string): MediaType | undefined => {
+  const parsed = scanMediaType(text, false);
+  return isFault(parsed) ? undefined : Object.freeze(parsed);
+});
+
 /**
  * Read the Content-Type of a request body leniently: undefined when absent or when it does not
  * start with `type/subtype` followed by parameters (such a body matches no type we read, so it
@@ -273,9 +280,7 @@ export function parseMediaType(text: string, code: ErrorCode): MediaType {
  * `application/json;charset` is still JSON with no charset.
  */
 export function readContentType(value: string | undefined): MediaType | undefined {
-  if (value === undefined) return undefined;
-  const parsed = scanMediaType(value, false);
-  return isFault(parsed) ? undefined : parsed;
+  return value === undefined ? undefined : readContentTypeText(value);
 }
 
 /** The `type/subtype` of a Content-Type value, lower case; '' when it is absent or unreadable. */
@@ -342,39 +347,25 @@ export function parseMediaRange(text: string): MediaRange | undefined {
 }
 
 /**
- * Accept headers repeat (a client sends the same one with every request, and `$format` values map
- * to three texts), so the parsed ranges are kept per header text: a Map lookup instead of a parse
- * per request. At most ACCEPT_MEMO_SIZE texts are kept; the memo starts over when it is full, so
- * unusual headers cannot make it grow.
- */
-const ACCEPT_MEMO = new Map<string, readonly MediaRange[]>();
-const ACCEPT_MEMO_SIZE = 64;
-
-/**
  * Read an Accept header (RFC 9110 §12.5.1): `Accept = #( media-range [ weight ] )`. Malformed
- * elements are skipped, as browsers and most servers do, rather than failing the request.
+ * elements are skipped, as browsers and most servers do, rather than failing the request. Parsed
+ * once per header text (`$format` values map to three texts).
  */
-export function parseAccept(header: string): readonly MediaRange[] {
-  let ranges = ACCEPT_MEMO.get(header);
-  if (ranges === undefined) {
-    const read: MediaRange[] = [];
-    forEachElement(header, (start, end) => {
-      if (skipWhitespace(header, start, end) === end) return;
-      const range = readMediaRange(header, start, end);
-      if (range !== undefined) read.push(range);
-    });
-    ranges = Object.freeze(read);
-    if (ACCEPT_MEMO.size >= ACCEPT_MEMO_SIZE) ACCEPT_MEMO.clear();
-    ACCEPT_MEMO.set(header, ranges);
-  }
-  return ranges;
-}
+export const parseAccept: (header: string) => readonly MediaRange[] = memoByText((header) => {
+  const ranges: MediaRange[] = [];
+  forEachElement(header, (start, end) => {
+    if (skipWhitespace(header, start, end) === end) return;
+    const range = readMediaRange(header, start, end);
+    if (range !== undefined) ranges.push(range);
+  });
+  return Object.freeze(ranges);
+});
 
 /**
  * Read an Accept-Charset header (RFC 9110 §12.5.2): `Accept-Charset = #( ( token / "*" ) [ weight ] )`.
- * Malformed elements are skipped, as in Accept.
+ * Malformed elements are skipped, as in Accept. Parsed once per header text.
  */
-export function parseAcceptCharset(header: string): CharsetRange[] {
+export const parseAcceptCharset: (header: string) => readonly CharsetRange[] = memoByText((header) => {
   const ranges: CharsetRange[] = [];
   forEachElement(header, (start, end) => {
     const nameStart = skipWhitespace(header, start, end);
@@ -390,5 +381,5 @@ export function parseAcceptCharset(header: string): CharsetRange[] {
     });
     if (failed === undefined) ranges.push({ charset: header.slice(nameStart, nameEnd).toLowerCase(), q });
   });
-  return ranges;
-}
+  return Object.freeze(ranges);
+});

@@ -102,7 +102,7 @@ export function isPrimitiveTypeName(name: string): name is EdmPrimitiveTypeName 
 }
 
 /** An inclusive integer range. */
-export interface IntegerRange {
+interface IntegerRange {
   readonly min: number;
   readonly max: number;
 }

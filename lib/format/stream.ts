@@ -18,7 +18,7 @@ export const CHUNK_SIZE = 16 * 1024;
  * for the default 10,000 expanded entries in Atom (~1.5 K characters each), so that passing the
  * limit is a clean 400; about 16 MB of memory while held.
  */
-export const HOLD_SIZE = 16 * 1024 * 1024;
+const HOLD_SIZE = 16 * 1024 * 1024;
 
 /** Expanded entries an item (a feed entry, a single entry) may hold to be written at once, as one string. */
 export const SYNC_EXPANDED = 1000;

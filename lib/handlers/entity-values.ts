@@ -49,7 +49,7 @@ function addDynamic(type: EdmEntityType, body: EntryBody, values: Record<string,
 }
 
 /** The body's links to existing entries, in the provider's terms. */
-export function bindingsOf(body: EntryBody): LinkBinding[] {
+function bindingsOf(body: EntryBody): LinkBinding[] {
   return body.bindings.map((binding) => ({ property: binding.property, targets: binding.targets }));
 }
 

@@ -1,6 +1,6 @@
 export { didYouMean } from './did-you-mean';
 export { assertNever } from './assert-never';
-export { isExcludedFromXml, isWellFormed, textProblem, toWellFormed } from './unicode';
+export { isExcludedFromXml, textProblem, toWellFormed } from './unicode';
 export { systemClock } from './clock';
 export { memoByText } from './text-memo';
 export type { Clock } from './clock';

@@ -11,7 +11,7 @@ const LONE_SURROGATES = new RegExp(LONE_SURROGATE.source, 'g');
 const NOT_XML_TEXT = new RegExp(`[\\u0000-\\u0008\\u000B\\u000C\\u000E-\\u001F\\uFFFE\\uFFFF]|${LONE_SURROGATE.source}`);
 
 /** True when `text` holds no unpaired surrogate (ES2024 `String.prototype.isWellFormed`). */
-export function isWellFormed(text: string): boolean {
+function isWellFormed(text: string): boolean {
   return !LONE_SURROGATE.test(text);
 }
 

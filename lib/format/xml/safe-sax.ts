@@ -38,7 +38,7 @@ export interface XmlLimits {
 const DEFAULT_XML_MAX_DEPTH = 100;
 
 /** Default attribute limit: OData elements carry a handful, plus namespace declarations. */
-export const DEFAULT_XML_MAX_ATTRIBUTES = 64;
+const DEFAULT_XML_MAX_ATTRIBUTES = 64;
 
 /** The key under which `XmlElement.attributes` holds a namespaced attribute. */
 function attributeKey(uri: string, local: string): string {

@@ -23,7 +23,7 @@ interface Holder {
 }
 
 /** How an abandoned transaction is cleaned up (the store undoes its writes). */
-export type Abandon = () => void;
+type Abandon = () => void;
 
 /** The bounded transaction running now: when it must end, and how to give it up. */
 interface Watched {

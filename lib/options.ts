@@ -48,9 +48,15 @@ export interface ServiceLimits {
   readonly providerTimeout: number | undefined;
 }
 
-/** A problem worth logging: every 5xx, with the original error, and the request it happened in. */
+/**
+ * A problem worth logging: every 5xx and every response cut off after its headers were sent, with
+ * the original error and the request it happened in.
+ */
 export interface ServiceLogEvent {
-  /** `error` for 5xx. */
+  /**
+   * `error` for a 5xx, or a response cut off for an unknown cause; `warn` for a response cut off by
+   * a client error found while it was written (a 4xx such as `maxExpandedEntities`).
+   */
   readonly level: 'error' | 'warn';
   /** The original error's message (never sent to clients). */
   readonly message: string;

@@ -1,13 +1,12 @@
 /**
  * `odata(options)`: the one function a host app mounts. It builds the service once and returns a
  * plain Node/Express middleware (so it works on Express 4 and 5 without importing either). No
- * protocol logic lives here: it reads the request, picks `$batch` or the pipeline, and writes.
+ * protocol logic lives here: it checks the URI length and CSRF token, reads the body, hands the
+ * request to the pipeline (`$batch` included) and writes the answer.
  */
 import type { ServerResponse } from 'http';
-import { processBatch } from './batch';
 import { normalizeError, ODataError } from './errors';
 import { writeError } from './format';
-import { checkMethodImplemented, checkRequestVersion } from './protocol';
 import { checkCsrf, checkServiceRoot, clearHeaders, csrfFetchHeaders, csrfPolicyOf, CsrfPolicy, ExpressLikeRequest, readRawBody, ResponseCutOffError, sendResponse, toODataRequest } from './http';
 import type { ODataServiceOptions } from './options';
 import type { ODataRequest, ODataResponse, RequestContext } from './protocol/message';
@@ -45,29 +44,6 @@ function memoisedRootCheck(): (serviceRoot: string, mountPath: string) => void {
   };
 }
 
-/**
- * `POST $batch`: a multiplexer around the same pipeline. Every part runs through `service.handle`
- * with the outer request's context; changesets run inside the provider's transaction.
- */
-async function serveBatch(service: Service, request: ODataRequest): Promise<ODataResponse> {
-  checkMethodImplemented(request.method);
-  if (request.method !== 'POST') {
-    throw ODataError.fromCode('METHOD_NOT_ALLOWED', { method: request.method, resource: '$batch' }, { headers: { allow: 'POST' } });
-  }
-  checkRequestVersion(request.headers);
-  const { limits } = service.options;
-  const transaction = <T>(work: () => Promise<T>): Promise<T> => service.transaction(request.context, work);
-  return processBatch({
-    body: request.body ?? Buffer.alloc(0),
-    contentType: request.headers['content-type'],
-    outer: { serviceRoot: request.serviceRoot, headers: request.headers, context: request.context },
-    handle: service.handle,
-    transaction,
-    fail: service.fail,
-    limits,
-  });
-}
-
 async function serve(
   service: Service,
   csrf: CsrfPolicy | undefined,
@@ -91,9 +67,7 @@ async function serve(
       if (fetched !== undefined) for (const [name, value] of Object.entries(fetched)) httpResponse.setHeader(name, value);
     }
     const body = METHODS_WITHOUT_BODY.has(method) ? undefined : await readRawBody(httpRequest, limits.maxBodyBytes, limits.bodyTimeout);
-    const isBatch = base.path === '$batch' || base.path.toLowerCase() === '%24batch';
-    // Tunneling (X-HTTP-Method) is resolved by the pipeline, so batch parts get it too.
-    result = isBatch ? await serveBatch(service, { ...base, body }) : await service.handle({ ...base, body });
+    result = await service.handle({ ...base, body });
   } catch (error) {
     result = service.fail(base, error);
   }

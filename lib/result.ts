@@ -82,8 +82,20 @@ export interface ServiceDocumentResult {
   readonly kind: 'ServiceDocument';
 }
 
+/** `$metadata`: the EDMX document, written once when the service was built (edm/writeEdmx). */
 export interface MetadataResult {
   readonly kind: 'Metadata';
+  readonly document: Buffer;
+  /** The model's DataServiceVersion, which the response carries. */
+  readonly version: '1.0' | '2.0';
+}
+
+/** The multipart answer of a `$batch` request, written by lib/batch. */
+export interface BatchResult {
+  readonly kind: 'Batch';
+  /** `multipart/mixed; boundary=...`. */
+  readonly contentType: string;
+  readonly body: Buffer;
 }
 
 /** No body: 204 No Content (writes and deletes), or 304 Not Modified for a conditional read. */
@@ -95,6 +107,7 @@ export interface NoContentResult {
 export type Result =
   | ServiceDocumentResult
   | MetadataResult
+  | BatchResult
   | FeedResult
   | EntryResult
   | PropertyResult

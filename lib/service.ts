@@ -1,43 +1,46 @@
 /**
- * THE pipeline: ODataRequest in, ODataResponse out. The HTTP layer and `$batch` both call
- * `handle`; nothing here knows about Express. Steps: versions -> resource path -> query options ->
- * negotiation -> handler -> response version -> writer. Errors at any step become an error body in
- * the negotiated format; foreign errors are masked as 500 and logged.
+ * THE pipeline: ODataRequest in, ODataResponse out. The HTTP layer calls `handle`, and so does
+ * `$batch` (a row of the dispatch table) for each of its operations; nothing here knows about
+ * Express. Steps: versions -> resource path -> query options -> dispatch -> negotiation -> handler
+ * -> response version -> writer. Errors at any step become an error body in the negotiated format;
+ * foreign errors are masked as 500 and logged.
  */
 import { createHash } from 'crypto';
-import { isODataError, normalizeError } from './errors';
-import type { ODataError } from './errors';
+import { processBatch } from './batch';
+import { isODataError, normalizeError, ODataError } from './errors';
 import { writeEdmx } from './edm';
 import type { EdmEntityType } from './edm/model';
 import { errorContentType, writeError, writeResult, WriterContext } from './format';
-import { chooseResponseVersion, createUnitOfWork, dispatch, ServiceConfig } from './handlers';
+import { buildRoutes, chooseResponseVersion, createUnitOfWork, dispatch } from './handlers';
+import type { Handler, Routes, ServiceConfig } from './handlers';
 import { ODataServiceOptions, ResolvedOptions, resolveOptions } from './options';
 import type { Entity } from './provider/types';
 import { assertETagValue, assertHeaderValues, checkMethodImplemented, checkRequestFeatures, checkRequestVersion, checkResponseVersion, effectiveMethod, computeETag, formatVersion, negotiateFor, preferredErrorFormat } from './protocol';
 import type { ResponseFormat } from './protocol';
-import type { ODataRequest, ODataResponse, RequestContext } from './protocol/message';
+import type { ODataRequest, ODataResponse } from './protocol/message';
 import type { HandlerOutcome } from './result';
 import { parseQueryOptions, parseResourcePath } from './uri';
-import type { QueryOptions, ResourcePath } from './uri/types';
+import type { QueryOptions, ResourcePath, ServicePath } from './uri/types';
 
 /** A built service: one per `odata(...)` call. */
 export interface Service {
   readonly options: ResolvedOptions;
   handle(request: ODataRequest): Promise<ODataResponse>;
-  /** The error response for a request that failed before the pipeline could run (tunneling, body, batch). */
+  /** The error response for a request that failed before the pipeline could run (URI length, CSRF, body). */
   fail(request: ODataRequest, error: unknown): ODataResponse;
   /** Log a response that failed after its headers were sent (its connection was closed). */
   reportCutOff(request: ODataRequest, reason: unknown, status: number): void;
-  /** Run a `$batch` changeset's work as one unit: the provider's transaction, bounded by `providerTimeout`. */
-  transaction<T>(context: RequestContext, work: () => Promise<T>): Promise<T>;
 }
 
-/** Build the service once: options validated, `$metadata` bytes and ETag precomputed. */
+/**
+ * Build the service once: options validated, `$metadata` bytes and ETag precomputed, the dispatch
+ * table derived from the methods the provider implements.
+ */
 export function createService(input: ODataServiceOptions): Service {
   const options = resolveOptions(input);
   const { model, provider } = options;
-  const metadataBody = Buffer.from(writeEdmx(model), 'utf8');
-  const metadataETag = `"${createHash('sha1').update(metadataBody).digest('base64url')}"`;
+  const document = Buffer.from(writeEdmx(model), 'utf8');
+  const metadata = { document, etag: `"${createHash('sha1').update(document).digest('base64url')}"`, version: model.dataServiceVersion };
   const etagOf = (entity: Entity, entityType: EdmEntityType): string | undefined => {
     const custom = provider.etag?.(entity, entityType);
     if (custom === undefined) return computeETag(entity, entityType);
@@ -45,7 +48,7 @@ export function createService(input: ODataServiceOptions): Service {
     assertETagValue(custom);
     return `W/"${custom}"`;
   };
-  const config: ServiceConfig = { options, etagOf };
+  const config: ServiceConfig = { options, etagOf, metadata };
   const timeout = options.limits.providerTimeout;
   const unitOfWork = createUnitOfWork(provider, timeout);
   /** A streamed body whose every chunk must come within the provider timeout. */
@@ -57,7 +60,34 @@ export function createService(input: ODataServiceOptions): Service {
   // Media link entries need their media's content type (Atom content/@src, JSON media_src).
   const mediaOf = provider.mediaOf === undefined ? undefined : provider.mediaOf.bind(provider);
 
-  async function handle(incoming: ODataRequest): Promise<ODataResponse> {
+  /**
+   * `POST $batch` (MS-ODATA §2.2.7.6): a multiplexer around this same pipeline. Its operations run
+   * through `handleOperation` with the outer request's context; each changeset is one unit of
+   * work (the provider's transaction, bounded by `providerTimeout`), which its operations join.
+   */
+  const serveBatch: Handler<ServicePath<'Batch'>> = async ({ request }) => {
+    const answer = await processBatch({
+      body: request.body ?? Buffer.alloc(0),
+      contentType: request.headers['content-type'],
+      outer: { serviceRoot: request.serviceRoot, headers: request.headers, context: request.context },
+      handle: handleOperation,
+      transaction: <T>(work: () => Promise<T>): Promise<T> => unitOfWork.write(request.context, work),
+      fail,
+      limits: options.limits,
+    });
+    return { status: answer.status, result: { kind: 'Batch', contentType: answer.headers['content-type'], body: answer.body } };
+  };
+  // The batch reader refuses `$batch` parts; this row keeps any spelling of one from running a batch in a batch.
+  const nestedBatch: Handler<ServicePath<'Batch'>> = async () => {
+    throw ODataError.fromCode('BATCH_NOT_ALLOWED', { detail: 'a batch cannot contain another $batch request' });
+  };
+  const routes = buildRoutes(provider, { batch: serveBatch });
+  const operationRoutes = buildRoutes(provider, { batch: nestedBatch });
+
+  const handle = (request: ODataRequest): Promise<ODataResponse> => run(request, routes);
+  const handleOperation = (request: ODataRequest): Promise<ODataResponse> => run(request, operationRoutes);
+
+  async function run(incoming: ODataRequest, table: Routes): Promise<ODataResponse> {
     let format: ResponseFormat | undefined;
     let request = incoming;
     try {
@@ -70,34 +100,23 @@ export function createService(input: ODataServiceOptions): Service {
       const path: ResourcePath = parseResourcePath(request.path, model);
       const query: QueryOptions = parseQueryOptions(request.query, path, model, options.limits);
       checkRequestFeatures(request, path, query);
-      const handler = dispatch(path.kind, request.method);
+      const { handler, unit } = dispatch(table, path, request.method);
       const negotiated = negotiateFor(path, request, query);
       format = negotiated.format;
-      if (path.kind === 'Metadata') return metadataResponse(request, negotiated.contentType);
-      const reads = request.method === 'GET' || request.method === 'HEAD';
-      if (reads && timeout === undefined) {
+      if (unit === 'read' && timeout === undefined) {
         // The hot path: nothing to bound, no closure per request.
         return writeOutcome(request, await handler({ request, path, query, config }), negotiated.format, negotiated.contentType);
       }
       const produce = async (): Promise<ODataResponse> =>
         writeOutcome(request, await handler({ request, path, query, config }), negotiated.format, negotiated.contentType);
-      if (reads) return boundedStream(await unitOfWork.read(request.context, produce));
+      if (unit === 'read') return boundedStream(await unitOfWork.read(request.context, produce));
+      // $batch runs each operation and changeset as a unit of its own.
+      if (unit === 'multiplexer') return await produce();
       // A write's answer is written inside its transaction and released only after the commit.
       return await unitOfWork.write(request.context, async () => settled(await produce()));
     } catch (thrown) {
       return errorResponse(request, thrown, format);
     }
-  }
-
-  function metadataResponse(request: ODataRequest, contentType: string): ODataResponse {
-    const version = formatVersion(model.dataServiceVersion);
-    checkResponseVersion(model.dataServiceVersion, request.headers['maxdataserviceversion']);
-    const ifNoneMatch = request.headers['if-none-match'];
-    if (ifNoneMatch !== undefined && ifNoneMatch.split(',').some((tag) => tag.trim() === metadataETag || tag.trim() === '*')) {
-      return { status: 304, headers: { etag: metadataETag, dataserviceversion: version }, body: undefined };
-    }
-    const body = request.method === 'HEAD' ? undefined : metadataBody;
-    return { status: 200, headers: { 'content-type': contentType, etag: metadataETag, dataserviceversion: version }, body };
   }
 
   function writeOutcome(request: ODataRequest, outcome: HandlerOutcome, format: ResponseFormat, contentType: string): ODataResponse {
@@ -112,12 +131,14 @@ export function createService(input: ODataServiceOptions): Service {
     // Values that came from the provider (ETags, media types) must be valid before anything is sent.
     assertHeaderValues(headers);
     const status = outcome.status ?? (result.kind === 'NoContent' ? 204 : 200);
-    if (result.kind === 'NoContent') return { status, headers, body: undefined };
-    if (result.kind === 'RawValue') {
+    // RFC 9110 §15.4.5: a 304 "cannot contain content".
+    if (result.kind === 'NoContent' || status === 304) return { status, headers, body: undefined };
+    if (result.kind === 'RawValue' || result.kind === 'Batch') {
       headers['content-type'] = result.contentType;
       return { status, headers, body: request.method === 'HEAD' ? undefined : result.body };
     }
     headers['content-type'] = contentType;
+    if (result.kind === 'Metadata') return { status, headers, body: request.method === 'HEAD' ? undefined : result.document };
     if (result.kind === 'Count') {
       return { status, headers, body: request.method === 'HEAD' ? undefined : String(result.count) };
     }
@@ -172,7 +193,7 @@ export function createService(input: ODataServiceOptions): Service {
       url: request.path + (request.query ? `?${request.query}` : ''),
     });
   }
-  return Object.freeze({ options, handle, fail, reportCutOff, transaction: unitOfWork.write });
+  return Object.freeze({ options, handle, fail, reportCutOff });
 }
 
 /** True for a feed or entry that expands navigation properties: its writing is counted against maxExpandedEntities. */

@@ -31,8 +31,9 @@ const ALLOWED: Record<string, readonly string[]> = {
   providers: ['util', 'errors', 'edm', 'uri', 'protocol', 'provider'],
   options: ['util', 'errors', 'edm', 'uri', 'protocol', 'provider'],
   handlers: ['util', 'errors', 'edm', 'uri', 'protocol', 'provider', 'result', 'format', 'options'],
-  service: ['util', 'errors', 'edm', 'uri', 'protocol', 'provider', 'result', 'format', 'options', 'handlers'],
-  batch: ['util', 'errors', 'edm', 'uri', 'protocol', 'format', 'options', 'service'],
+  // batch is a multiplexer that takes the pipeline as a function; the service's $batch row calls it.
+  batch: ['util', 'errors', 'edm', 'uri', 'protocol', 'format', 'options'],
+  service: ['util', 'errors', 'edm', 'uri', 'protocol', 'provider', 'result', 'format', 'options', 'handlers', 'batch'],
   http: ['util', 'errors', 'edm', 'uri', 'protocol', 'format', 'options', 'service', 'batch'],
   middleware: ['util', 'errors', 'edm', 'uri', 'protocol', 'provider', 'format', 'options', 'service', 'batch', 'http'],
   sql: ['util', 'errors', 'edm', 'uri', 'provider'],

@@ -2,7 +2,7 @@
  * The response writers: one per payload and format (MS-ODATA §2.2.6), from the typed handler
  * results to text. `writeResult` picks the writer; Atom and XML share writers where the payload
  * is the same (a feed is Atom whether negotiated as `atom` or `xml`; a property is always XML).
- * Counts and raw values are text written by the service; `$metadata` is `edm/writeEdmx`.
+ * Counts are text; `$metadata` (edm/writeEdmx), raw values and `$batch` (lib/batch) arrive written.
  */
 import type { ResponseFormat } from '../protocol/negotiate';
 import type { Result } from '../result';
@@ -26,7 +26,7 @@ export * from './readers';
  * Write a handler result: verbose JSON when `format` is `json`, else its Atom or XML form (the
  * result kind decides which). Feeds from an async iterable come back as an async iterable of chunks;
  * everything else as one string. Count and NoContent are written here too (text, empty), so any
- * result the service holds can be passed; Metadata and RawValue cannot.
+ * result the service holds can be passed; Metadata, RawValue and Batch cannot.
  */
 export function writeResult(result: Result, format: ResponseFormat, context: WriterContext): string | AsyncIterable<string> {
   const json = format === 'json';
@@ -51,7 +51,8 @@ export function writeResult(result: Result, format: ResponseFormat, context: Wri
       return '';
     case 'Metadata':
     case 'RawValue':
-      throw new TypeError(`A ${result.kind} result is not written by lib/format (see edm/writeEdmx and the service).`);
+    case 'Batch':
+      throw new TypeError(`A ${result.kind} result arrives written (edm/writeEdmx, the provider, lib/batch); the service sends its bytes.`);
     default:
       return assertNever(result, 'result kind');
   }

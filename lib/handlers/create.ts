@@ -3,18 +3,17 @@
  * an inline tree), through a navigation property (link to the source), or a media link entry from
  * a raw media body. Answers 201 with `Location` and the entry.
  */
-import { ODataError } from '../errors';
 import { printKeyPredicate } from '../edm';
 import { NO_SELECT_EXPAND } from '../uri';
 import type { Entity, MediaContent, NavigationReference } from '../provider/types';
 import type { HandlerOutcome } from '../result';
 import type { EntityTarget } from './query-request';
 import { keyOfEntity, loadEntity, sourceTarget } from './query-request';
-import type { Handler, HandlerContext } from './context';
+import type { CollectionPath } from '../uri/types';
+import type { HandlerContext, ProviderWith } from './context';
 import { mediaTypeOf } from '../protocol/media-type';
 import { readEntryBody, requireBody } from './body';
 import { createRequestOf } from './entity-values';
-import { targetOf } from './read';
 import { readFormUpload } from './form-upload';
 import { checkCollectionPreconditions, etagHeaders } from './preconditions';
 
@@ -41,10 +40,8 @@ export function createdOutcome(context: HandlerContext, target: EntityTarget, en
 }
 
 /** POST on an entity set or a navigation collection. */
-export const createEntry: Handler = async (context) => {
-  const target = targetOf(context.path);
-  const provider = context.config.options.provider;
-  if (provider.create === undefined) throw ODataError.fromCode('METHOD_NOT_ALLOWED', { method: 'POST', resource: target.entitySet.name });
+export async function createEntry(context: HandlerContext<CollectionPath<'EntitySet' | 'NavigationCollection'>>, provider: ProviderWith<'create'>): Promise<HandlerOutcome> {
+  const target: EntityTarget = context.path;
   checkCollectionPreconditions(context, target.entitySet.name);
   const contentType = context.request.headers['content-type'];
   const media = mediaTypeOf(contentType);
@@ -66,4 +63,4 @@ export const createEntry: Handler = async (context) => {
   const request = { ...createRequestOf(target.entitySet, body), parent };
   const created = await provider.create(request, context.request.context);
   return createdOutcome(context, { ...target, entityType: body.entityType }, created);
-};
+}

@@ -1,10 +1,17 @@
 /**
- * Which handler serves which resource kind and method (Olingo's Dispatcher, as data). A method
- * missing from a row is 405 with an `Allow` header listing the row's methods.
+ * Which handler serves which resource kind and method (Olingo's Dispatcher, as data). The rows are
+ * derived once per service from the methods its provider implements: a method a row does not take,
+ * or whose provider method is missing, is 405 with an `Allow` header listing what the resource
+ * does take. Each row's handlers receive the path narrowed to the row's kind, and each says how
+ * the service runs it: as a read, as a write (one unit of work), or, for `$batch`, as a
+ * multiplexer whose operations run as units of their own.
  */
 import { ODataError } from '../errors';
-import type { ResourceKind } from '../uri/types';
-import type { Handler } from './context';
+import type { DataProvider } from '../provider/types';
+import type { HandlerOutcome } from '../result';
+import { QUERY_OPTION_TARGET_DESCRIPTIONS, queryOptionTarget } from '../uri/resource-kinds';
+import type { ResourceKind, ResourcePath, ResourcePathOf, ServicePath } from '../uri/types';
+import type { Handler, HandlerContext, ProviderWith, WriteMethodName } from './context';
 import { readLinks } from './links';
 import { readMetadata, readServiceDocument } from './metadata';
 import { readProperty, readPropertyValue } from './property';
@@ -16,43 +23,156 @@ import { deleteLink, writeLink } from './links-write';
 import { readMediaResource, updateMediaResource } from './media';
 import { invokeOperation } from './operations';
 
+/** The methods a row can take (HEAD is served by GET). */
 export type Method = 'GET' | 'POST' | 'PUT' | 'MERGE' | 'PATCH' | 'DELETE';
 
-type Row = Partial<Record<Method, Handler>>;
+/** Every method, in the order `Allow` lists them. */
+const METHODS: readonly Method[] = Object.freeze(['GET', 'POST', 'PUT', 'MERGE', 'PATCH', 'DELETE']);
 
-/** The dispatch table: every request kind the service serves, by method. */
-const TABLE: Readonly<Record<ResourceKind, Row>> = {
-  ServiceDocument: { GET: readServiceDocument },
-  Metadata: { GET: readMetadata },
-  Batch: {},
-  EntitySet: { GET: readFeed, POST: createEntry },
-  NavigationCollection: { GET: readFeed, POST: createEntry },
-  Entity: { GET: readEntry, PUT: updateEntry, MERGE: updateEntry, PATCH: updateEntry, DELETE: deleteEntry },
-  NavigationEntity: { GET: readEntry, PUT: updateEntry, MERGE: updateEntry, PATCH: updateEntry, DELETE: deleteEntry },
-  CollectionCount: { GET: readCount },
-  // MS-ODATA §2.2.7.3.2/§2.2.7.3.3, §3.2.5.5: MERGE and PATCH on a property update it as PUT does;
-  // a complex value merges its members.
-  ComplexProperty: { GET: readProperty, PUT: updateProperty, MERGE: updateProperty, PATCH: updateProperty },
-  PrimitiveProperty: { GET: readProperty, PUT: updateProperty, MERGE: updateProperty, PATCH: updateProperty },
-  PropertyValue: { GET: readPropertyValue, PUT: updatePropertyValue, DELETE: deletePropertyValue },
-  MediaResource: { GET: readMediaResource, PUT: updateMediaResource },
-  Links: { GET: readLinks, POST: writeLink },
-  Link: { GET: readLinks, PUT: writeLink, DELETE: deleteLink },
-  LinksCount: { GET: readLinks },
-  // The declared m:HttpMethod is checked by the handler, which answers 405 with the right Allow.
-  ServiceOperation: { GET: invokeOperation, POST: invokeOperation, PUT: invokeOperation, MERGE: invokeOperation, DELETE: invokeOperation },
-};
+const METHOD_SET: ReadonlySet<string> = new Set(METHODS);
 
-/** The methods a resource kind accepts, for `Allow` headers. */
-export function allowedMethods(kind: ResourceKind): Method[] {
-  return Object.keys(TABLE[kind]) as Method[];
+function isMethod(name: string): name is Method {
+  return METHOD_SET.has(name);
 }
 
-/** The handler for a kind and method, or a 405 error. HEAD is served by the GET handler. */
-export function dispatch(kind: ResourceKind, method: string): Handler {
-  const row = TABLE[kind];
-  const handler = row[(method === 'HEAD' ? 'GET' : method) as Method];
-  if (handler !== undefined) return handler;
-  const allow = allowedMethods(kind);
-  throw ODataError.fromCode('METHOD_NOT_ALLOWED', { method, resource: kind }, { headers: { allow: allow.join(', ') } });
+/**
+ * How the service runs a handler (handlers/unit-of-work.ts): a `read` (bounded, no transaction), a
+ * `write` (inside the provider's transaction with its answer), or a `multiplexer` that runs units
+ * of its own (`$batch`: each operation and changeset is one).
+ */
+type UnitKind = 'read' | 'write' | 'multiplexer';
+
+/** What dispatch finds for a method: the handler and how to run it. */
+interface Dispatched<P extends ResourcePath> {
+  readonly handler: Handler<P>;
+  readonly unit: UnitKind;
+}
+
+/** The handlers of one resource kind, by method. */
+interface Route<K extends ResourceKind> {
+  readonly handlers: { readonly [M in Method]?: Dispatched<ResourcePathOf<K>> };
+  /**
+   * For kinds whose methods depend on the addressed resource (a single link, a service operation's
+   * declared `m:HttpMethod`): whether this resource takes `method`. Absent: every handler applies.
+   */
+  readonly accepts?: (path: ResourcePathOf<K>, method: Method) => boolean;
+}
+
+/** The dispatch table: a row for every resource kind. */
+export type Routes = { readonly [K in ResourceKind]: Route<K> };
+
+/** The rows whose handlers the service supplies: `$batch` runs the service's own pipeline. */
+interface ServiceRoutes {
+  readonly batch: Handler<ServicePath<'Batch'>>;
+}
+
+/**
+ * A row with the handlers that exist (a provider method may be missing), frozen. GET is a read and
+ * every other method a write, unless the row is a multiplexer.
+ */
+function route<K extends ResourceKind>(
+  handlers: NoInfer<{ readonly [M in Method]?: Handler<ResourcePathOf<K>> | undefined }>,
+  accepts?: NoInfer<Route<K>['accepts']>,
+  multiplexer = false,
+): Route<K> {
+  const present: { [M in Method]?: Dispatched<ResourcePathOf<K>> } = {};
+  for (const method of METHODS) {
+    const handler = handlers[method];
+    if (handler !== undefined) present[method] = Object.freeze({ handler, unit: multiplexer ? 'multiplexer' : method === 'GET' ? 'read' : 'write' });
+  }
+  return Object.freeze(accepts === undefined ? { handlers: Object.freeze(present) } : { handlers: Object.freeze(present), accepts });
+}
+
+/** True when the provider implements the optional method `name`. */
+function implementsMethod<N extends WriteMethodName>(provider: DataProvider, name: N): provider is ProviderWith<N> {
+  return typeof provider[name] === 'function';
+}
+
+/** `handler` with the provider passed in, or undefined (405) when the provider does not implement `name`. */
+function using<N extends WriteMethodName, K extends ResourceKind>(
+  provider: DataProvider,
+  name: N,
+  handler: (context: HandlerContext<ResourcePathOf<K>>, provider: ProviderWith<N>) => Promise<HandlerOutcome>,
+): Handler<ResourcePathOf<K>> | undefined {
+  if (!implementsMethod(provider, name)) return undefined;
+  const capable = provider;
+  return (context) => handler(context, capable);
+}
+
+/**
+ * MS-ODATA §2.2.7.3.5 "UpdateLink" replaces a single-valued navigation property's link; a link of
+ * a many-valued one (`$links/Products(3)`) can only be read and deleted (§2.2.7.4.2).
+ */
+function linkAccepts(path: ResourcePathOf<'Link'>, method: Method): boolean {
+  return method !== 'PUT' || !path.navigationProperty.isCollection;
+}
+
+/** A service operation takes the method its `m:HttpMethod` declares, GET when none (MS-ODATA §2.2.3.4). */
+function operationAccepts(path: ResourcePathOf<'ServiceOperation'>, method: Method): boolean {
+  return method === (path.functionImport.httpMethod ?? 'GET');
+}
+
+/** Build the dispatch table of a service: once, from what its provider implements. */
+export function buildRoutes(provider: DataProvider, service: ServiceRoutes): Routes {
+  const updateEntity = using(provider, 'update', updateEntry);
+  const deleteEntity = using(provider, 'delete', deleteEntry);
+  const updatePropertyBody = using(provider, 'update', updateProperty);
+  const createInCollection = using(provider, 'create', createEntry);
+  const writeLinks = using(provider, 'link', writeLink);
+  const deleteLinks = using(provider, 'link', deleteLink);
+  const routes: Routes = {
+    ServiceDocument: route({ GET: readServiceDocument }),
+    Metadata: route({ GET: readMetadata }),
+    Batch: route({ POST: service.batch }, undefined, true),
+    EntitySet: route({ GET: readFeed, POST: createInCollection }),
+    NavigationCollection: route({ GET: readFeed, POST: createInCollection }),
+    Entity: route({ GET: readEntry, PUT: updateEntity, MERGE: updateEntity, PATCH: updateEntity, DELETE: deleteEntity }),
+    NavigationEntity: route({ GET: readEntry, PUT: updateEntity, MERGE: updateEntity, PATCH: updateEntity, DELETE: deleteEntity }),
+    CollectionCount: route({ GET: readCount }),
+    // MS-ODATA §2.2.7.3.2/§2.2.7.3.3, §3.2.5.5: MERGE and PATCH on a property update it as PUT does;
+    // a complex value merges its members.
+    ComplexProperty: route({ GET: readProperty, PUT: updatePropertyBody, MERGE: updatePropertyBody, PATCH: updatePropertyBody }),
+    PrimitiveProperty: route({ GET: readProperty, PUT: updatePropertyBody, MERGE: updatePropertyBody, PATCH: updatePropertyBody }),
+    PropertyValue: route({ GET: readPropertyValue, PUT: using(provider, 'update', updatePropertyValue), DELETE: using(provider, 'update', deletePropertyValue) }),
+    MediaResource: route({ GET: using(provider, 'readMedia', readMediaResource), PUT: using(provider, 'writeMedia', updateMediaResource) }),
+    Links: route({ GET: readLinks, POST: writeLinks }),
+    Link: route({ GET: readLinks, PUT: writeLinks, DELETE: deleteLinks }, linkAccepts),
+    LinksCount: route({ GET: readLinks }),
+    ServiceOperation: route(
+      { GET: invokeOperation, POST: invokeOperation, PUT: invokeOperation, MERGE: invokeOperation, DELETE: invokeOperation },
+      operationAccepts,
+    ),
+  };
+  return Object.freeze(routes);
+}
+
+function allowedBy<K extends ResourceKind>(row: Route<K>, path: ResourcePathOf<K>): Method[] {
+  return METHODS.filter((method) => row.handlers[method] !== undefined && (row.accepts === undefined || row.accepts(path, method)));
+}
+
+function handlerOf<K extends ResourceKind>(routes: Routes, kind: K, path: ResourcePathOf<K>, method: string): Dispatched<ResourcePathOf<K>> {
+  const row: Route<K> = routes[kind];
+  const name = method === 'HEAD' ? 'GET' : method;
+  if (isMethod(name)) {
+    const found = row.handlers[name];
+    if (found !== undefined && (row.accepts === undefined || row.accepts(path, name))) return found;
+  }
+  // RFC 9110 §15.5.6: "The origin server MUST generate an Allow header field in a 405 response
+  // containing a list of the target resource's currently supported methods." Empty when it takes none.
+  const resource = QUERY_OPTION_TARGET_DESCRIPTIONS[queryOptionTarget(path)];
+  throw ODataError.fromCode('METHOD_NOT_ALLOWED', { method, resource }, { headers: { allow: allowedBy(row, path).join(', ') } });
+}
+
+/** The methods the addressed resource takes, in `Allow` order (HEAD is implied by GET). */
+export function allowedMethods(routes: Routes, path: ResourcePath): Method[] {
+  return allowedOf(routes, path.kind, path);
+}
+
+function allowedOf<K extends ResourceKind>(routes: Routes, kind: K, path: ResourcePathOf<K>): Method[] {
+  return allowedBy(routes[kind], path);
+}
+
+/** The handler for a path and method (HEAD is served by GET) and how to run it, or a 405 error with `Allow`. */
+export function dispatch(routes: Routes, path: ResourcePath, method: string): Dispatched<ResourcePath> {
+  return handlerOf(routes, path.kind, path, method);
 }

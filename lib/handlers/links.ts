@@ -4,12 +4,10 @@
  */
 import { printKeyPredicate } from '../edm';
 import type { Entity } from '../provider/types';
-import type { EntityPath, ResourcePath } from '../uri/types';
+import type { EntityPath, LinksPath } from '../uri/types';
 import type { Handler } from './context';
 import { checkCollectionPreconditions } from './preconditions';
 import { collect, collectionQuery, EntityTarget, entityQuery, notFound, providerCount } from './query-request';
-
-type LinksPath = Extract<ResourcePath, { kind: 'Links' | 'Link' | 'LinksCount' }>;
 
 /** The linked entries as an entity target: the source path plus one navigation hop. */
 function linkedTarget(path: LinksPath): EntityTarget {
@@ -21,8 +19,8 @@ function linkedTarget(path: LinksPath): EntityTarget {
 }
 
 /** GET `$links/Nav`, `$links/Nav(key)` and `$links/Nav/$count`. */
-export const readLinks: Handler = async (context) => {
-  const path = context.path as LinksPath;
+export const readLinks: Handler<LinksPath> = async (context) => {
+  const { path } = context;
   if (path.kind !== 'Link') checkCollectionPreconditions(context, `$links/${path.navigationProperty.name}`);
   const { provider } = context.config.options;
   const source = { path: path.path, entitySet: path.entitySet, entityType: path.entityType };

@@ -10,11 +10,10 @@ import type { PrimitiveValue, PropertyValue } from '../edm/primitives';
 import { applyQuery } from '../provider/evaluate';
 import type { Entity, OperationResult } from '../provider/types';
 import { withKeyTieBreaker } from '../uri';
-import type { ResourcePath } from '../uri/types';
+import type { ServiceOperationPath } from '../uri/types';
 import type { Handler, HandlerContext } from './context';
 import { collect, entityQuery, keyOfEntity } from './query-request';
 
-type OperationPath = Extract<ResourcePath, { kind: 'ServiceOperation' }>;
 
 /** Parameters as typed EDM values: 400 for a missing or malformed one. */
 export function operationParameters(functionImport: EdmFunctionImport, custom: Readonly<Record<string, string>>): Record<string, PropertyValue> {
@@ -43,7 +42,7 @@ function isEntityList(value: OperationResult): value is readonly Entity[] {
 }
 
 /** Expanded navigation for operation results: re-read each entity by key with the expand tree. */
-async function withExpansions(context: HandlerContext, path: OperationPath, entities: readonly Entity[]): Promise<readonly Entity[]> {
+async function withExpansions(context: HandlerContext, path: ServiceOperationPath, entities: readonly Entity[]): Promise<readonly Entity[]> {
   const entitySet = path.functionImport.entitySet;
   if (entitySet === undefined || context.query.selectExpand.expand.length === 0) return entities;
   const type = entitySet.entityType;
@@ -57,15 +56,10 @@ async function withExpansions(context: HandlerContext, path: OperationPath, enti
   );
 }
 
-/** Invoke a service operation (GET or POST, as declared). */
-export const invokeOperation: Handler = async (context) => {
-  const path = context.path as OperationPath;
+/** Invoke a service operation by the method it declares (the dispatch table refuses the others with 405). */
+export const invokeOperation: Handler<ServiceOperationPath> = async (context) => {
+  const { path } = context;
   const { functionImport } = path;
-  const declared = functionImport.httpMethod ?? 'GET';
-  const method = context.request.method === 'HEAD' ? 'GET' : context.request.method;
-  if (method !== declared) {
-    throw ODataError.fromCode('METHOD_NOT_ALLOWED', { method, resource: `service operation ${functionImport.name}` }, { headers: { allow: declared } });
-  }
   const implementation = context.config.options.provider.operations?.[functionImport.name];
   if (implementation === undefined) throw ODataError.fromCode('NOT_IMPLEMENTED', { feature: `The service operation ${functionImport.name}` });
   const parameters = operationParameters(functionImport, context.query.custom);

@@ -7,16 +7,14 @@
 import { ODataError } from '../errors';
 import { isComplexValue } from '../format/value-guards';
 import type { ComplexValue, PropertyValue } from '../edm/primitives';
-import type { EntityKey, PropertyStep } from '../uri/types';
-import type { Handler, HandlerContext } from './context';
+import type { EntityKey, PropertyPath, PropertyStep } from '../uri/types';
+import type { HandlerOutcome } from '../result';
+import type { HandlerContext, ProviderWith } from './context';
 import { readPropertyBody, readRawValueBody } from './body';
 import { etagHeaders, preconditionOf } from './preconditions';
 import { propertyValueOf } from './property';
 import { keyOfEntity, loadEntity } from './query-request';
-import { targetOf } from './read';
 import { keyOf } from './update';
-
-type PropertyPath = { readonly properties: readonly PropertyStep[] };
 
 /** Rebuild the top-level property value with the member at the end of `steps` replaced. */
 function withMember(current: PropertyValue, steps: readonly PropertyStep[], value: PropertyValue): PropertyValue {
@@ -36,11 +34,9 @@ function mergeComplex(current: PropertyValue, listed: PropertyValue): PropertyVa
 }
 
 /** Write `value` at the property path; with `merge`, a complex value merges into the current one. */
-async function writeProperty(context: HandlerContext, value: PropertyValue, merge = false): Promise<Record<string, string>> {
-  const target = targetOf(context.path);
-  const provider = context.config.options.provider;
-  if (provider.update === undefined) throw ODataError.fromCode('METHOD_NOT_ALLOWED', { method: context.request.method, resource: target.entitySet.name });
-  const { properties } = context.path as unknown as PropertyPath;
+async function writeProperty(context: HandlerContext<PropertyPath>, provider: ProviderWith<'update'>, value: PropertyValue, merge = false): Promise<Record<string, string>> {
+  const target = context.path;
+  const { properties } = target;
   const [first, ...rest] = properties;
   const precondition = preconditionOf(context, target.entityType);
   const name = first.kind === 'Property' ? first.property.name : first.name;
@@ -71,28 +67,28 @@ function assertWritable(steps: readonly PropertyStep[]): void {
 }
 
 /** PUT, MERGE or PATCH on a property with an XML or JSON property body. */
-export const updateProperty: Handler = async (context) => {
-  const { properties } = context.path as unknown as PropertyPath;
+export async function updateProperty(context: HandlerContext<PropertyPath<'ComplexProperty' | 'PrimitiveProperty'>>, provider: ProviderWith<'update'>): Promise<HandlerOutcome> {
+  const { properties } = context.path;
   assertWritable(properties);
   const body = readPropertyBody(context, properties[properties.length - 1]);
   const merge = context.request.method !== 'PUT';
-  return { result: { kind: 'NoContent' }, status: 204, headers: await writeProperty(context, body.value, merge) };
-};
+  return { result: { kind: 'NoContent' }, status: 204, headers: await writeProperty(context, provider, body.value, merge) };
+}
 
 /** PUT on `$value`: the raw value in its text (or binary) form, with a matching Content-Type. */
-export const updatePropertyValue: Handler = async (context) => {
-  const { properties } = context.path as unknown as PropertyPath;
+export async function updatePropertyValue(context: HandlerContext<PropertyPath<'PropertyValue'>>, provider: ProviderWith<'update'>): Promise<HandlerOutcome> {
+  const { properties } = context.path;
   assertWritable(properties);
   const body = readRawValueBody(context, properties[properties.length - 1]);
-  return { result: { kind: 'NoContent' }, status: 204, headers: await writeProperty(context, body.value) };
-};
+  return { result: { kind: 'NoContent' }, status: 204, headers: await writeProperty(context, provider, body.value) };
+}
 
 /** DELETE on `$value`: null for a nullable property; 400 for a key or non-nullable one. */
-export const deletePropertyValue: Handler = async (context) => {
-  const { properties } = context.path as unknown as PropertyPath;
+export async function deletePropertyValue(context: HandlerContext<PropertyPath<'PropertyValue'>>, provider: ProviderWith<'update'>): Promise<HandlerOutcome> {
+  const { properties } = context.path;
   const last = properties[properties.length - 1];
   if (last.kind === 'Property' && (last.property.isKey || !last.property.nullable)) {
     throw ODataError.fromCode('BAD_REQUEST', { detail: `The property '${last.property.name}' is ${last.property.isKey ? 'a key' : 'not nullable'}; its value cannot be deleted.` });
   }
-  return { result: { kind: 'NoContent' }, status: 204, headers: await writeProperty(context, null) };
-};
+  return { result: { kind: 'NoContent' }, status: 204, headers: await writeProperty(context, provider, null) };
+}

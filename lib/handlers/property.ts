@@ -8,13 +8,10 @@ import { isPrimitiveValue } from '../edm/primitives';
 import type { PropertyValue } from '../edm/primitives';
 import { formatRawValue, inferPrimitiveType } from '../edm';
 import type { Entity } from '../provider/types';
-import type { PropertyStep } from '../uri/types';
+import type { PropertyPath, PropertyStep } from '../uri/types';
 import type { Handler, HandlerContext } from './context';
 import { etagHeaders, readCondition } from './preconditions';
 import { loadEntity } from './query-request';
-import { targetOf } from './read';
-
-type PropertyPath = { readonly properties: readonly PropertyStep[] };
 
 /** Walk from an entity down the property steps; `undefined` type for dynamic properties. */
 export function propertyValueOf(entity: Entity, steps: readonly PropertyStep[]): { name: string; type: EdmPropertyTypeRef | undefined; value: PropertyValue } {
@@ -34,27 +31,27 @@ export function propertyValueOf(entity: Entity, steps: readonly PropertyStep[]):
  * The entity a property read addresses, its ETag header, and whether the read's preconditions
  * (If-Match 412, If-None-Match 304; RFC 7232) let it answer.
  */
-async function conditionalEntity(context: HandlerContext): Promise<{ entity: Entity; headers: Record<string, string>; notModified: boolean }> {
-  const target = targetOf(context.path);
+async function conditionalEntity(context: HandlerContext<PropertyPath>): Promise<{ entity: Entity; headers: Record<string, string>; notModified: boolean }> {
+  const target = context.path;
   const entity = await loadEntity(context, target);
   const headers = etagHeaders(context, target.entityType, entity);
   return { entity, headers, notModified: readCondition(context, target.entityType, headers.etag) === 'not-modified' };
 }
 
 /** GET on a primitive or complex property. */
-export const readProperty: Handler = async (context) => {
+export const readProperty: Handler<PropertyPath<'ComplexProperty' | 'PrimitiveProperty'>> = async (context) => {
   const { entity, headers, notModified } = await conditionalEntity(context);
   if (notModified) return { result: { kind: 'NoContent' }, status: 304, headers };
-  const { properties } = context.path as unknown as PropertyPath;
+  const { properties } = context.path;
   const { name, type, value } = propertyValueOf(entity, properties);
   return { result: { kind: 'Property', name, type, value }, headers };
 };
 
 /** GET on `.../$value` of a primitive property: the raw value; a null value has no raw form (404). */
-export const readPropertyValue: Handler = async (context) => {
+export const readPropertyValue: Handler<PropertyPath<'PropertyValue'>> = async (context) => {
   const { entity, headers, notModified } = await conditionalEntity(context);
   if (notModified) return { result: { kind: 'NoContent' }, status: 304, headers };
-  const { properties } = context.path as unknown as PropertyPath;
+  const { properties } = context.path;
   const { name, type, value } = propertyValueOf(entity, properties);
   if (value === null) throw ODataError.fromCode('RESOURCE_NOT_FOUND', { segment: `${name}/$value` });
   if (!isPrimitiveValue(value)) {

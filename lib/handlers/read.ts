@@ -5,20 +5,11 @@ import { pageSizeFor } from '../options';
 import type { Entity } from '../provider/types';
 import type { HandlerOutcome } from '../result';
 import { entityKeyOf } from '../uri';
-import type { ResourcePath } from '../uri/types';
+import type { CollectionPath, SingleEntityPath } from '../uri/types';
 import type { Handler, HandlerContext } from './context';
 import { expansionCovered, nextLink, orderByExpansion, planPage } from './paging';
 import { checkCollectionPreconditions, etagHeaders, readCondition } from './preconditions';
 import { collect, collectionQuery, EntityTarget, entityQuery, findEntity, loadEntity, notFound, providerCount, sourceTarget } from './query-request';
-
-type EntityPathKinds = Extract<ResourcePath, { path: unknown }>;
-
-/** The entity part of a path (every kind except service document, metadata, batch and operations). */
-export function targetOf(path: ResourcePath): EntityTarget {
-  if (!('path' in path)) throw new Error(`handler used for ${path.kind}`);
-  const { path: entityPath, entitySet, entityType } = path as EntityPathKinds;
-  return { path: entityPath, entitySet, entityType };
-}
 
 /** The path of a feed relative to the service root, for `link rel="self"` and next links. */
 function resourcePathText(context: HandlerContext): string {
@@ -43,8 +34,8 @@ async function positionEntity(context: HandlerContext, target: EntityTarget, las
 }
 
 /** GET on an entity set or a navigation collection. */
-export const readFeed: Handler = async (context) => {
-  const target = targetOf(context.path);
+export const readFeed: Handler<CollectionPath<'EntitySet' | 'NavigationCollection'>> = async (context) => {
+  const target: EntityTarget = context.path;
   checkCollectionPreconditions(context, resourcePathText(context));
   const { query, config, request } = context;
   const { provider } = config.options;
@@ -96,8 +87,8 @@ async function noRelatedEntity(context: HandlerContext, target: EntityTarget): P
 }
 
 /** GET on one entity (by key, or over a single-valued navigation). If-Match (412) and If-None-Match (304) apply. */
-export const readEntry: Handler = async (context) => {
-  const target = targetOf(context.path);
+export const readEntry: Handler<SingleEntityPath<'Entity' | 'NavigationEntity'>> = async (context) => {
+  const target: EntityTarget = context.path;
   const entity = await findEntity(context, target, context.query);
   if (entity === undefined) {
     if (context.path.kind === 'NavigationEntity') return noRelatedEntity(context, target);
@@ -113,8 +104,8 @@ export const readEntry: Handler = async (context) => {
 };
 
 /** GET `.../$count` on a collection (`$filter` applies). */
-export const readCount: Handler = async (context) => {
-  const target = targetOf(context.path);
+export const readCount: Handler<CollectionPath<'CollectionCount'>> = async (context) => {
+  const target: EntityTarget = context.path;
   checkCollectionPreconditions(context, resourcePathText(context));
   const { provider } = context.config.options;
   const { query } = context;

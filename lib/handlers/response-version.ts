@@ -45,8 +45,10 @@ export function responseVersion(result: Result, format: ResponseFormat): Respons
       return result.count !== undefined || result.nextLink !== undefined ? '2.0' : '1.0';
     case 'Count':
       return '2.0';
-    case 'ServiceDocument':
     case 'Metadata':
+      return result.version;
+    case 'ServiceDocument':
+    case 'Batch':
     case 'Property':
     case 'Collection':
     case 'RawValue':

@@ -3,14 +3,13 @@
  * entry (§2.2.7.4). PUT replaces (unlisted properties reset to defaults, links merged), MERGE and
  * PATCH change only what the body lists. Preconditions travel with the write.
  */
-import { ODataError } from '../errors';
-import type { EntityKey } from '../uri/types';
-import type { Handler, HandlerContext } from './context';
+import type { EntityKey, SingleEntityPath } from '../uri/types';
+import type { HandlerOutcome } from '../result';
+import type { HandlerContext, ProviderWith } from './context';
 import { readEntryBody } from './body';
 import { completeValues, listedValues, updateBindingsOf } from './entity-values';
 import { etagHeaders, preconditionOf } from './preconditions';
 import { EntityTarget, keyOfEntity, loadEntity } from './query-request';
-import { targetOf } from './read';
 
 /** The key of the entity a path addresses: from the URL when it has one, else by loading it. */
 export async function keyOf(context: HandlerContext, target: EntityTarget): Promise<EntityKey> {
@@ -23,15 +22,9 @@ export async function keyOf(context: HandlerContext, target: EntityTarget): Prom
   return keyOfEntity(target.entityType, await loadEntity(context, target));
 }
 
-function notWritable(context: HandlerContext, resource: string): ODataError {
-  return ODataError.fromCode('METHOD_NOT_ALLOWED', { method: context.request.method, resource });
-}
-
 /** PUT (replace) or MERGE/PATCH (merge) of an entry; 204 with the new ETag. */
-export const updateEntry: Handler = async (context) => {
-  const target = targetOf(context.path);
-  const { provider } = context.config.options;
-  if (provider.update === undefined) throw notWritable(context, target.entitySet.name);
+export async function updateEntry(context: HandlerContext<SingleEntityPath<'Entity' | 'NavigationEntity'>>, provider: ProviderWith<'update'>): Promise<HandlerOutcome> {
+  const target: EntityTarget = context.path;
   const key = await keyOf(context, target);
   const body = readEntryBody(context, { entitySet: target.entitySet, entityType: target.entityType, expectedKey: key });
   const precondition = preconditionOf(context, target.entityType);
@@ -42,19 +35,17 @@ export const updateEntry: Handler = async (context) => {
     context.request.context,
   );
   return { result: { kind: 'NoContent' }, status: 204, headers: etagHeaders(context, target.entityType, updated) };
-};
+}
 
 /**
  * DELETE of an entry (media link entries take their media resource with them): 204 No Content.
  * MS-ODATA §2.2.7.4.1: the response "MUST have a 204 (No Content)" status code; the "200 OK, no
  * body" of the older AtomPub wording breaks pyodata, odata2ts and SAPUI5.
  */
-export const deleteEntry: Handler = async (context) => {
-  const target = targetOf(context.path);
-  const { provider } = context.config.options;
-  if (provider.delete === undefined) throw notWritable(context, target.entitySet.name);
+export async function deleteEntry(context: HandlerContext<SingleEntityPath<'Entity' | 'NavigationEntity'>>, provider: ProviderWith<'delete'>): Promise<HandlerOutcome> {
+  const target: EntityTarget = context.path;
   const key = await keyOf(context, target);
   const precondition = preconditionOf(context, target.entityType);
   await provider.delete({ entitySet: target.entitySet, entityType: target.entityType, key, precondition }, context.request.context);
   return { result: { kind: 'NoContent' }, status: 204 };
-};
+}

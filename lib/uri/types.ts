@@ -69,34 +69,84 @@ interface EntityTargetBase {
   readonly entityType: EdmEntityType;
 }
 
-/** A resolved resource path. */
+/** A collection of entities (`EntitySet`, `NavigationCollection`: a many-valued navigation without key) or its `$count`. */
+export interface CollectionPath<K extends 'EntitySet' | 'NavigationCollection' | 'CollectionCount' = 'EntitySet' | 'NavigationCollection' | 'CollectionCount'> extends EntityTargetBase {
+  /** Which of the three this path is. */
+  readonly kind: K;
+}
+
+/** One entity (`Entity`: by key, `NavigationEntity`: a single-valued navigation) or its media resource (`Entity/$value`). */
+export interface SingleEntityPath<K extends 'Entity' | 'NavigationEntity' | 'MediaResource' = 'Entity' | 'NavigationEntity' | 'MediaResource'> extends EntityTargetBase {
+  /** Which of the three this path is. */
+  readonly kind: K;
+}
+
+/** A property of one entity, or its raw `$value`; `properties` walks into complex values. */
+export interface PropertyPath<K extends 'ComplexProperty' | 'PrimitiveProperty' | 'PropertyValue' = 'ComplexProperty' | 'PrimitiveProperty' | 'PropertyValue'> extends EntityTargetBase {
+  /** Which of the three this path is. */
+  readonly kind: K;
+  /** The property steps below the entity, the addressed one last. */
+  readonly properties: readonly PropertyStep[];
+}
+
+/**
+ * `$links/Nav` of the entity the base path addresses: `Links` (a many-valued navigation property
+ * without key), `Link` (a single-valued one, or one link by key) or `LinksCount` (`$links/Nav/$count`).
+ */
+export interface LinksPath<K extends 'Links' | 'Link' | 'LinksCount' = 'Links' | 'Link' | 'LinksCount'> extends EntityTargetBase {
+  /** Which of the three this path is. */
+  readonly kind: K;
+  /** The navigation property whose links are addressed. */
+  readonly navigationProperty: EdmNavigationProperty;
+  /** The entity set of the linked entities. */
+  readonly targetEntitySet: EdmEntitySet;
+  /** The key after the navigation property (`$links/Products(3)`), when given. */
+  readonly targetKey: EntityKey | undefined;
+}
+
+/** A service operation call (`GetProductsByRating?rating=3`), maybe with `/$count` or `/$value`. */
+export interface ServiceOperationPath {
+  /** Always `ServiceOperation`. */
+  readonly kind: 'ServiceOperation';
+  /** The function import the segment names. */
+  readonly functionImport: EdmFunctionImport;
+  /** `$count` or `$value` after the operation, when its result allows it. */
+  readonly suffix: 'count' | 'value' | undefined;
+}
+
+/** A path without anything but its kind: the service document, `$metadata`, `$batch`. */
+export interface ServicePath<K extends 'ServiceDocument' | 'Metadata' | 'Batch'> {
+  /** Which of the three this path is. */
+  readonly kind: K;
+}
+
+/** A resolved resource path: one member per resource kind, so `ResourcePathOf<K>` narrows to exactly the kinds `K` names. */
 export type ResourcePath =
-  | { readonly kind: 'ServiceDocument' }
-  | { readonly kind: 'Metadata' }
-  | { readonly kind: 'Batch' }
-  /** A collection of entities: a set, or a many-valued navigation without key. */
-  | (EntityTargetBase & { readonly kind: 'EntitySet' | 'NavigationCollection' | 'CollectionCount' })
-  /** One entity: by key, or a single-valued navigation. */
-  | (EntityTargetBase & { readonly kind: 'Entity' | 'NavigationEntity' | 'MediaResource' })
-  /** A property of one entity; `properties` walks into complex values. */
-  | (EntityTargetBase & {
-      readonly kind: 'ComplexProperty' | 'PrimitiveProperty' | 'PropertyValue';
-      readonly properties: readonly PropertyStep[];
-    })
-  /** `$links/Nav` (Links: many-valued, or Link: single-valued or with a key). */
-  | (EntityTargetBase & {
-      readonly kind: 'Links' | 'Link' | 'LinksCount';
-      readonly navigationProperty: EdmNavigationProperty;
-      readonly targetEntitySet: EdmEntitySet;
-      readonly targetKey: EntityKey | undefined;
-    })
-  | {
-      readonly kind: 'ServiceOperation';
-      /** The function import the segment names. */
-      readonly functionImport: EdmFunctionImport;
-      /** `$count` or `$value` after the operation, when its result allows it. */
-      readonly suffix: 'count' | 'value' | undefined;
-    };
+  | ServicePath<'ServiceDocument'>
+  | ServicePath<'Metadata'>
+  | ServicePath<'Batch'>
+  | CollectionPath<'EntitySet'>
+  | CollectionPath<'NavigationCollection'>
+  | CollectionPath<'CollectionCount'>
+  | SingleEntityPath<'Entity'>
+  | SingleEntityPath<'NavigationEntity'>
+  | SingleEntityPath<'MediaResource'>
+  | PropertyPath<'ComplexProperty'>
+  | PropertyPath<'PrimitiveProperty'>
+  | PropertyPath<'PropertyValue'>
+  | LinksPath<'Links'>
+  | LinksPath<'Link'>
+  | LinksPath<'LinksCount'>
+  | ServiceOperationPath;
+
+/** The resource paths of the kinds `K` (`ResourcePathOf<'Links' | 'Link'>`). */
+export type ResourcePathOf<K extends ResourceKind> = Extract<
+  ResourcePath,
+  {
+    /** One of the kinds asked for. */
+    readonly kind: K;
+  }
+>;
 
 /** `asc` or `desc`. */
 export type SortDirection = 'asc' | 'desc';

@@ -547,6 +547,23 @@ describe.each(EXPRESS_VERSIONS)('$batch on the demo service on %s', (_name, expr
       expect(statuses(parts)).toEqual([400, 200]);
       expect(jsonOf(single(parts, 0))).toEqual(jsonError('BATCH_NOT_ALLOWED', 'part 1: a batch cannot contain another $batch request'));
     });
+
+    it('refuses a percent-encoded %24batch inside a batch too, without running it', async () => {
+      const inner = batchBody([operation('DELETE', 'Categories(0)')], { boundary: 'x' });
+      const parts = await runBatch([
+        operation('POST', '%24batch', { headers: { 'Content-Type': 'multipart/mixed; boundary=x', Accept: JSON_TYPE }, body: inner.toString('utf8') }),
+        operation('GET', 'Categories/$count'),
+      ]);
+      expect(statuses(parts)).toEqual([400, 200]);
+      expect(jsonOf(single(parts, 0))).toEqual(jsonError('BATCH_NOT_ALLOWED', 'a batch cannot contain another $batch request'));
+      expect(single(parts, 1).body.toString()).toBe('3');
+    });
+
+    it('serves POST %24batch, the percent-encoded spelling, like $batch', async () => {
+      const response = await send(`${root()}%24batch`, 'POST', { 'content-type': 'multipart/mixed; boundary=batch_1' }, batchBody([operation('GET', 'Categories/$count')]));
+      const parts = readBatchResponse(response);
+      expect([response.status, statuses(parts), single(parts, 0).body.toString()]).toEqual([202, [200], '3']);
+    });
   });
 
   describe('UTF-8 and bytes', () => {

@@ -8,9 +8,10 @@ describe('writeResult', () => {
     expect(writeResult({ kind: 'NoContent' }, 'atom', context())).toBe('');
   });
 
-  it('refuses results that other modules write', () => {
-    expect(() => writeResult({ kind: 'Metadata' }, 'xml', context())).toThrow(TypeError);
+  it('refuses results that arrive written (the service sends their bytes)', () => {
+    expect(() => writeResult({ kind: 'Metadata', document: Buffer.from('<edmx:Edmx/>'), version: '1.0' }, 'xml', context())).toThrow(TypeError);
     expect(() => writeResult({ kind: 'RawValue', contentType: 'text/plain', body: 'x' }, 'xml', context())).toThrow(TypeError);
+    expect(() => writeResult({ kind: 'Batch', contentType: 'multipart/mixed; boundary=b', body: Buffer.from('--b--') }, 'xml', context())).toThrow(TypeError);
   });
 
   it('writes the JSON service document from the default container', () => {

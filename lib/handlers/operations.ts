@@ -5,15 +5,17 @@
  */
 import { ODataError } from '../errors';
 import { convertLiteral, formatRawValue, parseLiteral } from '../edm';
-import type { EdmFunctionImport } from '../edm/model';
-import type { PrimitiveValue, PropertyValue } from '../edm/primitives';
+import type { EdmEntitySet, EdmEntityType, EdmFunctionImport } from '../edm/model';
+import type { PropertyValue } from '../edm/primitives';
+import { expectComplex, expectPrimitive, isComplexValue, isEntity, isPrimitiveValue } from '../format/value-guards';
 import { applyQuery } from '../provider/evaluate';
 import type { Entity, OperationResult } from '../provider/types';
-import { withKeyTieBreaker } from '../uri';
+import type { HandlerOutcome } from '../result';
+import { shapedResultOf, withKeyTieBreaker } from '../uri';
+import type { ServiceOperationShape, ShapeReturnType } from '../uri';
 import type { ServiceOperationPath } from '../uri/types';
 import type { Handler, HandlerContext } from './context';
 import { collect, entityQuery, keyOfEntity } from './query-request';
-
 
 /** Parameters as typed EDM values: 400 for a missing or malformed one. */
 export function operationParameters(functionImport: EdmFunctionImport, custom: Readonly<Record<string, string>>): Record<string, PropertyValue> {
@@ -41,9 +43,21 @@ function isEntityList(value: OperationResult): value is readonly Entity[] {
   return Array.isArray(value);
 }
 
+function isList(value: OperationResult): value is readonly Entity[] | readonly PropertyValue[] {
+  return Array.isArray(value);
+}
+
+/** One invocation's answer as its writers see it. */
+interface Invocation {
+  readonly context: HandlerContext<ServiceOperationPath>;
+  readonly functionImport: EdmFunctionImport;
+  /** What the provider's operation returned. */
+  readonly value: OperationResult;
+}
+
 /** Expanded navigation for operation results: re-read each entity by key with the expand tree. */
-async function withExpansions(context: HandlerContext, path: ServiceOperationPath, entities: readonly Entity[]): Promise<readonly Entity[]> {
-  const entitySet = path.functionImport.entitySet;
+async function withExpansions(context: HandlerContext<ServiceOperationPath>, entities: readonly Entity[]): Promise<readonly Entity[]> {
+  const entitySet = context.path.functionImport.entitySet;
   if (entitySet === undefined || context.query.selectExpand.expand.length === 0) return entities;
   const type = entitySet.entityType;
   return Promise.all(
@@ -56,37 +70,61 @@ async function withExpansions(context: HandlerContext, path: ServiceOperationPat
   );
 }
 
-/** Invoke a service operation by the method it declares (the dispatch table refuses the others with 405). */
-export const invokeOperation: Handler<ServiceOperationPath> = async (context) => {
-  const { path } = context;
-  const { functionImport } = path;
-  const implementation = context.config.options.provider.operations?.[functionImport.name];
-  if (implementation === undefined) throw ODataError.fromCode('NOT_IMPLEMENTED', { feature: `The service operation ${functionImport.name}` });
-  const parameters = operationParameters(functionImport, context.query.custom);
-  const value = await implementation({ functionImport, parameters }, context.request.context);
-  const returnType = functionImport.returnType;
-  if (returnType === undefined) return { result: { kind: 'NoContent' }, status: 204 };
+/** The entity set of an operation returning entities (the model validator requires one). */
+function entitySetOf(functionImport: EdmFunctionImport): EdmEntitySet {
+  const { entitySet } = functionImport;
+  if (entitySet === undefined) throw ODataError.fromCode('INTERNAL');
+  return entitySet;
+}
 
-  if (returnType.kind === 'Entity') {
-    const entitySet = functionImport.entitySet;
-    if (entitySet === undefined) throw ODataError.fromCode('INTERNAL');
-    if (!returnType.collection) {
-      if (value === null || value === undefined || isEntityList(value)) throw ODataError.fromCode('RESOURCE_NOT_FOUND', { segment: functionImport.name });
-      const [entity] = await withExpansions(context, path, [value as Entity]);
-      return { result: { kind: 'Entry', entitySet, entityType: returnType.type, entity, selectExpand: context.query.selectExpand } };
+/** The entities of a collection result, `$filter`, `$orderby`, paging and the count applied here (MS-ODATA §2.2.3.5). */
+function queriedEntities({ context, value }: Invocation, entityType: EdmEntityType, wantsCount: boolean): { entities: readonly Entity[]; count: number | undefined } {
+  const { query } = context;
+  return applyQuery(isEntityList(value) ? value : [], {
+    filter: query.filter,
+    orderBy: withKeyTieBreaker(query.orderBy, entityType),
+    skip: query.skip,
+    top: query.top,
+    skipToken: query.skipToken,
+    count: wantsCount,
+  });
+}
+
+/** The items of a collection result, each a primitive, complex value or null (a provider's mistake is a logged 500). */
+function collectionItems({ functionImport, value }: Invocation): PropertyValue[] {
+  const items: PropertyValue[] = [];
+  if (!isList(value)) return items;
+  for (const item of value) {
+    if (item !== null && !isPrimitiveValue(item) && !isComplexValue(item)) {
+      throw new TypeError(`The service operation ${functionImport.name} returned a collection item that is not a value.`);
     }
-    const list = isEntityList(value) ? value : [];
+    items.push(item);
+  }
+  return items;
+}
+
+type ResultWriters = {
+  readonly [S in ServiceOperationShape]: (invocation: Invocation, returnType: ShapeReturnType<S>) => Promise<HandlerOutcome>;
+};
+
+/** How each result shape (Olingo URI10..URI14, URI1 for entity feeds) becomes a response. */
+const RESULT_WRITERS: ResultWriters = {
+  Void: async () => ({ result: { kind: 'NoContent' }, status: 204 }),
+
+  Entity: async (invocation, returnType) => {
+    const { context, functionImport, value } = invocation;
+    const entitySet = entitySetOf(functionImport);
+    if (value === null || value === undefined || isEntityList(value)) throw ODataError.fromCode('RESOURCE_NOT_FOUND', { segment: functionImport.name });
+    if (!isEntity(value)) throw new TypeError(`The service operation ${functionImport.name} returned a value that is not an entity.`);
+    const [entity] = await withExpansions(context, [value]);
+    return { result: { kind: 'Entry', entitySet, entityType: returnType.type, entity, selectExpand: context.query.selectExpand } };
+  },
+
+  EntityCollection: async (invocation, returnType) => {
+    const { context, functionImport } = invocation;
+    const entitySet = entitySetOf(functionImport);
     const { query } = context;
-    const wantsCount = query.inlineCount === 'allpages' || path.suffix === 'count';
-    const page = applyQuery(list, {
-      filter: query.filter,
-      orderBy: withKeyTieBreaker(query.orderBy, returnType.type),
-      skip: query.skip,
-      top: query.top,
-      skipToken: query.skipToken,
-      count: wantsCount,
-    });
-    if (path.suffix === 'count') return { result: { kind: 'Count', count: page.count ?? page.entities.length } };
+    const page = queriedEntities(invocation, returnType.type, query.inlineCount === 'allpages');
     return {
       result: {
         kind: 'Feed',
@@ -94,29 +132,65 @@ export const invokeOperation: Handler<ServiceOperationPath> = async (context) =>
         entityType: returnType.type,
         selfPath: functionImport.name,
         title: functionImport.name,
-        entities: await withExpansions(context, path, page.entities),
+        entities: await withExpansions(context, page.entities),
         count: query.inlineCount === 'allpages' ? page.count : undefined,
         nextLink: undefined,
         selectExpand: query.selectExpand,
       },
     };
-  }
+  },
 
-  if (path.suffix === 'value') {
-    // `Operation/$value` of a single primitive result: its raw form, as for a property's $value.
-    if (returnType.kind !== 'Primitive' || returnType.collection) {
-      throw ODataError.fromCode('URI_INVALID_SEGMENT', { segment: '$value', detail: 'only a single primitive result has a raw value' });
-    }
+  Count: async (invocation, returnType) => {
+    const page = queriedEntities(invocation, returnType.type, true);
+    return { result: { kind: 'Count', count: page.count ?? page.entities.length } };
+  },
+
+  // `Operation/$value` of a single primitive result: its raw form, as for a property's $value.
+  Value: async ({ functionImport, value }, returnType) => {
     if (value === null || value === undefined) throw ODataError.fromCode('RESOURCE_NOT_FOUND', { segment: `${functionImport.name}/$value` });
-    const raw = formatRawValue(returnType.name, value as PrimitiveValue);
+    const raw = formatRawValue(returnType.name, expectPrimitive(value, functionImport.name, returnType.name));
     const contentType = returnType.name === 'Edm.Binary' ? 'application/octet-stream' : 'text/plain;charset=utf-8';
     return { result: { kind: 'RawValue', contentType, body: typeof raw === 'string' ? raw : Buffer.from(raw) } };
-  }
-  if (returnType.collection) {
-    const values = Array.isArray(value) ? (value as readonly PropertyValue[]) : [];
-    return { result: { kind: 'Collection', name: functionImport.name, itemType: returnType, values } };
-  }
-  const single = (value ?? null) as PropertyValue;
-  const type = returnType.kind === 'Primitive' ? { kind: 'Primitive' as const, name: returnType.name } : { kind: 'Complex' as const, type: returnType.type };
-  return { result: { kind: 'Property', name: functionImport.name, type, value: single } };
+  },
+
+  PrimitiveCollection: async (invocation, returnType) => ({
+    result: { kind: 'Collection', name: invocation.functionImport.name, itemType: returnType, values: collectionItems(invocation) },
+  }),
+
+  ComplexCollection: async (invocation, returnType) => ({
+    result: { kind: 'Collection', name: invocation.functionImport.name, itemType: returnType, values: collectionItems(invocation) },
+  }),
+
+  Primitive: async ({ functionImport, value }, returnType) => ({
+    result: {
+      kind: 'Property',
+      name: functionImport.name,
+      type: { kind: 'Primitive', name: returnType.name },
+      value: value === null || value === undefined ? null : expectPrimitive(value, functionImport.name, returnType.name),
+    },
+  }),
+
+  Complex: async ({ functionImport, value }, returnType) => ({
+    result: {
+      kind: 'Property',
+      name: functionImport.name,
+      type: { kind: 'Complex', type: returnType.type },
+      value: value === null || value === undefined ? null : expectComplex(value, functionImport.name, returnType.type.qualifiedName),
+    },
+  }),
+};
+
+function writeShaped<S extends ServiceOperationShape>(invocation: Invocation, shape: S, returnType: ShapeReturnType<S>): Promise<HandlerOutcome> {
+  return RESULT_WRITERS[shape](invocation, returnType);
+}
+
+/** Invoke a service operation by the method it declares (the dispatch table refuses the others with 405). */
+export const invokeOperation: Handler<ServiceOperationPath> = async (context) => {
+  const { functionImport, suffix } = context.path;
+  const implementation = context.config.options.provider.operations?.[functionImport.name];
+  if (implementation === undefined) throw ODataError.fromCode('NOT_IMPLEMENTED', { feature: `The service operation ${functionImport.name}` });
+  const parameters = operationParameters(functionImport, context.query.custom);
+  const value = await implementation({ functionImport, parameters }, context.request.context);
+  const shaped = shapedResultOf(functionImport, suffix);
+  return writeShaped({ context, functionImport, value }, shaped.shape, shaped.returnType);
 };

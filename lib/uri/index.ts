@@ -12,8 +12,9 @@ export {
   isSystemQueryOption,
   queryOptionTarget,
   serviceOperationShape,
+  shapedResultOf,
 } from './resource-kinds';
-export type { QueryOptionTarget, ServiceOperationShape, SystemQueryOption } from './resource-kinds';
+export type { QueryOptionTarget, ServiceOperationShape, ShapeReturnType, SystemQueryOption } from './resource-kinds';
 export { parseQueryString } from './query-string';
 export { parseQueryOptions } from './query-options';
 export type { QueryLimits } from './query-options';

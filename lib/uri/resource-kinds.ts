@@ -3,7 +3,7 @@
  * each option lists the URI kinds it may be used with). A table, not branches: tests enumerate it,
  * and docs/uri.md prints the same matrix.
  */
-import type { EdmFunctionImport } from '../edm/model';
+import type { EdmFunctionImport, EdmReturnType } from '../edm/model';
 import type { ResourceKind, ResourcePath } from './types';
 
 /** The system query options of OData 2.0. */
@@ -126,14 +126,38 @@ export const QUERY_OPTION_TARGET_DESCRIPTIONS: Readonly<Record<QueryOptionTarget
   'ServiceOperation.Value': 'the raw value of a service operation result',
 });
 
+/** The return type a service operation of shape `S` has. */
+export type ShapeReturnType<S extends ServiceOperationShape> = S extends 'Void'
+  ? undefined
+  : S extends 'Entity' | 'EntityCollection' | 'Count'
+    ? Extract<EdmReturnType, { readonly kind: 'Entity' }>
+    : S extends 'Complex' | 'ComplexCollection'
+      ? Extract<EdmReturnType, { readonly kind: 'Complex' }>
+      : Extract<EdmReturnType, { readonly kind: 'Primitive' }>;
+
+/** A service operation's result shape with its return type narrowed to match: one member per shape. */
+type ShapedResult = { readonly [S in ServiceOperationShape]: { readonly shape: S; readonly returnType: ShapeReturnType<S> } }[ServiceOperationShape];
+
+/**
+ * The result shape of a service operation, with its `$count`/`$value` suffix (which the resource
+ * path allows only after an entity collection and a single primitive respectively).
+ */
+export function shapedResultOf(functionImport: EdmFunctionImport, suffix: 'count' | 'value' | undefined): ShapedResult {
+  const returnType = functionImport.returnType;
+  if (returnType === undefined) return { shape: 'Void', returnType };
+  switch (returnType.kind) {
+    case 'Entity':
+      return { shape: suffix === 'count' ? 'Count' : returnType.collection ? 'EntityCollection' : 'Entity', returnType };
+    case 'Complex':
+      return { shape: returnType.collection ? 'ComplexCollection' : 'Complex', returnType };
+    case 'Primitive':
+      return { shape: suffix === 'value' ? 'Value' : returnType.collection ? 'PrimitiveCollection' : 'Primitive', returnType };
+  }
+}
+
 /** The result shape of a service operation, with its `$count`/`$value` suffix. */
 export function serviceOperationShape(functionImport: EdmFunctionImport, suffix: 'count' | 'value' | undefined): ServiceOperationShape {
-  if (suffix === 'count') return 'Count';
-  if (suffix === 'value') return 'Value';
-  const returnType = functionImport.returnType;
-  if (returnType === undefined) return 'Void';
-  const kind = returnType.kind === 'Entity' ? 'Entity' : returnType.kind === 'Complex' ? 'Complex' : 'Primitive';
-  return returnType.collection ? `${kind}Collection` : kind;
+  return shapedResultOf(functionImport, suffix).shape;
 }
 
 /** The table row a resolved path uses. */

@@ -376,6 +376,15 @@ describe.each(EXPRESS_VERSIONS)('demo service writes on %s', (_name, expressModu
       expect(counted.body.d.__count).toBe('8');
     });
 
+    it('counts a composed result with $count and expands navigation properties of its entities', async () => {
+      const counted = await api().get('/odata/GetProductsByRating/$count?rating=3&$filter=Price gt 20m');
+      expect([counted.status, counted.headers['content-type'], counted.text]).toEqual([200, 'text/plain;charset=utf-8', '5']);
+      const all = await api().get('/odata/GetProductsByRating/$count?rating=3');
+      expect(all.text).toBe('8');
+      const expanded = await api().get('/odata/GetProductsByRating?rating=3&$orderby=ID&$top=1&$expand=Category').set('accept', JSON_TYPE);
+      expect(expanded.body.d.results.map((p: { ID: number; Category: { Name: string } }) => [p.ID, p.Category.Name])).toEqual([[1, 'Beverages']]);
+    });
+
     it('refuses a missing or malformed parameter with 400 and the wrong method with 405', async () => {
       expect((await api().get('/odata/GetProductsByRating')).status).toBe(400);
       expect((await api().get("/odata/GetProductsByRating?rating='x'")).status).toBe(400);

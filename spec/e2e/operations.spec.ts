@@ -7,6 +7,7 @@ import request from 'supertest';
 import { readFileSync } from 'fs';
 import { join } from 'path';
 import { loadEdmx, MemoryProvider, odata } from '../../lib';
+import type { OperationResult } from '../../lib';
 import { startServer, RunningServer } from '../helpers/server';
 
 const MODEL = loadEdmx(readFileSync(join(__dirname, '..', 'fixtures', 'e2e', 'operations.xml'), 'utf8'));
@@ -82,5 +83,32 @@ describe('service operations of every kind', () => {
     const response = await get(`${path}&$format=json`);
     expect(response.status).toBe(400);
     expect(response.body.error.code).toBe('QUERY_INVALID_VALUE');
+  });
+});
+
+describe('service operations whose provider returns the wrong shape', () => {
+  let server: RunningServer;
+  const logged: string[] = [];
+  beforeAll(async () => {
+    const provider = new MemoryProvider(MODEL, { Items: [] }, {
+      operations: {
+        ItemByName: async () => new Date(0),
+        // A JavaScript provider can return anything; TypeScript would refuse this one.
+        Days: async () => [new Date(0), [new Date(1)]] as unknown as OperationResult,
+      },
+    });
+    const app = express();
+    app.use('/odata', odata({ model: MODEL, provider, logger: (event) => logged.push(event.message) }));
+    server = await startServer(app);
+  });
+  afterAll(() => server.close());
+
+  it.each([
+    ["ItemByName?name='x'", 'The service operation ItemByName returned a value that is not an entity.'],
+    ["Days?from=datetime'2024-02-28T00:00'", 'The service operation Days returned a collection item that is not a value.'],
+  ])('answers %s with a logged 500, not a malformed payload', async (path, message) => {
+    const response = await request(server.url).get(`/odata/${path}&$format=json`);
+    expect([response.status, response.body.error.code]).toEqual([500, 'INTERNAL']);
+    expect(logged).toContain(message);
   });
 });

@@ -6,6 +6,7 @@ import {
   isQueryOptionAllowed,
   isSystemQueryOption,
   queryOptionTarget,
+  shapedResultOf,
 } from '../../lib/uri/resource-kinds';
 import type { QueryOptionTarget, SystemQueryOption } from '../../lib/uri/resource-kinds';
 import { demoModel, uriModel } from './uri-fixtures';
@@ -90,6 +91,20 @@ describe('queryOptionTarget', () => {
     ['GetCount/$value', 'uri', 'ServiceOperation.Value'],
   ])('%s -> %s', (path, model, target) => {
     expect(queryOptionTarget(parseResourcePath(path, model === 'demo' ? demoModel : uriModel))).toBe(target);
+  });
+
+  it.each([
+    ['GetOrders/$count', 'Count', 'Entity'],
+    ['GetOrder', 'Entity', 'Entity'],
+    ['GetAddresses', 'ComplexCollection', 'Complex'],
+    ['GetCount/$value', 'Value', 'Primitive'],
+    ['Reset', 'Void', undefined],
+  ])('%s is shaped %s with its %s return type', (text, shape, returnKind) => {
+    const path = parseResourcePath(text, uriModel);
+    if (path.kind !== 'ServiceOperation') throw new Error(`${text} is a ${path.kind}`);
+    const shaped = shapedResultOf(path.functionImport, path.suffix);
+    expect([shaped.shape, shaped.returnType?.kind]).toEqual([shape, returnKind]);
+    expect(shaped.returnType).toBe(path.functionImport.returnType);
   });
 
   it('answers isQueryOptionAllowed from the table', () => {

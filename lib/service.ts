@@ -10,7 +10,7 @@ import { processBatch } from './batch';
 import { isODataError, normalizeError, ODataError } from './errors';
 import { writeEdmx } from './edm';
 import type { EdmEntityType } from './edm/model';
-import { errorContentType, writeError, writeResult, WriterContext } from './format';
+import { errorContentType, responseHeaders, writeError, writeResult, WriterContext } from './format';
 import { buildRoutes, chooseResponseVersion, createUnitOfWork, dispatch } from './handlers';
 import type { Handler, Routes, ServiceConfig } from './handlers';
 import { ODataServiceOptions, ResolvedOptions, resolveOptions } from './options';
@@ -123,11 +123,7 @@ export function createService(input: ODataServiceOptions): Service {
     const { result } = outcome;
     const version = chooseResponseVersion(result, format, request.headers['maxdataserviceversion']);
     checkResponseVersion(version, request.headers['maxdataserviceversion']);
-    // A copy by loop: `{ ...outcome.headers, dataserviceversion }` (spread, then a new key) takes a slow path in V8, ~0.4 µs.
-    const headers: Record<string, string> = {};
-    const given = outcome.headers;
-    if (given !== undefined) for (const name of Object.keys(given)) headers[name] = given[name];
-    headers.dataserviceversion = formatVersion(version);
+    const headers = responseHeaders(outcome.headers, formatVersion(version));
     // Values that came from the provider (ETags, media types) must be valid before anything is sent.
     assertHeaderValues(headers);
     const status = outcome.status ?? (result.kind === 'NoContent' ? 204 : 200);
@@ -146,8 +142,7 @@ export function createService(input: ODataServiceOptions): Service {
       serviceRoot: request.serviceRoot,
       model,
       version,
-      // Only Atom writes `<updated>`: JSON responses skip reading and formatting the clock (~0.6 µs).
-      updated: format === 'json' ? '' : isoSeconds(options.now()),
+      now: options.now,
       etagOf,
       mediaOf,
       expansionBudget: expands(result) ? { remaining: options.limits.maxExpandedEntities, limit: options.limits.maxExpandedEntities } : undefined,
@@ -221,10 +216,5 @@ function withValidHeaders(error: ODataError): ODataError {
   } catch (invalid) {
     return normalizeError(invalid);
   }
-}
-
-/** `2026-11-22T14:30:05Z`: Atom `updated` values without milliseconds, as the original servers wrote them. */
-function isoSeconds(date: Date): string {
-  return date.toISOString().replace(/\.\d{3}Z$/, 'Z');
 }
 

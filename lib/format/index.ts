@@ -14,6 +14,7 @@ import { writeXmlCollection, writeXmlLink, writeXmlLinks, writeXmlProperty } fro
 
 export type { WriterContext, MediaInfo } from './context';
 export { errorContentType, writeError } from './error-body';
+export { responseHeaders } from './response-headers';
 export * from './names';
 export type { EntryPlan, NavigationPlan } from './entry-plan';
 export { CHUNK_SIZE } from './stream';

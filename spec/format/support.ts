@@ -36,7 +36,7 @@ export function etagOf(entity: Entity, type: EdmEntityType): string | undefined 
 }
 
 export function context(version: '1.0' | '2.0' = '2.0', model: EdmModel = demoModel, extra: Partial<WriterContext> = {}): WriterContext {
-  return { serviceRoot: SERVICE_ROOT, model, version, updated: UPDATED, etagOf, ...extra };
+  return { serviceRoot: SERVICE_ROOT, model, version, now: () => new Date(UPDATED), etagOf, ...extra };
 }
 
 interface RawDemo {

@@ -21,20 +21,26 @@ import { compileXmlElement, writeDynamicXmlElement, XmlValueWriter } from '../xm
 import { compileFeedCustomization } from './feed-customization';
 
 /**
- * What every entry of one response shares, escaped once per response rather than once per entry:
- * the service root and the `updated` timestamp.
+ * What every entry of one response shares, computed once per response rather than once per entry:
+ * the escaped service root and the `updated` timestamp (the clock is read here, so only Atom
+ * responses read it).
  */
 interface AtomScope {
   readonly context: WriterContext;
   /** The service root, escaped for text and attributes. */
   readonly root: string;
-  /** `context.updated`, escaped. */
+  /** `context.now()` as an Atom date, escaped. */
   readonly updated: string;
 }
 
 /** The scope of one response. */
 export function atomScope(context: WriterContext): AtomScope {
-  return { context, root: escapeXmlAttribute(context.serviceRoot), updated: escapeXmlText(context.updated) };
+  return { context, root: escapeXmlAttribute(context.serviceRoot), updated: escapeXmlText(isoSeconds(context.now())) };
+}
+
+/** `2026-11-22T14:30:05Z`: Atom `updated` values without milliseconds, as the original servers wrote them. */
+function isoSeconds(date: Date): string {
+  return date.toISOString().replace(/\.\d{3}Z$/, 'Z');
 }
 
 /**

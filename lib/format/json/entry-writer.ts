@@ -23,9 +23,24 @@ import { compileJsonValue, JsonValueWriter, writeDynamicJsonValue } from './valu
  * piece, awaiting expanded feeds that are async iterables.
  */
 interface JsonEntryWriter {
-  readonly write: (entity: Entity, context: WriterContext) => string;
+  readonly write: (entity: Entity, scope: JsonScope) => string;
   readonly count: ((entity: Entity, cap: number) => number) | undefined;
-  readonly stream: (entity: Entity, context: WriterContext, out: ChunkOut) => AsyncGenerator<string, void, undefined>;
+  readonly stream: (entity: Entity, scope: JsonScope, out: ChunkOut) => AsyncGenerator<string, void, undefined>;
+}
+
+/**
+ * What every entry of one response shares, computed once per response rather than once per entry
+ * (as Atom's AtomScope): the service root escaped for a JSON string.
+ */
+interface JsonScope {
+  readonly context: WriterContext;
+  /** `context.serviceRoot` escaped for a JSON string (without the quotes). */
+  readonly root: string;
+}
+
+/** The scope of one response. */
+export function jsonScope(context: WriterContext): JsonScope {
+  return { context, root: jsonStringBody(context.serviceRoot) };
 }
 
 const cache = new WriterCache<JsonEntryWriter>(compileJsonEntry);
@@ -44,11 +59,11 @@ interface PropertyWriter {
 
 /** Writes one navigation property; `uriText` is the entry's URI, already escaped for a JSON string. */
 interface LinkWriter {
-  readonly write: (entity: Entity, uriText: string, context: WriterContext) => string;
+  readonly write: (entity: Entity, uriText: string, scope: JsonScope) => string;
   /** Expanded links only: see JsonEntryWriter.count. */
   readonly count?: (entity: Entity, cap: number) => number;
   /** Expanded links only: write the link into `out`, streaming an expanded feed. */
-  readonly stream?: (entity: Entity, uriText: string, context: WriterContext, out: ChunkOut) => AsyncGenerator<string, void, undefined>;
+  readonly stream?: (entity: Entity, uriText: string, scope: JsonScope, out: ChunkOut) => AsyncGenerator<string, void, undefined>;
 }
 
 // What JSON.stringify would escape (plus lone-surrogate candidates): absent in nearly every URI.
@@ -57,20 +72,6 @@ const JSON_SPECIAL = /["\\\u0000-\u001f\uD800-\uDFFF]/;
 /** The escaped content of a JSON string (without the quotes); the fast path returns the text itself. */
 function jsonStringBody(text: string): string {
   return JSON_SPECIAL.test(text) ? JSON.stringify(text).slice(1, -1) : text;
-}
-
-// The last service root seen and its escaped text: one service has one or a few roots (hosts).
-let lastRoot = '';
-let lastRootText = '';
-
-/** `context.serviceRoot` escaped for a JSON string; recomputed only when the root differs from the last one. */
-function escapedRoot(context: WriterContext): string {
-  const root = context.serviceRoot;
-  if (root !== lastRoot) {
-    lastRootText = jsonStringBody(root);
-    lastRoot = root;
-  }
-  return lastRootText;
 }
 
 function compileJsonEntry(plan: EntryPlan): JsonEntryWriter {
@@ -112,23 +113,23 @@ function compileJsonEntry(plan: EntryPlan): JsonEntryWriter {
     return out;
   };
   // The escaped URI text is shared by __metadata and every deferred link of the entry; the
-  // service root is escaped once per response, the path per entry (escaping works per character).
-  const uriTextOf = (entity: Entity, context: WriterContext): string => escapedRoot(context) + jsonStringBody(pathOf(entity));
+  // service root is escaped once per response (the scope), the path per entry (escaping works per character).
+  const uriTextOf = (entity: Entity, scope: JsonScope): string => scope.root + jsonStringBody(pathOf(entity));
 
   return {
-    write: (entity, context) => {
-      const uriText = uriTextOf(entity, context);
-      let out = head(entity, uriText, context);
-      for (let i = 0; i < links.length; i++) out += links[i].write(entity, uriText, context);
+    write: (entity, scope) => {
+      const uriText = uriTextOf(entity, scope);
+      let out = head(entity, uriText, scope.context);
+      for (let i = 0; i < links.length; i++) out += links[i].write(entity, uriText, scope);
       return out + '}';
     },
     count: expanded.length === 0 ? undefined : (entity, cap) => countLinks(expanded, entity, cap),
-    stream: async function* (entity, context, out) {
-      const uriText = uriTextOf(entity, context);
-      out.text += head(entity, uriText, context);
+    stream: async function* (entity, scope, out) {
+      const uriText = uriTextOf(entity, scope);
+      out.text += head(entity, uriText, scope.context);
       for (const link of links) {
-        if (link.stream === undefined) out.text += link.write(entity, uriText, context);
-        else yield* link.stream(entity, uriText, context, out);
+        if (link.stream === undefined) out.text += link.write(entity, uriText, scope);
+        else yield* link.stream(entity, uriText, scope, out);
       }
       out.text += '}';
     },
@@ -160,76 +161,77 @@ function compileLink(navigation: NavigationPlan): LinkWriter {
   const count = (entity: Entity, cap: number): number => expandedCount(entity[name], property.isCollection, child.count, cap);
   if (property.isCollection) {
     return {
-      write: (entity, uriText, context) => {
+      write: (entity, uriText, scope) => {
         const value = entity[name];
         if (!Array.isArray(value)) return deferred(uriText);
         const related: readonly unknown[] = value;
         let items = '';
         for (let i = 0; i < related.length; i++) {
-          items += (i === 0 ? '' : ',') + child.write(expectEntity(related[i], name), context);
+          items += (i === 0 ? '' : ',') + child.write(expectEntity(related[i], name), scope);
         }
-        return context.version === '1.0' ? `${key}[${items}]` : `${key}{"results":[${items}]}`;
+        return scope.context.version === '1.0' ? `${key}[${items}]` : `${key}{"results":[${items}]}`;
       },
       count,
-      stream: async function* (entity, uriText, context, out) {
+      stream: async function* (entity, uriText, scope, out) {
         const value = entity[name];
         if (!Array.isArray(value) && !isAsyncIterable(value)) {
           out.text += deferred(uriText);
           return;
         }
         const items: Iterable<unknown> | AsyncIterable<unknown> = value;
-        out.text += context.version === '1.0' ? `${key}[` : `${key}{"results":[`;
+        out.text += scope.context.version === '1.0' ? `${key}[` : `${key}{"results":[`;
         let index = 0;
         for await (const item of items) {
           if (index++ > 0) out.text += ',';
-          yield* writeChild(child, expectEntity(item, name), context, out);
+          yield* writeChild(child, expectEntity(item, name), scope, out);
           if (out.full) yield* out.release();
         }
-        out.text += context.version === '1.0' ? ']' : ']}';
+        out.text += scope.context.version === '1.0' ? ']' : ']}';
       },
     };
   }
   if (child.count === undefined) {
     // One entry with no expanded feed below: counted as it is written, no walk ahead, no streaming.
     return {
-      write: (entity, uriText, context) => {
+      write: (entity, uriText, scope) => {
         const value = entity[name];
         if (value === undefined) return deferred(uriText);
         if (value === null) return `${key}null`;
-        chargeExpanded(context.expansionBudget, 1);
-        return key + child.write(expectEntity(value, name), context);
+        chargeExpanded(scope.context.expansionBudget, 1);
+        return key + child.write(expectEntity(value, name), scope);
       },
     };
   }
   return {
-    write: (entity, uriText, context) => {
+    write: (entity, uriText, scope) => {
       const value = entity[name];
       if (value === undefined) return deferred(uriText);
       if (value === null) return `${key}null`;
-      return key + child.write(expectEntity(value, name), context);
+      return key + child.write(expectEntity(value, name), scope);
     },
     count,
-    stream: async function* (entity, uriText, context, out) {
+    stream: async function* (entity, uriText, scope, out) {
       const value = entity[name];
       if (value === undefined || value === null) {
         out.text += value === undefined ? deferred(uriText) : `${key}null`;
         return;
       }
       out.text += key;
-      yield* writeChild(child, expectEntity(value, name), context, out);
+      yield* writeChild(child, expectEntity(value, name), scope, out);
     },
   };
 }
 
 /** An expanded entry inside a streamed one: counted, then written at once when small, else streamed. */
-async function* writeChild(child: JsonEntryWriter, entity: Entity, context: WriterContext, out: ChunkOut): AsyncGenerator<string, void, undefined> {
-  chargeExpanded(context.expansionBudget, 1);
+async function* writeChild(child: JsonEntryWriter, entity: Entity, scope: JsonScope, out: ChunkOut): AsyncGenerator<string, void, undefined> {
+  const budget = scope.context.expansionBudget;
+  chargeExpanded(budget, 1);
   const found = child.count === undefined ? 0 : child.count(entity, SYNC_EXPANDED);
   if (found >= 0) {
-    chargeExpanded(context.expansionBudget, found);
-    out.text += child.write(entity, context);
+    chargeExpanded(budget, found);
+    out.text += child.write(entity, scope);
   } else {
-    yield* child.stream(entity, context, out);
+    yield* child.stream(entity, scope, out);
   }
 }
 

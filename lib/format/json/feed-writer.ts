@@ -8,17 +8,18 @@ import type { EntryResult, FeedResult } from '../../result';
 import type { WriterContext } from '../context';
 import { writeItem, writeSequence } from '../stream';
 import type { ItemWriter } from '../stream';
-import { jsonEntryWriter } from './entry-writer';
+import { jsonEntryWriter, jsonScope } from './entry-writer';
 
 /** A JSON feed: one string for an array of entities with few expanded entries, chunks otherwise. */
 export function writeJsonFeed(result: FeedResult, context: WriterContext): string | AsyncIterable<string> {
   const entry = jsonEntryWriter(result.entitySet, result.entityType, result.selectExpand);
+  const scope = jsonScope(context);
   const writer: ItemWriter<Entity> = {
-    write: (entity, index) => (index === 0 ? '' : ',') + entry.write(entity, context),
+    write: (entity, index) => (index === 0 ? '' : ',') + entry.write(entity, scope),
     count: entry.count,
     stream: async function* (entity, index, out) {
       if (index > 0) out.text += ',';
-      yield* entry.stream(entity, context, out);
+      yield* entry.stream(entity, scope, out);
     },
     expands: result.selectExpand.expand.length > 0,
   };
@@ -32,7 +33,8 @@ export function writeJsonFeed(result: FeedResult, context: WriterContext): strin
 /** A JSON entry: `{"d":{"__metadata":{...},...}}`; streamed when its expansions are large or streams. */
 export function writeJsonEntry(result: EntryResult, context: WriterContext): string | AsyncIterable<string> {
   const entry = jsonEntryWriter(result.entitySet, result.entityType, result.selectExpand);
-  return writeItem(result.entity, { write: (entity) => entry.write(entity, context), count: entry.count, stream: (entity, _index, out) => entry.stream(entity, context, out) }, ENTRY_WRAP, context.expansionBudget);
+  const scope = jsonScope(context);
+  return writeItem(result.entity, { write: (entity) => entry.write(entity, scope), count: entry.count, stream: (entity, _index, out) => entry.stream(entity, scope, out) }, ENTRY_WRAP, context.expansionBudget);
 }
 
 const ENTRY_WRAP = { head: '{"d":', tail: '}' } as const;

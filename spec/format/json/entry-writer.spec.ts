@@ -109,6 +109,14 @@ describe('JSON escaping', () => {
   });
 });
 
+describe('JSON service root', () => {
+  it('writes each response with its own service root, however responses of several hosts interleave', () => {
+    const roots = ['http://a.example/odata/', 'http://b.example/o"data/', 'http://a.example/odata/'];
+    const uris = roots.map((serviceRoot) => (json('Products', product0, ALL, '2.0', testModel, { serviceRoot }).__metadata as Json).uri);
+    expect(uris).toEqual(['http://a.example/odata/Products(0)', 'http://b.example/o"data/Products(0)', 'http://a.example/odata/Products(0)']);
+  });
+});
+
 describe('JSON feed', () => {
   const set = entitySet('Products');
   const base = { kind: 'Feed', entitySet: set, entityType: set.entityType, selfPath: 'Products', title: 'Products', selectExpand: ALL } as const;

@@ -33,12 +33,12 @@ export interface SetTable {
   readonly media: Map<string, StoredMedia>;
   /**
    * Bumped whenever a record is added, removed or moved (not when one is replaced in place), so
-   * facts about the Map's order (see MemoryStore.inKeyOrder) are computed once per change.
+   * facts about the Map's order (see StoreReads.inKeyOrder) are computed once per change.
    */
   version: number;
 }
 
-/** @internal The state and change primitives of the store; see MemoryStore for the API. */
+/** @internal The state and change primitives of the store; see store.ts for the API. */
 export class StoreCore {
   /** The model the store holds entities of. */
   readonly model: EdmModel;

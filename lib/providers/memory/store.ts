@@ -3,34 +3,31 @@
  * immutable record, per association set a link table. Every write is one synchronous step inside a
  * frame of the undo journal, so a precondition check and the write cannot be split by an await, and
  * a failed write, changeset or deep insert leaves the store exactly as before. Knows no URIs or HTTP.
+ *
+ * This file is the public API and its writes; the reads are in store-reads.ts, transactions that
+ * span awaits and the write lock in transactions.ts, the mechanics (tables, journal, required
+ * links) in store-core.ts.
  */
-import type { EdmEntitySet, EdmEntityType, EdmModel, EdmNavigationProperty } from '../../edm/model';
+import type { EdmEntitySet, EdmModel, EdmNavigationProperty } from '../../edm/model';
 import type { PropertyValue } from '../../edm/primitives';
 import { ODataError } from '../../errors';
 import { systemClock } from '../../util';
 import type { Clock } from '../../util';
-import { compileOrderBy } from '../../provider/evaluate';
-import { withKeyTieBreaker } from '../../uri';
 import type { EntityKey } from '../../uri/types';
 import { buildValues } from './entity-values';
 import type { StoredValues, WriteMode } from './entity-values';
-import { describeKeyValues, keyOfValues, keyString } from './keys';
-import type { LinkTables, NavigationBinding } from './link-table';
-import { StoreCore } from './store-core';
-import type { SetTable, StoredMedia, StoredRecord } from './store-core';
+import { describeKeyValues, keyOfValues } from './keys';
+import type { LinkTables } from './link-table';
+import type { StoredMedia } from './store-core';
+import { StoreReads } from './store-reads';
 import { stampTokens } from './tokens';
-import { WriteLock } from './write-lock';
+import { StoreTransactions } from './transactions';
+import type { StoreTransaction } from './transactions';
 
 export type { StoredValues } from './entity-values';
 export type { StoredMedia } from './store-core';
-
-/** Where a stored values object lives. */
-export interface EntityLocation {
-  /** The set the record is stored in. */
-  readonly entitySet: EdmEntitySet;
-  /** The canonical key string within the set. */
-  readonly key: string;
-}
+export type { EntityLocation } from './store-reads';
+export type { StoreTransaction } from './transactions';
 
 /** Options of the store. */
 export interface MemoryStoreOptions {
@@ -55,138 +52,14 @@ export interface WriteOptions {
   readonly check?: (current: StoredValues) => void;
 }
 
-/** A transaction opened with `begin()`; close it exactly once, innermost first. */
-export interface StoreTransaction {
-  /** Keep the transaction's writes; required links are checked when the outermost one commits. */
-  commit(): void;
-  /** Undo the transaction's writes, newest first, as if it never ran. */
-  rollback(): void;
-}
-
-/** Per entity type: the order `$orderby` falls back to (its key, ascending), compiled by the shared evaluator. */
-const KEY_COMPARATORS = new WeakMap<EdmEntityType, (a: StoredValues, b: StoredValues) => number>();
-
-function keyComparator(type: EdmEntityType): (a: StoredValues, b: StoredValues) => number {
-  let compare = KEY_COMPARATORS.get(type);
-  if (compare === undefined) {
-    compare = compileOrderBy(withKeyTieBreaker([], type));
-    KEY_COMPARATORS.set(type, compare);
-  }
-  return compare;
-}
-
 /** The store: entity records and link tables, with atomic writes and nested transactions. */
-export class MemoryStore extends StoreCore {
+export class MemoryStore extends StoreReads {
   private readonly now: Clock;
-  /** Per set: whether its records were in key order at the table version checked last. */
-  private readonly keyOrder = new WeakMap<SetTable, { readonly version: number; readonly ordered: boolean }>();
-  /** Serialises exclusive work (writes, changesets). */
-  private readonly lock = new WriteLock();
-  /** Transactions opened with `begin()` that are still open, innermost last. */
-  private readonly frames: { readonly depth: number; open: boolean }[] = [];
+  private readonly transactions = new StoreTransactions({ journal: this.journal, commit: () => this.finish(), undo: () => this.undo() });
 
   constructor(model: EdmModel, options: MemoryStoreOptions = {}) {
     super(model);
     this.now = options.now ?? systemClock;
-  }
-
-  // --- reads -----------------------------------------------------------------------------------
-
-  /** The entity with this key, or undefined. The object is the store's own: never mutate it. */
-  get(entitySet: EdmEntitySet, key: EntityKey): StoredValues | undefined {
-    return this.table(entitySet).records.get(keyString(entitySet.entityType, key))?.values;
-  }
-
-  /** The entity with this canonical key string, or undefined. */
-  getByKeyString(entitySet: EdmEntitySet, key: string): StoredValues | undefined {
-    return this.table(entitySet).records.get(key)?.values;
-  }
-
-  /** All entities of a set in insertion order: one array of references, no copies. */
-  all(entitySet: EdmEntitySet): StoredValues[] {
-    return Array.from(this.table(entitySet).records.values(), (record) => record.values);
-  }
-
-  /**
-   * The records of a set in insertion order, without copying them (`all` copies the references
-   * into an array). Do not write to the store while iterating.
-   *
-   * @internal
-   */
-  records(entitySet: EdmEntitySet): IterableIterator<StoredRecord> {
-    return this.table(entitySet).records.values();
-  }
-
-  /**
-   * True when the set's records iterate in ascending key order, the order a query without
-   * `$orderby` must return. Usually true (keys are loaded and generated in ascending order); then
-   * a page is the first records of the Map, with no sort. Checked once per change of the set: O(n)
-   * after an insert, O(1) for every read in between.
-   */
-  inKeyOrder(entitySet: EdmEntitySet): boolean {
-    const table = this.table(entitySet);
-    const known = this.keyOrder.get(table);
-    if (known !== undefined && known.version === table.version) return known.ordered;
-    const compare = keyComparator(entitySet.entityType);
-    let ordered = true;
-    let previous: StoredValues | undefined;
-    for (const record of table.records.values()) {
-      if (previous !== undefined && compare(previous, record.values) >= 0) {
-        ordered = false;
-        break;
-      }
-      previous = record.values;
-    }
-    this.keyOrder.set(table, { version: table.version, ordered });
-    return ordered;
-  }
-
-  /** Number of entities in a set. */
-  size(entitySet: EdmEntitySet): number {
-    return this.table(entitySet).records.size;
-  }
-
-  /** The set and key of a values object this store handed out, while it is current. */
-  locate(values: object): EntityLocation | undefined {
-    const location = this.locations.get(values);
-    if (location === undefined || location.table.records.get(location.key)?.values !== values) return undefined;
-    return { entitySet: location.table.entitySet, key: location.key };
-  }
-
-  /** The link table and direction of a navigation property from a set. */
-  binding(entitySet: EdmEntitySet, property: EdmNavigationProperty): NavigationBinding {
-    const binding = this.links.bindings.get(entitySet)?.get(property.name);
-    if (binding === undefined) throw ODataError.fromCode('RESOURCE_NOT_FOUND', { segment: property.name });
-    return binding;
-  }
-
-  /** Canonical keys of the entities linked from `key` over `property`. */
-  relatedKeys(entitySet: EdmEntitySet, key: string, property: EdmNavigationProperty): ReadonlySet<string> {
-    const binding = this.binding(entitySet, property);
-    return binding.table.targets(binding.from, key);
-  }
-
-  /** The entities linked from `key` over `property`, in insertion order of the target set. */
-  related(entitySet: EdmEntitySet, key: string, property: EdmNavigationProperty): StoredValues[] {
-    const binding = this.binding(entitySet, property);
-    const records = this.table(binding.target).records;
-    const found: StoredRecord[] = [];
-    for (const target of binding.table.targets(binding.from, key)) {
-      const record = records.get(target);
-      if (record !== undefined) found.push(record);
-    }
-    if (found.length > 1) found.sort((a, b) => a.seq - b.seq);
-    return found.map((record) => record.values);
-  }
-
-  /** The media resource of the entry with this canonical key, or undefined when it has none. */
-  media(entitySet: EdmEntitySet, key: string): StoredMedia | undefined {
-    return this.table(entitySet).media.get(key);
-  }
-
-  /** The canonical key string of a caller's key (a 400 when it does not fit the type). */
-  keyString(entitySet: EdmEntitySet, key: EntityKey): string {
-    return keyString(entitySet.entityType, key);
   }
 
   // --- writes ----------------------------------------------------------------------------------
@@ -291,24 +164,7 @@ export class MemoryStore extends StoreCore {
    * use `transactionAsync` (or `exclusive`) so that writers are serialised while one is open.
    */
   begin(): StoreTransaction {
-    this.journal.begin();
-    const frame = { depth: this.journal.depth, open: true };
-    this.frames.push(frame);
-    const close = (): void => {
-      if (!frame.open || this.journal.depth !== frame.depth) throw new Error('MemoryStore transactions must be closed once, innermost first.');
-      frame.open = false;
-      this.frames.pop();
-    };
-    return {
-      commit: () => {
-        close();
-        this.finish();
-      },
-      rollback: () => {
-        close();
-        this.undo();
-      },
-    };
+    return this.transactions.begin();
   }
 
   /**
@@ -318,12 +174,12 @@ export class MemoryStore extends StoreCore {
    * can never land inside an open changeset and be undone with it.
    */
   exclusive<T>(work: () => T | Promise<T>, scope?: object): Promise<T> {
-    return this.lock.run(work, scope);
+    return this.transactions.exclusive(work, scope);
   }
 
   /** `exclusive` for synchronous work (a single write); work that returns a promise is refused with a TypeError. */
   exclusiveSync<T>(work: () => T, scope?: object): Promise<T> {
-    return this.lock.runSync(work, scope);
+    return this.transactions.exclusiveSync(work, scope);
   }
 
   /**
@@ -334,30 +190,7 @@ export class MemoryStore extends StoreCore {
    * the same scope it is a savepoint.
    */
   transactionAsync<T>(work: () => Promise<T>, options: { readonly scope?: object; readonly timeout?: number } = {}): Promise<T> {
-    let transaction: StoreTransaction | undefined;
-    let depth = 0;
-    const run = async (): Promise<T> => {
-      transaction = this.begin();
-      depth = this.journal.depth;
-      let result: T;
-      try {
-        result = await work();
-      } catch (error) {
-        transaction.rollback();
-        throw error;
-      }
-      transaction.commit();
-      return result;
-    };
-    // Abandoned: undo every frame from this transaction's up (a nested one may still be open).
-    const abandon = (): void => {
-      while (this.journal.depth >= depth && depth > 0) {
-        const frame = this.frames.pop();
-        if (frame !== undefined) frame.open = false;
-        this.undo();
-      }
-    };
-    return this.lock.runTransaction(run, options.scope, options.timeout ?? Infinity, abandon);
+    return this.transactions.runAsync(work, options.scope, options.timeout ?? Infinity);
   }
 
   // --- loading (used by load-data) -------------------------------------------------------------

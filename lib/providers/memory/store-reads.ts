@@ -1,0 +1,108 @@
+/**
+ * The read side of the store: entities by key, sets in insertion or key order, links from both
+ * ends and media resources. Reads hand out the store's own immutable values objects, never copies.
+ */
+import type { EdmEntitySet, EdmNavigationProperty } from '../../edm/model';
+import { ODataError } from '../../errors';
+import type { EntityKey } from '../../uri/types';
+import type { StoredValues } from './entity-values';
+import { KeyOrderCache } from './key-order';
+import { keyString } from './keys';
+import type { NavigationBinding } from './link-table';
+import { StoreCore } from './store-core';
+import type { StoredMedia, StoredRecord } from './store-core';
+
+/** Where a stored values object lives. */
+export interface EntityLocation {
+  /** The set the record is stored in. */
+  readonly entitySet: EdmEntitySet;
+  /** The canonical key string within the set. */
+  readonly key: string;
+}
+
+/** @internal The reads of the store; see store.ts for the whole API. */
+export class StoreReads extends StoreCore {
+  private readonly keyOrder = new KeyOrderCache();
+
+  /** The entity with this key, or undefined. The object is the store's own: never mutate it. */
+  get(entitySet: EdmEntitySet, key: EntityKey): StoredValues | undefined {
+    return this.table(entitySet).records.get(keyString(entitySet.entityType, key))?.values;
+  }
+
+  /** The entity with this canonical key string, or undefined. */
+  getByKeyString(entitySet: EdmEntitySet, key: string): StoredValues | undefined {
+    return this.table(entitySet).records.get(key)?.values;
+  }
+
+  /** All entities of a set in insertion order: one array of references, no copies. */
+  all(entitySet: EdmEntitySet): StoredValues[] {
+    return Array.from(this.table(entitySet).records.values(), (record) => record.values);
+  }
+
+  /**
+   * The records of a set in insertion order, without copying them (`all` copies the references
+   * into an array). Do not write to the store while iterating.
+   *
+   * @internal
+   */
+  records(entitySet: EdmEntitySet): IterableIterator<StoredRecord> {
+    return this.table(entitySet).records.values();
+  }
+
+  /**
+   * True when the set's records iterate in ascending key order, the order a query without
+   * `$orderby` must return (key-order.ts): O(n) after a change of the set, O(1) for every read in
+   * between.
+   */
+  inKeyOrder(entitySet: EdmEntitySet): boolean {
+    return this.keyOrder.inKeyOrder(this.table(entitySet));
+  }
+
+  /** Number of entities in a set. */
+  size(entitySet: EdmEntitySet): number {
+    return this.table(entitySet).records.size;
+  }
+
+  /** The set and key of a values object this store handed out, while it is current. */
+  locate(values: object): EntityLocation | undefined {
+    const location = this.locations.get(values);
+    if (location === undefined || location.table.records.get(location.key)?.values !== values) return undefined;
+    return { entitySet: location.table.entitySet, key: location.key };
+  }
+
+  /** The link table and direction of a navigation property from a set. */
+  binding(entitySet: EdmEntitySet, property: EdmNavigationProperty): NavigationBinding {
+    const binding = this.links.bindings.get(entitySet)?.get(property.name);
+    if (binding === undefined) throw ODataError.fromCode('RESOURCE_NOT_FOUND', { segment: property.name });
+    return binding;
+  }
+
+  /** Canonical keys of the entities linked from `key` over `property`. */
+  relatedKeys(entitySet: EdmEntitySet, key: string, property: EdmNavigationProperty): ReadonlySet<string> {
+    const binding = this.binding(entitySet, property);
+    return binding.table.targets(binding.from, key);
+  }
+
+  /** The entities linked from `key` over `property`, in insertion order of the target set. */
+  related(entitySet: EdmEntitySet, key: string, property: EdmNavigationProperty): StoredValues[] {
+    const binding = this.binding(entitySet, property);
+    const records = this.table(binding.target).records;
+    const found: StoredRecord[] = [];
+    for (const target of binding.table.targets(binding.from, key)) {
+      const record = records.get(target);
+      if (record !== undefined) found.push(record);
+    }
+    if (found.length > 1) found.sort((a, b) => a.seq - b.seq);
+    return found.map((record) => record.values);
+  }
+
+  /** The media resource of the entry with this canonical key, or undefined when it has none. */
+  media(entitySet: EdmEntitySet, key: string): StoredMedia | undefined {
+    return this.table(entitySet).media.get(key);
+  }
+
+  /** The canonical key string of a caller's key (a 400 when it does not fit the type). */
+  keyString(entitySet: EdmEntitySet, key: EntityKey): string {
+    return keyString(entitySet.entityType, key);
+  }
+}

@@ -24,9 +24,10 @@ export type * from './edm/definition';
 export type * from './edm/model';
 export type { EdmPrimitiveTypeName, PrimitiveValue, ComplexValue, PropertyValue } from './edm/primitives';
 export type * from './provider/types';
-export type * from './uri/types';
+// What the provider contract's requests are made of (QueryRequest.path, orderBy, selectExpand, skipToken).
+export type { EntityKey, EntityPath, EntityPathRoot, NavigationStep, OrderByItem, SortDirection, SelectExpand, Selection, ExpandItem, SkipTokenPosition } from './uri/types';
 export type * from './uri/expr/ast';
-export type { RequestContext, ODataRequest, ODataResponse, ResponseBody } from './protocol/message';
+export type { RequestContext } from './protocol/message';
 // Shared query helpers: a custom provider hands rows and the typed request to these and gets
 // exactly MemoryProvider's $filter / $orderby / $skiptoken / paging / count semantics.
 export { applyQuery, compileFilter, compileOrderBy, compileSkipTokenFilter, compileExpression, evaluate } from './provider/evaluate';
@@ -36,16 +37,4 @@ export { walkExpression, foldExpression, transformExpression, childrenOf, printE
 export type { ExpressionVisitor, ExpressionFolder } from './uri/expr';
 export { MemoryProvider } from './providers/memory';
 // MemoryProvider's constructor arguments and its `store` (documented in docs/memory-provider.md).
-export type {
-  MemoryProviderOptions,
-  MemoryData,
-  ForeignKeyMap,
-  MemoryStore,
-  MemoryStoreOptions,
-  EntityLocation,
-  LinkTarget,
-  StoreTransaction,
-  StoredMedia,
-  StoredValues,
-  WriteOptions,
-} from './providers/memory';
+export type { MemoryProviderOptions, MemoryData, ForeignKeyMap, MemoryStore, LinkTarget, StoredMedia, StoredValues, WriteOptions } from './providers/memory';

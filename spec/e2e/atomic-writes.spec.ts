@@ -13,6 +13,7 @@ import { join } from 'path';
 import request from 'supertest';
 import { loadEdmx, MemoryProvider, odata } from '../../lib';
 import type { EdmModel } from '../../lib';
+import { storeOf } from '../../lib/providers/memory';
 import type { ODataRequest, RequestContext } from '../../lib/protocol/message';
 import { createService } from '../../lib/service';
 import { FAULTS, FaultyProvider } from '../helpers/faulty-provider';
@@ -41,7 +42,7 @@ function freshProvider(): FaultyProvider {
 
 /** Everything the store holds: records (values as JSON), links, media resources. */
 function snapshot(provider: FaultyProvider): string {
-  const { store } = provider.inner;
+  const store = storeOf(provider.inner);
   const parts: unknown[] = [];
   for (const set of MODEL.entitySets.values()) {
     for (const values of store.all(set)) {

@@ -1,7 +1,7 @@
 /** The in-memory provider: MemoryProvider, its store and the data-loading helpers. */
-export { MemoryProvider } from './memory-provider';
+export { MemoryProvider, storeOf } from './memory-provider';
 export type { MemoryProviderOptions } from './memory-provider';
-export { MemoryStore } from './store';
-export type { EntityLocation, LinkTarget, MemoryStoreOptions, StoreTransaction, StoredMedia, StoredValues, WriteOptions } from './store';
+export { Store } from './store';
+export type { LinkTarget, MemoryStore, StoredMedia, StoredValues, WriteOptions } from './store';
 export { fromForeignKeys, loadData } from './load-data';
 export type { ForeignKeyMap, MemoryData } from './load-data';

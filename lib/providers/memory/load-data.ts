@@ -1,5 +1,5 @@
 /**
- * Loads plain JSON-like data into a MemoryStore, checking it against the model: every problem
+ * Loads plain JSON-like data into the store, checking it against the model: every problem
  * (unknown set or property, bad value, duplicate key, dangling link, too many links for a `0..1`
  * end, a missing required link) is collected and thrown as one MEMORY_DATA_INVALID error that
  * names the set, key and property. Links are given by navigation property (see docs/memory-provider.md).
@@ -12,7 +12,7 @@ import { buildValues } from './entity-values';
 import { describeKeyValues, keyOfValues, normalizeKey } from './keys';
 import { otherEnd } from './link-table';
 import type { NavigationBinding } from './link-table';
-import type { MemoryStore } from './store';
+import type { Store } from './store';
 
 /** Entity set name to its entities: plain objects of property values and links. */
 export type MemoryData = Readonly<Record<string, readonly Readonly<Record<string, unknown>>[]>>;
@@ -74,7 +74,7 @@ interface PendingLink {
 }
 
 /** Load `data` into an empty store; throws MEMORY_DATA_INVALID listing every problem found. */
-export function loadData(store: MemoryStore, data: MemoryData): void {
+export function loadData(store: Store, data: MemoryData): void {
   const problems: string[] = [];
   const links: PendingLink[] = [];
   const model = store.model;
@@ -96,7 +96,7 @@ export function loadData(store: MemoryStore, data: MemoryData): void {
   if (problems.length > 0) fail(problems);
 }
 
-function loadRow(store: MemoryStore, entitySet: EdmEntitySet, row: unknown, index: number, problems: string[], links: PendingLink[]): void {
+function loadRow(store: Store, entitySet: EdmEntitySet, row: unknown, index: number, problems: string[], links: PendingLink[]): void {
   const type = entitySet.entityType;
   if (!isPlainObject(row)) {
     problems.push(`${entitySet.name}[${index}]: expected an object.`);
@@ -138,7 +138,7 @@ function loadRow(store: MemoryStore, entitySet: EdmEntitySet, row: unknown, inde
   }
 }
 
-function addLink(store: MemoryStore, link: PendingLink, problems: string[]): void {
+function addLink(store: Store, link: PendingLink, problems: string[]): void {
   const { binding, label } = link;
   const name = binding.property.name;
   if (binding.property.isCollection !== Array.isArray(link.value)) {

@@ -26,6 +26,7 @@ import type {
   UpdateRequest,
 } from '../../provider/types';
 import type { RequestContext } from '../../protocol/message';
+import type { Clock } from '../../util';
 import { NO_SELECT_EXPAND } from '../../uri/expand-select';
 import { derivesFrom } from '../../uri/expr/typecheck';
 import { entityKeyOf } from '../../uri/key-predicate';
@@ -35,14 +36,16 @@ import type { ForeignKeyMap, MemoryData } from './load-data';
 import { EAGER_EXPANDED, projectEntity, projectLazily, resolvePath } from './read';
 import { ordersByKeyOnly, scanPage } from './scan';
 import type { StoredPage } from './scan';
-import { MemoryStore } from './store';
-import type { MemoryStoreOptions, StoredValues } from './store';
+import { Store } from './store';
+import type { MemoryStore, StoredValues } from './store';
 import { createEntry, deleteEntry, updateEntry, writeLink, writeMedia } from './write';
 
 /** A written entity is returned with all its properties and nothing expanded. */
 
 /** Options of `new MemoryProvider(model, data, options)`. */
-export interface MemoryProviderOptions extends MemoryStoreOptions {
+export interface MemoryProviderOptions {
+  /** The clock for `Edm.DateTime` concurrency tokens; tests pin it. Default: the system time. */
+  readonly now?: Clock;
   /**
    * Foreign-key fields that stand for links, per entity set: `{ Products: { Category: 'CategoryID' } }`.
    * The fields are dropped after loading (they are not model properties).
@@ -73,17 +76,19 @@ const TRANSACTION_TIMEOUT = 30_000;
 export class MemoryProvider implements DataProvider {
   /** The model the data was checked against; the service it serves must use the same one. */
   readonly model: EdmModel;
-  /** The store; the provider's writes and tests use it directly. */
+  /** The provider's data, for service operations and setup code (docs/memory-provider.md). */
   readonly store: MemoryStore;
+  /** The same store with what the provider's own modules use (key order, links, media, loading). */
+  private readonly data: Store;
   /** Service-operation handlers given in the options. */
   readonly operations: Readonly<Record<string, OperationHandler>> | undefined;
   private readonly streamAbove: number;
   private readonly transactionTimeout: number;
   /** Single-valued navigation inside `$filter`/`$orderby` member paths (`Category/Name`). */
   private readonly navigate: NavigationAccess = (entity: Entity, property: EdmNavigationProperty) => {
-    const location = this.store.locate(entity);
+    const location = this.data.locate(entity);
     if (location === undefined) return undefined;
-    return this.store.related(location.entitySet, location.key, property)[0] ?? null;
+    return this.data.related(location.entitySet, location.key, property)[0] ?? null;
   };
   /** Per media link entry type: the sets that can hold its entries (filled on first use). */
   private readonly mediaSets = new Map<EdmEntityType, readonly EdmEntitySet[]>();
@@ -91,7 +96,8 @@ export class MemoryProvider implements DataProvider {
   /** Load `data` (entity set name to plain entities); throws MEMORY_DATA_INVALID naming every problem. */
   constructor(model: EdmModel, data: MemoryData = {}, options: MemoryProviderOptions = {}) {
     this.model = model;
-    this.store = new MemoryStore(model, options);
+    this.data = new Store(model, options);
+    this.store = this.data;
     this.operations = options.operations;
     this.streamAbove = options.streamAbove ?? STREAM_ABOVE;
     if (typeof this.streamAbove !== 'number' || !(this.streamAbove >= 0)) throw new TypeError(`MemoryProvider option 'streamAbove' must be a number >= 0, got ${String(options.streamAbove)}`);
@@ -99,7 +105,7 @@ export class MemoryProvider implements DataProvider {
     if (typeof this.transactionTimeout !== 'number' || !(this.transactionTimeout > 0)) {
       throw new TypeError(`MemoryProvider option 'transactionTimeout' must be a number > 0 (or Infinity), got ${String(options.transactionTimeout)}`);
     }
-    loadData(this.store, options.links === undefined ? data : fromForeignKeys(data, options.links));
+    loadData(this.data, options.links === undefined ? data : fromForeignKeys(data, options.links));
   }
 
   /**
@@ -109,7 +115,7 @@ export class MemoryProvider implements DataProvider {
    */
   async query(request: QueryRequest, _context: RequestContext): Promise<QueryResult> {
     const { page, count } = this.select(request);
-    const { store } = this;
+    const store = this.data;
     const { entitySet, selectExpand } = request;
     // One allowance of eagerly copied expanded entries for the whole page (see EAGER_EXPANDED).
     const allowance = { left: EAGER_EXPANDED };
@@ -124,7 +130,7 @@ export class MemoryProvider implements DataProvider {
   private select(request: QueryRequest): StoredPage {
     const { path } = request;
     if (request.single) {
-      const [first] = resolvePath(this.store, path);
+      const [first] = resolvePath(this.data, path);
       const page = first === undefined || (request.filter !== undefined && !compileFilter(request.filter, this.navigate)(first)) ? [] : [first];
       return { page, count: request.count ? page.length : undefined };
     }
@@ -141,21 +147,21 @@ export class MemoryProvider implements DataProvider {
     if (path.root.key === undefined && path.navigation.length === 0) {
       const entitySet = path.root.entitySet;
       // No $orderby over a set stored in key order: one pass, no copy of the set, no sort.
-      if (ordersByKeyOnly(request.orderBy, request.entityType) && this.store.inKeyOrder(entitySet)) {
-        return scanPage(this.store.records(entitySet), this.store.size(entitySet), part, this.navigate);
+      if (ordersByKeyOnly(request.orderBy, request.entityType) && this.data.inKeyOrder(entitySet)) {
+        return scanPage(this.data.records(entitySet), this.data.size(entitySet), part, this.navigate);
       }
       if (request.filter !== undefined) {
         // Filter while reading the records: only the matches are copied into the array to sort.
         const keep = compileFilter(request.filter, this.navigate);
         const matches: StoredValues[] = [];
-        for (const record of this.store.records(entitySet)) if (keep(record.values)) matches.push(record.values);
+        for (const record of this.data.records(entitySet)) if (keep(record.values)) matches.push(record.values);
         candidates = matches;
         prefiltered = true;
       } else {
-        candidates = this.store.all(entitySet);
+        candidates = this.data.all(entitySet);
       }
     } else {
-      candidates = resolvePath(this.store, path);
+      candidates = resolvePath(this.data, path);
     }
     // Filtering first and counting the rest gives the same count: it is taken after the filter.
     const result = applyQuery(candidates, prefiltered ? { ...part, filter: undefined } : part, this.navigate);
@@ -165,7 +171,7 @@ export class MemoryProvider implements DataProvider {
 
   /** The number of entities a path and filter address, without copying any. */
   async count(request: CountRequest, _context: RequestContext): Promise<number> {
-    const candidates = resolvePath(this.store, request.path);
+    const candidates = resolvePath(this.data, request.path);
     if (request.filter === undefined) return candidates.length;
     const predicate = compileFilter(request.filter, this.navigate);
     let total = 0;
@@ -175,39 +181,39 @@ export class MemoryProvider implements DataProvider {
 
   /** Create an entry with its links and inline tree, atomically; returns a copy of the stored entry. */
   async create(request: CreateRequest, context: RequestContext): Promise<Entity> {
-    return this.store.exclusiveSync(() => this.copy(request.entitySet, this.store.transaction(() => createEntry(this.store, request))), context);
+    return this.data.exclusiveSync(() => this.copy(request.entitySet, this.data.transaction(() => createEntry(this.data, request))), context);
   }
 
   /** Replace or merge an entry after checking its precondition in the same step; returns a copy of the new state. */
   async update(request: UpdateRequest, context: RequestContext): Promise<Entity> {
-    return this.store.exclusiveSync(() => this.copy(request.entitySet, this.store.transaction(() => updateEntry(this.store, request))), context);
+    return this.data.exclusiveSync(() => this.copy(request.entitySet, this.data.transaction(() => updateEntry(this.data, request))), context);
   }
 
   /** Delete an entry (its links, its media resource and, per OnDelete, what it owns) after its precondition. */
   async delete(request: DeleteRequest, context: RequestContext): Promise<void> {
-    return this.store.exclusiveSync(() => deleteEntry(this.store, request), context);
+    return this.data.exclusiveSync(() => deleteEntry(this.data, request), context);
   }
 
   /** Add, replace or remove a link, keeping the association's multiplicities. */
   async link(request: LinkRequest, context: RequestContext): Promise<void> {
-    return this.store.exclusiveSync(() => writeLink(this.store, request), context);
+    return this.data.exclusiveSync(() => writeLink(this.data, request), context);
   }
 
   /** The media resource of a media link entry (a copy); 404 when the entry or its media resource is missing. */
   async readMedia(reference: EntityReference, _context: RequestContext): Promise<MediaContent> {
-    const key = this.store.keyString(reference.entitySet, reference.key);
-    if (this.store.getByKeyString(reference.entitySet, key) === undefined) {
+    const key = this.data.keyString(reference.entitySet, reference.key);
+    if (this.data.getByKeyString(reference.entitySet, key) === undefined) {
       throw ODataError.fromCode('ENTITY_NOT_FOUND', { key: describeKeyValues(reference.entitySet.entityType, reference.key), entitySet: reference.entitySet.name });
     }
-    const media = this.store.media(reference.entitySet, key);
+    const media = this.data.media(reference.entitySet, key);
     if (media === undefined) throw ODataError.fromCode('RESOURCE_NOT_FOUND', { segment: '$value' });
     return { contentType: media.contentType, body: Buffer.from(media.body) };
   }
 
   /** Replace the media resource after the precondition; the entry's concurrency tokens move with it. */
   async writeMedia(reference: EntityReference, media: MediaContent, precondition: Precondition | undefined, context: RequestContext): Promise<Entity> {
-    return this.store.exclusiveSync(
-      () => this.copy(reference.entitySet, this.store.transaction(() => writeMedia(this.store, reference, media, precondition))),
+    return this.data.exclusiveSync(
+      () => this.copy(reference.entitySet, this.data.transaction(() => writeMedia(this.data, reference, media, precondition))),
       context,
     );
   }
@@ -219,7 +225,7 @@ export class MemoryProvider implements DataProvider {
       const given = entityKeyOf(entitySet.entityType, entity);
       const key = given === undefined ? undefined : normalizeKey(entitySet.entityType, given);
       if (key === undefined || !key.ok) continue;
-      const media = this.store.media(entitySet, keyOfValues(entitySet.entityType, key.values));
+      const media = this.data.media(entitySet, keyOfValues(entitySet.entityType, key.values));
       if (media !== undefined) return { contentType: media.contentType };
     }
     return undefined;
@@ -233,11 +239,11 @@ export class MemoryProvider implements DataProvider {
    * every other writer, and later writes of its request are refused.
    */
   async transaction<T>(work: () => Promise<T>, context: RequestContext): Promise<T> {
-    return this.store.transactionAsync(work, { scope: context, timeout: this.transactionTimeout });
+    return this.data.transactionAsync(work, { scope: context, timeout: this.transactionTimeout });
   }
 
   private copy(entitySet: EdmEntitySet, values: StoredValues): Entity {
-    return projectEntity(this.store, entitySet, values, NO_SELECT_EXPAND);
+    return projectEntity(this.data, entitySet, values, NO_SELECT_EXPAND);
   }
 
   /** The sets whose type is `entityType` or one of its base types (an entry of it may live there). */
@@ -249,4 +255,11 @@ export class MemoryProvider implements DataProvider {
     }
     return sets;
   }
+}
+
+/** @internal The store behind a provider with the reads its own modules use (key order, links, media); specs inspect it. */
+export function storeOf(provider: MemoryProvider): Store {
+  const { store } = provider;
+  if (!(store instanceof Store)) throw new TypeError('The provider has no store of its own.');
+  return store;
 }

@@ -9,7 +9,7 @@ import type { EdmEntitySet, EdmEntityType, EdmProperty } from '../../edm/model';
 import { PRIMITIVE_TYPES } from '../../edm/primitives';
 import type { PropertyValue } from '../../edm/primitives';
 import { ODataError } from '../../errors';
-import type { MemoryStore } from './store';
+import type { Store } from './store';
 
 function isAbsent(value: unknown): boolean {
   return value === undefined || value === null;
@@ -20,7 +20,7 @@ function categoryOf(property: EdmProperty): string | undefined {
 }
 
 /** The largest key so far plus one (1 in an empty set); a number for Int32 and smaller, a string for Int64. */
-function nextGeneratedKey(store: MemoryStore, entitySet: EdmEntitySet, property: EdmProperty): PropertyValue {
+function nextGeneratedKey(store: Store, entitySet: EdmEntitySet, property: EdmProperty): PropertyValue {
   const name = property.name;
   if (categoryOf(property) === 'int64') {
     let max = 0n;
@@ -53,7 +53,7 @@ function exhausted(entitySet: EdmEntitySet, property: EdmProperty): ODataError {
  * UUID. Any other absent key property is a 400 naming it: the client has to give it.
  */
 export function withGeneratedKey(
-  store: MemoryStore,
+  store: Store,
   entitySet: EdmEntitySet,
   values: Readonly<Record<string, unknown>>,
   hint = '',

@@ -8,7 +8,7 @@ import { ODataError } from '../../errors';
 import type { Entity } from '../../provider/types';
 import type { EntityPath, SelectExpand } from '../../uri/types';
 import { describeKeyValues, keyOfValues } from './keys';
-import type { MemoryStore, StoredValues } from './store';
+import type { Store, StoredValues } from './store';
 import { cloneValue } from './values';
 
 function notFound(entitySet: EdmEntitySet, key: Readonly<Record<string, unknown>>): ODataError {
@@ -20,7 +20,7 @@ function notFound(entitySet: EdmEntitySet, key: Readonly<Record<string, unknown>
  * hops reach. A key that matches nothing along the way is ENTITY_NOT_FOUND (404); a single-valued
  * hop with no link gives no entity at the end of the path and RESOURCE_NOT_FOUND before it.
  */
-export function resolvePath(store: MemoryStore, path: EntityPath): StoredValues[] {
+export function resolvePath(store: Store, path: EntityPath): StoredValues[] {
   const { entitySet: rootSet, key: rootKey } = path.root;
   if (rootKey === undefined) {
     if (path.navigation.length === 0) return store.all(rootSet);
@@ -91,7 +91,7 @@ export interface ExpansionAllowance {
  * deferred links). `allowance` is shared by the entities of one query (see EAGER_EXPANDED).
  */
 export function projectEntity(
-  store: MemoryStore,
+  store: Store,
   entitySet: EdmEntitySet,
   values: StoredValues,
   selectExpand: SelectExpand,
@@ -124,7 +124,7 @@ export function projectEntity(
  * when it is copied. Each entity may copy `eager` expanded entries at once.
  */
 export async function* projectLazily(
-  store: MemoryStore,
+  store: Store,
   entitySet: EdmEntitySet,
   page: readonly StoredValues[],
   selectExpand: SelectExpand,

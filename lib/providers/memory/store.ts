@@ -26,11 +26,9 @@ import type { StoreTransaction } from './transactions';
 
 export type { StoredValues } from './entity-values';
 export type { StoredMedia } from './store-core';
-export type { EntityLocation } from './store-reads';
-export type { StoreTransaction } from './transactions';
 
-/** Options of the store. */
-export interface MemoryStoreOptions {
+/** @internal Options of the store. */
+interface StoreOptions {
   /** The clock for DateTime concurrency tokens; tests pin it. Default: the system time. */
   readonly now?: Clock;
 }
@@ -52,12 +50,50 @@ export interface WriteOptions {
   readonly check?: (current: StoredValues) => void;
 }
 
-/** The store: entity records and link tables, with atomic writes and nested transactions. */
-export class MemoryStore extends StoreReads {
+/**
+ * `MemoryProvider.store`: the provider's data, for service operations and setup code that read and
+ * write it directly (docs/memory-provider.md). Values objects are the store's own: never mutate
+ * them. Every write is atomic; writes of code that runs beside requests go through `exclusive` or
+ * `transactionAsync`, so that they never land inside a request's open changeset.
+ */
+export interface MemoryStore {
+  /** The entity with this key, or undefined. */
+  get(entitySet: EdmEntitySet, key: EntityKey): StoredValues | undefined;
+  /** All entities of a set in insertion order (an array of the stored objects, no copies). */
+  all(entitySet: EdmEntitySet): StoredValues[];
+  /** Number of entities in a set. */
+  size(entitySet: EdmEntitySet): number;
+  /** Add an entity (409 ENTITY_EXISTS when the key is taken) with links to existing entities. */
+  insert(entitySet: EdmEntitySet, values: Readonly<Record<string, unknown>>, links?: readonly LinkTarget[]): StoredValues;
+  /** Replace every property (PUT): those not given get their default or null. */
+  replace(entitySet: EdmEntitySet, key: EntityKey, values: Readonly<Record<string, unknown>>, options?: WriteOptions): StoredValues;
+  /** Change only the given properties (MERGE / PATCH). */
+  merge(entitySet: EdmEntitySet, key: EntityKey, values: Readonly<Record<string, unknown>>, options?: WriteOptions): StoredValues;
+  /** Delete an entity, its links, and (per association end `OnDelete="Cascade"`) the entities it owns. */
+  delete(entitySet: EdmEntitySet, key: EntityKey, options?: WriteOptions): void;
+  /** Link two existing entities; on a single-valued end the previous link is replaced. */
+  link(entitySet: EdmEntitySet, key: EntityKey, property: EdmNavigationProperty, targetKey: EntityKey): void;
+  /** Remove the link to `targetKey`, or every link over `property` when no target is given. */
+  unlink(entitySet: EdmEntitySet, key: EntityKey, property: EdmNavigationProperty, targetKey?: EntityKey): void;
+  /** Set the media resource of an existing media link entry. */
+  setMedia(entitySet: EdmEntitySet, key: EntityKey, media: StoredMedia): void;
+  /** Run a synchronous `fn` atomically: if it throws, or leaves a required link missing, nothing it did remains. */
+  transaction<T>(fn: () => T): T;
+  /** Run async `work` atomically and exclusively (as a `$batch` changeset runs): undone if it throws. */
+  transactionAsync<T>(work: () => Promise<T>, options?: { readonly scope?: object; readonly timeout?: number }): Promise<T>;
+  /** Run `work` when no other exclusive work (a write, a changeset) is running. */
+  exclusive<T>(work: () => T | Promise<T>, scope?: object): Promise<T>;
+}
+
+/**
+ * @internal The store: entity records and link tables, with atomic writes and nested transactions.
+ * MemoryProvider and its modules use all of it; users see the MemoryStore interface.
+ */
+export class Store extends StoreReads implements MemoryStore {
   private readonly now: Clock;
   private readonly transactions = new StoreTransactions({ journal: this.journal, commit: () => this.finish(), undo: () => this.undo() });
 
-  constructor(model: EdmModel, options: MemoryStoreOptions = {}) {
+  constructor(model: EdmModel, options: StoreOptions = {}) {
     super(model);
     this.now = options.now ?? systemClock;
   }
@@ -153,7 +189,7 @@ export class MemoryStore extends StoreReads {
     return this.atomic(() => {
       const result = fn();
       if (typeof (result as { then?: unknown } | null)?.then === 'function') {
-        throw new TypeError('MemoryStore.transaction takes a synchronous function; use begin() around awaits.');
+        throw new TypeError('MemoryStore.transaction takes a synchronous function; use transactionAsync around awaits.');
       }
       return result;
     });

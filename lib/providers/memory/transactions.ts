@@ -33,7 +33,7 @@ export class StoreTransactions {
 
   constructor(private readonly control: FrameControl) {}
 
-  /** See MemoryStore.begin. */
+  /** See Store.begin. */
   begin(): StoreTransaction {
     const { journal } = this.control;
     journal.begin();
@@ -56,17 +56,17 @@ export class StoreTransactions {
     };
   }
 
-  /** See MemoryStore.exclusive. */
+  /** See Store.exclusive. */
   exclusive<T>(work: () => T | Promise<T>, scope?: object): Promise<T> {
     return this.lock.run(work, scope);
   }
 
-  /** See MemoryStore.exclusiveSync. */
+  /** See Store.exclusiveSync. */
   exclusiveSync<T>(work: () => T, scope?: object): Promise<T> {
     return this.lock.runSync(work, scope);
   }
 
-  /** See MemoryStore.transactionAsync. */
+  /** See Store.transactionAsync. */
   runAsync<T>(work: () => Promise<T>, scope: object | undefined, timeout: number): Promise<T> {
     const { journal } = this.control;
     let depth = 0;

@@ -9,7 +9,7 @@ import { ODataError } from '../../errors';
 import type { CreateRequest, DeleteRequest, EntityReference, LinkBinding, LinkRequest, MediaContent, Precondition, UpdateRequest } from '../../provider/types';
 import { describeKeyValues, storedKeyOf } from './keys';
 import { mediaEntryValues, withGeneratedKey } from './new-entry';
-import type { LinkTarget, MemoryStore, StoredValues, WriteOptions } from './store';
+import type { LinkTarget, Store, StoredValues, WriteOptions } from './store';
 
 /** The store's `check` for an If-Match precondition: 412 PRECONDITION_FAILED when the current state does not match. */
 function preconditionCheck(precondition: Precondition | undefined): WriteOptions {
@@ -26,7 +26,7 @@ function label(reference: EntityReference): string {
 }
 
 /** The set a navigation property leads to from `entitySet`; a target in another set is a 400. */
-function checkTargetSet(store: MemoryStore, entitySet: EdmEntitySet, property: EdmNavigationProperty, target: EdmEntitySet, what: string): void {
+function checkTargetSet(store: Store, entitySet: EdmEntitySet, property: EdmNavigationProperty, target: EdmEntitySet, what: string): void {
   const expected = store.binding(entitySet, property).target;
   if (target !== expected) {
     throw ODataError.fromCode('BODY_INVALID', { detail: `'${property.name}' links to ${what} in '${target.name}', but its targets are in '${expected.name}'.` });
@@ -37,7 +37,7 @@ function checkTargetSet(store: MemoryStore, entitySet: EdmEntitySet, property: E
  * Links in an entry body to existing entries, as store link targets. A dangling target is a 400
  * naming it (the body is wrong, not the URL), and a single-valued property takes one target.
  */
-function bindingTargets(store: MemoryStore, entitySet: EdmEntitySet, bindings: readonly LinkBinding[]): LinkTarget[] {
+function bindingTargets(store: Store, entitySet: EdmEntitySet, bindings: readonly LinkBinding[]): LinkTarget[] {
   const targets: LinkTarget[] = [];
   for (const binding of bindings) {
     const property = binding.property;
@@ -60,7 +60,7 @@ function bindingTargets(store: MemoryStore, entitySet: EdmEntitySet, bindings: r
  * §2.2.7.1.1) recursively, and the link from the parent of a POST through navigation. Call
  * inside a store transaction: required links are checked when the outermost one commits.
  */
-export function createEntry(store: MemoryStore, request: CreateRequest): StoredValues {
+export function createEntry(store: Store, request: CreateRequest): StoredValues {
   const { entitySet, media } = request;
   const type = entitySet.entityType;
   if (media !== undefined && !type.hasStream) {
@@ -92,7 +92,7 @@ export function createEntry(store: MemoryStore, request: CreateRequest): StoredV
 }
 
 /** PUT (replace) or MERGE/PATCH (merge) after the precondition, then the body's links (a single-valued one replaces, an empty one unlinks). */
-export function updateEntry(store: MemoryStore, request: UpdateRequest): StoredValues {
+export function updateEntry(store: Store, request: UpdateRequest): StoredValues {
   const { entitySet, key } = request;
   const options = preconditionCheck(request.precondition);
   const updated =
@@ -106,12 +106,12 @@ export function updateEntry(store: MemoryStore, request: UpdateRequest): StoredV
 }
 
 /** Delete after the precondition; cascades, link removal and media removal are the store's. */
-export function deleteEntry(store: MemoryStore, request: DeleteRequest): void {
+export function deleteEntry(store: Store, request: DeleteRequest): void {
   store.delete(request.entitySet, request.key, preconditionCheck(request.precondition));
 }
 
 /** `$links` writes: add (a single-valued end replaces its link), replace (single-valued only), remove. */
-export function writeLink(store: MemoryStore, request: LinkRequest): void {
+export function writeLink(store: Store, request: LinkRequest): void {
   const { source, property, target, mode } = request;
   if (target !== undefined) checkTargetSet(store, source.entitySet, property, target.entitySet, label(target));
   if (mode === 'remove') {
@@ -134,7 +134,7 @@ function storedMedia(media: MediaContent): { contentType: string; body: Buffer }
 }
 
 /** Replace the media resource after the precondition; the entry is written too, so its concurrency tokens move. */
-export function writeMedia(store: MemoryStore, reference: EntityReference, media: MediaContent, precondition: Precondition | undefined): StoredValues {
+export function writeMedia(store: Store, reference: EntityReference, media: MediaContent, precondition: Precondition | undefined): StoredValues {
   const { entitySet, key } = reference;
   if (!entitySet.entityType.hasStream) {
     throw ODataError.fromCode('BAD_REQUEST', { detail: `${entitySet.entityType.qualifiedName} is not a media link entry type (m:HasStream).` });

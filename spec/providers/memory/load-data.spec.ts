@@ -2,13 +2,13 @@ import type { EdmModel } from '../../../lib/edm/model';
 import { ODataError } from '../../../lib/errors';
 import { fromForeignKeys, loadData } from '../../../lib/providers/memory/load-data';
 import type { MemoryData } from '../../../lib/providers/memory/load-data';
-import { MemoryStore } from '../../../lib/providers/memory/store';
+import { Store } from '../../../lib/providers/memory/store';
 import { ORDER_A, ORDER_B, navOf, setOf, shopData, shopModel } from './models';
 
 /** The problems a load reports, one per line, without the leading "- ". */
 function problemsOf(model: EdmModel, data: MemoryData): string[] {
   try {
-    loadData(new MemoryStore(model), data);
+    loadData(new Store(model), data);
   } catch (error) {
     if (!(error instanceof ODataError)) throw error;
     expect(error.code).toBe('MEMORY_DATA_INVALID');
@@ -25,7 +25,7 @@ describe('loadData', () => {
   const model = shopModel();
 
   it('loads the link convention: one key, a composite key object, arrays, null; both directions agree', () => {
-    const store = new MemoryStore(model);
+    const store = new Store(model);
     loadData(store, shopData());
     expect(store.size(setOf(model, 'Lines'))).toBe(3);
     // Given only on the customer's side, read from the order's side.

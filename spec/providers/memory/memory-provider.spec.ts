@@ -2,7 +2,7 @@ import type { IncomingMessage } from 'http';
 import type { EdmModel } from '../../../lib/edm/model';
 import type { RequestContext } from '../../../lib/protocol/message';
 import type { CountRequest, Entity, QueryRequest } from '../../../lib/provider/types';
-import { MemoryProvider, MemoryStore } from '../../../lib/providers/memory';
+import { MemoryProvider, Store } from '../../../lib/providers/memory';
 import * as read from '../../../lib/providers/memory/read';
 import { parseQueryOptions, parseResourcePath, withKeyTieBreaker } from '../../../lib/uri';
 import { DEMO_LINKS, ORDER_A, demoData, demoModel, shopData, shopModel } from './models';
@@ -184,7 +184,7 @@ describe('MemoryProvider costs', () => {
   });
 
   it('expands 50 entries with 50 link lookups', async () => {
-    const related = jest.spyOn(MemoryStore.prototype, 'related');
+    const related = jest.spyOn(Store.prototype, 'related');
     const entities = await entitiesOf(provider, requestOf(model, 'Products?$top=50&$expand=Category'));
     expect(entities.map((e) => (e.Category as Entity).ID)).toEqual(Array.from({ length: 50 }, (_, i) => i % 20));
     expect(related).toHaveBeenCalledTimes(50);

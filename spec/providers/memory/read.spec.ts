@@ -2,17 +2,17 @@ import type { EdmModel } from '../../../lib/edm/model';
 import { fromForeignKeys, loadData } from '../../../lib/providers/memory/load-data';
 import type { Entity } from '../../../lib/provider/types';
 import { projectEntity, resolvePath } from '../../../lib/providers/memory/read';
-import { MemoryStore } from '../../../lib/providers/memory/store';
+import { Store } from '../../../lib/providers/memory/store';
 import { DEMO_LINKS, ORDER_A, ORDER_B, demoData, demoModel, setOf, shopData, shopModel } from './models';
 import { pathOf, selectExpandOf } from './paths';
 import { describeFailure as errorOf } from '../../helpers/odata-error';
 
 describe('resolvePath', () => {
   let model: EdmModel;
-  let store: MemoryStore;
+  let store: Store;
   beforeEach(() => {
     model = shopModel();
-    store = new MemoryStore(model);
+    store = new Store(model);
     loadData(store, shopData());
   });
 
@@ -57,10 +57,10 @@ describe('resolvePath', () => {
 
 describe('projectEntity', () => {
   let model: EdmModel;
-  let store: MemoryStore;
+  let store: Store;
   beforeEach(() => {
     model = shopModel();
-    store = new MemoryStore(model);
+    store = new Store(model);
     loadData(store, shopData());
   });
 
@@ -120,7 +120,7 @@ describe('projectEntity', () => {
 
 describe('the ODataDemo data through foreign keys', () => {
   const model = demoModel();
-  const store = new MemoryStore(model);
+  const store = new Store(model);
   loadData(store, fromForeignKeys(demoData(), DEMO_LINKS));
   const ids = (path: Parameters<typeof resolvePath>[1]): unknown[] => resolvePath(store, path).map((e) => e.ID);
 

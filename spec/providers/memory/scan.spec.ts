@@ -4,7 +4,7 @@ import type { RequestContext } from '../../../lib/protocol/message';
 import { applyQuery } from '../../../lib/provider/evaluate';
 import type { NavigationAccess } from '../../../lib/provider/evaluate';
 import type { Entity, QueryRequest } from '../../../lib/provider/types';
-import { MemoryProvider, MemoryStore } from '../../../lib/providers/memory';
+import { MemoryProvider, Store, storeOf } from '../../../lib/providers/memory';
 import { loadData } from '../../../lib/providers/memory/load-data';
 import type { MemoryData } from '../../../lib/providers/memory/load-data';
 import { ordersByKeyOnly } from '../../../lib/providers/memory/scan';
@@ -45,7 +45,7 @@ async function read(provider: MemoryProvider, request: QueryRequest): Promise<{ 
 }
 
 /** The answer of the shared evaluator over a copy of the whole set: what every fast path must equal. */
-function reference(store: MemoryStore, entitySet: EdmEntitySet, request: QueryRequest): { ids: unknown[]; count: number | undefined } {
+function reference(store: Store, entitySet: EdmEntitySet, request: QueryRequest): { ids: unknown[]; count: number | undefined } {
   const navigate: NavigationAccess = (entity, property) => {
     const location = store.locate(entity);
     return location === undefined ? undefined : (store.related(location.entitySet, location.key, property)[0] ?? null);
@@ -119,10 +119,10 @@ describe('ordersByKeyOnly', () => {
   });
 });
 
-describe('MemoryStore.inKeyOrder', () => {
+describe('the store: inKeyOrder', () => {
   it('is true for data loaded in key order and false when an insert lands before the last key', () => {
     const model = shopModel();
-    const store = new MemoryStore(model);
+    const store = new Store(model);
     loadData(store, shopData());
     const employees = setOf(model, 'Employees');
     expect(store.inKeyOrder(employees)).toBe(true);
@@ -136,7 +136,7 @@ describe('MemoryStore.inKeyOrder', () => {
 
   it('compares keys in their lanes: Int64 as numbers (9007199254740993 after 2), Guids and composite keys by part', () => {
     const model = shopModel();
-    const store = new MemoryStore(model);
+    const store = new Store(model);
     loadData(store, shopData());
     expect(store.inKeyOrder(setOf(model, 'Customers'))).toBe(false);
     expect(store.inKeyOrder(setOf(model, 'Orders'))).toBe(true);
@@ -145,7 +145,7 @@ describe('MemoryStore.inKeyOrder', () => {
 
   it('is true again after a rolled-back out-of-order insert, and after a rolled-back delete', () => {
     const model = shopModel();
-    const store = new MemoryStore(model);
+    const store = new Store(model);
     loadData(store, shopData());
     const employees = setOf(model, 'Employees');
     expect(() =>
@@ -174,13 +174,13 @@ describe('MemoryProvider pages equal the shared evaluator over the whole set', (
   const products = setOf(model, 'Products');
 
   it('the generated sets are stored in key order and out of it', () => {
-    expect(ascending.store.inKeyOrder(products)).toBe(true);
-    expect(shuffled.store.inKeyOrder(products)).toBe(false);
+    expect(storeOf(ascending).inKeyOrder(products)).toBe(true);
+    expect(storeOf(shuffled).inKeyOrder(products)).toBe(false);
   });
 
   it.each(QUERIES)('%s', async (url) => {
     const request = requestOf(model, url);
-    const expected = reference(ascending.store, products, request);
+    const expected = reference(storeOf(ascending), products, request);
     expect(await read(ascending, request)).toEqual(expected);
     expect(await read(shuffled, request)).toEqual(expected);
   });
@@ -193,7 +193,7 @@ describe('MemoryProvider pages equal the shared evaluator over the whole set', (
         { property: products.entityType.navigationProperties[1], key: { ID: 0 } },
       ]);
     }
-    expect(provider.store.inKeyOrder(products)).toBe(false);
+    expect(storeOf(provider).inKeyOrder(products)).toBe(false);
     const request = requestOf(model, 'Products?$skip=298&$inlinecount=allpages');
     expect(await read(provider, request)).toEqual({ ids: [298, 299, 500, 750, 1000], count: 303 });
   });

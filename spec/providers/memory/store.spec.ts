@@ -1,14 +1,14 @@
 import type { EdmModel } from '../../../lib/edm/model';
 import { ODataError } from '../../../lib/errors';
 import { loadData } from '../../../lib/providers/memory/load-data';
-import { MemoryStore } from '../../../lib/providers/memory/store';
+import { Store } from '../../../lib/providers/memory/store';
 import { ORDER_A, ORDER_B, navOf, setOf, shopData, shopModel } from './models';
 import { describeFailure as codeOf } from '../../helpers/odata-error';
 
 const NEW_ORDER = '11111111-2222-3333-4444-555555555555';
 
 /** Everything observable in the store, for "exactly as before" comparisons (link order has no meaning: reads order by target). */
-function dump(store: MemoryStore, model: EdmModel): unknown {
+function dump(store: Store, model: EdmModel): unknown {
   const sets = [...model.entitySets.values()].map((set) => [set.name, store.all(set).map((values) => ({ ...values }))]);
   const links = [...store.linkTables.tables.values()].map((table) => [table.associationSet.name, table.size]);
   const pairs: string[] = [];
@@ -23,9 +23,9 @@ function dump(store: MemoryStore, model: EdmModel): unknown {
   return { sets, links, pairs };
 }
 
-describe('MemoryStore', () => {
+describe('the MemoryProvider store', () => {
   let model: EdmModel;
-  let store: MemoryStore;
+  let store: Store;
   let clock: number;
   const Customers = () => setOf(model, 'Customers');
   const Orders = () => setOf(model, 'Orders');
@@ -37,7 +37,7 @@ describe('MemoryStore', () => {
   beforeEach(() => {
     model = shopModel();
     clock = Date.UTC(2024, 0, 1);
-    store = new MemoryStore(model, { now: () => new Date(clock) });
+    store = new Store(model, { now: () => new Date(clock) });
     loadData(store, shopData());
   });
 

@@ -10,7 +10,7 @@ import { ODataError } from '../../../lib/errors';
 import { computeETag, matchesIfMatch, parseETagList } from '../../../lib/protocol';
 import type { RequestContext } from '../../../lib/protocol/message';
 import type { CreateRequest, Entity, EntityReference, LinkRequest, Precondition, UpdateRequest } from '../../../lib/provider/types';
-import { MemoryProvider } from '../../../lib/providers/memory';
+import { MemoryProvider, storeOf } from '../../../lib/providers/memory';
 import type { EntityKey } from '../../../lib/uri/types';
 import { DEMO_LINKS, ORDER_A, ORDER_B, demoData, demoModel, galleryModel, navOf, setOf, shopData, shopModel } from './models';
 import { describeRejection as errorOf } from '../../helpers/odata-error';
@@ -24,7 +24,8 @@ const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{1
 
 /** Everything observable in the store: records in order, every link pair from both sides, media resources. */
 function snapshot(provider: MemoryProvider): unknown {
-  const { store, model } = provider;
+  const { model } = provider;
+  const store = storeOf(provider);
   const out: Record<string, unknown> = {};
   for (const set of model.entitySets.values()) {
     out[set.name] = store.all(set).map((values) => {
@@ -68,9 +69,9 @@ function ref(model: EdmModel, set: string, key: EntityKey): EntityReference {
 
 /** The first key property of each entity linked from `set(key)` over `navigation`. */
 function related(provider: MemoryProvider, set: string, key: string, navigation: string): unknown[] {
-  const { model, store } = provider;
+  const { model } = provider;
   const property = navOf(model, set, navigation);
-  return store.related(setOf(model, set), key, property).map((values) => values[property.target.key[0].name]);
+  return storeOf(provider).related(setOf(model, set), key, property).map((values) => values[property.target.key[0].name]);
 }
 
 const PRODUCT = { ReleaseDate: new Date('2020-01-01T00:00:00Z'), Rating: 3, Price: '9.99', Name: 'New', Description: null, DiscontinuedDate: null };
@@ -248,10 +249,10 @@ describe('MemoryProvider.create', () => {
       CONTEXT,
     );
     expect(created).toEqual({ ID: '9007199254740994', Name: 'Deep', Version: 0 });
-    const orders = shop.store.related(Customers, '9007199254740994', navOf(shopModelValue, 'Customers', 'Orders'));
+    const orders = storeOf(shop).related(Customers, '9007199254740994', navOf(shopModelValue, 'Customers', 'Orders'));
     expect(orders.map((order) => order.Total)).toEqual(['3', '4']);
     expect(orders[1].ID).toMatch(UUID);
-    expect(shop.store.related(Orders, ORDER_C, navOf(shopModelValue, 'Orders', 'Lines')).map((line) => line.Quantity)).toEqual([2, 4]);
+    expect(storeOf(shop).related(Orders, ORDER_C, navOf(shopModelValue, 'Orders', 'Lines')).map((line) => line.Quantity)).toEqual([2, 4]);
   });
 
   it('rolls a deep insert back completely when a nested entry fails', async () => {
@@ -680,8 +681,8 @@ describe('MemoryProvider media resources', () => {
     expect(snapshot(gallery)).toEqual(before);
     await gallery.delete({ entitySet: setOf(model, 'Albums'), entityType: setOf(model, 'Albums').entityType, key: { ID: '1' }, precondition: undefined }, CONTEXT);
     expect(gallery.store.size(Photos())).toBe(0);
-    expect(gallery.store.media(Photos(), '1')).toBeUndefined();
-    expect(gallery.store.media(Photos(), '2')).toBeUndefined();
+    expect(storeOf(gallery).media(Photos(), '1')).toBeUndefined();
+    expect(storeOf(gallery).media(Photos(), '2')).toBeUndefined();
     await gallery.create(createOf(Photos(), { ID: 2, Title: null, Price: null, Version: 0 }), CONTEXT);
     expect(await errorOf(gallery.readMedia(ref(model, 'Photos', { ID: 2 }), CONTEXT))).toBe("404 RESOURCE_NOT_FOUND: Resource not found for the segment '$value'.");
   });

@@ -1,0 +1,111 @@
+/**
+ * The public API, pinned: every name lib/index.ts exports (values and types), so that a new export
+ * is a deliberate change made here too, and an internal one cannot slip into the semver surface
+ * through a re-export. Read with the TypeScript compiler from the sources, as a user's compiler
+ * sees the built declarations.
+ */
+import { resolve } from 'path';
+import ts from 'typescript';
+
+const INDEX = resolve(__dirname, '..', 'lib', 'index.ts');
+
+/** `name (value)` or `name (type)` for every export of lib/index.ts, sorted. */
+function publicExports(): string[] {
+  const program = ts.createProgram([INDEX], { strict: true, noEmit: true, skipLibCheck: true, types: ['node'] });
+  const checker = program.getTypeChecker();
+  const source = program.getSourceFile(INDEX);
+  const module = source === undefined ? undefined : checker.getSymbolAtLocation(source);
+  if (module === undefined) throw new Error('lib/index.ts has no module symbol');
+  return checker
+    .getExportsOfModule(module)
+    .map((symbol) => {
+      const target = symbol.flags & ts.SymbolFlags.Alias ? checker.getAliasedSymbol(symbol) : symbol;
+      return `${symbol.name} (${target.flags & ts.SymbolFlags.Value ? 'value' : 'type'})`;
+    })
+    .sort();
+}
+
+const VALUES = [
+  'DEFAULT_LIMITS',
+  'ERROR_CODES',
+  'MemoryProvider',
+  'ODataError',
+  'applyQuery',
+  'buildModel',
+  'childrenOf',
+  'compileExpression',
+  'compileFilter',
+  'compileOrderBy',
+  'compileSkipTokenFilter',
+  'defineModel',
+  'evaluate',
+  'foldExpression',
+  'isODataError',
+  'loadEdmx',
+  'odata',
+  'odataClientErrorHandler',
+  'odataErrorHandler',
+  'printExpression',
+  'readEdmx',
+  'transformExpression',
+  'walkExpression',
+  'writeEdmx',
+];
+
+const TYPES: Readonly<Record<string, readonly string[]>> = {
+  'the middleware, its options and error handlers': [
+    'ClientErrorListener', 'Clock', 'ErrorCode', 'ErrorCodeDefinition', 'ExpressLikeRequest',
+    'ODataErrorDetail', 'ODataErrorHandler', 'ODataErrorOptions', 'ODataMiddleware',
+    'ODataServiceOptions', 'RequestContext', 'ServiceLimits', 'ServiceLogEvent',
+  ],
+  'the model (defineModel definitions and the built EDM)': [
+    'Annotated', 'AnnotationAttribute', 'AnnotationElement', 'AssociationDefinition',
+    'AssociationEndDefinition', 'AssociationSetDefinition', 'AssociationSetEndDefinition',
+    'ComplexTypeDefinition', 'ComplexValue', 'DocumentationDefinition', 'EdmAnnotations',
+    'EdmAssociation', 'EdmAssociationEnd', 'EdmAssociationSet', 'EdmAssociationSetEnd',
+    'EdmComplexType', 'EdmComplexTypeRef', 'EdmEntityContainer', 'EdmEntitySet', 'EdmEntityType',
+    'EdmFacets', 'EdmFunctionImport', 'EdmFunctionImportParameter', 'EdmMember', 'EdmModel',
+    'EdmNavigationProperty', 'EdmPrimitiveTypeName', 'EdmPrimitiveTypeRef', 'EdmProperty',
+    'EdmPropertyTypeRef', 'EdmReferentialConstraint', 'EdmReturnType', 'EdmSchema',
+    'EntityContainerDefinition', 'EntitySetDefinition', 'EntityTypeDefinition',
+    'FacetsDefinition', 'FeedCustomizationDefinition',
+    'FunctionImportDefinition', 'FunctionImportParameterDefinition', 'ModelDefinition',
+    'Multiplicity', 'NavigationPropertyDefinition', 'PrimitiveValue', 'PropertyDefinition',
+    'PropertyValue', 'ReferentialConstraintDefinition', 'SchemaDefinition',
+    'SingleSchemaDefinition',
+  ],
+  'the provider contract': [
+    'CountRequest', 'CreateRequest', 'DataProvider', 'DeleteRequest', 'Entity', 'EntityKey',
+    'EntityPath', 'EntityPathRoot', 'EntityReference', 'ExpandItem', 'FilterExpression',
+    'LinkBinding', 'LinkRequest', 'MediaContent', 'NavigationReference', 'NavigationStep',
+    'OperationCall', 'OperationHandler', 'OperationResult', 'OrderByItem', 'Precondition',
+    'QueryRequest', 'QueryResult', 'SelectExpand', 'Selection', 'SkipTokenPosition',
+    'SortDirection', 'UpdateRequest',
+  ],
+  'the $filter AST and the shared evaluator': [
+    'BinaryNode', 'BinaryOperator', 'CallNode', 'EvaluationAccess', 'EvaluationOptions',
+    'Evaluator', 'ExprNode', 'ExprType', 'ExpressionFolder', 'ExpressionVisitor', 'LiteralNode',
+    'MemberNode', 'MemberStep', 'NavigationAccess', 'QueryPart', 'RuntimeValue', 'SourceRange',
+    'TypeNameNode', 'UnaryNode', 'UnaryOperator',
+  ],
+  'MemoryProvider and its store': [
+    'ForeignKeyMap', 'LinkTarget', 'MemoryData', 'MemoryProviderOptions', 'MemoryStore',
+    'StoredMedia', 'StoredValues', 'WriteOptions',
+  ],
+};
+
+describe('the public API (lib/index.ts)', () => {
+  it('exports exactly the values users call', () => {
+    const values = publicExports()
+      .filter((entry) => entry.endsWith('(value)'))
+      .map((entry) => entry.replace(' (value)', ''));
+    expect(values).toEqual(VALUES);
+  });
+
+  it('exports exactly the types users write providers, models and options with', () => {
+    const types = publicExports()
+      .filter((entry) => entry.endsWith('(type)'))
+      .map((entry) => entry.replace(' (type)', ''));
+    expect(types).toEqual(Object.values(TYPES).flat().sort());
+  });
+});

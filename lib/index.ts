@@ -32,6 +32,8 @@ export type { RequestContext } from './protocol/message';
 // exactly MemoryProvider's $filter / $orderby / $skiptoken / paging / count semantics.
 export { applyQuery, compileFilter, compileOrderBy, compileSkipTokenFilter, compileExpression, evaluate } from './provider/evaluate';
 export type { QueryPart, EvaluationAccess, EvaluationOptions, NavigationAccess, Evaluator, RuntimeValue } from './provider/evaluate';
+// The $skiptoken position as a $filter AST: one translator for $filter and keyset paging.
+export { seekCondition } from './provider/seek';
 // Expression traversal and printing, for providers that translate $filter / $orderby (e.g. to SQL).
 export { walkExpression, foldExpression, transformExpression, childrenOf, printExpression } from './uri/expr';
 export type { ExpressionVisitor, ExpressionFolder } from './uri/expr';

@@ -1,6 +1,7 @@
 /** The provider contract and the shared helpers any provider can use (evaluator, exact decimals). */
 export * from './types';
 export * from './evaluate';
+export { seekCondition } from './seek';
 export {
   addDecimal,
   ceilingDecimal,

@@ -1,0 +1,159 @@
+/**
+ * The `$skiptoken` position as a keyset condition in the filter AST (the node types the parser and
+ * type checker produce), so a provider that translates `$filter` translates paging with the same
+ * code: `seekCondition(orderBy, position, entityType)` keeps exactly the entities that
+ * `compileSkipTokenFilter` keeps (a property spec checks it against the evaluator). MS-ODATA
+ * §2.2.3.6.1.9: the token is the last entry's `$orderby` values and key; the next page starts
+ * strictly after it in `$orderby` order, with the service's null placement (first ascending, last
+ * descending), NaN before every number, and key properties the order does not cover compared last,
+ * ascending.
+ */
+import type { EdmEntityType } from '../edm/model';
+import { inferPrimitiveType } from '../edm/payload-values';
+import type { EdmPrimitiveTypeName, PrimitiveValue } from '../edm/primitives';
+import { ODataError } from '../errors';
+import type { BinaryNode, ExprNode, LiteralNode, MemberNode } from '../uri/expr/ast';
+import type { OrderByItem, SkipTokenPosition } from '../uri/types';
+
+const BOOLEAN = { kind: 'Primitive', name: 'Edm.Boolean' } as const;
+
+function literal(value: PrimitiveValue | null, type: EdmPrimitiveTypeName | undefined): LiteralNode {
+  if (value === null) return { kind: 'Literal', literalType: null, value: null, type: { kind: 'Null' } };
+  const literalType = type ?? inferPrimitiveType(value);
+  return { kind: 'Literal', literalType, value, type: { kind: 'Primitive', name: literalType } };
+}
+
+function binary(operator: BinaryNode['operator'], left: ExprNode, right: ExprNode): BinaryNode {
+  return { kind: 'Binary', operator, left, right, type: BOOLEAN };
+}
+
+const TRUE = literal(true, 'Edm.Boolean');
+const FALSE = literal(false, 'Edm.Boolean');
+
+function and(left: ExprNode, right: ExprNode): ExprNode {
+  if (left === TRUE) return right;
+  if (right === TRUE) return left;
+  if (left === FALSE || right === FALSE) return FALSE;
+  return binary('and', left, right);
+}
+
+function or(left: ExprNode, right: ExprNode): ExprNode {
+  if (left === FALSE) return right;
+  if (right === FALSE) return left;
+  return binary('or', left, right);
+}
+
+/** One sort key of the condition: what is compared, which way, and the position's value. */
+interface SeekKey {
+  readonly expression: ExprNode;
+  readonly type: EdmPrimitiveTypeName | undefined;
+  readonly descending: boolean;
+  readonly bound: PrimitiveValue | null;
+}
+
+function isFloat(type: EdmPrimitiveTypeName | undefined): boolean {
+  return type === 'Edm.Double' || type === 'Edm.Single';
+}
+
+/** True exactly for a NaN value (`x ne x`: NaN compares with nothing, and `null ne null` is false). */
+function isNaNOf(expression: ExprNode): ExprNode {
+  return binary('ne', expression, expression);
+}
+
+/** The entity ties with the position on this key (the sort's equality: null with null, NaN with NaN). */
+function tie(key: SeekKey): ExprNode {
+  const { expression, bound } = key;
+  if (bound === null) return binary('eq', expression, literal(null, undefined));
+  if (typeof bound === 'number' && Number.isNaN(bound)) return isNaNOf(expression);
+  return binary('eq', expression, literal(bound, key.type));
+}
+
+/** The entity sorts strictly after the position on this key alone. */
+function after(key: SeekKey): ExprNode {
+  const { expression, bound, descending } = key;
+  const isNull = binary('eq', expression, literal(null, undefined));
+  const notNull = binary('ne', expression, literal(null, undefined));
+  const nan = typeof bound === 'number' && Number.isNaN(bound);
+  if (!descending) {
+    // Ascending: null, then NaN, then the numbers (or values) in order.
+    if (bound === null) return notNull;
+    if (nan) return and(notNull, binary('eq', expression, expression));
+    return binary('gt', expression, literal(bound, key.type));
+  }
+  // Descending: the values in reverse order, then NaN, then null.
+  if (bound === null) return FALSE;
+  if (nan) return isNull;
+  const below = binary('lt', expression, literal(bound, key.type));
+  const withNaN = isFloat(key.type) ? or(below, isNaNOf(expression)) : below;
+  return requiredProperty(expression) ? withNaN : or(withNaN, isNull);
+}
+
+/** A redundant range on the first key that an index on it can serve (the exact condition follows it). */
+function range(key: SeekKey): ExprNode {
+  const { expression, bound } = key;
+  if (bound === null || (typeof bound === 'number' && Number.isNaN(bound))) return TRUE;
+  if (!key.descending) return binary('ge', expression, literal(bound, key.type));
+  // Descending, nulls (and NaN) last: a range only when the expression can be neither (a required, non-float property).
+  return requiredProperty(expression) && !isFloat(key.type) ? binary('le', expression, literal(bound, key.type)) : TRUE;
+}
+
+function requiredProperty(expression: ExprNode): boolean {
+  if (expression.kind !== 'Member' || expression.base !== undefined || expression.steps === undefined) return false;
+  return expression.steps.every((step) => step.kind === 'Property' && !step.property.nullable);
+}
+
+function staticType(expression: ExprNode): EdmPrimitiveTypeName | undefined {
+  return expression.type?.kind === 'Primitive' ? expression.type.name : undefined;
+}
+
+/** The key property an order item sorts on, when it is a plain one-step path to one. */
+function keyName(item: OrderByItem, position: SkipTokenPosition): string | undefined {
+  const expression = item.expression;
+  if (expression.kind !== 'Member' || expression.base !== undefined || expression.path.length !== 1) return undefined;
+  const name = expression.path[0];
+  return Object.prototype.hasOwnProperty.call(position.key, name) ? name : undefined;
+}
+
+function invalidToken(position: SkipTokenPosition, why: string): ODataError {
+  const values = [...position.orderByValues.map(String), ...Object.values(position.key).map(String)].join(',');
+  return ODataError.fromCode('SKIPTOKEN_INVALID', { token: values }, { target: '$skiptoken', cause: new Error(why) });
+}
+
+/** A type-checked member node for a key property. */
+function keyMember(entityType: EdmEntityType, name: string): MemberNode {
+  const property = entityType.propertiesByName.get(name);
+  if (property === undefined || property.type.kind !== 'Primitive') throw new TypeError(`'${name}' is not a key property of ${entityType.qualifiedName}`);
+  return { kind: 'Member', path: [name], steps: [{ kind: 'Property', name, property }], type: { kind: 'Primitive', name: property.type.name } };
+}
+
+/**
+ * The keyset condition of a `$skiptoken`: true exactly for the entities after `position` in
+ * `orderBy` order (the client's `$orderby`, then the key tie-breaker), as compileSkipTokenFilter
+ * decides. Built from the order's own (type-checked) expressions and typed literals; the first key
+ * also gets a redundant range (`Price ge 5 and (...)`) that an index on it can serve.
+ * 400 SKIPTOKEN_INVALID when the position does not fit the order.
+ */
+export function seekCondition(orderBy: readonly OrderByItem[], position: SkipTokenPosition, entityType: EdmEntityType): ExprNode {
+  const given = position.orderByValues.length;
+  if (given > orderBy.length) throw invalidToken(position, 'more values than $orderby items');
+  const keys: SeekKey[] = [];
+  const covered = new Set<string>();
+  orderBy.forEach((item, index) => {
+    const name = keyName(item, position);
+    let bound: PrimitiveValue | null;
+    if (index < given) bound = position.orderByValues[index];
+    else if (name !== undefined) bound = position.key[name];
+    else throw invalidToken(position, `no value for the $orderby item ${index + 1}`);
+    if (name !== undefined) covered.add(name);
+    keys.push({ expression: item.expression, type: staticType(item.expression), descending: item.direction === 'desc', bound });
+  });
+  for (const name of Object.keys(position.key)) {
+    if (covered.has(name)) continue;
+    const expression = keyMember(entityType, name);
+    keys.push({ expression, type: staticType(expression), descending: false, bound: position.key[name] });
+  }
+  // after_0 or (tie_0 and (after_1 or (tie_1 and ...))), built from the last key outwards.
+  let condition: ExprNode = FALSE;
+  for (let i = keys.length - 1; i >= 0; i--) condition = or(after(keys[i]), and(tie(keys[i]), condition));
+  return keys.length === 0 ? FALSE : and(range(keys[0]), condition);
+}

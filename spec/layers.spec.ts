@@ -4,7 +4,8 @@
  * bottom layer because every layer throws them). `format` and `batch` sit beside the chain with
  * their own allowances (the table below).
  * `sql` (the subpath export `express-odata-v2/sql`) sits beside the core: it reads the model, the
- * typed AST and the provider contract, and nothing in the core imports it.
+ * typed AST and the provider contract (and loads seed data through MemoryProvider), and nothing
+ * in the core imports it.
  */
 import { readdirSync, readFileSync, statSync } from 'fs';
 import { join, relative, resolve, dirname } from 'path';
@@ -36,7 +37,8 @@ const ALLOWED: Record<string, readonly string[]> = {
   service: ['util', 'errors', 'edm', 'uri', 'protocol', 'provider', 'result', 'format', 'options', 'handlers', 'batch'],
   http: ['util', 'errors', 'edm', 'uri', 'protocol', 'format', 'options', 'service', 'batch'],
   middleware: ['util', 'errors', 'edm', 'uri', 'protocol', 'provider', 'format', 'options', 'service', 'batch', 'http'],
-  sql: ['util', 'errors', 'edm', 'uri', 'provider'],
+  // protocol: the provider contract's RequestContext; providers: `seed` checks data as MemoryProvider does.
+  sql: ['util', 'errors', 'edm', 'uri', 'protocol', 'provider', 'providers'],
   index: Object.keys({}),
 };
 

@@ -22,6 +22,7 @@ export const ERROR_CODES = define({
   PROVIDER_TIMEOUT: { status: 503, message: 'The data provider did not finish within {timeout} ms; try again later.' },
   BAD_REQUEST: { status: 400, message: '{detail}' },
   FORBIDDEN: { status: 403, message: '{detail}' },
+  SERVICE_UNAVAILABLE: { status: 503, message: 'The service is temporarily unavailable: {detail}. Retry later.' },
 
   // --- model (thrown by defineModel / loadEdmx; status is irrelevant there) ---
   MODEL_INVALID: { status: 500, message: 'The model is invalid:\n{errors}' },

@@ -60,8 +60,18 @@ export interface SqlDialect {
   columnType(type: EdmPrimitiveTypeName, facets?: ColumnFacets): string;
   /** A CHECK condition the column needs (Byte and SByte ranges), over the quoted column name. */
   columnCheck(type: EdmPrimitiveTypeName, quotedColumn: string): string | undefined;
+  /** The column type of a JSON document (dynamic properties of open types). */
+  readonly jsonColumnType: string;
 
   // --- values ------------------------------------------------------------------------------------
+  /** A bound JSON document (its text) typed as the JSON column type: `$1::jsonb`. */
+  jsonParameter(text: string): Sql;
+  /**
+   * True when the tuple of `columns` (of `types`) equals one of `tuples`: `col = any($1::integer[])`
+   * for one column, an unnest of one array per column for several. One parameter per column,
+   * whatever the number of tuples, so the statement text does not depend on a page's size.
+   */
+  inTuples(columns: readonly Sql[], types: readonly EdmPrimitiveTypeName[], tuples: readonly (readonly PrimitiveValue[])[]): Sql;
   /** A bound parameter typed as the column type (writes, keys): `$1::numeric`. */
   parameter(type: EdmPrimitiveTypeName, value: PrimitiveValue): Sql;
   /** A bound parameter in the compiler's form of the type (an Edm.Single literal is a double). */

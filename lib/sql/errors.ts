@@ -73,3 +73,29 @@ export class UntranslatableExpressionError extends Error {
     this.reason = reason;
   }
 }
+
+/**
+ * A mapping (or overrides) that does not fit the model: every problem found, each naming the
+ * entity set, association set, property path or column it is about. A programming error, raised
+ * when the mapping is resolved or the provider is created, never per request.
+ */
+export class SqlMappingError extends Error {
+  /** One line per problem. */
+  readonly problems: readonly string[];
+
+  constructor(problems: readonly string[]) {
+    const listed = problems.slice(0, 50).map((problem) => `- ${problem}`);
+    if (problems.length > 50) listed.push(`- ... and ${problems.length - 50} more`);
+    super(`The SQL mapping does not fit the model:\n${listed.join('\n')}`);
+    this.name = 'SqlMappingError';
+    this.problems = problems;
+  }
+}
+
+/** Data given to `seed` that does not fit the model: every problem, one per line, as MemoryProvider names them. */
+export class SqlSeedError extends Error {
+  constructor(problems: string, options?: { readonly cause?: unknown }) {
+    super(`The seed data is invalid:\n${problems}`, options);
+    this.name = 'SqlSeedError';
+  }
+}

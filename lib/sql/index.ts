@@ -1,15 +1,37 @@
 /**
- * `express-odata-v2/sql`: the SQL foundation of the SQL provider. Connections (`pglite()`,
- * `postgres()`), the PostgreSQL dialect with its EDM type map, value conversion, and the compiler
- * of the typed `$filter`/`$orderby` AST to parameterized SQL with the evaluator's semantics.
+ * `express-odata-v2/sql`: the SQL provider and its parts. `SqlProvider` (reads pushed down to
+ * PostgreSQL), the mapping of a model to tables (`resolveMapping`, `validateMapping`),
+ * `createSchema` and `seed`; connections (`pglite()`, `postgres()`), the PostgreSQL dialect with
+ * its EDM type map, value conversion, and the compiler of the typed `$filter`/`$orderby` AST to
+ * parameterized SQL with the evaluator's semantics.
  * Needs the optional peer dependencies `kysely`, and `@electric-sql/pglite` or `pg`.
  */
+export { SqlProvider } from './sql-provider';
+export type { SqlProviderOptions } from './sql-provider';
+export { SQL_MAPPING_VERSION } from './mapping/types';
+export type {
+  SqlAssociationSetMapping,
+  SqlDiscriminatorMapping,
+  SqlEntitySetMapping,
+  SqlEntitySetOverrides,
+  SqlForeignKeyMapping,
+  SqlForeignKeyOverrides,
+  SqlJoinTableMapping,
+  SqlJoinTableOverrides,
+  SqlMapping,
+  SqlMappingOverrides,
+  SqlMediaMapping,
+} from './mapping/types';
+export { resolveMapping, validateMapping } from './mapping/resolve';
+export { createSchema } from './schema/create-schema';
+export { seed } from './schema/seed';
+export type { SeedOptions } from './schema/seed';
 export { pglite } from './pglite';
 export type { PGliteDatabaseOptions, PGliteLike, PGliteResultLike } from './pglite';
 export { postgres } from './postgres';
 export type { PgClientLike, PgPoolLike, PgQueryConfig, PgResultLike, PostgresDatabaseOptions } from './postgres';
 export type { SqlConnectionOptions, SqlDatabase, SqlKysely, SqlSchema } from './database';
-export { SQLSTATE, SqlAcquireTimeoutError, UntranslatableExpressionError, isRetryableTransactionError, sqlStateOf } from './errors';
+export { SQLSTATE, SqlAcquireTimeoutError, SqlMappingError, SqlSeedError, UntranslatableExpressionError, isRetryableTransactionError, sqlStateOf } from './errors';
 export { createPostgresDialect } from './postgres-dialect';
 export type { PostgresDialectOptions } from './postgres-dialect';
 export type {

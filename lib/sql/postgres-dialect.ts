@@ -5,7 +5,7 @@
  * Needs PostgreSQL 14 or later (numeric Infinity, extract returning numeric); PGlite 0.5 is 18.
  */
 import { sql } from 'kysely';
-import type { EdmPrimitiveTypeName } from '../edm/primitives';
+import type { EdmPrimitiveTypeName, PrimitiveValue } from '../edm/primitives';
 import type { ArithmeticOperator, ColumnFacets, ComparisonOperator, DatePart, NanSides, Share, Sql, SqlDialect, SqlLane } from './dialect';
 import { toSqlParameter } from './values';
 
@@ -73,6 +73,13 @@ const TRIM_SET = sql.raw(
       .join('') +
     "'",
 );
+
+/** A value as the text of an array element (the parameter's text; bytes in hex, booleans spelled out). */
+function arrayElement(type: EdmPrimitiveTypeName, value: PrimitiveValue): string {
+  const parameter = toSqlParameter(type, value);
+  if (Buffer.isBuffer(parameter)) return parameter.toString('hex');
+  return typeof parameter === 'boolean' ? String(parameter) : parameter;
+}
 
 /** Most bytes PostgreSQL keeps of an identifier (NAMEDATALEN - 1); longer names are cut silently. */
 const MAX_IDENTIFIER_BYTES = 63;
@@ -220,6 +227,18 @@ export function createPostgresDialect(options: PostgresDialectOptions = {}): Sql
       return range === undefined ? undefined : `${quotedColumn} between ${range[0]} and ${range[1]}`;
     },
 
+    jsonColumnType: 'jsonb',
+    jsonParameter: (text) => sql`${sql.val(text)}::jsonb`,
+    inTuples(columns, types, tuples) {
+      // Text arrays both drivers serialize alike, cast to the column types; bytes compare as hex.
+      const arrays = types.map((type, i) => {
+        const texts = tuples.map((tuple) => arrayElement(type, tuple[i]));
+        return type === 'Edm.Binary' ? sql`${sql.val(texts)}::text[]` : sql`${sql.val(texts)}::text[]::${sql.raw(COLUMN_TYPES[type])}[]`;
+      });
+      const operands = columns.map((column, i) => (types[i] === 'Edm.Binary' ? sql`encode(${column}, 'hex')` : column));
+      if (operands.length === 1) return sql`(${operands[0]} = any(${arrays[0]}))`;
+      return sql`((${sql.join(operands)}) in (select * from unnest(${sql.join(arrays)})))`;
+    },
     parameter: (type, value) => sql`${sql.val(toSqlParameter(type, value))}::${sql.raw(COLUMN_TYPES[type])}`,
     literal: (type, value) => sql`${sql.val(toSqlParameter(type, value))}::${sql.raw(expressionType(type))}`,
     typedNull: (type) => sql`null::${sql.raw(expressionType(type))}`,

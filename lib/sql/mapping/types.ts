@@ -1,0 +1,141 @@
+/**
+ * How a model is stored in SQL tables: the resolved mapping (every table and column named, a plain
+ * JSON-serializable object that can be saved beside `metadata.xml` and served from without the
+ * database catalog) and the partial overrides a user gives, which `resolveMapping` completes with
+ * the conventions (docs/sql-provider.md "Mapping").
+ */
+
+/** The mapping format's version, so a saved mapping.json can be recognised and migrated. */
+export const SQL_MAPPING_VERSION = 1;
+
+/** The table of an entity set (or of its media resources), and the column of every structural property. */
+export interface SqlEntitySetMapping {
+  /** The schema of the table; absent: the connection's `search_path` decides (usually `public`). */
+  readonly schema?: string;
+  /** The table holding the set's entities. */
+  readonly table: string;
+  /**
+   * The column of each primitive property by its path: `Name`, `Address/City` for a member of a
+   * complex property. A nullable complex property also has a column under its own path
+   * (`Address`): TRUE when the value is present, NULL when the property is null. Properties of
+   * derived entity types are in the same table (one table per set), nullable there.
+   */
+  readonly columns: Readonly<Record<string, string>>;
+  /**
+   * Present when the set's entity type has derived types: the column holding each row's entity
+   * type, and the value that stands for each type (by qualified name).
+   */
+  readonly discriminator?: SqlDiscriminatorMapping;
+  /** Present for an open type: the `jsonb` column holding the dynamic properties with their EDM types. */
+  readonly dynamicProperties?: string;
+  /** Present for a media link entry type (`m:HasStream`): the side table of the media resources. */
+  readonly media?: SqlMediaMapping;
+}
+
+/** The type discriminator of a set with derived entity types. */
+export interface SqlDiscriminatorMapping {
+  /** The column. */
+  readonly column: string;
+  /** The value stored for each entity type of the hierarchy, by qualified name. */
+  readonly values: Readonly<Record<string, string>>;
+}
+
+/**
+ * The side table of media resources: one row per media link entry that has its media resource,
+ * keyed like the entity's table (the same key column names) and deleted with its entity.
+ */
+export interface SqlMediaMapping {
+  /** The schema of the side table; absent: the `search_path`. */
+  readonly schema?: string;
+  /** The side table. */
+  readonly table: string;
+  /** The column of the media type (`image/png`). */
+  readonly contentType: string;
+  /** The column of the bytes. */
+  readonly body: string;
+}
+
+/**
+ * An association set stored as a foreign key: the table of the dependent end's entity set holds
+ * the principal's key. The principal end must be single-valued (`0..1` or `1`).
+ */
+export interface SqlForeignKeyMapping {
+  readonly kind: 'foreignKey';
+  /** The role of the end whose table holds the key columns. */
+  readonly dependent: string;
+  /**
+   * The column in the dependent's table for each key property of the principal. When a column is
+   * also a property's column (a ReferentialConstraint), the property and the link are one value.
+   */
+  readonly columns: Readonly<Record<string, string>>;
+}
+
+/** An association set stored in a table of its own: one row per link (many-to-many, or by choice). */
+export interface SqlJoinTableMapping {
+  readonly kind: 'joinTable';
+  /** The schema of the join table; absent: the `search_path`. */
+  readonly schema?: string;
+  /** The join table. */
+  readonly table: string;
+  /** By role: the column for each key property of that end's entity type. */
+  readonly columns: Readonly<Record<string, Readonly<Record<string, string>>>>;
+}
+
+/** How an association set is stored. */
+export type SqlAssociationSetMapping = SqlForeignKeyMapping | SqlJoinTableMapping;
+
+/** The complete mapping of a model's default container: every table and column named. */
+export interface SqlMapping {
+  /** SQL_MAPPING_VERSION. */
+  readonly version: typeof SQL_MAPPING_VERSION;
+  /** By entity set name. */
+  readonly entitySets: Readonly<Record<string, SqlEntitySetMapping>>;
+  /** By association set name. */
+  readonly associationSets: Readonly<Record<string, SqlAssociationSetMapping>>;
+}
+
+/** Overrides of one entity set's mapping; anything left out follows the conventions. */
+export interface SqlEntitySetOverrides {
+  readonly schema?: string;
+  readonly table?: string;
+  /** Columns by property path (`Name`, `Address/City`). */
+  readonly columns?: Readonly<Record<string, string>>;
+  readonly discriminator?: { readonly column?: string; readonly values?: Readonly<Record<string, string>> };
+  readonly dynamicProperties?: string;
+  readonly media?: { readonly schema?: string; readonly table?: string; readonly contentType?: string; readonly body?: string };
+}
+
+/** Overrides of a foreign-key association set (the conventional kind for all but many-to-many). */
+export interface SqlForeignKeyOverrides {
+  readonly kind?: 'foreignKey';
+  /** The role of the end whose table holds the key columns. */
+  readonly dependent?: string;
+  /** Columns by principal key property. */
+  readonly columns?: Readonly<Record<string, string>>;
+}
+
+/** Overrides of a join-table association set (the conventional kind for many-to-many). */
+export interface SqlJoinTableOverrides {
+  readonly kind?: 'joinTable';
+  readonly schema?: string;
+  readonly table?: string;
+  /** By role, columns by key property. */
+  readonly columns?: Readonly<Record<string, Readonly<Record<string, string>>>>;
+}
+
+/**
+ * What a user gives `resolveMapping` (or `SqlProvider`'s `mapping` option): names that differ from
+ * the conventions. A complete SqlMapping is valid overrides too (and resolves to itself).
+ */
+export interface SqlMappingOverrides {
+  readonly version?: typeof SQL_MAPPING_VERSION;
+  /** The schema of every table that names none. */
+  readonly schema?: string;
+  /** By entity set name. */
+  readonly entitySets?: Readonly<Record<string, SqlEntitySetOverrides>>;
+  /**
+   * By association set name. `kind` switches between a foreign key and a join table; without it
+   * the conventional kind applies (a join table for many-to-many, else a foreign key).
+   */
+  readonly associationSets?: Readonly<Record<string, SqlForeignKeyOverrides | SqlJoinTableOverrides>>;
+}

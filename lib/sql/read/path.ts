@@ -1,0 +1,89 @@
+/**
+ * A resource path (`Categories(1)/Products`, `Products(1)/Category/Products(3)`) as the FROM clause
+ * of a statement: the root set, then an inner join per navigation hop, with the keys as bound
+ * conditions; the last hop's table is the statement's target. Navigation over a collection needs
+ * a key before the next hop, so every table before the last holds at most one row: the joins never
+ * multiply the target's rows. Also the one statement that tells which step of an empty path failed
+ * (MS-ODATA 404s, worded as MemoryProvider words them).
+ */
+import { sql } from 'kysely';
+import type { EdmEntitySet } from '../../edm/model';
+import { printKeyPredicate } from '../../edm/literals';
+import { ODataError } from '../../errors';
+import type { EntityKey, EntityPath } from '../../uri/types';
+import type { SqlKysely } from '../database';
+import type { Sql, SqlDialect } from '../dialect';
+import type { CompiledMapping, SetPlan } from '../mapping/compiled';
+import { Aliases, linkJoin } from './joins';
+
+/** The FROM clause of a path and its key conditions; the target's alias is `alias`. */
+export interface PathSource {
+  readonly from: Sql;
+  readonly conditions: readonly Sql[];
+  readonly plan: SetPlan;
+  readonly alias: string;
+}
+
+/** `alias.key = $n` for every key property. */
+export function keyConditions(plan: SetPlan, alias: string, key: EntityKey, dialect: SqlDialect): Sql[] {
+  return plan.key.map((column) => sql`${sql.id(alias, column.column)} = ${dialect.parameter(column.type ?? 'Edm.String', key[column.property.name])}`);
+}
+
+/** The FROM clause of the first `hops` navigation steps of `path` (all of them by default). */
+export function pathSource(compiled: CompiledMapping, path: EntityPath, dialect: SqlDialect, aliases: Aliases, hops = path.navigation.length, alias = 't'): PathSource {
+  let plan = compiled.sets.get(path.root.entitySet) as SetPlan;
+  let current = hops === 0 ? alias : aliases.take('p');
+  const from: Sql[] = [sql`${plan.table} as ${sql.id(current)}`];
+  const conditions: Sql[] = path.root.key === undefined ? [] : keyConditions(plan, current, path.root.key, dialect);
+  for (let i = 0; i < hops; i++) {
+    const step = path.navigation[i];
+    const link = compiled.link(plan.entitySet, step.property);
+    const next = i === hops - 1 ? alias : aliases.take('p');
+    from.push(linkJoin(link, current, next, 'join', aliases));
+    plan = link.target;
+    current = next;
+    if (step.key !== undefined) conditions.push(...keyConditions(plan, current, step.key, dialect));
+  }
+  return { from: sql.join(from, sql` `), conditions, plan, alias: current };
+}
+
+/** `where a and b`, or nothing. */
+export function whereClause(conditions: readonly Sql[]): Sql {
+  return conditions.length === 0 ? sql`` : sql`where ${sql.join(conditions, sql` and `)}`;
+}
+
+function entityNotFound(entitySet: EdmEntitySet, key: EntityKey): ODataError {
+  return ODataError.fromCode('ENTITY_NOT_FOUND', { key: printKeyPredicate(entitySet.entityType, key), entitySet: entitySet.name });
+}
+
+/**
+ * After a read of `path` found nothing: throw the 404 of the first step that does not exist (a key
+ * that matches nothing, or is not linked to the step before; a single-valued hop without a link in
+ * the middle of the path), or return when the path exists and was only empty (or filtered). One
+ * statement, whatever the path's length; none for a plain entity set.
+ */
+export async function verifyPath(executor: SqlKysely, compiled: CompiledMapping, path: EntityPath, dialect: SqlDialect): Promise<void> {
+  if (path.root.key === undefined) {
+    if (path.navigation.length === 0) return;
+    throw ODataError.fromCode('URI_INVALID_SEGMENT', { segment: path.root.entitySet.name, detail: 'navigation needs a single entity; give a key' });
+  }
+  // Prefixes that can fail: the root, every keyed hop, and every single-valued hop before the last.
+  const prefixes: number[] = [0];
+  path.navigation.forEach((step, index) => {
+    const last = index === path.navigation.length - 1;
+    if (step.key !== undefined || (!step.property.isCollection && !last)) prefixes.push(index + 1);
+  });
+  const checks = prefixes.map((hops, i) => {
+    const source = pathSource(compiled, path, dialect, new Aliases(), hops, 'x');
+    return sql`exists (select 1 from ${source.from} ${whereClause(source.conditions)}) as ${sql.id(`e${i}`)}`;
+  });
+  const result = await sql<Record<string, unknown>>`select ${sql.join(checks)}`.execute(executor);
+  const row = result.rows[0] ?? {};
+  prefixes.forEach((hops, i) => {
+    if (row[`e${i}`] === true) return;
+    if (hops === 0) throw entityNotFound(path.root.entitySet, path.root.key as EntityKey);
+    const step = path.navigation[hops - 1];
+    if (step.key !== undefined) throw entityNotFound(step.entitySet, step.key);
+    throw ODataError.fromCode('RESOURCE_NOT_FOUND', { segment: step.property.name });
+  });
+}

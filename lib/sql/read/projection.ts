@@ -1,0 +1,139 @@
+/**
+ * What a statement selects of a set's table and how a row becomes an entity: the columns
+ * `$select` needs (plus keys, concurrency tokens, the properties `$orderby` reads for the next
+ * link, and the foreign keys the expansions follow), complex values rebuilt from their flattened
+ * columns, derived types' properties only on rows of those types, dynamic properties from their
+ * JSON column, and the media resource's content type from the side table.
+ */
+import { sql } from 'kysely';
+import type { EdmEntityType } from '../../edm/model';
+import type { PrimitiveValue, PropertyValue } from '../../edm/primitives';
+import type { Entity } from '../../provider/types';
+import type { Selection } from '../../uri/types';
+import type { Sql } from '../dialect';
+import { decodeDynamicProperties } from '../dynamic';
+import type { ColumnPlan, SetPlan } from '../mapping/compiled';
+import { hierarchyOf } from '../mapping/model';
+import { derivesFrom } from '../rows';
+import { fromSqlValue } from '../values';
+import type { Aliases } from './joins';
+
+/** What a projection must include besides `$select`. */
+export interface ProjectionNeeds {
+  /** `$select` at this level; undefined selects everything. */
+  readonly select: Selection | undefined;
+  /** Top-level property names that must be read whatever `$select` says (what `$orderby` reads). */
+  readonly properties?: ReadonlySet<string>;
+  /** Columns of the table to read raw (foreign keys of expanded links), by name. */
+  readonly linkColumns?: readonly string[];
+}
+
+/** A row read back: the entity, its type, raw link columns, and the media content type. */
+export interface DecodedRow {
+  readonly entity: Entity;
+  readonly type: EdmEntityType;
+  readonly links: ReadonlyMap<string, unknown>;
+  readonly contentType: string | undefined;
+}
+
+/** The projection of one aliased table in one statement. */
+export class Projection {
+  /** The select-list items (`"t"."Name" as "c3"`). */
+  readonly columns: Sql[] = [];
+  /** Joins the projection needs (the media side table). */
+  readonly joins: Sql[] = [];
+  private readonly read: { readonly plan: ColumnPlan; readonly name: string }[] = [];
+  private readonly linkNames = new Map<string, string>();
+  private discriminatorName: string | undefined;
+  private dynamicName: string | undefined;
+  private contentTypeName: string | undefined;
+
+  constructor(
+    readonly plan: SetPlan,
+    readonly alias: string,
+    needs: ProjectionNeeds,
+    aliases: Aliases,
+    prefix: string,
+  ) {
+    let next = 0;
+    const output = (value: Sql): string => {
+      const name = `${prefix}${next++}`;
+      this.columns.push(sql`${value} as ${sql.id(name)}`);
+      return name;
+    };
+    const { select } = needs;
+    const everything = select === undefined || select.allProperties;
+    const wanted = (column: ColumnPlan): boolean => {
+      const top = column.path.properties[0];
+      return everything || top.isKey || top.concurrencyMode === 'Fixed' || select.properties.has(top.name) || needs.properties?.has(top.name) === true;
+    };
+    for (const column of plan.columns) if (wanted(column)) this.read.push({ plan: column, name: output(sql.id(alias, column.column)) });
+    if (plan.discriminator !== undefined) this.discriminatorName = output(sql.id(alias, plan.discriminator.column));
+    const declared = new Set(plan.columns.map((column) => column.path.properties[0].name));
+    const dynamicWanted = everything || [...select.properties].some((name) => !declared.has(name));
+    if (plan.dynamic !== undefined && dynamicWanted) this.dynamicName = output(sql.id(alias, plan.dynamic));
+    for (const column of needs.linkColumns ?? []) if (!this.linkNames.has(column)) this.linkNames.set(column, output(sql.id(alias, column)));
+    if (plan.media !== undefined) {
+      const media = aliases.take('m');
+      const key = plan.key.map((column) => sql`${sql.id(media, column.column)} = ${sql.id(alias, column.column)}`);
+      this.joins.push(sql`left join ${plan.media.table} as ${sql.id(media)} on ${sql.join(key, sql` and `)}`);
+      this.contentTypeName = output(sql.id(media, plan.media.contentType));
+    }
+  }
+
+  /** The entity of a result row. */
+  decode(row: Readonly<Record<string, unknown>>): DecodedRow {
+    const type = this.typeOf(row);
+    const entity: Entity = {};
+    const absent = new Set<string>();
+    for (const { plan: column, name } of this.read) {
+      const { path } = column;
+      if (path.declaringType !== this.plan.entitySet.entityType && !derivesFrom(type, path.declaringType)) continue;
+      const raw = row[name];
+      if (column.type === undefined) {
+        if (raw === null || raw === undefined) absent.add(path.path);
+        continue;
+      }
+      if (path.properties.length === 1) {
+        entity[path.path] = fromSqlValue(column.type, raw);
+        continue;
+      }
+      this.setMember(entity, column, fromSqlValue(column.type, raw), absent);
+    }
+    if (this.dynamicName !== undefined) Object.assign(entity, decodeDynamicProperties(row[this.dynamicName]));
+    const links = new Map<string, unknown>();
+    for (const [column, name] of this.linkNames) links.set(column, row[name]);
+    const contentType = this.contentTypeName === undefined ? undefined : row[this.contentTypeName];
+    return { entity, type, links, contentType: typeof contentType === 'string' ? contentType : undefined };
+  }
+
+  /** Place a complex member's value, creating the complex objects on its path (null where a nullable one is absent). */
+  private setMember(entity: Entity, column: ColumnPlan, value: PrimitiveValue | null, absent: ReadonlySet<string>): void {
+    const steps = column.path.properties;
+    let container: Record<string, PropertyValue> = entity as Record<string, PropertyValue>;
+    let prefix = '';
+    for (let i = 0; i < steps.length - 1; i++) {
+      prefix = prefix === '' ? steps[i].name : `${prefix}/${steps[i].name}`;
+      if (absent.has(prefix)) {
+        container[steps[i].name] = null;
+        return;
+      }
+      let next = container[steps[i].name];
+      if (next === undefined || next === null || typeof next !== 'object' || next instanceof Date || next instanceof Uint8Array) {
+        next = {};
+        container[steps[i].name] = next;
+      }
+      container = next as Record<string, PropertyValue>;
+    }
+    container[steps[steps.length - 1].name] = value;
+  }
+
+  private typeOf(row: Readonly<Record<string, unknown>>): EdmEntityType {
+    const discriminator = this.plan.discriminator;
+    if (discriminator === undefined || this.discriminatorName === undefined) return this.plan.entitySet.entityType;
+    const value = row[this.discriminatorName];
+    const type = typeof value === 'string' ? discriminator.typeOf.get(value) : undefined;
+    if (type === undefined) throw new TypeError(`The row's type '${String(value)}' in '${this.plan.tableName.table}' is none of ${hierarchyOf(this.plan.entitySet).map((candidate) => candidate.qualifiedName).join(', ')}.`);
+    return type;
+  }
+}

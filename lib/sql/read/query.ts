@@ -1,0 +1,157 @@
+/**
+ * One read request from start to end: the page (or the first chunk of a large feed) and, in the
+ * same snapshot, its count and expansions; a 404 when the path names nothing; the rest of a large
+ * feed as an async iterable that reads keyset chunks while the response is written (memory stays
+ * flat); and the evaluator's fallback for what SQL cannot do. Statements per request: one for the
+ * page, one for the count unless the page shows it, one per expanded navigation property and
+ * level, one to tell which step of an empty path is missing.
+ */
+import type { EdmEntityType } from '../../edm/model';
+import type { CountRequest, Entity, QueryRequest, QueryResult } from '../../provider/types';
+import type { ExprNode } from '../../uri/expr/ast';
+import type { EntityPath, SkipTokenPosition } from '../../uri/types';
+import type { SqlDatabase, SqlKysely } from '../database';
+import type { CompiledMapping } from '../mapping/compiled';
+import { expandRows, type ExpandContext } from './expand';
+import { evaluateRead } from './fallback';
+import { verifyPath } from './path';
+import type { DecodedRow } from './projection';
+import { ReadScope } from './scope';
+import { ReadStatement, countRows } from './statement';
+
+/** What a read needs from the provider. */
+export interface ReadSettings {
+  readonly db: SqlDatabase;
+  readonly compiled: CompiledMapping;
+  readonly chunkSize: number;
+  readonly streamSnapshot: boolean;
+  readonly streamIdleTimeoutMs: number;
+  /** Sees every row read (types and media types are remembered per entity). */
+  readonly seen: (row: DecodedRow) => void;
+  readonly typeOf: (entity: Entity) => EdmEntityType | undefined;
+  /** Database errors to OData errors (for chunks read after `query` returned). */
+  readonly mapError: (error: unknown, filter: ExprNode | undefined) => unknown;
+}
+
+function expandContext(settings: ReadSettings, executor: SqlKysely): ExpandContext {
+  return { compiled: settings.compiled, dialect: settings.db.dialect, executor, seen: settings.seen };
+}
+
+/** True when an empty result may mean that the path itself names nothing (a 404). */
+function pathMayFail(path: EntityPath): boolean {
+  return path.root.key !== undefined || path.navigation.length > 0;
+}
+
+/** The rest of a streamed feed: keyset chunks after `position`, each expanded, until `remaining` entities. */
+async function* moreChunks(
+  settings: ReadSettings,
+  scope: ReadScope,
+  statement: ReadStatement,
+  request: QueryRequest,
+  first: DecodedRow[],
+  position: SkipTokenPosition,
+  remaining: number,
+): AsyncGenerator<Entity> {
+  let failed = false;
+  let chunk: readonly DecodedRow[] = first;
+  let last: SkipTokenPosition | undefined = position;
+  try {
+    for (;;) {
+      for (let i = 0; i < chunk.length; i++) {
+        scope.touch();
+        yield chunk[i].entity;
+      }
+      if (remaining <= 0 || last === undefined) return;
+      const executor = scope.inTransaction ? scope.executor : settings.db.kysely;
+      const limit = Math.min(settings.chunkSize, remaining);
+      const next = await statement.read(executor, { after: statement.seek(last), limit });
+      next.rows.forEach(settings.seen);
+      await expandRows(expandContext(settings, executor), statement.plan, next.rows, request.selectExpand.expand);
+      chunk = next.rows;
+      last = next.rows.length < limit ? undefined : next.last;
+      remaining -= next.rows.length;
+    }
+  } catch (error) {
+    failed = true;
+    throw settings.mapError(error, request.filter);
+  } finally {
+    await (failed ? scope.fail() : scope.end());
+  }
+}
+
+/** Answer a QueryRequest (see the module comment). */
+export async function queryEntities(settings: ReadSettings, request: QueryRequest): Promise<QueryResult> {
+  const { compiled, db, chunkSize } = settings;
+  const { expand } = request.selectExpand;
+  const single = request.single;
+  const mayStream = !single && (request.top === undefined || request.top > chunkSize);
+  let statement = new ReadStatement(compiled, db.dialect, request, { allColumns: false, continuable: mayStream });
+  const pushedDown = statement.pushedDown;
+  if (!pushedDown) statement = new ReadStatement(compiled, db.dialect, request, { allColumns: true, continuable: false });
+  const snapshot = request.count || expand.length > 0 || !pushedDown || (mayStream && settings.streamSnapshot);
+  const scope = await ReadScope.open(db, snapshot);
+  try {
+    const context = expandContext(settings, scope.executor);
+    let rows: DecodedRow[];
+    let count: number | undefined;
+    let continueAt: SkipTokenPosition | undefined;
+    let remaining = 0;
+    if (!pushedDown) {
+      ({ rows, count } = await evaluateRead(statement, request, context, settings.typeOf));
+    } else {
+      const skip = single ? 0 : Math.max(0, request.skip ?? 0);
+      // A feed that may stream without a continuable order (rare) is read whole.
+      const limit = single ? undefined : mayStream && !statement.continuable ? request.top : Math.min(request.top ?? chunkSize, chunkSize);
+      const after = single || request.skipToken === undefined ? undefined : statement.seek(request.skipToken);
+      const first = await statement.read(scope.executor, { after, limit, offset: skip });
+      rows = first.rows;
+      rows.forEach(settings.seen);
+      if (request.count) {
+        // A short page that starts at the beginning (or shows a row) holds the whole rest: its count is known.
+        const whole = request.skipToken === undefined && limit !== undefined && rows.length < limit && (skip === 0 || rows.length > 0);
+        count = whole ? skip + rows.length : await countRows(scope.executor, compiled, db.dialect, request.path, request.filter);
+      }
+      if (mayStream && statement.continuable && limit !== undefined && rows.length === limit) {
+        continueAt = first.last;
+        remaining = request.top === undefined ? Infinity : request.top - rows.length;
+      }
+    }
+    if (rows.length === 0 && pathMayFail(request.path)) await verifyPath(scope.executor, compiled, request.path, db.dialect);
+    await expandRows(context, statement.plan, rows, expand);
+    if (continueAt !== undefined && remaining > 0) {
+      // Without a snapshot for the rest, the first chunk's transaction (if any) ends now.
+      if (!settings.streamSnapshot) await scope.end();
+      scope.watchIdle(settings.streamIdleTimeoutMs);
+      const entities = moreChunks(settings, scope, statement, request, rows, continueAt, remaining);
+      return count === undefined ? { entities } : { entities, count };
+    }
+    await scope.end();
+    const entities = rows.map((row) => row.entity);
+    return count === undefined ? { entities } : { entities, count };
+  } catch (error) {
+    await scope.fail();
+    throw error;
+  }
+}
+
+/** Answer a CountRequest: COUNT(*) in the database, or the evaluator over the rows when the filter needs it. */
+export async function countEntities(settings: ReadSettings, request: CountRequest): Promise<number> {
+  const { compiled, db } = settings;
+  const statement = new ReadStatement(compiled, db.dialect, { ...request, orderBy: [], selectExpand: { select: undefined, expand: [] } }, { allColumns: true, continuable: false });
+  let count: number;
+  if (statement.residual === undefined) {
+    count = await countRows(db.kysely, compiled, db.dialect, request.path, request.filter);
+  } else {
+    const scope = await ReadScope.open(db, true);
+    try {
+      const context = expandContext(settings, scope.executor);
+      count = (await evaluateRead(statement, { orderBy: [], skip: undefined, top: undefined, skipToken: undefined, count: true }, context, settings.typeOf)).count ?? 0;
+      await scope.end();
+    } catch (error) {
+      await scope.fail();
+      throw error;
+    }
+  }
+  if (count === 0 && pathMayFail(request.path)) await verifyPath(db.kysely, compiled, request.path, db.dialect);
+  return count;
+}

@@ -1,0 +1,167 @@
+/**
+ * The SELECT of a read, compiled once per request: the path's FROM clause, `$filter` pushed down
+ * (conjunct by conjunct: what the translator refuses is kept as a residual for the evaluator),
+ * `$orderby` with the key tie-breaker, and per chunk the keyset condition of the `$skiptoken` (or
+ * of the previous chunk's last row), LIMIT and OFFSET. Also the COUNT(*) of the same path and filter.
+ */
+import { sql } from 'kysely';
+import type { PrimitiveValue } from '../../edm/primitives';
+import { seekCondition } from '../../provider/seek';
+import type { ExprNode } from '../../uri/expr/ast';
+import type { EntityPath, OrderByItem, SelectExpand, SkipTokenPosition } from '../../uri/types';
+import { compileExpressionSql, compileFilterSql, compileOrderBySql } from '../compile/compile';
+import type { SqlKysely } from '../database';
+import type { Sql, SqlDialect } from '../dialect';
+import { UntranslatableExpressionError } from '../errors';
+import type { CompiledMapping, SetPlan } from '../mapping/compiled';
+import { fromSqlValue } from '../values';
+import { linkColumnsFor } from './expand';
+import { Aliases, JoinResolver } from './joins';
+import { pathSource, whereClause, type PathSource } from './path';
+import { Projection, type DecodedRow } from './projection';
+
+/** The parts of a request a read statement needs. */
+export interface ReadRequest {
+  readonly path: EntityPath;
+  readonly filter: ExprNode | undefined;
+  readonly orderBy: readonly OrderByItem[];
+  readonly selectExpand: SelectExpand;
+}
+
+/** The top-level conjuncts of a filter (`a and (b and c)` -> a, b, c). */
+function conjuncts(filter: ExprNode): ExprNode[] {
+  if (filter.kind === 'Binary' && filter.operator === 'and') return [...conjuncts(filter.left), ...conjuncts(filter.right)];
+  return [filter];
+}
+
+/** `a and b and ...` as a typed tree (the residual of a split filter). */
+function conjunction(parts: readonly ExprNode[]): ExprNode | undefined {
+  return parts.reduce<ExprNode | undefined>((all, part) => (all === undefined ? part : { kind: 'Binary', operator: 'and', left: all, right: part, type: { kind: 'Primitive', name: 'Edm.Boolean' } }), undefined);
+}
+
+/** Try to translate; undefined when the translator leaves it to the evaluator. */
+function translated<T>(compile: () => T): T | undefined {
+  try {
+    return compile();
+  } catch (error) {
+    if (error instanceof UntranslatableExpressionError) return undefined;
+    throw error;
+  }
+}
+
+/** Top-level properties the order reads from the entity itself (the next link's `$skiptoken` needs them). */
+function orderedProperties(orderBy: readonly OrderByItem[]): Set<string> {
+  const names = new Set<string>();
+  const visit = (node: ExprNode): void => {
+    if (node.kind === 'Member' && node.base === undefined && node.steps?.[0]?.kind === 'Property') names.add(node.path[0]);
+    if (node.kind === 'Binary') [node.left, node.right].forEach(visit);
+    if (node.kind === 'Unary') visit(node.operand);
+    if (node.kind === 'Call') node.args.forEach(visit);
+  };
+  orderBy.forEach((item) => visit(item.expression));
+  return names;
+}
+
+/** A read compiled to SQL: what the database does, and what is left to the evaluator. */
+export class ReadStatement {
+  readonly aliases = new Aliases();
+  readonly source: PathSource;
+  readonly resolver: JoinResolver;
+  readonly projection: Projection;
+  /** The path's key conditions and the translated part of `$filter`. */
+  readonly where: readonly Sql[];
+  /** The part of `$filter` the translator refused (the evaluator applies it), if any. */
+  readonly residual: ExprNode | undefined;
+  /** ORDER BY terms; undefined when the translator refused an order item. */
+  readonly order: readonly Sql[] | undefined;
+  /** Per order item, its value as a column (`o0`...), when the read may continue after a chunk. */
+  private readonly orderValues: readonly Sql[];
+
+  constructor(
+    readonly compiled: CompiledMapping,
+    readonly dialect: SqlDialect,
+    readonly request: ReadRequest,
+    options: { readonly allColumns: boolean; readonly continuable: boolean },
+  ) {
+    this.source = pathSource(compiled, request.path, dialect, this.aliases);
+    this.resolver = new JoinResolver(compiled, this.source.plan, this.source.alias, this.aliases);
+    const context = { dialect, resolver: this.resolver };
+    const where: Sql[] = [...this.source.conditions];
+    const residual: ExprNode[] = [];
+    for (const part of request.filter === undefined ? [] : conjuncts(request.filter)) {
+      const condition = translated(() => compileFilterSql(part, context));
+      if (condition === undefined) residual.push(part);
+      else where.push(condition);
+    }
+    this.where = where;
+    this.residual = conjunction(residual);
+    this.order = translated(() => compileOrderBySql(request.orderBy, context));
+    const canContinue = options.continuable && this.order !== undefined && this.residual === undefined;
+    this.orderValues = (canContinue ? translated(() => request.orderBy.map((item) => compileExpressionSql(item.expression, context))) : undefined) ?? [];
+    const { select, expand } = request.selectExpand;
+    this.projection = new Projection(this.source.plan, this.source.alias, {
+      select: options.allColumns ? undefined : select,
+      properties: orderedProperties(request.orderBy),
+      linkColumns: linkColumnsFor(compiled, this.source.plan, expand),
+    }, this.aliases, 'c');
+  }
+
+  /** The set read. */
+  get plan(): SetPlan {
+    return this.source.plan;
+  }
+
+  /** True when the database does the whole read (filter and order). */
+  get pushedDown(): boolean {
+    return this.residual === undefined && this.order !== undefined;
+  }
+
+  /** True when a chunk's last row can start the next chunk (its order values are read). */
+  get continuable(): boolean {
+    return this.orderValues.length === this.request.orderBy.length && this.orderValues.length > 0;
+  }
+
+  /** The keyset condition after a position in the request's order. */
+  seek(position: SkipTokenPosition): Sql {
+    return compileFilterSql(seekCondition(this.request.orderBy, position, this.source.plan.entitySet.entityType), { dialect: this.dialect, resolver: this.resolver });
+  }
+
+  /**
+   * Read rows: after `position` (a keyset condition), `offset` skipped, at most `limit`; ordered
+   * when the order is translated. Each row with the position it ends at (when continuable).
+   */
+  async read(executor: SqlKysely, options: { readonly after?: Sql; readonly limit?: number; readonly offset?: number }): Promise<{ rows: DecodedRow[]; last: SkipTokenPosition | undefined }> {
+    const conditions = options.after === undefined ? this.where : [...this.where, options.after];
+    const values = this.orderValues.map((value, i) => sql`${value} as ${sql.id(`o${i}`)}`);
+    const order = this.order === undefined || this.order.length === 0 ? sql`` : sql`order by ${sql.join(this.order)}`;
+    const limit = options.limit === undefined ? sql`` : sql`limit ${sql.val(options.limit)}`;
+    const offset = options.offset === undefined || options.offset === 0 ? sql`` : sql`offset ${sql.val(options.offset)}`;
+    const joins = sql.join([...this.resolver.joins, ...this.projection.joins], sql` `);
+    const result = await sql<Record<string, unknown>>`select ${sql.join([...this.projection.columns, ...values])} from ${this.source.from} ${joins} ${whereClause(conditions)} ${order} ${limit} ${offset}`.execute(executor);
+    const rows = result.rows.map((row) => this.projection.decode(row));
+    const lastRow = result.rows[result.rows.length - 1];
+    return { rows, last: lastRow === undefined || !this.continuable ? undefined : this.positionOf(lastRow, rows[rows.length - 1]) };
+  }
+
+  private positionOf(row: Readonly<Record<string, unknown>>, decoded: DecodedRow): SkipTokenPosition {
+    const orderByValues = this.request.orderBy.map((item, i): PrimitiveValue | null => {
+      const type = item.expression.type;
+      const raw = row[`o${i}`];
+      return type?.kind === 'Primitive' ? fromSqlValue(type.name, raw) : null;
+    });
+    const key: Record<string, PrimitiveValue> = {};
+    for (const column of this.source.plan.key) key[column.property.name] = decoded.entity[column.property.name] as PrimitiveValue;
+    return { orderByValues, key };
+  }
+}
+
+/** The number of entities a path and filter address (the translated filter only: callers count in memory otherwise). */
+export async function countRows(executor: SqlKysely, compiled: CompiledMapping, dialect: SqlDialect, path: EntityPath, filter: ExprNode | undefined): Promise<number> {
+  const aliases = new Aliases();
+  const source = pathSource(compiled, path, dialect, aliases);
+  const resolver = new JoinResolver(compiled, source.plan, source.alias, aliases);
+  const conditions = [...source.conditions];
+  if (filter !== undefined) conditions.push(compileFilterSql(filter, { dialect, resolver }));
+  const result = await sql<{ n: unknown }>`select count(*) as n from ${source.from} ${sql.join(resolver.joins, sql` `)} ${whereClause(conditions)}`.execute(executor);
+  return Number(result.rows[0]?.n ?? 0);
+}

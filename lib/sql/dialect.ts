@@ -130,6 +130,10 @@ export interface SqlDialect {
   rounding(name: 'round' | 'floor' | 'ceiling', type: 'Edm.Decimal' | 'Edm.Double', value: Sql, share: Share): Sql;
 
   // --- ordering ----------------------------------------------------------------------------------
-  /** The ORDER BY terms of one `$orderby` item: nulls first ascending, last descending; NaN first among doubles. */
-  orderBy(value: Sql, lane: SqlLane, direction: 'asc' | 'desc', mayBeNaN: boolean): readonly Sql[];
+  /**
+   * The ORDER BY terms of one `$orderby` item: nulls first ascending, last descending; NaN first
+   * among doubles. `nullable` false (a required column): no null placement is needed, and the
+   * terms must be ones a plain index on the column can serve in either direction.
+   */
+  orderBy(value: Sql, lane: SqlLane, direction: 'asc' | 'desc', mayBeNaN: boolean, nullable: boolean): readonly Sql[];
 }

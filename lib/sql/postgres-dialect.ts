@@ -352,8 +352,10 @@ export function createPostgresDialect(options: PostgresDialectOptions = {}): Sql
       return sql`${sql.raw(name === 'ceiling' ? 'ceil' : name)}(${value})`;
     },
 
-    orderBy(value, lane, direction, mayBeNaN) {
-      const order = sql.raw(direction === 'asc' ? 'asc nulls first' : 'desc nulls last');
+    orderBy(value, lane, direction, mayBeNaN, nullable) {
+      // A default btree index is ASC NULLS LAST: it serves `asc` forwards and `desc` (NULLS FIRST)
+      // backwards, never `asc nulls first`. A value that cannot be null needs no null placement.
+      const order = sql.raw(!nullable ? direction : direction === 'asc' ? 'asc nulls first' : 'desc nulls last');
       if (lane === 'string') return [sql`${value} collate "C" ${order}`];
       if (lane !== 'float' || !mayBeNaN) return [sql`${value} ${order}`];
       // The evaluator (.NET Double.CompareTo) sorts NaN below every number; PostgreSQL above. The

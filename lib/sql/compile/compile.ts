@@ -128,7 +128,7 @@ export function compileOrderBySql(orderBy: readonly OrderByItem[], context: SqlC
     const truncate = (lane === 'instant' || lane === 'time') && value.precision > EVALUATOR_PRECISION;
     const sortable = truncate ? dialect.truncateToMilliseconds(value.sql) : value.sql;
     const mayBeNaN = lane === 'float' && value.literal === undefined;
-    return dialect.orderBy(sortable, lane, item.direction, mayBeNaN);
+    return dialect.orderBy(sortable, lane, item.direction, mayBeNaN, value.nullable);
   });
 }
 

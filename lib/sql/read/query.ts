@@ -17,7 +17,7 @@ import { evaluateRead } from './fallback';
 import { verifyPath } from './path';
 import type { DecodedRow } from './projection';
 import { ReadScope } from './scope';
-import { ReadStatement, countRows } from './statement';
+import { ReadStatement, countRows, filterMayFail } from './statement';
 
 /** What a read needs from the provider. */
 export interface ReadSettings {
@@ -62,7 +62,8 @@ async function* moreChunks(
         yield chunk[i].entity;
       }
       if (remaining <= 0 || last === undefined) return;
-      const executor = scope.inTransaction ? scope.executor : settings.db.kysely;
+      // Without a snapshot for the rest, each chunk is a statement of its own (the first chunk's transaction has ended).
+      const executor = settings.streamSnapshot ? scope.executor : settings.db.kysely;
       const limit = Math.min(settings.chunkSize, remaining);
       const next = await statement.read(executor, { after: statement.seek(last), limit });
       next.rows.forEach(settings.seen);
@@ -114,6 +115,9 @@ export async function queryEntities(settings: ReadSettings, request: QueryReques
       if (mayStream && statement.continuable && limit !== undefined && rows.length === limit) {
         continueAt = first.last;
         remaining = request.top === undefined ? Infinity : request.top - rows.length;
+        // A filter that can fail on some row must fail now, as a 4xx, not in a later chunk after
+        // the response has begun: COUNT(*) evaluates it on every row.
+        if (count === undefined && filterMayFail(request.filter)) await countRows(scope.executor, compiled, db.dialect, request.path, request.filter);
       }
     }
     if (rows.length === 0 && pathMayFail(request.path)) await verifyPath(scope.executor, compiled, request.path, db.dialect);

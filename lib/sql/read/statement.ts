@@ -7,6 +7,7 @@
 import { sql } from 'kysely';
 import type { PrimitiveValue } from '../../edm/primitives';
 import { seekCondition } from '../../provider/seek';
+import { walkExpression } from '../../uri/expr';
 import type { ExprNode } from '../../uri/expr/ast';
 import type { EntityPath, OrderByItem, SelectExpand, SkipTokenPosition } from '../../uri/types';
 import { compileExpressionSql, compileFilterSql, compileOrderBySql } from '../compile/compile';
@@ -153,6 +154,24 @@ export class ReadStatement {
     for (const column of this.source.plan.key) key[column.property.name] = decoded.entity[column.property.name] as PrimitiveValue;
     return { orderByValues, key };
   }
+}
+
+/**
+ * True when evaluating the filter can fail for some row (a division or modulo by zero, a double
+ * that overflows): PostgreSQL evaluates WHERE lazily, so such a failure may surface only in a
+ * later chunk of a streamed feed, after the response began.
+ */
+export function filterMayFail(filter: ExprNode | undefined): boolean {
+  let risky = false;
+  if (filter !== undefined) {
+    walkExpression(filter, {
+      Binary(node) {
+        const floating = [node.left, node.right].some((side) => side.type?.kind === 'Primitive' && (side.type.name === 'Edm.Double' || side.type.name === 'Edm.Single'));
+        if (node.operator === 'div' || node.operator === 'mod' || (floating && (node.operator === 'add' || node.operator === 'sub' || node.operator === 'mul'))) risky = true;
+      },
+    });
+  }
+  return risky;
 }
 
 /** The number of entities a path and filter address (the translated filter only: callers count in memory otherwise). */

@@ -44,8 +44,10 @@ describe('$orderby', () => {
     ['Int32', '"t"."Int32" asc nulls first'],
     ['Int32 desc', '"t"."Int32" desc nulls last'],
     ['Decimal desc, Int64', '"t"."Decimal" desc nulls last, "t"."Int64" asc nulls first'],
-    // Strings ordinal whatever the column's collation.
-    ['String, ID desc', '"t"."String" collate "C" asc nulls first, "t"."ID" desc nulls last'],
+    // Strings ordinal whatever the column's collation. A required column (the key) needs no null
+    // placement: plain `desc` is what a default index serves, `desc nulls last` is not.
+    ['String, ID desc', '"t"."String" collate "C" asc nulls first, "t"."ID" desc'],
+    ['ID', '"t"."ID" asc'],
     ['Owner/Name', '"o"."Name" collate "C" asc nulls first'],
     // NaN first among doubles (.NET's Double.CompareTo); PostgreSQL puts it last.
     ['Double', `("t"."Double" <> 'NaN') asc nulls first, "t"."Double" asc`],
@@ -63,7 +65,7 @@ describe('$orderby', () => {
   });
 
   it('sorts a boolean expression two-valued, as the evaluator computes it', () => {
-    expect(orderBySql('Int32 gt 5 desc')).toEqual(['coalesce(("t"."Int32" > $1::integer), false) desc nulls last', ['5']]);
+    expect(orderBySql('Int32 gt 5 desc')).toEqual(['coalesce(("t"."Int32" > $1::integer), false) desc', ['5']]);
   });
 
   it('sorts millisecond columns as stored', () => {

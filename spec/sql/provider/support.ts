@@ -1,0 +1,94 @@
+/**
+ * The SQL provider's differential harness: one model and one data set served twice, by
+ * MemoryProvider and by SqlProvider (createSchema + seed on the same data), each on its own
+ * 127.0.0.1 port with the same options and clock. A URL is answered by both and the answers are
+ * compared after the origin (the port) is made neutral: status, content type and body.
+ */
+import express from 'express';
+import { odata } from '../../../lib';
+import type { EdmModel } from '../../../lib/edm/model';
+import type { ForeignKeyMap, MemoryData } from '../../../lib/providers/memory';
+import { MemoryProvider } from '../../../lib/providers/memory';
+import type { SqlDatabase } from '../../../lib/sql/database';
+import { SqlProvider, createSchema, seed, type SqlProviderOptions } from '../../../lib/sql';
+import { FIXED_NOW } from '../../helpers/demo';
+import { startServer, type RunningServer } from '../../helpers/server';
+
+/** One answer, with the origin replaced by `ORIGIN`. */
+export interface Answer {
+  readonly status: number;
+  readonly contentType: string | null;
+  readonly body: string;
+}
+
+/** The two services of a comparison. */
+export interface ServicePair {
+  readonly memory: RunningServer;
+  readonly sql: RunningServer;
+  readonly provider: SqlProvider;
+  close(): Promise<void>;
+}
+
+/** Create the tables of `model` in `db` and load `data` into them. */
+export async function loadDatabase(db: SqlDatabase, model: EdmModel, data: MemoryData, links?: ForeignKeyMap, mapping: SqlProviderOptions['mapping'] = {}): Promise<void> {
+  await createSchema(db, model, mapping);
+  await seed(db, model, mapping, data, { links });
+}
+
+/** Serve `data` through MemoryProvider and through SqlProvider on `db` (loaded with the same data by loadDatabase). */
+export async function servePair(
+  model: EdmModel,
+  data: MemoryData,
+  db: SqlDatabase,
+  options: { readonly links?: ForeignKeyMap; readonly service?: Record<string, unknown>; readonly sql?: Partial<SqlProviderOptions> } = {},
+): Promise<ServicePair> {
+  const provider = new SqlProvider({ model, db, ...options.sql });
+  const serve = (dataProvider: MemoryProvider | SqlProvider): Promise<RunningServer> => {
+    const app = express();
+    app.use('/odata', odata({ model, provider: dataProvider, now: () => FIXED_NOW, ...options.service }));
+    return startServer(app);
+  };
+  const memory = await serve(new MemoryProvider(model, data, { links: options.links }));
+  const sql = await serve(provider);
+  return { memory, sql, provider, close: async () => void (await Promise.all([memory.close(), sql.close()])) };
+}
+
+/** GET `path` (below /odata/) from a server. */
+export async function get(server: RunningServer, path: string, accept?: string): Promise<Answer> {
+  const response = await fetch(`${server.url}/odata/${path}`, accept === undefined ? {} : { headers: { accept } });
+  const body = (await response.text()).split(server.url).join('ORIGIN');
+  return { status: response.status, contentType: response.headers.get('content-type'), body };
+}
+
+/** The body for comparison: parsed JSON (key order ignored), else the text. */
+export function comparable(answer: Answer): unknown {
+  if (answer.contentType?.startsWith('application/json') === true) return { ...answer, body: JSON.parse(answer.body) as unknown };
+  return answer;
+}
+
+/** An error answer reduced to status and code (the two providers may word a message differently). */
+export function errorShape(answer: Answer): unknown {
+  if (answer.status < 400 || answer.contentType?.startsWith('application/json') !== true) return comparable(answer);
+  const body = JSON.parse(answer.body) as { error?: { code?: string } };
+  return { status: answer.status, code: body.error?.code };
+}
+
+/** Ask both services; return both answers. */
+export async function both(pair: ServicePair, path: string, accept?: string): Promise<{ memory: Answer; sql: Answer }> {
+  const [memory, sql] = await Promise.all([get(pair.memory, path, accept), get(pair.sql, path, accept)]);
+  return { memory, sql };
+}
+
+/** Follow a JSON feed's `__next` links from `path` to the end; the pages' answers in order. */
+export async function walk(server: RunningServer, path: string, limit = 200): Promise<Answer[]> {
+  const pages: Answer[] = [];
+  let next: string | undefined = path;
+  while (next !== undefined && pages.length < limit) {
+    const answer: Answer = await get(server, next);
+    pages.push(answer);
+    if (answer.status !== 200) break;
+    const body = JSON.parse(answer.body) as { d: { __next?: string } };
+    next = body.d.__next === undefined ? undefined : body.d.__next.replace('ORIGIN/odata/', '');
+  }
+  return pages;
+}

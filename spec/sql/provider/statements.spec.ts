@@ -1,0 +1,117 @@
+/**
+ * Statements per request, counted by a Kysely plugin on every statement the provider runs (BEGIN
+ * and COMMIT of a snapshot are not statements here): one for the page, one for a count the page
+ * does not show, one per expanded navigation property and level, never one per row; so the
+ * count does not change with the page size. `/$count` is one COUNT(*) and reads no row. The demo
+ * (public schema) and the Catalog (schema "catalog", by mapping override) share one database.
+ */
+import express from 'express';
+import type { KyselyPlugin, PluginTransformQueryArgs, PluginTransformResultArgs, QueryResult, RootOperationNode, UnknownRow } from 'kysely';
+import type { PGlite } from '@electric-sql/pglite';
+import { odata } from '../../../lib';
+import type { EdmModel } from '../../../lib/edm/model';
+import { SqlProvider } from '../../../lib/sql';
+import type { SqlDatabase } from '../../../lib/sql/database';
+import { pglite } from '../../../lib/sql/pglite';
+import { DEMO_LINKS, DEMO_MODEL, FIXED_NOW } from '../../helpers/demo';
+import { openTestPGlite } from '../../helpers/pglite';
+import { startServer, type RunningServer } from '../../helpers/server';
+import { CATALOG, catalogData } from './catalog';
+import { largerDemoData } from './demo-data';
+import { get, loadDatabase } from './support';
+
+/** Records the start of every statement's text. */
+class StatementLog implements KyselyPlugin {
+  statements: string[] = [];
+
+  transformQuery(args: PluginTransformQueryArgs): RootOperationNode {
+    const node = args.node;
+    this.statements.push(node.kind === 'RawNode' ? node.sqlFragments[0].trim().split(/\s+/).slice(0, 3).join(' ') : node.kind);
+    return node;
+  }
+
+  async transformResult(args: PluginTransformResultArgs): Promise<QueryResult<UnknownRow>> {
+    return args.result;
+  }
+}
+
+const log = new StatementLog();
+let instance: PGlite;
+let demo: RunningServer;
+let catalog: RunningServer;
+let streamed: RunningServer;
+
+function serve(model: EdmModel, db: SqlDatabase, options: { schema?: string; chunkSize?: number } = {}): Promise<RunningServer> {
+  const provider = new SqlProvider({ model, db, mapping: options.schema === undefined ? {} : { schema: options.schema }, chunkSize: options.chunkSize });
+  const app = express();
+  app.use('/odata', odata({ model, provider, now: () => FIXED_NOW }));
+  return startServer(app);
+}
+
+beforeAll(async () => {
+  instance = await openTestPGlite();
+  const plain = pglite(instance);
+  await loadDatabase(plain, DEMO_MODEL, largerDemoData(), DEMO_LINKS);
+  await loadDatabase(plain, CATALOG, catalogData(), undefined, { schema: 'catalog' });
+  const counted: SqlDatabase = { ...plain, kysely: plain.kysely.withPlugin(log) };
+  demo = await serve(DEMO_MODEL, counted);
+  catalog = await serve(CATALOG, counted, { schema: 'catalog' });
+  streamed = await serve(DEMO_MODEL, counted, { chunkSize: 10 });
+}, 60_000);
+
+afterAll(async () => {
+  await Promise.all([demo?.close(), catalog?.close(), streamed?.close()]);
+  await instance.close();
+});
+
+/** The statements one GET ran (its status must be `status`). */
+async function statementsOf(server: RunningServer, path: string, status = 200): Promise<string[]> {
+  log.statements = [];
+  const answer = await get(server, path);
+  expect({ path, status: answer.status }).toEqual({ path, status });
+  return log.statements;
+}
+
+describe('statements per request', () => {
+  it.each([
+    // A two-level $expand: the page, the products of every category, the suppliers of every product.
+    ['Categories?$format=json&$expand=Products/Supplier', 3],
+    ['Categories?$format=json&$expand=Products/Supplier&$top=2', 3],
+    ['Products?$format=json&$expand=Category,Supplier&$top=100', 3],
+    ['Products?$format=json&$expand=Category,Supplier&$top=3', 3],
+    // $inlinecount: a count unless the page is short and starts at the beginning.
+    ['Products?$format=json&$inlinecount=allpages&$top=2', 2],
+    ['Categories?$format=json&$inlinecount=allpages', 1],
+    ['Products?$format=json&$inlinecount=allpages&$top=2&$expand=Category/Products', 4],
+    ['Products(1)?$format=json', 1],
+    ['Products(1)/Category/Products?$format=json', 1],
+    ["Products?$format=json&$filter=Category/Name eq 'Food'&$orderby=Supplier/Address/City", 1],
+    // An empty result of a keyed path: one more statement tells whether the path exists.
+    ['Categories(10)/Products?$format=json', 2],
+  ])('%s: %d', async (path, count) => {
+    expect(await statementsOf(demo, path)).toHaveLength(count);
+  });
+
+  it('a 404 path costs the read and one check', async () => {
+    expect(await statementsOf(demo, 'Categories(99)/Products?$format=json', 404)).toHaveLength(2);
+  });
+
+  it.each([
+    ['Customers?$format=json&$expand=Orders/Lines,Profile', 4],
+    ["Tags('red')/Products?$format=json&$expand=Tags,Category", 3],
+    ['Categories?$format=json&$expand=Children/Products,Parent', 4],
+  ])('Catalog %s: %d', async (path, count) => {
+    expect(await statementsOf(catalog, path)).toHaveLength(count);
+  });
+
+  it('/$count is one COUNT(*) and reads no row', async () => {
+    expect(await statementsOf(demo, 'Products/$count?$filter=Price gt 10')).toEqual(['select count(*) as']);
+    expect(await statementsOf(demo, 'Categories(1)/Products/$count')).toEqual(['select count(*) as']);
+  });
+
+  it('a streamed feed reads one statement per chunk (plus its expansions), never one per row', async () => {
+    // 249 products in chunks of 10: 25 chunks, each expanded with one statement.
+    expect(await statementsOf(streamed, 'Products?$format=json&$expand=Category')).toHaveLength(50);
+    expect(await statementsOf(streamed, 'Products?$format=json&$top=25')).toHaveLength(3);
+  });
+});

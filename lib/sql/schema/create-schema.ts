@@ -110,9 +110,12 @@ export function schemaStatements(model: EdmModel, mapping: SqlMapping, dialect: 
       name,
       statement: sql`alter table ${plan.table} add constraint ${sql.id(name)} foreign key (${ids(columns)}) references ${principal.table} (${ids(keyNames(principal))}) on delete ${sql.raw(foreignKey.onDelete)}`,
     });
-    if (foreignKey.unique) {
+    const keyPrefix = columns.every((column, i) => plan.key[i]?.column === column);
+    if (foreignKey.unique && !(keyPrefix && columns.length === plan.key.length)) {
       uniques.set(plan, [...(uniques.get(plan) ?? []), sql`constraint ${sql.id(derivedName(tableName.table, associationSet.name, 'key'))} unique (${ids(columns)})`]);
-    } else {
+    } else if (!foreignKey.unique && !keyPrefix) {
+      // Serves navigation from the principal (`Categories(1)/Products`) and its $expand; a foreign
+      // key that starts the primary key (Lines(OrderID, No)) is served by the primary key already.
       indexes.push(sql`create index if not exists ${sql.id(derivedName(tableName.table, ...columns, 'idx'))} on ${plan.table} (${ids(columns)})`);
     }
   }

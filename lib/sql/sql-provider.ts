@@ -12,7 +12,7 @@ import type { RequestContext } from '../protocol/message';
 import { printExpression } from '../uri/expr';
 import type { CountRequest, DataProvider, Entity, EntityReference, MediaContent, OperationHandler, QueryRequest, QueryResult } from '../provider/types';
 import type { SqlDatabase } from './database';
-import { SQLSTATE, SqlAcquireTimeoutError, sqlStateOf } from './errors';
+import { SQLSTATE, SqlAcquireTimeoutError, isRetryableTransactionError, sqlStateOf } from './errors';
 import { compileMapping, type CompiledMapping } from './mapping/compiled';
 import { resolveMapping } from './mapping/resolve';
 import type { SqlMapping, SqlMappingOverrides } from './mapping/types';
@@ -40,6 +40,9 @@ export interface SqlProviderOptions {
   /** A streamed feed whose client does not read on for this long ends (its transaction rolls back). Default 60,000 ms. */
   readonly streamIdleTimeoutMs?: number;
 }
+
+/** Attempts of a read that fails with a serialization failure or a deadlock. */
+const MAX_ATTEMPTS = 3;
 
 function positiveInteger(value: number | undefined, fallback: number, name: string): number {
   const resolved = value ?? fallback;
@@ -88,20 +91,12 @@ export class SqlProvider implements DataProvider {
 
   /** Entities of a set or reached by navigation; filtered, ordered, paged, counted and expanded in the database. */
   async query(request: QueryRequest, _context: RequestContext): Promise<QueryResult> {
-    try {
-      return await queryEntities(this.settings, request);
-    } catch (error) {
-      throw this.mapError(error, request.filter);
-    }
+    return this.run(() => queryEntities(this.settings, request), request.filter);
   }
 
   /** `$count`: one COUNT(*), never reading rows (unless the filter needs the evaluator). */
   async count(request: CountRequest, _context: RequestContext): Promise<number> {
-    try {
-      return await countEntities(this.settings, request);
-    } catch (error) {
-      throw this.mapError(error, request.filter);
-    }
+    return this.run(() => countEntities(this.settings, request), request.filter);
   }
 
   /** The content type of a media link entry this provider read (from its side table). */
@@ -113,10 +108,22 @@ export class SqlProvider implements DataProvider {
 
   /** The media resource of a media link entry: 404 when the entry, or its media resource, does not exist. */
   async readMedia(reference: EntityReference, _context: RequestContext): Promise<MediaContent> {
-    try {
-      return await readMedia(this.settings, reference);
-    } catch (error) {
-      throw this.mapError(error, undefined);
+    return this.run(() => readMedia(this.settings, reference), undefined);
+  }
+
+  /**
+   * Run a read, again after a serialization failure or deadlock (SQLSTATE 40001, 40P01: what
+   * distributed PostgreSQL engines answer under contention), at most three times; errors mapped.
+   * A streamed feed's later chunks are not retried: the response has begun.
+   */
+  private async run<T>(read: () => Promise<T>, filter: QueryRequest['filter']): Promise<T> {
+    for (let attempt = 1; ; attempt++) {
+      try {
+        return await read();
+      } catch (error) {
+        if (attempt < MAX_ATTEMPTS && isRetryableTransactionError(error)) continue;
+        throw this.mapError(error, filter);
+      }
     }
   }
 

@@ -1,5 +1,5 @@
 /**
- * docs/sql-provider.md: its complete example, run as written (transpiled from the markdown), on
+ * docs/sql-provider.md: its complete examples, run as written (transpiled from the markdown), on
  * PGlite, with filters and orderings as the service would hand them to a provider.
  */
 import { readFileSync } from 'fs';
@@ -14,6 +14,9 @@ import { checkExpression, checkFilter, parseExpression, parseOrderBy } from '../
 import type { ExprNode } from '../../lib/uri/expr/ast';
 import type { OrderByItem } from '../../lib/uri/types';
 import { openTestPGlite } from '../helpers/pglite';
+import { demoData } from '../helpers/demo';
+import express from 'express';
+import request from 'supertest';
 
 interface Example {
   readonly db: sqlModule.SqlDatabase;
@@ -98,5 +101,43 @@ describe('docs/sql-provider.md', () => {
     // Ordinal: '_' (U+005F) sorts before 'a'.
     expect(await ids(undefined, 'Name')).toEqual([4, 2, 3, 1]);
     expect(await example.findProducts(filter('ID eq 1'), [])).toEqual([{ ID: 1, Name: 'Pen', Price: '2.5', Released: new Date('2020-01-01T00:00:00Z') }]);
+  });
+});
+
+/** The "Serve a database" example, run as an async module body with its free names supplied. */
+async function runQuickStart(instance: PGlite): Promise<{ app: Parameters<typeof request>[0] }> {
+  const markdown = readFileSync(join(__dirname, '..', '..', 'docs', 'sql-provider.md'), 'utf8');
+  const start = markdown.indexOf("```ts\nimport express from 'express';\nimport { loadEdmx, odata }");
+  const end = markdown.indexOf('```', start + 5);
+  if (start < 0 || end < 0) throw new Error('the quick start is missing from docs/sql-provider.md');
+  const { outputText } = transpileModule(markdown.slice(start + 5, end), { compilerOptions: { module: ModuleKind.CommonJS, target: ScriptTarget.ES2022 } });
+  const sqlPackage = { ...sqlModule, pglite: () => sqlModule.pglite(instance) };
+  const modules: Record<string, unknown> = { express: { default: express }, 'express-odata-v2': library, 'express-odata-v2/sql': sqlPackage };
+  const exports: Record<string, unknown> = {};
+  // The block's assumptions: `fs` reads the demo's metadata.xml, `data` is the demo's data, no DATABASE_URL.
+  const fs = { readFileSync: () => readFileSync(join(__dirname, '..', 'fixtures', 'odata-demo', 'metadata.xml'), 'utf8') };
+  const AsyncFunction = Object.getPrototypeOf(async () => undefined).constructor as new (...names: string[]) => (...args: unknown[]) => Promise<void>;
+  await new AsyncFunction('require', 'exports', 'fs', 'data', 'process', outputText)((name: string) => modules[name], exports, fs, demoData(), { env: {} });
+  return exports as { app: Parameters<typeof request>[0] };
+}
+
+describe('docs/sql-provider.md, "Serve a database"', () => {
+  let quick: PGlite;
+  beforeAll(async () => {
+    quick = await openTestPGlite();
+  }, 60_000);
+  afterAll(() => quick.close());
+
+  it('creates and fills the tables once, and serves the demo', async () => {
+    const { app } = await runQuickStart(quick);
+    // A second start finds the tables and the data: nothing is created or inserted twice.
+    await runQuickStart(quick);
+    const response = await request(app).get("/odata/Categories(1)/Products?$format=json&$top=2&$select=Name&$expand=Supplier&$filter=Price gt 10");
+    expect(response.status).toBe(200);
+    const body = response.body as { d: { results: { Name: string; Supplier: { Name: string } }[] } };
+    expect(body.d.results.map((product) => [product.Name, product.Supplier.Name])).toEqual([
+      ['Vint soda', 'Exotic Liquids'],
+      ['Havina Cola', 'Exotic Liquids'],
+    ]);
   });
 });

@@ -29,11 +29,6 @@ export class ReadScope {
     return new ReadScope(transaction, transaction);
   }
 
-  /** True when the statements share a snapshot. */
-  get inTransaction(): boolean {
-    return this.transaction !== undefined;
-  }
-
   /** End the scope (commit a read-only transaction; nothing to undo). Idempotent. */
   end(): Promise<void> {
     this.clearIdle();

@@ -6,7 +6,7 @@
  * error masked as 500, and a streamed read's snapshot ended when its reader stops or goes idle.
  */
 import express from 'express';
-import { sql } from 'kysely';
+import { sql, type KyselyPlugin } from 'kysely';
 import type { PGlite } from '@electric-sql/pglite';
 import { odata } from '../../../lib';
 import type { ServiceLogEvent } from '../../../lib/options';
@@ -164,6 +164,26 @@ describe('failures', () => {
       await holder.rollback().execute();
       await server.close();
     }
+  });
+
+  it('a serialization failure (40001) is retried, up to three attempts', async () => {
+    let failures = 0;
+    const flaky = (times: number): KyselyPlugin => ({
+      transformQuery(args) {
+        if (failures < times) {
+          failures++;
+          throw Object.assign(new Error('could not serialize access'), { code: '40001' });
+        }
+        return args.node;
+      },
+      transformResult: async (args) => args.result,
+    });
+    const provider = new SqlProvider({ model: ZOO, db: { ...db, kysely: db.kysely.withPlugin(flaky(2)) } });
+    expect((await provider.query(request(ZOO, 'Animals', { top: 1 }), context)).entities).toHaveLength(1);
+    expect(failures).toBe(2);
+    failures = 0;
+    const hopeless = new SqlProvider({ model: ZOO, db: { ...db, kysely: db.kysely.withPlugin(flaky(3)) } });
+    await expect(hopeless.query(request(ZOO, 'Animals', { top: 1 }), context)).rejects.toMatchObject({ code: '40001' });
   });
 
   it('a database error is a 500 without its message; the logger gets it', async () => {

@@ -7,7 +7,7 @@
  * Needs the optional peer dependencies `kysely`, and `@electric-sql/pglite` or `pg`.
  */
 export { SqlProvider } from './sql-provider';
-export type { SqlProviderOptions } from './sql-provider';
+export type { SqlMediaOf, SqlProviderOptions } from './sql-provider';
 export { SQL_MAPPING_VERSION } from './mapping/types';
 export type {
   SqlAssociationSetMapping,

@@ -41,6 +41,12 @@ export interface SqlProviderOptions {
   readonly streamIdleTimeoutMs?: number;
 }
 
+/** What `mediaOf` tells the writers about a media link entry. */
+export interface SqlMediaOf {
+  /** The media type of its media resource, from the side table. */
+  readonly contentType: string;
+}
+
 /** Attempts of a read that fails with a serialization failure or a deadlock. */
 const MAX_ATTEMPTS = 3;
 
@@ -100,7 +106,7 @@ export class SqlProvider implements DataProvider {
   }
 
   /** The content type of a media link entry this provider read (from its side table). */
-  mediaOf(entity: Entity, entityType: EdmEntityType): { readonly contentType: string } | undefined {
+  mediaOf(entity: Entity, entityType: EdmEntityType): SqlMediaOf | undefined {
     if (!entityType.hasStream) return undefined;
     const contentType = this.mediaTypes.get(entity);
     return contentType === undefined ? undefined : { contentType };

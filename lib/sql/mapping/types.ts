@@ -60,6 +60,7 @@ export interface SqlMediaMapping {
  * the principal's key. The principal end must be single-valued (`0..1` or `1`).
  */
 export interface SqlForeignKeyMapping {
+  /** Discriminant. */
   readonly kind: 'foreignKey';
   /** The role of the end whose table holds the key columns. */
   readonly dependent: string;
@@ -72,6 +73,7 @@ export interface SqlForeignKeyMapping {
 
 /** An association set stored in a table of its own: one row per link (many-to-many, or by choice). */
 export interface SqlJoinTableMapping {
+  /** Discriminant. */
   readonly kind: 'joinTable';
   /** The schema of the join table; absent: the `search_path`. */
   readonly schema?: string;
@@ -96,17 +98,23 @@ export interface SqlMapping {
 
 /** Overrides of one entity set's mapping; anything left out follows the conventions. */
 export interface SqlEntitySetOverrides {
+  /** The table's schema (default: the mapping's `schema`, else the `search_path`). */
   readonly schema?: string;
+  /** The table (default: the set's name). */
   readonly table?: string;
-  /** Columns by property path (`Name`, `Address/City`). */
+  /** Columns by property path (`Name`, `Address/City`); default: the path with `_` for `/`. */
   readonly columns?: Readonly<Record<string, string>>;
-  readonly discriminator?: { readonly column?: string; readonly values?: Readonly<Record<string, string>> };
+  /** The type column (default `$type`) and the value of each type by qualified name (default: the qualified name). */
+  readonly discriminator?: Partial<SqlDiscriminatorMapping>;
+  /** The jsonb column of dynamic properties (default `$dynamic`). */
   readonly dynamicProperties?: string;
-  readonly media?: { readonly schema?: string; readonly table?: string; readonly contentType?: string; readonly body?: string };
+  /** The media side table (default: the table's name with `_media`; columns `ContentType`, `Body`). */
+  readonly media?: Partial<SqlMediaMapping>;
 }
 
 /** Overrides of a foreign-key association set (the conventional kind for all but many-to-many). */
 export interface SqlForeignKeyOverrides {
+  /** A foreign key (the default unless the association is many-to-many). */
   readonly kind?: 'foreignKey';
   /** The role of the end whose table holds the key columns. */
   readonly dependent?: string;
@@ -116,8 +124,11 @@ export interface SqlForeignKeyOverrides {
 
 /** Overrides of a join-table association set (the conventional kind for many-to-many). */
 export interface SqlJoinTableOverrides {
+  /** A join table (the default for many-to-many). */
   readonly kind?: 'joinTable';
+  /** The join table's schema (default: the mapping's `schema`, else the `search_path`). */
   readonly schema?: string;
+  /** The join table (default: the association set's name). */
   readonly table?: string;
   /** By role, columns by key property. */
   readonly columns?: Readonly<Record<string, Readonly<Record<string, string>>>>;
@@ -128,6 +139,7 @@ export interface SqlJoinTableOverrides {
  * the conventions. A complete SqlMapping is valid overrides too (and resolves to itself).
  */
 export interface SqlMappingOverrides {
+  /** SQL_MAPPING_VERSION, when given (a saved mapping carries it). */
   readonly version?: typeof SQL_MAPPING_VERSION;
   /** The schema of every table that names none. */
   readonly schema?: string;

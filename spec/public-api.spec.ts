@@ -47,6 +47,7 @@ const VALUES = [
   'odataErrorHandler',
   'printExpression',
   'readEdmx',
+  'seekCondition',
   'transformExpression',
   'walkExpression',
   'writeEdmx',

@@ -62,8 +62,24 @@ async function readAll(provider: MemoryProvider, model: EdmModel, entitySet: Edm
     context,
   );
   const entities: Entity[] = [];
-  for await (const entity of result.entities) entities.push(entity);
+  for await (const entity of result.entities) {
+    // An expansion may come as an async iterable (a provider streams large ones): collect it.
+    for (const item of expand) entity[item.property.name] = await relatedOf(entity[item.property.name]);
+    entities.push(entity);
+  }
   return { entities };
+}
+
+/** An expanded navigation property's value as a list of entities. */
+async function relatedOf(value: Entity[string]): Promise<readonly Entity[]> {
+  if (value === null || value === undefined) return [];
+  if (Array.isArray(value)) return value as readonly Entity[];
+  if (typeof value === 'object' && Symbol.asyncIterator in value) {
+    const list: Entity[] = [];
+    for await (const entity of value as AsyncIterable<Entity>) list.push(entity);
+    return list;
+  }
+  return [value as Entity];
 }
 
 function keyValues(plan: SetPlan, entity: Entity): PrimitiveValue[] {
@@ -79,9 +95,9 @@ function linkPairs(compiled: CompiledMapping, associationSet: EdmAssociationSet,
       if (property.relationship !== associationSet.association || property.fromEnd.role !== end.role) continue;
       const target = compiled.link(end.entitySet, property).target;
       for (const entity of loaded.get(end.entitySet)?.entities ?? []) {
+        // readAll made every expanded value a list.
         const related = entity[property.name];
-        const targets = Array.isArray(related) ? (related as readonly Entity[]) : related === null || related === undefined ? [] : [related as Entity];
-        for (const other of targets) {
+        for (const other of Array.isArray(related) ? (related as readonly Entity[]) : []) {
           const ends: [PrimitiveValue[], PrimitiveValue[]] = index === 0 ? [keyValues(source, entity), keyValues(target, other)] : [keyValues(target, other), keyValues(source, entity)];
           pairs.set(JSON.stringify(ends), ends);
         }

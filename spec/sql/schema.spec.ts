@@ -162,7 +162,8 @@ describe('seed', () => {
   it('refuses data MemoryProvider refuses, with the same lines', async () => {
     const data = catalogData();
     const bad = { ...data, Products: [...data.Products, { ID: 0, Price: 'x', Version: 0 }] };
-    const empty = pglite(await openTestPGlite());
+    const emptyInstance = await openTestPGlite();
+    const empty = pglite(emptyInstance);
     try {
       await createSchema(empty, CATALOG);
       const error = await seed(empty, CATALOG, {}, bad).catch((caught: unknown) => caught);
@@ -171,7 +172,9 @@ describe('seed', () => {
         "The seed data is invalid:\n- Products(0): Invalid value for property 'Price' of type Edm.Decimal: expected a decimal number without exponent overflow",
       );
     } finally {
+      // pglite(instance) leaves an instance it did not open running: close both.
       await empty.close();
+      await emptyInstance.close();
     }
   });
 });

@@ -1,0 +1,33 @@
+/**
+ * Which units and groups run for a provider: all read groups share one provider; each writing
+ * unit gets its own; groups for what the provider lacks are replaced by the capability checks.
+ */
+import { filterFunctionGroups } from './groups/filter-functions';
+import { filterValueGroups } from './groups/filter-values';
+import { orderingGroups } from './groups/ordering';
+import { pagingGroup } from './groups/paging';
+import { navigationGroups } from './groups/navigation';
+import { shapeGroups } from './groups/shape';
+import { valueGroups } from './groups/values';
+import type { Capabilities, GroupDefinition, UnitDefinition } from './suite';
+
+function unit(name: string, groups: readonly (GroupDefinition | undefined | false)[]): UnitDefinition {
+  return { name, groups: groups.filter((group): group is GroupDefinition => group !== undefined && group !== false) };
+}
+
+/** The units to run, keeping only the named groups when `only` is given. */
+export function planSuite(capabilities: Capabilities, only: readonly string[] | undefined): UnitDefinition[] {
+  const units = [unit('reads', [...valueGroups, ...filterValueGroups, ...filterFunctionGroups, ...orderingGroups, pagingGroup, ...navigationGroups, ...shapeGroups])];
+  void capabilities;
+  const wanted = only === undefined ? undefined : new Set(only);
+  return units
+    .map((planned) => ({ name: planned.name, groups: planned.groups.filter((group) => wanted === undefined || wanted.has(group.name)) }))
+    .filter((planned) => planned.groups.length > 0);
+}
+
+/** Every group name, for the `groups` option's check. */
+export function allGroupNames(): string[] {
+  const everything: Capabilities = { writes: true, links: true, media: true, openTypes: true };
+  const lacking: Capabilities = { writes: false, links: false, media: false, openTypes: false };
+  return [...new Set([...planSuite(everything, undefined), ...planSuite(lacking, undefined)].flatMap((planned) => planned.groups.map((group) => group.name)))];
+}

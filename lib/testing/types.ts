@@ -1,0 +1,99 @@
+/**
+ * The public types of `express-odata-v2/testing`: what a provider author hands the suite (a setup
+ * function, capabilities, a test host) and what it hands back (a report). No test framework's
+ * types appear here: the host is read through the small TestHost interface.
+ */
+import type { DataProvider, EdmModel, MemoryData } from '../index';
+import type { ConformanceFailure } from './failure';
+import type { ConformanceRule } from './rules';
+
+/** What the suite gives a setup: the fixture model and its data in MemoryProvider's data format. */
+export interface ConformanceFixture {
+  /** The fixture model (namespace `Conformance`); the service under test serves it. */
+  readonly model: EdmModel;
+  /** A fresh copy of the fixture data: entity set name to entities, links by navigation property. */
+  readonly data: MemoryData;
+}
+
+/** What a setup returns: the provider under test, serving the fixture, and how to release it. */
+export interface ProviderUnderTest {
+  /** The provider, loaded with the fixture data. */
+  readonly provider: DataProvider;
+  /** Called once the cases that used this provider are done (drop a schema, close a pool). */
+  close?(): void | Promise<void>;
+}
+
+/**
+ * Builds a provider over a fresh copy of the fixture. Called once for all read cases, and once per
+ * group of writing cases (each starts from the fixture data): seven times at most.
+ */
+export type ProviderSetup = (fixture: ConformanceFixture) => ProviderUnderTest | Promise<ProviderUnderTest>;
+
+/**
+ * What the provider can do; everything defaults to true. For what it declares it lacks, the suite
+ * checks instead that the service refuses such requests cleanly (405 with `Allow`, or 4xx) and
+ * that nothing changes.
+ */
+export interface ProviderCapabilities {
+  /** create, update and delete. False: a read-only provider (which also implies no links, no media writes). */
+  readonly writes?: boolean;
+  /** `$links` writes (the provider's `link` method). */
+  readonly links?: boolean;
+  /** Media link entries: `readMedia`, `writeMedia` and creating entries from a media resource. */
+  readonly media?: boolean;
+  /** Dynamic properties of open types. */
+  readonly openTypes?: boolean;
+}
+
+/**
+ * The test-registration functions of the host framework: jest's and vitest's globals fit as they
+ * are; for mocha pass `{ describe, it, beforeAll: before, afterAll: after }`.
+ */
+export interface TestHost {
+  /** Group tests under a name. */
+  describe(name: string, body: () => void): void;
+  /** One test; `timeout` in milliseconds. */
+  it(name: string, body: () => Promise<void>, timeout?: number): void;
+  /** Runs before the tests of the enclosing group. */
+  beforeAll(body: () => Promise<void>, timeout?: number): void;
+  /** Runs after the tests of the enclosing group, also when some failed. */
+  afterAll(body: () => Promise<void>, timeout?: number): void;
+}
+
+/** Options of `checkDataProvider` and `describeDataProvider`. */
+export interface ConformanceOptions {
+  /** What the provider lacks; omitted capabilities are assumed. */
+  readonly capabilities?: ProviderCapabilities;
+  /** Only these groups (names as in the report, e.g. `$filter`, `changesets`); default all. */
+  readonly groups?: readonly string[];
+  /** Milliseconds one case, one setup or one close may take. Default 30,000. */
+  readonly timeout?: number;
+  /** `describeDataProvider` only: the test framework's functions; default its globals. */
+  readonly host?: TestHost;
+}
+
+/** The outcome of one case. */
+export interface ConformanceCaseOutcome {
+  /** The group (`$filter`, `paging`, `links`...). */
+  readonly group: string;
+  /** The case, as the test is named (`$filter=Rank lt 3`). */
+  readonly name: string;
+  /** The rule the case checks. */
+  readonly rule: ConformanceRule;
+  /** True when the provider passed it. */
+  readonly passed: boolean;
+  /** Why it failed: the broken rule (which may be more specific than `rule`) and what was seen. */
+  readonly failure?: ConformanceFailure;
+  /** Milliseconds the case took. */
+  readonly durationMs: number;
+}
+
+/** What `checkDataProvider` returns. */
+export interface ConformanceReport {
+  /** True when every case passed. */
+  readonly ok: boolean;
+  /** Every case that ran, in order. */
+  readonly outcomes: readonly ConformanceCaseOutcome[];
+  /** The failed ones. */
+  readonly failures: readonly ConformanceCaseOutcome[];
+}

@@ -65,9 +65,9 @@ export function jsonOf(answer: HttpAnswer, request: string): JsonObject {
   return body;
 }
 
-/** The entry of a single-entry answer (`{"d": {...}}`). */
-export function entryOf(answer: HttpAnswer, request: string): JsonObject {
-  expectStatus(answer, 200, request);
+/** The entry of a single-entry answer (`{"d": {...}}`) with `status`. */
+export function entryOf(answer: HttpAnswer, request: string, status = 200): JsonObject {
+  expectStatus(answer, status, request);
   const { d } = jsonOf(answer, request);
   if (!isObject(d)) fail(`${request} answered ${show(d)}, expected an entry`);
   return d;

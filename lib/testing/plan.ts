@@ -9,6 +9,13 @@ import { pagingGroup } from './groups/paging';
 import { navigationGroups } from './groups/navigation';
 import { shapeGroups } from './groups/shape';
 import { valueGroups } from './groups/values';
+import { createGroups } from './groups/create';
+import { updateGroups } from './groups/update';
+import { linkGroups } from './groups/links';
+import { concurrencyGroups } from './groups/concurrency';
+import { changesetGroups } from './groups/changesets';
+import { mediaGroups, openReadGroups, openWriteGroups } from './groups/media-open';
+import { capabilityGroups } from './groups/capabilities';
 import type { Capabilities, GroupDefinition, UnitDefinition } from './suite';
 
 function unit(name: string, groups: readonly (GroupDefinition | undefined | false)[]): UnitDefinition {
@@ -17,8 +24,19 @@ function unit(name: string, groups: readonly (GroupDefinition | undefined | fals
 
 /** The units to run, keeping only the named groups when `only` is given. */
 export function planSuite(capabilities: Capabilities, only: readonly string[] | undefined): UnitDefinition[] {
-  const units = [unit('reads', [...valueGroups, ...filterValueGroups, ...filterFunctionGroups, ...orderingGroups, pagingGroup, ...navigationGroups, ...shapeGroups])];
-  void capabilities;
+  const units = [
+    unit('reads', [...valueGroups, ...filterValueGroups, ...filterFunctionGroups, ...orderingGroups, pagingGroup, ...navigationGroups, ...shapeGroups, ...(capabilities.openTypes ? openReadGroups : [])]),
+    ...(capabilities.writes
+      ? [
+          unit('writes', [...createGroups, ...updateGroups]),
+          unit('links', capabilities.links ? linkGroups : []),
+          unit('concurrency', concurrencyGroups),
+          unit('changesets', changesetGroups),
+        ]
+      : []),
+    unit('media and open types', [...(capabilities.media && capabilities.writes ? mediaGroups : []), ...(capabilities.openTypes && capabilities.writes ? openWriteGroups : [])]),
+    unit('capabilities', capabilityGroups(capabilities)),
+  ];
   const wanted = only === undefined ? undefined : new Set(only);
   return units
     .map((planned) => ({ name: planned.name, groups: planned.groups.filter((group) => wanted === undefined || wanted.has(group.name)) }))

@@ -6,7 +6,7 @@
 import { orderId } from '../entities';
 import type { EntityId, FixtureSet } from '../entities';
 import { FIXTURE_ROWS } from '../fixture-data';
-import type { CustomerRow, EventRow, ItemRow, OrderRow, TagRow } from '../fixture-data';
+import type { CustomerRow, EventRow, ItemRow, NoteRow, OrderRow, TagRow } from '../fixture-data';
 import { decimalKey, sortRows, ticks } from '../reference';
 import type { Comparable, SortKey } from '../reference';
 import { categoryName } from './filter-cases';
@@ -45,7 +45,7 @@ function ordering<R>(
 const asc = <R>(value: (row: R) => Comparable | null): SortKey<R> => ({ value });
 const desc = <R>(value: (row: R) => Comparable | null): SortKey<R> => ({ value, descending: true });
 
-const { Items, Customers, Orders, Events, Tags } = FIXTURE_ROWS;
+const { Items, Customers, Orders, Events, Tags, Notes } = FIXTURE_ROWS;
 
 function items(orderby: string | undefined, ...keys: SortKey<ItemRow>[]): Ordering {
   return ordering('Items', orderby, Items, keys, (item) => [item.ID], (item) => item.ID);
@@ -105,6 +105,21 @@ export const ORDERINGS: readonly Ordering[] = [
   tags(undefined),
   tags('Label desc', desc((tag) => tag.Label)),
 ];
+
+const dynamicText = (note: NoteRow, name: string): string | null => {
+  const value = name in note ? note[name] : null;
+  return typeof value === 'string' ? value : null;
+};
+
+/** An ordering by a dynamic property of the open type (absent is null); for providers with open types only. */
+export const NOTES_BY_MOOD: Ordering = ordering(
+  'Notes',
+  'Mood,ID desc',
+  Notes,
+  [asc((note: NoteRow) => dynamicText(note, 'Mood')), desc((note: NoteRow) => note.ID)],
+  (note) => [note.ID],
+  (note) => note.ID,
+);
 
 /** `Items?$orderby=Rank desc`, or `Items` for the default order. */
 export function orderingName(ordering: Ordering): string {

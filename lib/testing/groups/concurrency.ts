@@ -1,0 +1,109 @@
+/**
+ * Preconditions and concurrent writers. Customers carry a ConcurrencyMode="Fixed" version: every
+ * successful write changes the entity tag, a stale one is 412, a missing entity 404. Of concurrent
+ * writers with one tag exactly one wins, which only holds when the check and the write are one
+ * atomic step.
+ */
+import { entryOf, expectEqual, expectStatus, fail, show } from '../check';
+import type { HttpAnswer, ServiceClient } from '../client';
+import { url } from '../client';
+import { check } from '../suite';
+import type { GroupDefinition } from '../suite';
+import { read, send } from './writing';
+
+/** Concurrent writers per race: enough that an unguarded check lets several through. */
+const WRITERS = 12;
+
+/** The entity tag of an entry, from the ETag header (equal to `__metadata.etag`). */
+async function etagOf(service: ServiceClient, path: string): Promise<string> {
+  const target = url(path);
+  const answer = await service.get(target);
+  const entry = entryOf(answer, `GET ${target}`);
+  const tag = answer.headers.etag;
+  if (tag === undefined) fail(`GET ${target} answered no ETag header for a type with a ConcurrencyMode="Fixed" property`);
+  const metadata = entry.__metadata;
+  const inPayload = typeof metadata === 'object' && metadata !== null ? (metadata as Record<string, unknown>).etag : undefined;
+  expectEqual(inPayload, tag, `GET ${target}: __metadata.etag equals the ETag header`);
+  return tag;
+}
+
+const checks = [
+  check('a write with the current tag succeeds and changes the tag; the old tag is then 412', 'precondition.check', async ({ service }) => {
+    const first = await etagOf(service, 'Customers(1)');
+    const answer = await send(service, 'MERGE', 'Customers(1)', { Name: 'first write' }, 204, { 'if-match': first });
+    const second = await etagOf(service, 'Customers(1)');
+    if (second === first) fail(`the entity tag is still ${first} after a successful MERGE`);
+    if (answer.headers.etag !== undefined) expectEqual(answer.headers.etag, second, 'the ETag of the MERGE answer is the new tag');
+    await send(service, 'MERGE', 'Customers(1)', { Name: 'stale write' }, 412, { 'if-match': first });
+    expectEqual((await read(service, 'Customers(1)')).Name, 'first write', 'GET Customers(1) after the stale MERGE: Name');
+    await send(service, 'PUT', 'Customers(1)', { ID: 1, Name: 'second write' }, 204, { 'if-match': second });
+  }),
+  check('a stale tag on DELETE is 412 and deletes nothing; the current one deletes', 'precondition.check', async ({ service }) => {
+    const tag = await etagOf(service, 'Customers(3)');
+    await send(service, 'PATCH', 'Customers(3)', { Tier: 9 }, 204, { 'if-match': tag });
+    await send(service, 'DELETE', 'Customers(3)', undefined, 412, { 'if-match': tag });
+    expectEqual((await read(service, 'Customers(3)')).Tier, 9, 'GET Customers(3) after the stale DELETE: Tier');
+    await send(service, 'DELETE', 'Customers(3)', undefined, 204, { 'if-match': await etagOf(service, 'Customers(3)') });
+  }),
+  check('a property write changes the tag', 'precondition.check', async ({ service }) => {
+    const tag = await etagOf(service, 'Customers(2)');
+    await send(service, 'PUT', 'Customers(2)/Name', { Name: 'renamed' }, 204, { 'if-match': tag });
+    if ((await etagOf(service, 'Customers(2)')) === tag) fail(`the entity tag is still ${tag} after PUT Customers(2)/Name`);
+    await send(service, 'PUT', 'Customers(2)/Name', { Name: 'stale' }, 412, { 'if-match': tag });
+  }),
+  check('If-Match: * writes any existing entity', 'precondition.check', async ({ service }) => {
+    await send(service, 'MERGE', 'Customers(4)', { Status: 'star' }, 204, { 'if-match': '*' });
+    expectEqual((await read(service, 'Customers(4)')).Status, 'star', 'GET Customers(4): Status');
+  }),
+  check('a write to a missing entity is 404, never 412, whatever its If-Match', 'precondition.check', async ({ service }) => {
+    const tag = await etagOf(service, 'Customers(4)');
+    await send(service, 'MERGE', 'Customers(999)', { Name: 'nobody' }, 404, { 'if-match': tag });
+    await send(service, 'MERGE', 'Customers(999)', { Name: 'nobody' }, 404, { 'if-match': '*' });
+    await send(service, 'DELETE', 'Customers(999)', undefined, 404, { 'if-match': tag });
+  }),
+  check('If-None-Match with the current tag on a read is 304', 'precondition.check', async ({ service }) => {
+    const tag = await etagOf(service, 'Customers(4)');
+    expectStatus(await service.get(url('Customers(4)'), { 'if-none-match': tag }), 304, 'GET Customers(4) with If-None-Match: the current tag');
+  }),
+];
+
+/** Send `count` requests at once. */
+function race(count: number, start: (index: number) => Promise<HttpAnswer>): Promise<HttpAnswer[]> {
+  return Promise.all(Array.from({ length: count }, (_unused, index) => start(index)));
+}
+
+function statuses(answers: readonly HttpAnswer[]): Record<number, number> {
+  const out: Record<number, number> = {};
+  for (const answer of answers) out[answer.status] = (out[answer.status] ?? 0) + 1;
+  return out;
+}
+
+const atomic = [
+  check(`${WRITERS} concurrent MERGEs with one tag: exactly one wins`, 'precondition.atomic', async ({ service }) => {
+    const tag = await etagOf(service, 'Customers(4)');
+    const answers = await race(WRITERS, (index) => service.sendJson('MERGE', url('Customers(4)'), { Name: `writer ${index}` }, { 'if-match': tag }));
+    expectEqual(statuses(answers), { 204: 1, 412: WRITERS - 1 }, `${WRITERS} MERGE Customers(4) with If-Match ${tag}: statuses`);
+    const winner = answers.findIndex((answer) => answer.status === 204);
+    expectEqual((await read(service, 'Customers(4)')).Name, `writer ${winner}`, 'GET Customers(4) after the race: the winner wrote Name');
+  }),
+  check(`${WRITERS} concurrent DELETEs with one tag: one deletes, the others find nothing`, 'precondition.atomic', async ({ service }) => {
+    await send(service, 'POST', 'Customers', { ID: 300, Name: 'doomed' }, 201);
+    const tag = await etagOf(service, 'Customers(300)');
+    const answers = await race(WRITERS, () => service.send('DELETE', url('Customers(300)'), { headers: { 'if-match': tag } }));
+    expectEqual(statuses(answers), { 204: 1, 404: WRITERS - 1 }, `${WRITERS} DELETE Customers(300) with If-Match ${tag}: statuses`);
+  }),
+  check(`${WRITERS} concurrent PUTs of a property with one tag: exactly one wins`, 'precondition.atomic', async ({ service }) => {
+    await send(service, 'POST', 'Customers', { ID: 301, Name: 'contested' }, 201);
+    const tag = await etagOf(service, 'Customers(301)');
+    const answers = await race(WRITERS, (index) => service.sendJson('PUT', url('Customers(301)/Status'), { Status: `status ${index}` }, { 'if-match': tag }));
+    expectEqual(statuses(answers), { 204: 1, 412: WRITERS - 1 }, `${WRITERS} PUT Customers(301)/Status with If-Match ${tag}: statuses`);
+    const winner = answers.findIndex((answer) => answer.status === 204);
+    expectEqual((await read(service, 'Customers(301)')).Status, `status ${winner}`, `GET Customers(301) after the race: ${show('the winner wrote Status')}`);
+  }),
+];
+
+/** Preconditions and concurrent writers. */
+export const concurrencyGroups: readonly GroupDefinition[] = [
+  { name: 'preconditions', cases: checks },
+  { name: 'concurrent writers', cases: atomic },
+];

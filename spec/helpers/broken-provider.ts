@@ -1,0 +1,157 @@
+/**
+ * A deliberately broken provider for the conformance suite's own spec: MemoryProvider with three
+ * mistakes a hand-written database provider makes.
+ *
+ * - Nulls sort last (`ORDER BY x` in PostgreSQL ascending): feeds ordered by a property with nulls
+ *   come back with the nulls on the wrong end, and paging (whose `$skiptoken` position assumes
+ *   nulls first) loses and repeats entries.
+ * - `startswith(x, 'lit')` as an unescaped `x LIKE 'lit%'`: `%` and `_` in the literal are wildcards.
+ * - The If-Match precondition is checked after an await (read, compare, then write) and single
+ *   writes run outside a transaction (only `$batch` changesets get one): concurrent writers with
+ *   the same entity tag all pass the check.
+ */
+import { compileFilter, compileSkipTokenFilter, evaluate, MemoryProvider, ODataError, transformExpression } from '../../lib';
+import type { DataProvider, DeleteRequest, Entity, ExprNode, OrderByItem, QueryRequest, QueryResult, UpdateRequest } from '../../lib';
+import { compareValues } from '../../lib/provider/compare';
+import type { RequestContext } from '../../lib/protocol/message';
+
+const LIKE_RESULT = '__like';
+
+/** `LIKE pattern` as PostgreSQL reads it: `%` any text, `_` one character, `\` escapes the next one. */
+function likeMatches(text: string, pattern: string): boolean {
+  let source = '';
+  for (let i = 0; i < pattern.length; i++) {
+    const character = pattern[i];
+    if (character === '\\' && i + 1 < pattern.length) source += pattern[++i].replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+    else if (character === '%') source += '.*';
+    else if (character === '_') source += '.';
+    else source += character.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+  }
+  return new RegExp(`^${source}$`, 's').test(text);
+}
+
+/** The `startswith` calls of a filter whose literal holds a wildcard, replaced by dynamic members read from precomputed results. */
+function likeFilter(filter: ExprNode): { filter: ExprNode; calls: { name: string; subject: ExprNode; pattern: string }[] } {
+  const calls: { name: string; subject: ExprNode; pattern: string }[] = [];
+  const rewritten = transformExpression(filter, (node) => {
+    if (node.kind !== 'Call' || node.name !== 'startswith') return node;
+    const [subject, prefix] = node.args;
+    if (prefix.kind !== 'Literal' || typeof prefix.value !== 'string' || !/[%_]/.test(prefix.value)) return node;
+    const name = `${LIKE_RESULT}${calls.length}`;
+    calls.push({ name, subject, pattern: `${prefix.value}%` });
+    return { kind: 'Member', path: [name], steps: [{ kind: 'Dynamic', name }], type: { kind: 'Primitive', name: 'Edm.Boolean' } };
+  });
+  return { filter: rewritten, calls };
+}
+
+function navigates(item: OrderByItem): boolean {
+  return item.expression.kind === 'Member' && (item.expression.steps ?? []).some((step) => step.kind === 'Navigation');
+}
+
+/** Nulls last ascending, first descending: the reverse of the rule. */
+function nullsLast(orderBy: readonly OrderByItem[], order: Map<Entity, number>): (a: Entity, b: Entity) => number {
+  return (a, b) => {
+    for (const item of orderBy) {
+      const left = evaluate(item.expression, a);
+      const right = evaluate(item.expression, b);
+      const direction = item.direction === 'desc' ? -1 : 1;
+      if (left === null && right === null) continue;
+      if (left === null || right === null) return (left === null ? 1 : -1) * direction;
+      const type = item.expression.type?.kind === 'Primitive' ? item.expression.type.name : undefined;
+      const compared = compareValues(left, right, type, type);
+      if (compared !== 0) return compared * direction;
+    }
+    return (order.get(a) ?? 0) - (order.get(b) ?? 0);
+  };
+}
+
+async function toArray(entities: QueryResult['entities']): Promise<Entity[]> {
+  if (Array.isArray(entities)) return [...(entities as readonly Entity[])];
+  const out: Entity[] = [];
+  for await (const entity of entities as AsyncIterable<Entity>) out.push(entity);
+  return out;
+}
+
+export class BrokenProvider implements DataProvider {
+  constructor(readonly inner: MemoryProvider) {}
+
+  async query(request: QueryRequest, context: RequestContext): Promise<QueryResult> {
+    const like = request.filter === undefined ? { filter: undefined, calls: [] } : likeFilter(request.filter);
+    const ownOrder = request.orderBy.every((item) => !navigates(item));
+    if (request.single || request.path.navigation.length > 0 || (like.calls.length === 0 && !ownOrder)) return this.inner.query(request, context);
+    const everything = await this.inner.query(
+      { ...request, filter: like.calls.length > 0 ? undefined : request.filter, skip: undefined, top: undefined, skipToken: undefined, count: false },
+      context,
+    );
+    let rows = await toArray(everything.entities);
+    if (like.filter !== undefined && like.calls.length > 0) {
+      const keep = compileFilter(like.filter);
+      rows = rows.filter((row) => {
+        const results: Record<string, boolean | null> = {};
+        for (const call of like.calls) {
+          const subject = evaluate(call.subject, row);
+          results[call.name] = typeof subject === 'string' ? likeMatches(subject, call.pattern) : null;
+        }
+        return keep({ ...row, ...results });
+      });
+    }
+    if (ownOrder) {
+      const position = new Map(rows.map((row, index) => [row, index]));
+      rows.sort(nullsLast(request.orderBy, position));
+    }
+    const count = rows.length;
+    if (request.skipToken !== undefined) rows = rows.filter(compileSkipTokenFilter(request.orderBy, request.skipToken));
+    const skip = request.skip ?? 0;
+    rows = rows.slice(skip, request.top === undefined ? undefined : skip + request.top);
+    return request.count ? { entities: rows, count } : { entities: rows };
+  }
+
+  count: DataProvider['count'] = (request, context) => (this.inner.count === undefined ? Promise.reject(new Error('no count')) : this.inner.count(request, context));
+
+  mediaOf: DataProvider['mediaOf'] = (entity, type) => this.inner.mediaOf(entity, type);
+  create: DataProvider['create'] = (request, context) => this.inner.create(request, context);
+  link: DataProvider['link'] = (request, context) => this.inner.link(request, context);
+  readMedia: DataProvider['readMedia'] = (entity, context) => this.inner.readMedia(entity, context);
+  writeMedia: DataProvider['writeMedia'] = (entity, media, precondition, context) => this.inner.writeMedia(entity, media, precondition, context);
+
+  /** Read, compare, then write: the precondition is checked after an await, outside any lock. */
+  private async checkFirst(request: UpdateRequest | DeleteRequest, context: RequestContext): Promise<void> {
+    if (request.precondition === undefined) return;
+    const current = await this.inner.query(
+      {
+        entitySet: request.entitySet,
+        entityType: request.entityType,
+        path: { root: { entitySet: request.entitySet, key: request.key }, navigation: [] },
+        single: true,
+        filter: undefined,
+        orderBy: [],
+        skip: undefined,
+        top: undefined,
+        skipToken: undefined,
+        selectExpand: { select: undefined, expand: [] },
+        count: false,
+        customOptions: {},
+      },
+      context,
+    );
+    const [entity] = await toArray(current.entities);
+    // A database round trip between the check and the write.
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    if (entity !== undefined && !request.precondition.matches(entity)) throw ODataError.fromCode('PRECONDITION_FAILED', { header: 'If-Match' });
+  }
+
+  async update(request: UpdateRequest, context: RequestContext): Promise<Entity> {
+    await this.checkFirst(request, context);
+    return this.inner.update({ ...request, precondition: undefined }, context);
+  }
+
+  async delete(request: DeleteRequest, context: RequestContext): Promise<void> {
+    await this.checkFirst(request, context);
+    return this.inner.delete({ ...request, precondition: undefined }, context);
+  }
+
+  /** Only `$batch` changesets run in a transaction; single writes do not. */
+  transaction<T>(work: () => Promise<T>, context: RequestContext): Promise<T> {
+    return (context.request.url ?? '').includes('$batch') ? this.inner.transaction(work, context) : work();
+  }
+}

@@ -18,8 +18,8 @@ import { mediaGroups, openReadGroups, openWriteGroups } from './groups/media-ope
 import { capabilityGroups } from './groups/capabilities';
 import type { Capabilities, GroupDefinition, UnitDefinition } from './suite';
 
-function unit(name: string, groups: readonly (GroupDefinition | undefined | false)[]): UnitDefinition {
-  return { name, groups: groups.filter((group): group is GroupDefinition => group !== undefined && group !== false) };
+function unit(name: string, groups: readonly GroupDefinition[]): UnitDefinition {
+  return { name, groups };
 }
 
 /** The units to run, keeping only the named groups when `only` is given. */
@@ -43,9 +43,10 @@ export function planSuite(capabilities: Capabilities, only: readonly string[] | 
     .filter((planned) => planned.groups.length > 0);
 }
 
-/** Every group name, for the `groups` option's check. */
+/** Every group name, for the `groups` option's check: the groups of every capability set. */
 export function allGroupNames(): string[] {
-  const everything: Capabilities = { writes: true, links: true, media: true, openTypes: true };
-  const lacking: Capabilities = { writes: false, links: false, media: false, openTypes: false };
-  return [...new Set([...planSuite(everything, undefined), ...planSuite(lacking, undefined)].flatMap((planned) => planned.groups.map((group) => group.name)))];
+  const sets: Capabilities[] = [true, false].flatMap((writes) =>
+    [true, false].flatMap((links) => [true, false].flatMap((media) => [true, false].map((openTypes) => ({ writes, links: writes && links, media, openTypes })))),
+  );
+  return [...new Set(sets.flatMap((capabilities) => planSuite(capabilities, undefined).flatMap((planned) => planned.groups.map((group) => group.name))))];
 }

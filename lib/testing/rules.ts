@@ -3,8 +3,7 @@
  * rule (id and statement), so a provider author reads what is broken, not only which request.
  */
 
-/** Every rule the suite checks, by id. */
-export const CONFORMANCE_RULES = {
+const RULES = {
   'values.exact':
     'Stored values come back exactly: Int64 beyond 2^53 and 30-digit Decimals as exact text, strings with non-ASCII and supplementary characters unchanged, DateTime and DateTimeOffset to the millisecond as instants in UTC, Guids, Doubles, Booleans and nulls as stored.',
   'uri.keys':
@@ -63,8 +62,11 @@ export const CONFORMANCE_RULES = {
     'A request for something the provider declares it lacks is refused, never half done: 405 with an Allow header listing what the resource takes (RFC 9110 §15.5.6), or 4xx with an OData error, and nothing changes.',
 } as const;
 
-/** The id of a conformance rule. */
-export type ConformanceRuleId = keyof typeof CONFORMANCE_RULES;
+/** The id of a conformance rule (`orderby.nulls`). */
+export type ConformanceRuleId = keyof typeof RULES;
+
+/** Every rule the suite checks: its id to its statement. */
+export const CONFORMANCE_RULES: Readonly<Record<ConformanceRuleId, string>> = Object.freeze(RULES);
 
 /** The rule a failing case reports. */
 export interface ConformanceRule {

@@ -84,7 +84,7 @@ function compile(blocks: readonly Block[]): string[] {
     skipLibCheck: true,
     noEmit: true,
     baseUrl: ROOT,
-    paths: { 'express-odata-v2': ['dist/index.d.ts'], 'express-odata-v2/sql': ['dist/sql/index.d.ts'] },
+    paths: { 'express-odata-v2': ['dist/index.d.ts'], 'express-odata-v2/sql': ['dist/sql/index.d.ts'], 'express-odata-v2/testing': ['dist/testing/index.d.ts'] },
   };
   // Virtual files live in docs/ so that relative imports in contexts resolve from there.
   const virtual = new Map<string, { text: string; block?: Block; contextLines: number }>();

@@ -31,7 +31,9 @@ describe('the packed library', () => {
   afterAll(() => rmSync(work, { recursive: true, force: true }));
 
   it('contains the build, the types, README and license, and no tests or fixtures', () => {
-    expect(packedFiles).toEqual(expect.arrayContaining(['dist/index.js', 'dist/index.d.ts', 'dist/sql/index.js', 'dist/sql/index.d.ts', 'README.md', 'LICENSE', 'package.json']));
+    expect(packedFiles).toEqual(
+      expect.arrayContaining(['dist/index.js', 'dist/index.d.ts', 'dist/sql/index.js', 'dist/sql/index.d.ts', 'dist/testing/index.js', 'dist/testing/index.d.ts', 'README.md', 'LICENSE', 'package.json']),
+    );
     expect(packedFiles.filter((f) => /^(spec|lib|examples|docs)\//.test(f) || f.endsWith('.map'))).toEqual([]);
   });
 
@@ -160,6 +162,41 @@ export default databases;
     for (const resolution of [['--module', 'commonjs', '--moduleResolution', 'node'], ['--module', 'node16', '--moduleResolution', 'node16']]) {
       // skipLibCheck: the consumer's code is checked against our declarations, which the build checked already.
       execFileSync(process.execPath, [tsc, '--noEmit', '--skipLibCheck', '--strict', '--target', 'es2022', ...resolution, 'consumer.ts'], { cwd: app, encoding: 'utf8' });
+    }
+  }, 180_000);
+
+  it('exports express-odata-v2/testing to CommonJS and TypeScript (node10 and node16), with no test framework installed', () => {
+    const app = join(work, 'testing-app');
+    execFileSync('mkdir', ['-p', app]);
+    writeFileSync(join(app, 'package.json'), JSON.stringify({ name: 'testing-consumer', version: '1.0.0', private: true }));
+    const version = (name: string): string => (JSON.parse(readFileSync(join(ROOT, 'node_modules', name, 'package.json'), 'utf8')) as { version: string }).version;
+    npm(['install', '--no-audit', '--no-fund', '--prefer-offline', tarball, `@types/node@${version('@types/node')}`], app);
+    writeFileSync(
+      join(app, 'check.js'),
+      `
+const { MemoryProvider } = require('express-odata-v2');
+const { checkDataProvider } = require('express-odata-v2/testing');
+checkDataProvider(({ model, data }) => ({ provider: new MemoryProvider(model, data) }), { groups: ['keys', '$filter nulls'] })
+  .then((report) => console.log(JSON.stringify({ ok: report.ok, cases: report.outcomes.length })));
+`,
+    );
+    const output = JSON.parse(execFileSync(process.execPath, ['check.js'], { cwd: app, encoding: 'utf8' }).trim()) as { ok: boolean; cases: number };
+    expect(output).toEqual({ ok: true, cases: expect.any(Number) });
+    expect(output.cases).toBeGreaterThan(20);
+
+    // The declarations need no @types/jest: a consumer with only @types/node compiles against them,
+    // declarations included (no --skipLibCheck).
+    writeFileSync(
+      join(app, 'consumer.ts'),
+      `import { describeDataProvider, type ProviderSetup, type TestHost } from 'express-odata-v2/testing';
+declare const setup: ProviderSetup;
+declare const host: TestHost;
+describeDataProvider('mine', setup, { host, capabilities: { media: false } });
+`,
+    );
+    const tsc = join(ROOT, 'node_modules', 'typescript', 'bin', 'tsc');
+    for (const resolution of [['--module', 'commonjs', '--moduleResolution', 'node'], ['--module', 'node16', '--moduleResolution', 'node16']]) {
+      execFileSync(process.execPath, [tsc, '--noEmit', '--strict', '--target', 'es2022', '--types', 'node', ...resolution, 'consumer.ts'], { cwd: app, encoding: 'utf8' });
     }
   }, 180_000);
 });

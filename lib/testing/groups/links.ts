@@ -34,8 +34,8 @@ const links = [
   check('PUT Items(1)/$links/Category replaces the 0..1 link', 'links.writes', async ({ service }) => {
     await send(service, 'PUT', 'Items(1)/$links/Category', uri('Categories(3)'), 204);
     await expectLinks(service, 'Items(1)/Category', 'Categories', [3], 'the new link');
-    const before = Items.filter((row) => row.Category === item(1)?.Category && row.ID !== 1).map((row) => row.ID);
-    await expectLinks(service, `Categories(${item(1)?.Category ?? 0})/Items`, 'Items', before, 'the old link is gone');
+    const old = `Categories(${item(1)?.Category ?? 0})/Items`;
+    if ((await linked(service, old, 'Items')).includes(1)) fail(`GET ${old} still lists Items(1): the replaced link is not gone`);
   }),
   check('PUT Items(4)/$links/Category sets a link where there was none', 'links.writes', async ({ service }) => {
     await send(service, 'PUT', 'Items(4)/$links/Category', uri('Categories(4)'), 204);

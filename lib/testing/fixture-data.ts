@@ -81,6 +81,10 @@ export interface EventRow {
   /** Edm.DateTime as ISO 8601 text in UTC (room for more fractional digits than milliseconds). */
   readonly At: string;
   readonly AtOffset: string | null;
+  /** Edm.Time as an xs:duration in canonical form. */
+  readonly Duration: string | null;
+  /** Edm.Binary as base64. */
+  readonly Payload: string | null;
 }
 
 /** A Note (an open type): declared properties plus dynamic ones of JSON types. */
@@ -162,13 +166,13 @@ const ORDER_LINES: readonly OrderLineRow[] = [
 
 // Ties on At (three at one millisecond) and on AtOffset (the same instant in two offsets).
 const EVENTS: readonly EventRow[] = [
-  { ID: 1, Label: 'a', At: '2024-05-01T10:00:00.123Z', AtOffset: '2024-05-01T10:00:00.123Z' },
-  { ID: 2, Label: 'b', At: '2024-05-01T10:00:00.123Z', AtOffset: '2024-05-01T12:00:00.123+02:00' },
-  { ID: 3, Label: 'c', At: '2024-05-01T10:00:00.124Z', AtOffset: null },
-  { ID: 4, Label: 'd', At: '2024-05-01T10:00:00.122Z', AtOffset: '2024-05-01T10:00:00.124Z' },
-  { ID: 5, Label: 'e', At: '2024-05-01T10:00:00.123Z', AtOffset: null },
-  { ID: 6, Label: 'f', At: '2023-12-31T23:59:59.999Z', AtOffset: '2024-01-01T00:59:59.999+01:00' },
-  { ID: 7, Label: 'g', At: '2024-05-01T10:00:01.000Z', AtOffset: '2024-05-01T10:00:00.122Z' },
+  { ID: 1, Label: 'a', At: '2024-05-01T10:00:00.123Z', AtOffset: '2024-05-01T10:00:00.123Z', Duration: 'PT1H30M', Payload: 'AP8=' },
+  { ID: 2, Label: 'b', At: '2024-05-01T10:00:00.123Z', AtOffset: '2024-05-01T12:00:00.123+02:00', Duration: 'PT0S', Payload: null },
+  { ID: 3, Label: 'c', At: '2024-05-01T10:00:00.124Z', AtOffset: null, Duration: null, Payload: '3q2+7w==' },
+  { ID: 4, Label: 'd', At: '2024-05-01T10:00:00.122Z', AtOffset: '2024-05-01T10:00:00.124Z', Duration: 'P1DT2H', Payload: '' },
+  { ID: 5, Label: 'e', At: '2024-05-01T10:00:00.123Z', AtOffset: null, Duration: 'PT23H59M59.999S', Payload: 'AAAAAA==' },
+  { ID: 6, Label: 'f', At: '2023-12-31T23:59:59.999Z', AtOffset: '2024-01-01T00:59:59.999+01:00', Duration: null, Payload: null },
+  { ID: 7, Label: 'g', At: '2024-05-01T10:00:01.000Z', AtOffset: '2024-05-01T10:00:00.122Z', Duration: 'PT1H', Payload: 'AP8=' },
 ];
 
 const NOTES: readonly NoteRow[] = [

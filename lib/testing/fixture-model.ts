@@ -5,8 +5,8 @@
  * characters); Categories, Tags, Customers, Orders and OrderLines give to-one, to-many,
  * many-to-many, required (multiplicity 1), cascading and refused-delete associations, a composite
  * key with an Int64 part, a complex property, defaults and a ConcurrencyMode="Fixed" version;
- * Events hold the date/time values paging must not lose; Photos are media link entries and Notes
- * an open type.
+ * Events hold the date/time values paging must not lose (and Edm.Time and Edm.Binary values);
+ * Photos are media link entries and Notes an open type.
  */
 import { defineModel } from '../index';
 import type { EdmModel, SingleSchemaDefinition } from '../index';
@@ -113,6 +113,8 @@ const DEFINITION: SingleSchemaDefinition = {
         { name: 'Label', type: 'Edm.String', ...nonNull },
         { name: 'At', type: 'Edm.DateTime', ...nonNull },
         { name: 'AtOffset', type: 'Edm.DateTimeOffset' },
+        { name: 'Duration', type: 'Edm.Time' },
+        { name: 'Payload', type: 'Edm.Binary' },
       ],
     },
     {

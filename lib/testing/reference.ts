@@ -74,6 +74,23 @@ export function ticks(iso: string): bigint {
   return BigInt(date.getTime() - offsetMinutes * 60_000) * 10_000n + BigInt(fraction.padEnd(7, '0'));
 }
 
+const DURATION = /^(-)?P(?:(\d+)D)?(?:T(?:(\d+)H)?(?:(\d+)M)?(?:(\d+)(?:\.(\d{1,7}))?S)?)?$/;
+
+/** An Edm.Time (xs:duration of days, hours, minutes and seconds) in 100 ns ticks. */
+export function durationTicks(text: string): bigint {
+  const match = DURATION.exec(text);
+  if (match === null) throw new TypeError(`not an xs:duration of days to seconds: ${text}`);
+  const [, sign, days = '0', hours = '0', minutes = '0', seconds = '0', fraction = ''] = match;
+  const total = ((BigInt(days) * 24n + BigInt(hours)) * 60n + BigInt(minutes)) * 60n + BigInt(seconds);
+  const value = total * 10_000_000n + BigInt(fraction.padEnd(7, '0'));
+  return sign === '-' ? -value : value;
+}
+
+/** Base64 bytes as lower-case hex, which sorts like the bytes. */
+export function base64Hex(text: string): string {
+  return Buffer.from(text, 'base64').toString('hex');
+}
+
 /** Milliseconds since 1970 of ISO 8601 text (its instant, truncated to the millisecond). */
 export function milliseconds(iso: string): number {
   const tick = ticks(iso);

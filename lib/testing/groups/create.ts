@@ -121,6 +121,11 @@ const deep = [
     await expectLinks(service, 'Items(114)/Category', 'Categories', [50], 'the inline category');
     expectEqual((await read(service, 'Categories(50)')).Name, 'Inline', 'GET Categories(50): Name');
   }),
+  check('POST Categories with inline Items that bind existing Tags links both', 'create.deep', async ({ service }) => {
+    await create(service, 'Categories', { ID: 60, Name: 'deep with bindings', Items: [{ ID: 120, Name: 'inline, bound', ...created, Tags: [bind("Tags('b')"), bind("Tags('o''k')")] }] });
+    await expectLinks(service, 'Items(120)/Category', 'Categories', [60], 'the inline item linked to its new category');
+    await expectLinks(service, 'Items(120)/Tags', 'Tags', ['b', "o'k"], 'the bindings inside the inline item');
+  }),
   check('a deep insert whose last entry fails creates nothing', 'create.deep', async ({ service }) => {
     const answer = await service.sendJson('POST', 'Customers', {
       ID: 111,

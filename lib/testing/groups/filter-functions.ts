@@ -3,10 +3,10 @@
  * strings are UTF-16, as the rule counts), literals with LIKE wildcards, date parts in UTC, rounding,
  * type functions, and member paths through complex and navigation properties.
  */
-import { compareDecimal, utcDate } from '../reference';
+import { compareDecimal, durationTicks, utcDate } from '../reference';
 import type { ItemRow } from '../fixture-data';
 import type { GroupDefinition } from '../suite';
-import { categoryName, filterCase, int64, itemCase, ROWS } from './filter-cases';
+import { categoryName, eventCase, filterCase, int64, itemCase, ROWS } from './filter-cases';
 
 function created(item: ItemRow): Date {
   return utcDate(item.Created);
@@ -74,7 +74,16 @@ const dates = [
   itemCase('month(Updated) eq 3', 'filter.date-functions', (item) => updated(item)?.getUTCMonth() === 2),
   itemCase('day(Updated) eq 1', 'filter.date-functions', (item) => updated(item)?.getUTCDate() === 1),
   itemCase('hour(Updated) eq 8', 'filter.date-functions', (item) => updated(item)?.getUTCHours() === 8),
+  // A Time's hours, minutes and seconds components (P1DT2H has 2 hours, not 26).
+  eventCase('hour(Duration) eq 2', 'filter.date-functions', (event) => event.Duration !== null && timePart(event.Duration, 3600n, 24n) === 2n),
+  eventCase('minute(Duration) eq 30', 'filter.date-functions', (event) => event.Duration !== null && timePart(event.Duration, 60n, 60n) === 30n),
+  eventCase('second(Duration) eq 59', 'filter.date-functions', (event) => event.Duration !== null && timePart(event.Duration, 1n, 60n) === 59n),
 ];
+
+/** The component of a duration in `unit` seconds, modulo `range`. */
+function timePart(duration: string, unit: bigint, range: bigint): bigint {
+  return (durationTicks(duration) / 10_000_000n / unit) % range;
+}
 
 const math = [
   itemCase('round(Amount) eq 3M', 'filter.math-functions', (item) => item.Amount === '2.5'),

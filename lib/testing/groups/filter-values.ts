@@ -3,9 +3,9 @@
  * predicate says in plain code what the rule means for that filter (`Rank ne 3` keeps nulls,
  * `Rank lt 2` does not).
  */
-import { compareDecimal, decimalArithmetic, ticks, utcDate } from '../reference';
+import { base64Hex, compareDecimal, decimalArithmetic, durationTicks, ticks, utcDate } from '../reference';
 import type { GroupDefinition } from '../suite';
-import { filterCase, int64, itemCase, ROWS } from './filter-cases';
+import { eventCase, filterCase, int64, itemCase, ROWS } from './filter-cases';
 
 const TWO_POW_53 = 9007199254740992n;
 
@@ -50,6 +50,10 @@ const comparisons = [
   itemCase("Updated gt datetimeoffset'2024-03-10T09:00:00+01:00'", 'filter.comparison', (item) => (instant(item.Updated) ?? 0n) > ticks('2024-03-10T08:00:00Z')),
   itemCase("Code eq guid'0F8FAD5B-D9CB-469F-A165-70867728950E'", 'filter.comparison', (item) => item.Code === '0f8fad5b-d9cb-469f-a165-70867728950e'),
   itemCase('Flag eq false', 'filter.comparison', (item) => item.Flag === false),
+  eventCase("Duration gt time'PT1H'", 'filter.comparison', (event) => event.Duration !== null && durationTicks(event.Duration) > durationTicks('PT1H')),
+  eventCase("Duration le time'PT0S'", 'filter.comparison', (event) => event.Duration !== null && durationTicks(event.Duration) <= 0n),
+  eventCase("Payload eq X'00FF'", 'filter.comparison', (event) => event.Payload !== null && base64Hex(event.Payload) === '00ff'),
+  eventCase("At eq datetime'2024-05-01T10:00:00.123'", 'filter.comparison', (event) => ticks(event.At) === ticks('2024-05-01T10:00:00.123Z')),
   filterCase('Tags', "Code eq 'o''k'", 'filter.comparison', ["o'k"]),
   filterCase('Orders', 'Number gt 1L', 'filter.comparison', ROWS.Orders.filter((order) => BigInt(order.Number) > 1n).map((order) => `${order.Region}/${order.Number}`)),
 ];
@@ -70,6 +74,8 @@ const nulls = [
   itemCase('Amount ne null', 'filter.nulls', (item) => item.Amount !== null),
   itemCase('Updated eq null', 'filter.nulls', (item) => item.Updated === null),
   itemCase('Code ne null', 'filter.nulls', (item) => item.Code !== null),
+  eventCase('Duration eq null', 'filter.nulls', (event) => event.Duration === null),
+  eventCase('Payload ne null', 'filter.nulls', (event) => event.Payload !== null),
   itemCase('Rank add 1 gt 3', 'filter.nulls', (item) => item.Rank !== null && item.Rank + 1 > 3),
   itemCase('Rank add 1 ne 3', 'filter.nulls', (item) => item.Rank === null || item.Rank + 1 !== 3),
   itemCase('length(Note) ne 3', 'filter.nulls', (item) => item.Note === null || item.Note.length !== 3),
@@ -90,6 +96,7 @@ const logic = [
   itemCase('Flag eq true and not (Rank eq 3)', 'filter.logic', (item) => item.Flag === true && item.Rank !== 3),
   itemCase('Rank eq 3 or Rank eq null', 'filter.logic', (item) => item.Rank === 3 || item.Rank === null),
   itemCase('(Rank eq 1 or Rank eq 5) and Note ne null', 'filter.logic', (item) => (item.Rank === 1 || item.Rank === 5) && item.Note !== null),
+  itemCase("not substringof('e', Note)", 'filter.logic', (item) => item.Note !== null && !item.Note.includes('e')),
 ];
 
 const arithmetic = [

@@ -7,7 +7,7 @@ import { orderId } from '../entities';
 import type { EntityId, FixtureSet } from '../entities';
 import { FIXTURE_ROWS } from '../fixture-data';
 import type { CustomerRow, EventRow, ItemRow, NoteRow, OrderRow, TagRow } from '../fixture-data';
-import { decimalKey, sortRows, ticks } from '../reference';
+import { base64Hex, decimalKey, durationTicks, sortRows, ticks } from '../reference';
 import type { Comparable, SortKey } from '../reference';
 import { categoryName } from './filter-cases';
 
@@ -102,6 +102,8 @@ export const ORDERINGS: readonly Ordering[] = [
   events('At desc', desc((event) => ticks(event.At))),
   events('AtOffset', asc((event) => instant(event.AtOffset))),
   events('AtOffset desc,Label', desc((event) => instant(event.AtOffset)), asc((event) => event.Label)),
+  events('Duration desc', desc((event) => (event.Duration === null ? null : durationTicks(event.Duration)))),
+  events('Payload', asc((event) => (event.Payload === null ? null : base64Hex(event.Payload)))),
   tags(undefined),
   tags('Label desc', desc((tag) => tag.Label)),
 ];

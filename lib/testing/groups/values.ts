@@ -32,7 +32,7 @@ function orderJson(order: OrderRow): JsonObject {
 }
 
 function eventJson(event: EventRow): JsonObject {
-  return { ID: event.ID, Label: event.Label, At: dateTime(event.At), AtOffset: dateTimeOffset(event.AtOffset) };
+  return { ID: event.ID, Label: event.Label, At: dateTime(event.At), AtOffset: dateTimeOffset(event.AtOffset), Duration: event.Duration, Payload: event.Payload };
 }
 
 /** The structural properties of an entry (no `__metadata`, no navigation), complex values without their `__metadata`. */

@@ -13,7 +13,8 @@ import { check } from '../suite';
 import type { GroupDefinition } from '../suite';
 import { filterCase } from './filter-cases';
 import { judgeOrder } from './ordering';
-import { NOTES_BY_MOOD } from './orderings';
+import { NOTES_BY_MOOD, NOTES_BY_PINNED } from './orderings';
+import { judgeWalk, walk } from './paging';
 import { read, send } from './writing';
 
 /** Every byte value, so no text conversion can pass unnoticed. */
@@ -81,6 +82,10 @@ const openReads = [
   filterCase('Notes', 'Colour eq null', 'open-types.dynamic', notes(() => true)),
   check('Notes?$orderby=Mood,ID desc sorts a dynamic property (absent is null, first)', 'open-types.dynamic', async ({ service }) => {
     judgeOrder(NOTES_BY_MOOD, await readIds(service, 'Notes', 'Notes', { $orderby: NOTES_BY_MOOD.orderby }), 'GET Notes?$orderby=Mood,ID desc gave the order');
+  }),
+  check('Notes?$orderby=Pinned,Stars desc (dynamic properties) page by page', 'paging.skiptoken', async ({ paged }) => {
+    const { ids } = await walk(paged, 'Notes', 'Notes', { $orderby: NOTES_BY_PINNED.orderby }, NOTES_BY_PINNED.expected.length);
+    judgeWalk(ids, NOTES_BY_PINNED.expected, 'walking Notes?$orderby=Pinned,Stars desc');
   }),
 ];
 

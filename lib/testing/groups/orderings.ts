@@ -108,9 +108,9 @@ export const ORDERINGS: readonly Ordering[] = [
   tags('Label desc', desc((tag) => tag.Label)),
 ];
 
-const dynamicText = (note: NoteRow, name: string): string | null => {
+const dynamicValue = (note: NoteRow, name: string): Comparable | null => {
   const value = name in note ? note[name] : null;
-  return typeof value === 'string' ? value : null;
+  return value === undefined ? null : value;
 };
 
 /** An ordering by a dynamic property of the open type (absent is null); for providers with open types only. */
@@ -118,7 +118,17 @@ export const NOTES_BY_MOOD: Ordering = ordering(
   'Notes',
   'Mood,ID desc',
   Notes,
-  [asc((note: NoteRow) => dynamicText(note, 'Mood')), desc((note: NoteRow) => note.ID)],
+  [asc((note: NoteRow) => dynamicValue(note, 'Mood')), desc((note: NoteRow) => note.ID)],
+  (note) => [note.ID],
+  (note) => note.ID,
+);
+
+/** An ordering by two dynamic properties of different types (Boolean, then Int32). */
+export const NOTES_BY_PINNED: Ordering = ordering(
+  'Notes',
+  'Pinned,Stars desc',
+  Notes,
+  [asc((note: NoteRow) => dynamicValue(note, 'Pinned')), desc((note: NoteRow) => dynamicValue(note, 'Stars'))],
   (note) => [note.ID],
   (note) => note.ID,
 );

@@ -24,7 +24,7 @@ interface Walk {
 }
 
 /** Follow the next links from `path?query` until a page has none. */
-async function walk(paged: ServiceClient, set: FixtureSet, path: string, query: Readonly<Record<string, string | number | undefined>>, total: number): Promise<Walk> {
+export async function walk(paged: ServiceClient, set: FixtureSet, path: string, query: Readonly<Record<string, string | number | undefined>>, total: number): Promise<Walk> {
   let target: string | undefined = url(path, { $select: keySelect(set), ...query });
   const ids: EntityId[] = [];
   const pages: (readonly JsonObject[])[] = [];
@@ -44,7 +44,7 @@ async function walk(paged: ServiceClient, set: FixtureSet, path: string, query: 
 }
 
 /** Fail naming what the walk lost, repeated or misordered. */
-function judgeWalk(ids: readonly EntityId[], expected: readonly EntityId[], what: string): void {
+export function judgeWalk(ids: readonly EntityId[], expected: readonly EntityId[], what: string): void {
   if (ids.length === expected.length && ids.every((id, index) => id === expected[index])) return;
   const missing = expected.filter((id) => !ids.includes(id));
   const repeated = ids.filter((id, index) => ids.indexOf(id) !== index);

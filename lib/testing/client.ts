@@ -38,6 +38,14 @@ export function url(path: string, query: Readonly<Record<string, string | number
   return encodePath(path) + (options.length === 0 ? '' : `?${options.join('&')}`);
 }
 
+/** Query options as a reader writes them, unencoded (`$top=2&$orderby=Name desc`), for test names. */
+export function queryText(query: Readonly<Record<string, string | number | undefined>>): string {
+  return Object.entries(query)
+    .filter((entry) => entry[1] !== undefined)
+    .map(([name, value]) => `${name}=${String(value)}`)
+    .join('&');
+}
+
 function headersOf(raw: IncomingHttpHeaders): Record<string, string | undefined> {
   const out: Record<string, string | undefined> = {};
   for (const [name, value] of Object.entries(raw)) out[name] = Array.isArray(value) ? value.join(', ') : value;

@@ -4,7 +4,7 @@
  * writers with one tag exactly one wins, which only holds when the check and the write are one
  * atomic step.
  */
-import { entryOf, expectEqual, expectStatus, fail, show } from '../check';
+import { entryOf, expectEqual, expectStatus, fail, isObject } from '../check';
 import type { HttpAnswer, ServiceClient } from '../client';
 import { url } from '../client';
 import { check } from '../suite';
@@ -22,7 +22,7 @@ async function etagOf(service: ServiceClient, path: string): Promise<string> {
   const tag = answer.headers.etag;
   if (tag === undefined) fail(`GET ${target} answered no ETag header for a type with a ConcurrencyMode="Fixed" property`);
   const metadata = entry.__metadata;
-  const inPayload = typeof metadata === 'object' && metadata !== null ? (metadata as Record<string, unknown>).etag : undefined;
+  const inPayload = isObject(metadata) ? metadata.etag : undefined;
   expectEqual(inPayload, tag, `GET ${target}: __metadata.etag equals the ETag header`);
   return tag;
 }
@@ -98,7 +98,7 @@ const atomic = [
     const answers = await race(WRITERS, (index) => service.sendJson('PUT', url('Customers(301)/Status'), { Status: `status ${index}` }, { 'if-match': tag }));
     expectEqual(statuses(answers), { 204: 1, 412: WRITERS - 1 }, `${WRITERS} PUT Customers(301)/Status with If-Match ${tag}: statuses`);
     const winner = answers.findIndex((answer) => answer.status === 204);
-    expectEqual((await read(service, 'Customers(301)')).Status, `status ${winner}`, `GET Customers(301) after the race: ${show('the winner wrote Status')}`);
+    expectEqual((await read(service, 'Customers(301)')).Status, `status ${winner}`, 'GET Customers(301) after the race: the winner wrote Status');
   }),
 ];
 

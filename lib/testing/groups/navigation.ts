@@ -3,7 +3,7 @@
  * values through navigation, `$links`) and counts (`$inlinecount`, `/$count`).
  */
 import { entryOf, expectEqual, expectStatus, feedOf, fail, isObject, jsonOf, show } from '../check';
-import { url } from '../client';
+import { queryText, url } from '../client';
 import { idOfEntry, orderId, readIds, sortIds } from '../entities';
 import type { EntityId, FixtureSet } from '../entities';
 import { FIXTURE_ROWS } from '../fixture-data';
@@ -85,7 +85,7 @@ const navigation = [
 ];
 
 function countCase(path: string, query: Readonly<Record<string, string | number>>, expected: number): CaseDefinition {
-  const text = Object.entries(query).map(([name, value]) => `${name}=${value}`).join('&');
+  const text = queryText(query);
   return check(`GET ${path}${text === '' ? '' : `?${text}`}`, 'query.count', async ({ service }) => {
     const target = url(path, query);
     const answer = await service.get(target, { accept: 'text/plain' });
@@ -95,7 +95,7 @@ function countCase(path: string, query: Readonly<Record<string, string | number>
 }
 
 function inlineCountCase(path: string, query: Readonly<Record<string, string | number>>, count: number, entries: number): CaseDefinition {
-  const text = Object.entries(query).map(([name, value]) => `${name}=${value}`).join('&');
+  const text = queryText(query);
   return check(`GET ${path}?$inlinecount=allpages&${text}`, 'query.count', async ({ service }) => {
     const target = url(path, { $inlinecount: 'allpages', ...query });
     const page = feedOf(await service.get(target), `GET ${target}`);

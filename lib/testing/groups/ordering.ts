@@ -4,6 +4,7 @@
  * end, ties out of key order, or values out of order.
  */
 import { fail, show } from '../check';
+import { queryText } from '../client';
 import { readIds } from '../entities';
 import type { EntityId } from '../entities';
 import { RuleViolation } from '../failure';
@@ -48,7 +49,7 @@ function itemOrdering(orderby: string | undefined, keep: (id: EntityId) => boole
 
 /** `path` with `query`: the ids `ordering` gives from `skip`, at most `top`. */
 function slice(query: Readonly<Record<string, string | number>>, ordering: Ordering, path = 'Items'): CaseDefinition {
-  const text = Object.entries(query).map(([name, value]) => `${name}=${value}`).join('&');
+  const text = queryText(query);
   const skip = Number(query.$skip ?? 0);
   const end = query.$top === undefined ? undefined : skip + Number(query.$top);
   const sliced: Ordering = { ...ordering, expected: ordering.expected.slice(skip, end), nullsFlipped: ordering.nullsFlipped.slice(skip, end) };

@@ -5,7 +5,7 @@
  */
 import { entryOf, expectEqual, fail, feedOf, feedValue, isObject, show } from '../check';
 import type { JsonObject } from '../check';
-import { url } from '../client';
+import { queryText, url } from '../client';
 import { idOfEntry, orderId, sortIds } from '../entities';
 import type { EntityId, FixtureSet } from '../entities';
 import { FIXTURE_ROWS } from '../fixture-data';
@@ -22,7 +22,7 @@ function members(entry: JsonObject): string[] {
 }
 
 function selectCase(path: string, query: Readonly<Record<string, string>>, expected: Readonly<Record<string, unknown>>): CaseDefinition {
-  const text = Object.entries(query).map(([name, value]) => `${name}=${value}`).join('&');
+  const text = queryText(query);
   return check(`${path}?${text}`, 'query.select', async ({ service }) => {
     const target = url(path, query);
     const entry = entryOf(await service.get(target), `GET ${target}`);
@@ -70,7 +70,7 @@ function expandedIds(entries: readonly JsonObject[], set: FixtureSet, property: 
 }
 
 function expandCase(path: string, query: Readonly<Record<string, string>>, set: FixtureSet, property: string, target: FixtureSet, expected: Map<EntityId, EntityId[] | EntityId | null>): CaseDefinition {
-  const text = Object.entries(query).map(([name, value]) => `${name}=${value}`).join('&');
+  const text = queryText(query);
   return check(`${path}?${text}`, 'query.expand', async ({ service }) => {
     const request = url(path, query);
     const entries = feedOf(await service.get(request), `GET ${request}`).entries;

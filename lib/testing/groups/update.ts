@@ -2,7 +2,7 @@
  * PUT, MERGE/PATCH, property and `$value` writes, and DELETE with cascades and refusals. Each case
  * works on entries no other case of the unit touches.
  */
-import { expectEqual, fail, show } from '../check';
+import { expectEqual, fail, isObject, show } from '../check';
 import { url } from '../client';
 import { orderId } from '../entities';
 import { FIXTURE_ROWS } from '../fixture-data';
@@ -89,7 +89,7 @@ const properties = [
     await send(service, 'PUT', 'Customers(4)/Address', { Address: { Street: 'Weg 1', City: 'Köln' } }, 204, ANY);
     await send(service, 'PATCH', 'Customers(4)/Address', { Address: { City: 'Bonn' } }, 204, ANY);
     const address = (await read(service, 'Customers(4)', { $select: 'Address' })).Address;
-    expectEqual(address !== null && typeof address === 'object' ? pick(address as Record<string, unknown>, ['Street', 'City']) : address, { Street: 'Weg 1', City: 'Bonn' }, 'GET Customers(4): Address');
+    expectEqual(isObject(address) ? pick(address, ['Street', 'City']) : address, { Street: 'Weg 1', City: 'Bonn' }, 'GET Customers(4): Address');
   }),
 ];
 

@@ -23,6 +23,8 @@ export const ERROR_CODES = define({
   BAD_REQUEST: { status: 400, message: '{detail}' },
   FORBIDDEN: { status: 403, message: '{detail}' },
   SERVICE_UNAVAILABLE: { status: 503, message: 'The service is temporarily unavailable: {detail}. Retry later.' },
+  STATEMENT_TIMEOUT: { status: 503, message: 'A database statement did not finish within {timeout} ms; try again later.' },
+  TRANSACTION_CONFLICT: { status: 503, message: 'The transaction kept conflicting with concurrent ones ({attempts} attempts); try again later.' },
 
   // --- model (thrown by defineModel / loadEdmx; status is irrelevant there) ---
   MODEL_INVALID: { status: 500, message: 'The model is invalid:\n{errors}' },

@@ -62,6 +62,14 @@ export interface SqlDialect {
   columnCheck(type: EdmPrimitiveTypeName, quotedColumn: string): string | undefined;
   /** The column type of a JSON document (dynamic properties of open types). */
   readonly jsonColumnType: string;
+  /** What follows the column type of a single integer key so that an INSERT without it generates one (an identity). */
+  readonly generatedKey: string;
+  /**
+   * A statement that moves the generator of a generated key column (if it has one) past the
+   * largest key in the table, after rows were inserted with explicit keys (`seed`). Does nothing
+   * for a column without a generator.
+   */
+  advanceGeneratedKey(table: Sql, quotedTable: string, column: string): Sql;
 
   // --- values ------------------------------------------------------------------------------------
   /** A bound JSON document (its text) typed as the JSON column type: `$1::jsonb`. */
@@ -84,6 +92,21 @@ export interface SqlDialect {
    * over a one-row derived table that the planner must not fold back into `body`.
    */
   evaluateOnce(values: readonly Sql[], table: string, columns: readonly string[], body: Sql): Sql;
+
+  // --- writes ------------------------------------------------------------------------------------
+  /**
+   * The value a concurrency token takes on insert (`current` undefined) or on an update of a row
+   * whose token is `current`, in the same statement as the write: an integer version starts at 0
+   * and adds 1 (back to 0 at the type's maximum), a DateTime or DateTimeOffset takes the
+   * transaction's clock at milliseconds, strictly after the previous value. Undefined for types
+   * the database does not maintain (the value the client wrote is kept).
+   */
+  concurrencyToken(type: EdmPrimitiveTypeName, current: Sql | undefined): Sql | undefined;
+  /**
+   * A statement that bounds every later statement of the current transaction to `milliseconds`
+   * (PostgreSQL: `set_config('statement_timeout', ..., true)`, which ends with the transaction).
+   */
+  statementTimeout(milliseconds: number): Sql;
 
   // --- conversions (cheap: the compiler may repeat them) -----------------------------------------
   /** A value of `from` in the form of `to` for comparison or arithmetic (numeric promotion, DateTime -> DateTimeOffset). */

@@ -25,6 +25,10 @@ export const SQLSTATE = Object.freeze({
   notNullViolation: '23502',
   /** A CHECK constraint failed (Byte and SByte ranges among them). */
   checkViolation: '23514',
+  /** A string longer than its column (`varchar(n)`) allows. */
+  stringTooLong: '22001',
+  /** The statement was cancelled: `statement_timeout` ran out (or an administrator cancelled it). */
+  queryCanceled: '57014',
 });
 
 /** The SQLSTATE of a driver error (`error.code`), or undefined for anything else. */

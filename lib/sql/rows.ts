@@ -6,7 +6,6 @@
 import { sql } from 'kysely';
 import type { EdmEntitySet, EdmEntityType } from '../edm/model';
 import type { PrimitiveValue, PropertyValue } from '../edm/primitives';
-import type { Entity } from '../provider/types';
 import type { Sql, SqlDialect } from './dialect';
 import { encodeDynamicProperties } from './dynamic';
 import type { ColumnPlan, SetPlan } from './mapping/compiled';
@@ -61,7 +60,7 @@ export function columnParameter(column: ColumnPlan, entity: Readonly<Record<stri
 }
 
 /** Column name -> bound value of every column of `entity`'s row except foreign keys. */
-export function rowParameters(plan: SetPlan, entity: Entity, type: EdmEntityType, dialect: SqlDialect): Map<string, Sql> {
+export function rowParameters(plan: SetPlan, entity: Readonly<Record<string, unknown>>, type: EdmEntityType, dialect: SqlDialect): Map<string, Sql> {
   const values = new Map<string, Sql>();
   for (const column of plan.columns) values.set(column.column, columnParameter(column, entity, type, dialect));
   if (plan.discriminator !== undefined) values.set(plan.discriminator.column, sql`${plan.discriminator.valueOf.get(type) ?? ''}`);

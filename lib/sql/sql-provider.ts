@@ -4,20 +4,39 @@
  * `$skiptoken` as a keyset condition compiled by the same translator, `$top`/`$skip` as LIMIT and
  * OFFSET, the count in the page's snapshot, `$expand` as one statement per navigation property and
  * level, large feeds in keyset chunks. What the translator refuses is finished by the shared
- * evaluator, exactly. Writes are not here yet.
+ * evaluator, exactly. Writes run in a transaction per request (a changeset's when inside one),
+ * each as keyed statements with the If-Match values in their WHERE (write/), retried after a
+ * serialization failure; plain reads may go to a replica.
  */
 import type { EdmEntityType, EdmModel } from '../edm/model';
-import { ODataError } from '../errors';
 import type { RequestContext } from '../protocol/message';
-import { printExpression } from '../uri/expr';
-import type { CountRequest, DataProvider, Entity, EntityReference, MediaContent, OperationHandler, QueryRequest, QueryResult } from '../provider/types';
+import type {
+  CountRequest,
+  CreateRequest,
+  DataProvider,
+  DeleteRequest,
+  Entity,
+  EntityReference,
+  LinkRequest,
+  MediaContent,
+  OperationHandler,
+  Precondition,
+  QueryRequest,
+  QueryResult,
+  UpdateRequest,
+} from '../provider/types';
 import type { SqlDatabase } from './database';
-import { SQLSTATE, SqlAcquireTimeoutError, isRetryableTransactionError, sqlStateOf } from './errors';
+import { toODataError, type SqlOperation } from './error-map';
+import { isRetryableTransactionError } from './errors';
 import { compileMapping, type CompiledMapping } from './mapping/compiled';
 import { resolveMapping } from './mapping/resolve';
 import type { SqlMapping, SqlMappingOverrides } from './mapping/types';
 import { readMedia } from './read/media';
 import { countEntities, queryEntities, type ReadSettings } from './read/query';
+import { insertEntry, type CreateScope } from './write/insert';
+import { writeLinkRequest } from './write/link-request';
+import { SqlTransactions, type SqlIsolationLevel, type SqlTransactionAttempt } from './write/transactions';
+import { deleteEntry, updateEntry, writeMediaEntry } from './write/update';
 
 /** Options of `new SqlProvider(...)`. */
 export interface SqlProviderOptions {
@@ -39,6 +58,25 @@ export interface SqlProviderOptions {
   readonly streamSnapshot?: boolean;
   /** A streamed feed whose client does not read on for this long ends (its transaction rolls back). Default 60,000 ms. */
   readonly streamIdleTimeoutMs?: number;
+  /**
+   * A read replica (`postgres(...)` of a standby): reads outside a transaction go to it; writes,
+   * their preconditions and every read inside a write or changeset go to `db`.
+   */
+  readonly replica?: SqlDatabase;
+  /** The isolation level of write transactions and changesets. Default `'read committed'`. */
+  readonly isolationLevel?: SqlIsolationLevel;
+  /** Runs of a transaction at most, the first included, when it fails with a serialization failure or deadlock (40001, 40P01). Default 5. */
+  readonly transactionAttempts?: number;
+  /** Cancel a statement that runs longer (`statement_timeout`, set inside each transaction); 503 STATEMENT_TIMEOUT. Default: none. */
+  readonly statementTimeoutMs?: number;
+  /** The `Retry-After` (seconds) of 503 STATEMENT_TIMEOUT and TRANSACTION_CONFLICT. Default 1. */
+  readonly retryAfterSeconds?: number;
+  /**
+   * Called in every write transaction after its work and before COMMIT, with the transaction and
+   * the attempt number. For tests: throw (or run SQL that fails) with SQLSTATE 40001 to see the
+   * transaction run again.
+   */
+  readonly beforeCommit?: (attempt: SqlTransactionAttempt) => Promise<void>;
 }
 
 /** What `mediaOf` tells the writers about a media link entry. */
@@ -49,6 +87,9 @@ export interface SqlMediaOf {
 
 /** Attempts of a read that fails with a serialization failure or a deadlock. */
 const MAX_ATTEMPTS = 3;
+
+/** Default runs of a write transaction that fails with a serialization failure or a deadlock. */
+const TRANSACTION_ATTEMPTS = 5;
 
 function positiveInteger(value: number | undefined, fallback: number, name: string): number {
   const resolved = value ?? fallback;
@@ -66,8 +107,15 @@ export class SqlProvider implements DataProvider {
   readonly mapping: SqlMapping;
   /** Service-operation handlers given in the options. */
   readonly operations: Readonly<Record<string, OperationHandler>> | undefined;
+  /** The read replica, when one is given. */
+  readonly replica: SqlDatabase | undefined;
   private readonly compiled: CompiledMapping;
   private readonly settings: ReadSettings;
+  /** Reads outside transactions: on the replica when there is one. */
+  private readonly plainReads: ReadSettings;
+  private readonly transactions: SqlTransactions;
+  private readonly statementTimeoutMs: number | undefined;
+  private readonly retryAfterSeconds: number;
   /** The media type of each media link entry read, for `mediaOf` (writers ask per entry, synchronously). */
   private readonly mediaTypes = new WeakMap<Entity, string>();
   /** The entity type of each entity read (derived types), for the evaluator's `isof`. */
@@ -79,7 +127,19 @@ export class SqlProvider implements DataProvider {
     this.db = options.db;
     this.mapping = resolveMapping(options.model, options.mapping);
     this.operations = options.operations;
+    this.replica = options.replica;
     this.compiled = compileMapping(this.model, this.mapping);
+    this.statementTimeoutMs = options.statementTimeoutMs === undefined ? undefined : positiveInteger(options.statementTimeoutMs, 0, 'statementTimeoutMs');
+    this.retryAfterSeconds = options.retryAfterSeconds ?? 1;
+    if (!Number.isInteger(this.retryAfterSeconds) || this.retryAfterSeconds < 0) throw new TypeError(`SqlProvider option 'retryAfterSeconds' must be a non-negative integer, got ${String(options.retryAfterSeconds)}.`);
+    this.transactions = new SqlTransactions({
+      db: this.db,
+      isolationLevel: options.isolationLevel ?? 'read committed',
+      maxAttempts: positiveInteger(options.transactionAttempts, TRANSACTION_ATTEMPTS, 'transactionAttempts'),
+      statementTimeoutMs: this.statementTimeoutMs,
+      retryAfterSeconds: this.retryAfterSeconds,
+      beforeCommit: options.beforeCommit,
+    });
     this.settings = {
       db: this.db,
       compiled: this.compiled,
@@ -91,18 +151,54 @@ export class SqlProvider implements DataProvider {
         if (row.contentType !== undefined) this.mediaTypes.set(row.entity, row.contentType);
       },
       typeOf: (entity) => this.types.get(entity),
-      mapError: (error, filter) => this.mapError(error, filter),
+      mapError: (error, filter) => this.mapError(error, 'read', filter),
+      ...(this.statementTimeoutMs === undefined ? {} : { statementTimeoutMs: this.statementTimeoutMs }),
     };
+    this.plainReads = options.replica === undefined ? this.settings : { ...this.settings, db: options.replica };
   }
 
   /** Entities of a set or reached by navigation; filtered, ordered, paged, counted and expanded in the database. */
-  async query(request: QueryRequest, _context: RequestContext): Promise<QueryResult> {
-    return this.run(() => queryEntities(this.settings, request), request.filter);
+  async query(request: QueryRequest, context: RequestContext): Promise<QueryResult> {
+    return this.read(context, (settings) => queryEntities(settings, request), request.filter);
   }
 
   /** `$count`: one COUNT(*), never reading rows (unless the filter needs the evaluator). */
-  async count(request: CountRequest, _context: RequestContext): Promise<number> {
-    return this.run(() => countEntities(this.settings, request), request.filter);
+  async count(request: CountRequest, context: RequestContext): Promise<number> {
+    return this.read(context, (settings) => countEntities(settings, request), request.filter);
+  }
+
+  /** Create an entry, its inline tree and its links, in one transaction; the stored entry with generated values. */
+  async create(request: CreateRequest, context: RequestContext): Promise<Entity> {
+    return this.write(context, 'create', async (scope) => (await insertEntry(scope, request)).entity);
+  }
+
+  /** PUT or MERGE: one UPDATE with the If-Match values in its WHERE and the tokens bumped; 404 or 412 when it changes nothing. */
+  async update(request: UpdateRequest, context: RequestContext): Promise<Entity> {
+    return this.write(context, 'update', (scope) => updateEntry(scope, request));
+  }
+
+  /** DELETE with the If-Match values in its WHERE; dependents cascade, unlink or refuse it (409) per the schema. */
+  async delete(request: DeleteRequest, context: RequestContext): Promise<void> {
+    return this.write(context, 'delete', (scope) => deleteEntry(scope, request));
+  }
+
+  /** `$links`: add, replace or remove a link within the association's multiplicities. */
+  async link(request: LinkRequest, context: RequestContext): Promise<void> {
+    return this.write(context, 'link', (scope) => writeLinkRequest(scope, request));
+  }
+
+  /** Replace the media resource of a media link entry after its precondition; the entry's tokens move. */
+  async writeMedia(reference: EntityReference, media: MediaContent, precondition: Precondition | undefined, context: RequestContext): Promise<Entity> {
+    return this.write(context, 'update', (scope) => writeMediaEntry(scope, reference, media, precondition));
+  }
+
+  /**
+   * Run `work` (a write with its answer, a `$batch` changeset) in one database transaction that
+   * every write and read of `context` joins; run again from the start after a serialization
+   * failure or deadlock (at most `transactionAttempts` runs). A nested call joins.
+   */
+  async transaction<T>(work: () => Promise<T>, context: RequestContext): Promise<T> {
+    return this.transactions.run(context, () => work());
   }
 
   /** The content type of a media link entry this provider read (from its side table). */
@@ -113,8 +209,31 @@ export class SqlProvider implements DataProvider {
   }
 
   /** The media resource of a media link entry: 404 when the entry, or its media resource, does not exist. */
-  async readMedia(reference: EntityReference, _context: RequestContext): Promise<MediaContent> {
-    return this.run(() => readMedia(this.settings, reference), undefined);
+  async readMedia(reference: EntityReference, context: RequestContext): Promise<MediaContent> {
+    return this.read(context, (settings) => readMedia(settings, reference), undefined);
+  }
+
+  /** A read: inside the context's open transaction when there is one (never the replica), else on its own, retried. */
+  private read<T>(context: RequestContext, read: (settings: ReadSettings) => Promise<T>, filter: QueryRequest['filter']): Promise<T> {
+    if (this.transactions.executorOf(context) === undefined) return this.run(() => read(this.plainReads), filter);
+    return this.transactions.run(context, async (transaction) => {
+      try {
+        return await read({ ...this.settings, transaction });
+      } catch (error) {
+        throw isRetryableTransactionError(error) ? error : this.mapError(error, 'read', filter);
+      }
+    });
+  }
+
+  /** A write in the context's transaction (joined, or its own); database errors mapped, retryable ones left for the transaction. */
+  private write<T>(context: RequestContext, operation: SqlOperation, work: (scope: CreateScope) => Promise<T>): Promise<T> {
+    return this.transactions.run(context, async (executor) => {
+      try {
+        return await work({ executor, compiled: this.compiled, dialect: this.db.dialect, seen: this.settings.seen });
+      } catch (error) {
+        throw isRetryableTransactionError(error) ? error : this.mapError(error, operation, undefined);
+      }
+    });
   }
 
   /**
@@ -128,26 +247,19 @@ export class SqlProvider implements DataProvider {
         return await read();
       } catch (error) {
         if (attempt < MAX_ATTEMPTS && isRetryableTransactionError(error)) continue;
-        throw this.mapError(error, filter);
+        throw this.mapError(error, 'read', filter);
       }
     }
   }
 
-  /**
-   * Database errors a client caused become its 4xx; a full pool is 503 with Retry-After. Anything
-   * else passes on as itself (the service answers 500 and gives it to the logger, never the client).
-   */
-  private mapError(error: unknown, filter: QueryRequest['filter']): unknown {
-    if (error instanceof ODataError) return error;
-    if (error instanceof SqlAcquireTimeoutError) {
-      return ODataError.fromCode('SERVICE_UNAVAILABLE', { detail: 'no database connection is free' }, { headers: { 'retry-after': String(error.retryAfterSeconds) }, cause: error });
-    }
-    const state = sqlStateOf(error);
-    const expression = filter === undefined ? '' : printExpression(filter);
-    if (state === SQLSTATE.divisionByZero) return ODataError.fromCode('FILTER_DIVISION_BY_ZERO', { expression }, { target: '$filter', cause: error });
-    if (state === SQLSTATE.numericValueOutOfRange) {
-      return ODataError.fromCode('BAD_REQUEST', { detail: `A value computed while evaluating '${expression}' is out of the range of its type.` }, { target: '$filter', cause: error });
-    }
-    return error;
+  /** Database errors as OData errors (error-map.ts); anything else passes on (500, logged). */
+  private mapError(error: unknown, operation: SqlOperation, filter: QueryRequest['filter']): unknown {
+    return toODataError(error, {
+      operation,
+      compiled: this.compiled,
+      retryAfterSeconds: this.retryAfterSeconds,
+      ...(filter === undefined ? {} : { filter }),
+      ...(this.statementTimeoutMs === undefined ? {} : { statementTimeoutMs: this.statementTimeoutMs }),
+    });
   }
 }

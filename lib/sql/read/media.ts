@@ -19,7 +19,7 @@ export async function readMedia(settings: ReadSettings, reference: EntityReferen
   const match = sql.join(plan.key.map((column) => sql`${sql.id('m', column.column)} = ${sql.id('t', column.column)}`), sql` and `);
   const where = sql.join(keyConditions(plan, 't', reference.key, settings.db.dialect), sql` and `);
   const result = await sql<{ contentType: unknown; body: unknown }>`select ${sql.id('m', media.contentType)} as "contentType", ${sql.id('m', media.body)} as "body"
-    from ${plan.table} as t left join ${media.table} as m on ${match} where ${where}`.execute(settings.db.kysely);
+    from ${plan.table} as t left join ${media.table} as m on ${match} where ${where}`.execute(settings.transaction ?? settings.db.kysely);
   const row = result.rows[0];
   if (row === undefined) throw ODataError.fromCode('ENTITY_NOT_FOUND', { key: printKeyPredicate(plan.entitySet.entityType, reference.key), entitySet: plan.entitySet.name });
   if (typeof row.contentType !== 'string' || !(row.body instanceof Uint8Array)) throw ODataError.fromCode('RESOURCE_NOT_FOUND', { segment: '$value' });

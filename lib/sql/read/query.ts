@@ -31,6 +31,15 @@ export interface ReadSettings {
   readonly typeOf: (entity: Entity) => EdmEntityType | undefined;
   /** Database errors to OData errors (for chunks read after `query` returned). */
   readonly mapError: (error: unknown, filter: ExprNode | undefined) => unknown;
+  /** Set inside a write transaction or changeset: every statement runs on it, nothing streams. */
+  readonly transaction?: SqlKysely;
+  /** `statement_timeout` of the reads' transactions (every read then runs in one). */
+  readonly statementTimeoutMs?: number;
+}
+
+/** Where a read's statements run: the enclosing transaction, or a scope of its own. */
+function openScope(settings: ReadSettings, snapshot: boolean): Promise<ReadScope> {
+  return settings.transaction !== undefined ? Promise.resolve(ReadScope.within(settings.transaction)) : ReadScope.open(settings.db, snapshot, settings.statementTimeoutMs);
 }
 
 function expandContext(settings: ReadSettings, executor: SqlKysely): ExpandContext {
@@ -85,12 +94,12 @@ export async function queryEntities(settings: ReadSettings, request: QueryReques
   const { compiled, db, chunkSize } = settings;
   const { expand } = request.selectExpand;
   const single = request.single;
-  const mayStream = !single && (request.top === undefined || request.top > chunkSize);
+  const mayStream = !single && settings.transaction === undefined && (request.top === undefined || request.top > chunkSize);
   let statement = new ReadStatement(compiled, db.dialect, request, { allColumns: false, continuable: mayStream });
   const pushedDown = statement.pushedDown;
   if (!pushedDown) statement = new ReadStatement(compiled, db.dialect, request, { allColumns: true, continuable: false });
   const snapshot = request.count || expand.length > 0 || !pushedDown || (mayStream && settings.streamSnapshot);
-  const scope = await ReadScope.open(db, snapshot);
+  const scope = await openScope(settings, snapshot);
   try {
     const context = expandContext(settings, scope.executor);
     let rows: DecodedRow[];
@@ -142,20 +151,20 @@ export async function queryEntities(settings: ReadSettings, request: QueryReques
 export async function countEntities(settings: ReadSettings, request: CountRequest): Promise<number> {
   const { compiled, db } = settings;
   const statement = new ReadStatement(compiled, db.dialect, { ...request, orderBy: [], selectExpand: { select: undefined, expand: [] } }, { allColumns: true, continuable: false });
-  let count: number;
-  if (statement.residual === undefined) {
-    count = await countRows(db.kysely, compiled, db.dialect, request.path, request.filter);
-  } else {
-    const scope = await ReadScope.open(db, true);
-    try {
+  const scope = await openScope(settings, statement.residual !== undefined);
+  try {
+    let count: number;
+    if (statement.residual === undefined) {
+      count = await countRows(scope.executor, compiled, db.dialect, request.path, request.filter);
+    } else {
       const context = expandContext(settings, scope.executor);
       count = (await evaluateRead(statement, { orderBy: [], skip: undefined, top: undefined, skipToken: undefined, count: true }, context, settings.typeOf)).count ?? 0;
-      await scope.end();
-    } catch (error) {
-      await scope.fail();
-      throw error;
     }
+    if (count === 0 && pathMayFail(request.path)) await verifyPath(scope.executor, compiled, request.path, db.dialect);
+    await scope.end();
+    return count;
+  } catch (error) {
+    await scope.fail();
+    throw error;
   }
-  if (count === 0 && pathMayFail(request.path)) await verifyPath(db.kysely, compiled, request.path, db.dialect);
-  return count;
 }

@@ -22,11 +22,30 @@ export class ReadScope {
     private readonly transaction: ControlledTransaction<SqlSchema> | undefined,
   ) {}
 
-  /** A scope on the pool (no snapshot) or in a new read-only snapshot transaction. */
-  static async open(db: SqlDatabase, snapshot: boolean): Promise<ReadScope> {
-    if (!snapshot) return new ReadScope(db.kysely, undefined);
-    const transaction = await db.kysely.startTransaction().setIsolationLevel('repeatable read').setAccessMode('read only').execute();
-    return new ReadScope(transaction, transaction);
+  /**
+   * A scope on the pool (no snapshot) or in a new read-only snapshot transaction. With a statement
+   * timeout, always in a read-only transaction that sets it (`statement_timeout` is never left on a
+   * pooled connection as session state).
+   */
+  static async open(db: SqlDatabase, snapshot: boolean, statementTimeoutMs?: number): Promise<ReadScope> {
+    if (!snapshot && statementTimeoutMs === undefined) return new ReadScope(db.kysely, undefined);
+    const begin = db.kysely.startTransaction().setAccessMode('read only');
+    const transaction = await (snapshot ? begin.setIsolationLevel('repeatable read') : begin).execute();
+    const scope = new ReadScope(transaction, transaction);
+    if (statementTimeoutMs !== undefined) {
+      try {
+        await db.dialect.statementTimeout(statementTimeoutMs).execute(transaction);
+      } catch (error) {
+        await scope.fail();
+        throw error;
+      }
+    }
+    return scope;
+  }
+
+  /** A scope inside a transaction someone else opened and ends (a read within a write or a changeset). */
+  static within(executor: SqlKysely): ReadScope {
+    return new ReadScope(executor, undefined);
   }
 
   /** End the scope (commit a read-only transaction; nothing to undo). Idempotent. */

@@ -25,6 +25,7 @@ import { resolveMapping } from '../mapping/resolve';
 import type { SqlMappingOverrides } from '../mapping/types';
 import { entityTypeOf, rowParameters } from '../rows';
 import { insertRows, updateRows, type RowValues } from './statements';
+import { INTEGER_KEYS } from './create-schema';
 
 /** Options of `seed`. */
 export interface SeedOptions {
@@ -218,6 +219,12 @@ export async function seed(db: SqlDatabase, model: EdmModel, mapping: SqlMapping
         if (update.size > 0) later.push(new Map([...plan.key.map((column): [string, Sql] => [column.column, row.get(column.column) ?? sql`null`]), ...update]));
       }
       await insertRows(trx, plan.table, rows);
+      const [key] = plan.key;
+      if (plan.key.length === 1 && key.type !== undefined && INTEGER_KEYS.has(key.type) && rows.length > 0) {
+        // Rows came with their keys: an identity must continue after them.
+        const quoted = [plan.tableName.schema, plan.tableName.table].filter((part): part is string => part !== undefined).map((part) => dialect.quoteIdentifier(part)).join('.');
+        await dialect.advanceGeneratedKey(plan.table, quoted, key.column).execute(trx);
+      }
       if (later.length > 0) updates.push({ plan, rows: later });
     }
     for (const { plan, rows } of updates) await updateRows(trx, plan.table, plan.key.map((column) => column.column), rows);

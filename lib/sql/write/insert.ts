@@ -1,0 +1,183 @@
+/**
+ * Create: one INSERT per new entry, in dependency order (an inline entry the new row points to
+ * first, entries that point to it after), each returning its stored row; the foreign keys of
+ * bindings, of the source of a POST through navigation and of an inline parent set in the INSERT
+ * itself when the new row holds them (so a required link is never missing, even for a moment),
+ * else by one UPDATE or join-row INSERT per link. Omitted properties are left to the columns'
+ * defaults (the kit's sent set), a key the client left out to the column's default (an identity),
+ * a taken key is 409 ENTITY_EXISTS without an error in the transaction (`on conflict do nothing`).
+ */
+import { randomUUID } from 'crypto';
+import { sql } from 'kysely';
+import { printKeyPredicate } from '../../edm/literals';
+import type { EdmEntitySet, EdmNavigationProperty } from '../../edm/model';
+import type { PrimitiveValue } from '../../edm/primitives';
+import { ODataError } from '../../errors';
+import type { CreateRequest, EntityReference, MediaContent } from '../../provider/types';
+import { mediaEntryValues } from '../../providers/memory/new-entry';
+import type { EntityKey } from '../../uri/types';
+import type { Sql } from '../dialect';
+import type { LinkPlan, SetPlan } from '../mapping/compiled';
+import type { DecodedRow } from '../read/projection';
+import { rowParameters } from '../rows';
+import { addLink, keyValues, type WriteScope } from './links';
+import { entityNotFound, sentOf, writeReturning } from './returning';
+
+/** A write scope that also sees every row written (the provider remembers types and media types). */
+export interface CreateScope extends WriteScope {
+  readonly seen: (row: DecodedRow) => void;
+}
+
+/** The key of a decoded row. */
+export function keyOfRow(plan: SetPlan, row: DecodedRow): EntityKey {
+  const key: Record<string, PrimitiveValue> = {};
+  for (const column of plan.key) key[column.property.name] = row.entity[column.property.name] as PrimitiveValue;
+  return key;
+}
+
+function bodyInvalid(detail: string): ODataError {
+  return ODataError.fromCode('BODY_INVALID', { detail });
+}
+
+/** The link of a navigation property, checking that `target` is its target set (400 otherwise). */
+function linkTo(scope: WriteScope, entitySet: EdmEntitySet, property: EdmNavigationProperty, target: EdmEntitySet, what: string): LinkPlan {
+  const link = scope.compiled.link(entitySet, property);
+  if (link.target.entitySet !== target) throw bodyInvalid(`'${property.name}' links to ${what} in '${target.name}', but its targets are in '${link.target.entitySet.name}'.`);
+  return link;
+}
+
+function label(reference: EntityReference): string {
+  return `${reference.entitySet.name}${printKeyPredicate(reference.entitySet.entityType, reference.key)}`;
+}
+
+/** Put foreign-key values into the INSERT's columns. */
+function setForeignKey(columns: Map<string, Sql>, link: LinkPlan, holderColumns: readonly string[], values: readonly PrimitiveValue[], scope: WriteScope): void {
+  holderColumns.forEach((column, i) => columns.set(column, scope.dialect.parameter(link.types[i], values[i])));
+}
+
+/** The column values of a new row: sent properties, generated or omitted keys, initial tokens. */
+function insertColumns(scope: WriteScope, plan: SetPlan, request: CreateRequest, values: Readonly<Record<string, unknown>>): Map<string, Sql> {
+  const type = request.entityType;
+  const given: Record<string, unknown> = { ...values };
+  const omitted = new Set<string>();
+  for (const property of type.key) {
+    if (given[property.name] !== undefined && given[property.name] !== null) continue;
+    const name = property.type.kind === 'Primitive' ? property.type.name : undefined;
+    if (name === 'Edm.Guid') given[property.name] = randomUUID();
+    else if (type.key.length === 1 && (name === 'Edm.Byte' || name === 'Edm.SByte' || name === 'Edm.Int16' || name === 'Edm.Int32' || name === 'Edm.Int64')) omitted.add(property.name);
+    else throw bodyInvalid(`the key property '${property.name}' of ${type.qualifiedName} is missing; only a single integer key (from the column's default) or a Guid key is generated.`);
+  }
+  const sent = sentOf(request);
+  const columns = rowParameters(plan, given, type, scope.dialect);
+  for (const column of plan.columns) {
+    const top = column.path.properties[0];
+    // Left out: the column's default applies (an identity for a generated key).
+    if (omitted.has(top.name) || (sent !== undefined && !top.isKey && !sent.has(top.name) && top.concurrencyMode !== 'Fixed')) columns.delete(column.column);
+  }
+  for (const property of type.concurrencyProperties) {
+    const column = plan.byPath.get(property.name);
+    const token = column?.type === undefined ? undefined : scope.dialect.concurrencyToken(column.type, undefined);
+    if (column !== undefined && token !== undefined) columns.set(column.column, token);
+  }
+  return columns;
+}
+
+/** INSERT one row; 409 ENTITY_EXISTS when its key is taken. */
+async function insertRow(scope: CreateScope, plan: SetPlan, request: CreateRequest, columns: ReadonlyMap<string, Sql>, values: Readonly<Record<string, unknown>>): Promise<DecodedRow> {
+  const names = [...columns.keys()].map((column) => sql.id(column));
+  const conflict = sql.join(plan.key.map((column) => sql.id(column.column)));
+  const insert =
+    names.length === 0
+      ? sql`insert into ${plan.table} default values on conflict (${conflict}) do nothing returning *`
+      : sql`insert into ${plan.table} (${sql.join(names)}) values (${sql.join([...columns.values()])}) on conflict (${conflict}) do nothing returning *`;
+  const [row] = await writeReturning(scope, plan, insert);
+  if (row === undefined) throw ODataError.fromCode('ENTITY_EXISTS', { key: printKeyPredicate(request.entityType, values), entitySet: request.entitySet.name });
+  scope.seen(row);
+  return row;
+}
+
+async function insertMedia(scope: WriteScope, plan: SetPlan, key: EntityKey, media: MediaContent): Promise<void> {
+  const side = plan.media;
+  if (side === undefined) throw new TypeError(`'${plan.entitySet.name}' has no media side table.`);
+  const { dialect } = scope;
+  const columns = [...plan.key.map((column) => sql.id(column.column)), sql.id(side.contentType), sql.id(side.body)];
+  const values = [...plan.key.map((column) => dialect.parameter(column.type ?? 'Edm.String', key[column.property.name])), dialect.parameter('Edm.String', media.contentType), dialect.parameter('Edm.Binary', media.body)];
+  const keys = sql.join(plan.key.map((column) => sql.id(column.column)));
+  await sql`insert into ${side.table} (${sql.join(columns)}) values (${sql.join(values)}) on conflict (${keys}) do update set ${sql.id(side.contentType)} = excluded.${sql.id(side.contentType)}, ${sql.id(side.body)} = excluded.${sql.id(side.body)}`.execute(scope.executor);
+}
+
+/** Write a media resource into the side table (insert or replace). */
+export { insertMedia as writeMediaRow };
+
+/**
+ * Create `request`'s entry and its inline tree; `inherited` are foreign-key columns of the new row
+ * that an inline parent fills. Returns the stored row.
+ */
+export async function insertEntry(scope: CreateScope, request: CreateRequest, inherited: ReadonlyMap<string, Sql> = new Map()): Promise<DecodedRow> {
+  const { entitySet, media } = request;
+  const type = entitySet.entityType;
+  const plan = scope.compiled.sets.get(entitySet) as SetPlan;
+  if (media !== undefined && !type.hasStream) throw ODataError.fromCode('BAD_REQUEST', { detail: `${type.qualifiedName} is not a media link entry type (m:HasStream); post an entry instead.` });
+  const values = media === undefined ? request.values : mediaEntryValues(request.entityType, request.values, media.slug);
+  const columns = insertColumns(scope, plan, request, values);
+  for (const [column, value] of inherited) columns.set(column, value);
+  const after: ((key: EntityKey) => Promise<void>)[] = [];
+
+  for (const inline of request.inline) {
+    if (!inline.property.isCollection && inline.entries.length > 1) throw bodyInvalid(`'${inline.property.name}' is single-valued but the body has ${inline.entries.length} inline entries for it.`);
+    for (const entry of inline.entries) {
+      const link = linkTo(scope, entitySet, inline.property, entry.entitySet, 'an inline entry');
+      if (link.holder === 'source') {
+        // The new row points to the inline entry: that one first.
+        const child = await insertEntry(scope, entry);
+        setForeignKey(columns, link, link.sourceColumns, keyValues(link.target, keyOfRow(link.target, child)), scope);
+      } else if (link.holder === 'target') {
+        after.push(async (key) => {
+          const fk = new Map<string, Sql>();
+          setForeignKey(fk, link, link.targetColumns, keyValues(plan, key), scope);
+          await insertEntry(scope, entry, fk);
+        });
+      } else {
+        after.push(async (key) => {
+          const child = await insertEntry(scope, entry);
+          await linkOrFail(scope, link, key, keyOfRow(link.target, child), 'an inline entry');
+        });
+      }
+    }
+  }
+  for (const binding of request.bindings) {
+    if (!binding.property.isCollection && binding.targets.length > 1) throw bodyInvalid(`'${binding.property.name}' is single-valued but the body links it to ${binding.targets.length} entries.`);
+    for (const target of binding.targets) {
+      const link = linkTo(scope, entitySet, binding.property, target.entitySet, label(target));
+      if (link.holder === 'source') setForeignKey(columns, link, link.sourceColumns, keyValues(link.target, target.key), scope);
+      else after.push((key) => linkOrFail(scope, link, key, target.key, label(target)));
+    }
+  }
+  const parent = request.parent;
+  if (parent !== undefined) {
+    const link = linkTo(scope, parent.source.entitySet, parent.navigationProperty, entitySet, 'the new entry');
+    if (link.holder === 'target') {
+      setForeignKey(columns, link, link.targetColumns, keyValues(link.source, parent.source.key), scope);
+    } else {
+      after.push(async (key) => {
+        const outcome = await addLink(scope, link, parent.source.key, key);
+        if (outcome === 'source-missing') throw entityNotFound(parent.source.entitySet, parent.source.key);
+      });
+    }
+  }
+
+  const row = await insertRow(scope, plan, request, columns, values);
+  const key = keyOfRow(plan, row);
+  if (media !== undefined) {
+    await insertMedia(scope, plan, key, media);
+    scope.seen({ ...row, contentType: media.contentType });
+  }
+  for (const step of after) await step(key);
+  return row;
+}
+
+/** Link the new entry `key` to an existing (or just created) target; a target that does not exist is 400. */
+async function linkOrFail(scope: WriteScope, link: LinkPlan, key: EntityKey, target: EntityKey, what: string): Promise<void> {
+  const outcome = await addLink(scope, link, key, target);
+  if (outcome !== 'done') throw bodyInvalid(`'${link.property.name}' links to ${what}, which does not exist.`);
+}

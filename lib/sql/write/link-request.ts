@@ -1,0 +1,47 @@
+/**
+ * `$links` writes (MS-ODATA §2.2.7.1.2 InsertLink, §2.2.7.3.5 UpdateLink, §2.2.7.4.2 DeleteLink):
+ * add (a single-valued end replaces its link), replace (single-valued only), remove. The source
+ * must exist (404), a target that does not exist is 404, one in the wrong set 400; removing the
+ * link of a required end fails with the schema's NOT NULL (400).
+ */
+import { sql } from 'kysely';
+import { printKeyPredicate } from '../../edm/literals';
+import { ODataError } from '../../errors';
+import type { LinkRequest } from '../../provider/types';
+import type { SetPlan } from '../mapping/compiled';
+import { addLink, columnsMatch, keyTypes, keyValues, removeLink, type WriteScope } from './links';
+import { entityNotFound } from './returning';
+
+/** Run a LinkRequest. */
+export async function writeLinkRequest(scope: WriteScope, request: LinkRequest): Promise<void> {
+  const { source, property, target, mode } = request;
+  const link = scope.compiled.link(source.entitySet, property);
+  if (target !== undefined && target.entitySet !== link.target.entitySet) {
+    throw ODataError.fromCode('BODY_INVALID', {
+      detail: `'${property.name}' links to ${target.entitySet.name}${printKeyPredicate(target.entitySet.entityType, target.key)}, but its targets are in '${link.target.entitySet.name}'.`,
+    });
+  }
+  if (mode !== 'remove' && target === undefined) throw ODataError.fromCode('BAD_REQUEST', { detail: `A link to ${mode === 'add' ? 'add' : 'set'} needs a target entry.` });
+  if (mode === 'replace' && property.isCollection) throw ODataError.fromCode('BAD_REQUEST', { detail: `'${property.name}' is many-valued: add and remove its links one by one.` });
+  if (mode === 'remove' && target === undefined && property.isCollection) throw ODataError.fromCode('BAD_REQUEST', { detail: `Name the link to remove: $links/${property.name}(key).` });
+  const plan = link.source;
+  await requireEntity(scope, plan, source.key);
+  if (mode === 'remove') {
+    const removed = await removeLink(scope, link, source.key, target?.key);
+    if (removed === 0 && target !== undefined) {
+      throw ODataError.fromCode('ENTITY_NOT_FOUND', { key: printKeyPredicate(target.entitySet.entityType, target.key), entitySet: `${source.entitySet.name}${printKeyPredicate(source.entitySet.entityType, source.key)}/${property.name}` });
+    }
+    return;
+  }
+  if (target === undefined) return;
+  const outcome = await addLink(scope, link, source.key, target.key);
+  if (outcome === 'source-missing') throw entityNotFound(source.entitySet, source.key);
+  if (outcome === 'target-missing') throw entityNotFound(target.entitySet, target.key);
+}
+
+/** 404 unless the entity exists (and keep it from being deleted until the transaction ends). */
+async function requireEntity(scope: WriteScope, plan: SetPlan, key: LinkRequest['source']['key']): Promise<void> {
+  const match = columnsMatch(plan.key.map((column) => column.column), keyTypes(plan), keyValues(plan, key), scope.dialect);
+  const result = await sql`select 1 from ${plan.table} where ${match} for key share`.execute(scope.executor);
+  if (result.rows.length === 0) throw entityNotFound(plan.entitySet, key);
+}

@@ -1,0 +1,125 @@
+/**
+ * Links as rows: setting or clearing a foreign key (on the source's row or on the target's) or
+ * inserting and deleting join-table rows, one statement per step and never a read-modify-write
+ * across statements. A single-valued end keeps one partner: linking it elsewhere first unlinks
+ * the old partner, in the database. Required ends are the schema's (`NOT NULL` foreign keys): a
+ * statement that would leave one empty fails, and the provider maps that to a 4xx.
+ */
+import { sql } from 'kysely';
+import type { PrimitiveValue } from '../../edm/primitives';
+import type { EntityKey } from '../../uri/types';
+import type { SqlKysely } from '../database';
+import type { Sql, SqlDialect } from '../dialect';
+import { SQLSTATE, sqlStateOf } from '../errors';
+import type { CompiledMapping, LinkPlan, SetPlan } from '../mapping/compiled';
+import type { EdmPrimitiveTypeName } from '../../edm/primitives';
+
+/** What a write statement runs on. */
+export interface WriteScope {
+  readonly executor: SqlKysely;
+  readonly compiled: CompiledMapping;
+  readonly dialect: SqlDialect;
+}
+
+/** The key values of `key` in the order of `plan`'s key columns. */
+export function keyValues(plan: SetPlan, key: EntityKey): PrimitiveValue[] {
+  return plan.key.map((column) => key[column.property.name]);
+}
+
+/** `"c1" = $1 and "c2" = $2` (columns qualified by `alias` when given). */
+export function columnsMatch(columns: readonly string[], types: readonly EdmPrimitiveTypeName[], values: readonly PrimitiveValue[], dialect: SqlDialect, alias?: string): Sql {
+  return sql.join(
+    columns.map((column, i) => sql`${alias === undefined ? sql.id(column) : sql.id(alias, column)} = ${dialect.parameter(types[i], values[i])}`),
+    sql` and `,
+  );
+}
+
+/** `"c1" = $1, "c2" = $2` for SET, or `"c1" = null, ...` to clear. */
+function assignments(columns: readonly string[], types: readonly EdmPrimitiveTypeName[], values: readonly PrimitiveValue[] | undefined, dialect: SqlDialect): Sql {
+  return sql.join(columns.map((column, i) => sql`${sql.id(column)} = ${values === undefined ? sql`null` : dialect.parameter(types[i], values[i])}`));
+}
+
+/** The key types of a set, in key order. */
+export function keyTypes(plan: SetPlan): EdmPrimitiveTypeName[] {
+  return plan.key.map((column) => column.type ?? 'Edm.String');
+}
+
+/** How a link write ended: done, or which row to change was not there. */
+export type LinkOutcome = 'done' | 'source-missing' | 'target-missing';
+
+async function affected(statement: Sql, executor: SqlKysely): Promise<number> {
+  const result = await statement.execute(executor);
+  return Number(result.numAffectedRows ?? 0n);
+}
+
+/**
+ * Link the existing entry `source` (of `link.source`) to the existing `target` over the link's
+ * navigation property. A foreign key that points to nothing is reported as 'target-missing'
+ * (the database's foreign-key check, in the same statement).
+ */
+export async function addLink(scope: WriteScope, link: LinkPlan, source: EntityKey, target: EntityKey): Promise<LinkOutcome> {
+  const { executor, dialect } = scope;
+  const sourceKey = keyValues(link.source, source);
+  const targetKey = keyValues(link.target, target);
+  const sourceTypes = keyTypes(link.source);
+  const targetTypes = keyTypes(link.target);
+  try {
+    if (link.holder === 'source') {
+      const changed = await affected(
+        sql`update ${link.source.table} set ${assignments(link.sourceColumns, link.types, targetKey, dialect)} where ${columnsMatch(link.source.key.map((c) => c.column), sourceTypes, sourceKey, dialect)}`,
+        executor,
+      );
+      return changed === 0 ? 'source-missing' : 'done';
+    }
+    if (link.holder === 'target') {
+      const targetMatch = columnsMatch(link.target.key.map((c) => c.column), targetTypes, targetKey, dialect);
+      if (!link.property.isCollection) {
+        // A single-valued end: the source's previous partner lets go first.
+        await sql`update ${link.target.table} set ${assignments(link.targetColumns, link.types, undefined, dialect)} where ${columnsMatch(link.targetColumns, link.types, sourceKey, dialect)} and not (${targetMatch})`.execute(executor);
+      }
+      const changed = await affected(sql`update ${link.target.table} set ${assignments(link.targetColumns, link.types, sourceKey, dialect)} where ${targetMatch}`, executor);
+      return changed === 0 ? 'target-missing' : 'done';
+    }
+    const via = link.via;
+    if (via === undefined) throw new TypeError('A join-table link without its join table.');
+    // Single-valued ends keep one partner: on the source's side, and on the target's side.
+    if (!link.property.isCollection) await sql`delete from ${via.table} where ${columnsMatch(via.sourceColumns, sourceTypes, sourceKey, dialect)}`.execute(executor);
+    if (link.property.fromEnd.multiplicity !== '*') await sql`delete from ${via.table} where ${columnsMatch(via.targetColumns, targetTypes, targetKey, dialect)}`.execute(executor);
+    const columns = [...via.sourceColumns, ...via.targetColumns].map((column) => sql.id(column));
+    const values = [...sourceKey.map((value, i) => dialect.parameter(sourceTypes[i], value)), ...targetKey.map((value, i) => dialect.parameter(targetTypes[i], value))];
+    await sql`insert into ${via.table} (${sql.join(columns)}) values (${sql.join(values)}) on conflict do nothing`.execute(executor);
+    return 'done';
+  } catch (error) {
+    // The foreign key of the changed row (or join row) names no existing target.
+    if (sqlStateOf(error) === SQLSTATE.foreignKeyViolation) return 'target-missing';
+    throw error;
+  }
+}
+
+/**
+ * Remove the link from `source` to `target` (or every link of a single-valued property when no
+ * target is given); the number of links removed. A required end fails with the database's
+ * NOT NULL violation.
+ */
+export async function removeLink(scope: WriteScope, link: LinkPlan, source: EntityKey, target: EntityKey | undefined): Promise<number> {
+  const { executor, dialect } = scope;
+  const sourceKey = keyValues(link.source, source);
+  const sourceTypes = keyTypes(link.source);
+  const targetKey = target === undefined ? undefined : keyValues(link.target, target);
+  const targetTypes = keyTypes(link.target);
+  if (link.holder === 'source') {
+    const linkedTo = targetKey === undefined ? sql`${sql.join(link.sourceColumns.map((column) => sql`${sql.id(column)} is not null`), sql` and `)}` : columnsMatch(link.sourceColumns, link.types, targetKey, dialect);
+    return affected(
+      sql`update ${link.source.table} set ${assignments(link.sourceColumns, link.types, undefined, dialect)} where ${columnsMatch(link.source.key.map((c) => c.column), sourceTypes, sourceKey, dialect)} and ${linkedTo}`,
+      executor,
+    );
+  }
+  if (link.holder === 'target') {
+    const which = targetKey === undefined ? sql`` : sql` and ${columnsMatch(link.target.key.map((c) => c.column), targetTypes, targetKey, dialect)}`;
+    return affected(sql`update ${link.target.table} set ${assignments(link.targetColumns, link.types, undefined, dialect)} where ${columnsMatch(link.targetColumns, link.types, sourceKey, dialect)}${which}`, executor);
+  }
+  const via = link.via;
+  if (via === undefined) throw new TypeError('A join-table link without its join table.');
+  const which = targetKey === undefined ? sql`` : sql` and ${columnsMatch(via.targetColumns, targetTypes, targetKey, dialect)}`;
+  return affected(sql`delete from ${via.table} where ${columnsMatch(via.sourceColumns, sourceTypes, sourceKey, dialect)}${which}`, executor);
+}

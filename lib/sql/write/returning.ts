@@ -1,0 +1,53 @@
+/**
+ * The parts every write statement shares: the row a data-modifying statement returns, decoded as
+ * a read decodes it (`with t as (update ... returning *) select <projection> from t`, so the
+ * written row comes back from the same statement), which properties the client sent, and the
+ * 404-or-412 decision after a keyed write changed no row.
+ */
+import { sql } from 'kysely';
+import { printKeyPredicate } from '../../edm/literals';
+import type { EdmEntitySet } from '../../edm/model';
+import { ODataError } from '../../errors';
+import type { CreateRequest, UpdateRequest } from '../../provider/types';
+import type { EntityKey } from '../../uri/types';
+import type { Sql } from '../dialect';
+import type { SetPlan } from '../mapping/compiled';
+import { Aliases } from '../read/joins';
+import { Projection, type DecodedRow } from '../read/projection';
+import { columnsMatch, keyTypes, keyValues, type WriteScope } from './links';
+
+/** Run a data-modifying statement that ends in `returning *` and decode the rows it wrote. */
+export async function writeReturning(scope: WriteScope, plan: SetPlan, statement: Sql): Promise<DecodedRow[]> {
+  const projection = new Projection(plan, 't', { select: undefined }, new Aliases(), 'c');
+  const joins = sql.join(projection.joins, sql` `);
+  const result = await sql<Record<string, unknown>>`with ${sql.id('t')} as (${statement}) select ${sql.join(projection.columns)} from ${sql.id('t')} ${joins}`.execute(scope.executor);
+  return result.rows.map((row) => projection.decode(row));
+}
+
+/**
+ * The properties the client sent (the provider kit's sent set), or undefined when the request
+ * does not say: then every property in `values` counts as sent. The one place that reads it.
+ */
+export function sentOf(request: CreateRequest | UpdateRequest): ReadonlySet<string> | undefined {
+  if (!('sent' in request)) return undefined;
+  const sent: unknown = request.sent;
+  if (sent instanceof Set) return new Set([...sent].filter((name): name is string => typeof name === 'string'));
+  if (Array.isArray(sent)) return new Set(sent.filter((name): name is string => typeof name === 'string'));
+  return undefined;
+}
+
+/** 404 ENTITY_NOT_FOUND for a key of a set. */
+export function entityNotFound(entitySet: EdmEntitySet, key: EntityKey): ODataError {
+  return ODataError.fromCode('ENTITY_NOT_FOUND', { key: printKeyPredicate(entitySet.entityType, key), entitySet: entitySet.name });
+}
+
+/**
+ * A keyed write that carried the precondition in its WHERE changed nothing: 404 when the entity
+ * does not exist, else 412 (the precondition failed), decided in the same transaction.
+ */
+export async function missingOrStale(scope: WriteScope, plan: SetPlan, key: EntityKey, hadPrecondition: boolean): Promise<ODataError> {
+  if (!hadPrecondition) return entityNotFound(plan.entitySet, key);
+  const match = columnsMatch(plan.key.map((column) => column.column), keyTypes(plan), keyValues(plan, key), scope.dialect);
+  const result = await sql<{ found: unknown }>`select exists (select 1 from ${plan.table} where ${match}) as ${sql.id('found')}`.execute(scope.executor);
+  return result.rows[0]?.found === true ? ODataError.fromCode('PRECONDITION_FAILED', { header: 'If-Match' }) : entityNotFound(plan.entitySet, key);
+}

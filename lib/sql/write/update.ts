@@ -1,0 +1,120 @@
+/**
+ * Update, delete and media writes as one keyed statement each: the If-Match values in the WHERE,
+ * the concurrency tokens bumped in the SET of the same statement, the new row RETURNED. A
+ * statement that changes no row is a 404 or a 412, told apart inside the transaction. Links in an
+ * update body follow: a foreign key the row holds is set in the same UPDATE, others by a statement
+ * per link.
+ */
+import { sql } from 'kysely';
+import { ODataError } from '../../errors';
+import type { DeleteRequest, Entity, EntityReference, MediaContent, Precondition, UpdateRequest } from '../../provider/types';
+import type { EntityKey } from '../../uri/types';
+import type { Sql } from '../dialect';
+import { encodeDynamicProperties } from '../dynamic';
+import type { SetPlan } from '../mapping/compiled';
+import type { DecodedRow } from '../read/projection';
+import { columnParameter, derivesFrom } from '../rows';
+import { keyOfRow, writeMediaRow, type CreateScope } from './insert';
+import { addLink, columnsMatch, keyTypes, keyValues, removeLink, type LinkOutcome } from './links';
+import { preconditionCondition } from './precondition';
+import { missingOrStale, sentOf, writeReturning } from './returning';
+
+/** `key = ... and <precondition>` over the row at `alias`. */
+function keyedCondition(scope: CreateScope, plan: SetPlan, alias: string, key: EntityKey, precondition: Precondition | undefined, request: { readonly entitySet: SetPlan['entitySet'] }): Sql {
+  const match = columnsMatch(plan.key.map((column) => column.column), keyTypes(plan), keyValues(plan, key), scope.dialect, alias);
+  const condition = preconditionCondition(precondition, plan, alias, request.entitySet.entityType, scope.dialect);
+  return condition === undefined ? match : sql`${match} and ${condition}`;
+}
+
+/** SET items that bump every concurrency token the database maintains. */
+function tokenBumps(scope: CreateScope, plan: SetPlan, alias: string, sets: Map<string, Sql>): void {
+  for (const property of plan.entitySet.entityType.concurrencyProperties) {
+    const column = plan.byPath.get(property.name);
+    const next = column?.type === undefined ? undefined : scope.dialect.concurrencyToken(column.type, sql.id(alias, column.column));
+    if (column !== undefined && next !== undefined) sets.set(column.column, next);
+  }
+}
+
+/** UPDATE the row with `sets` (or only its tokens), checked against the precondition; the new row. */
+async function updateRow(scope: CreateScope, plan: SetPlan, key: EntityKey, precondition: Precondition | undefined, sets: Map<string, Sql>): Promise<DecodedRow> {
+  const alias = 'u';
+  tokenBumps(scope, plan, alias, sets);
+  // Nothing to change still locks and returns the row (and checks the precondition): key = key.
+  if (sets.size === 0) sets.set(plan.key[0].column, sql.id(alias, plan.key[0].column));
+  const assignments = [...sets].map(([column, value]) => sql`${sql.id(column)} = ${value}`);
+  const where = keyedCondition(scope, plan, alias, key, precondition, plan);
+  const [row] = await writeReturning(scope, plan, sql`update ${plan.table} as ${sql.id(alias)} set ${sql.join(assignments)} where ${where} returning ${sql.id(alias)}.*`);
+  if (row === undefined) throw await missingOrStale(scope, plan, key, precondition !== undefined && !precondition.any);
+  scope.seen(row);
+  return row;
+}
+
+/** PUT (`replace`) or MERGE/PATCH (`merge`), then the body's links; returns the stored entry. */
+export async function updateEntry(scope: CreateScope, request: UpdateRequest): Promise<Entity> {
+  const { entitySet, entityType, key, values } = request;
+  const plan = scope.compiled.sets.get(entitySet) as SetPlan;
+  const sent = sentOf(request);
+  const sets = new Map<string, Sql>();
+  for (const column of plan.columns) {
+    const top = column.path.properties[0];
+    if (top.isKey || !derivesFrom(entityType, column.path.declaringType)) continue;
+    const listed = Object.prototype.hasOwnProperty.call(values, top.name);
+    if (request.mode === 'merge' && !listed) continue;
+    // PUT of a property the client did not send: the column's default, as on insert.
+    if (request.mode === 'replace' && sent !== undefined && !sent.has(top.name)) sets.set(column.column, sql`default`);
+    else sets.set(column.column, columnParameter(column, values, entityType, scope.dialect));
+  }
+  if (plan.dynamic !== undefined) {
+    const text = encodeDynamicProperties(values, entityType);
+    const column = sql.id('u', plan.dynamic);
+    if (request.mode === 'replace') sets.set(plan.dynamic, text === null ? sql`null` : scope.dialect.jsonParameter(text));
+    else if (text !== null) sets.set(plan.dynamic, sql`coalesce(${column}, '{}'::jsonb) || ${scope.dialect.jsonParameter(text)}`);
+  }
+  // Links whose foreign key the row holds change in the same statement.
+  const later: (() => Promise<void>)[] = [];
+  for (const binding of request.bindings) {
+    if (!binding.property.isCollection && binding.targets.length > 1) {
+      throw ODataError.fromCode('BODY_INVALID', { detail: `'${binding.property.name}' is single-valued but the body links it to ${binding.targets.length} entries.` });
+    }
+    const link = scope.compiled.link(entitySet, binding.property);
+    for (const target of binding.targets) {
+      if (target.entitySet !== link.target.entitySet) {
+        throw ODataError.fromCode('BODY_INVALID', { detail: `'${binding.property.name}' links to an entry in '${target.entitySet.name}', but its targets are in '${link.target.entitySet.name}'.` });
+      }
+    }
+    const [target] = binding.targets;
+    if (link.holder === 'source' && !binding.property.isCollection) {
+      link.sourceColumns.forEach((column, i) => sets.set(column, target === undefined ? sql`null` : scope.dialect.parameter(link.types[i], keyValues(link.target, target.key)[i])));
+    } else if (binding.targets.length === 0) {
+      if (!binding.property.isCollection) later.push(async () => void (await removeLink(scope, link, key, undefined)));
+    } else {
+      for (const each of binding.targets) {
+        later.push(async () => {
+          const outcome: LinkOutcome = await addLink(scope, link, key, each.key);
+          if (outcome !== 'done') throw ODataError.fromCode('BODY_INVALID', { detail: `'${binding.property.name}' links to an entry of '${each.entitySet.name}' that does not exist.` });
+        });
+      }
+    }
+  }
+  const row = await updateRow(scope, plan, key, request.precondition, sets);
+  for (const step of later) await step();
+  return row.entity;
+}
+
+/** DELETE after the precondition; dependents cascade, are unlinked or refuse it (409) per the schema's foreign keys. */
+export async function deleteEntry(scope: CreateScope, request: DeleteRequest): Promise<void> {
+  const plan = scope.compiled.sets.get(request.entitySet) as SetPlan;
+  const where = keyedCondition(scope, plan, 'd', request.key, request.precondition, plan);
+  const result = await sql`delete from ${plan.table} as ${sql.id('d')} where ${where}`.execute(scope.executor);
+  if (Number(result.numAffectedRows ?? 0n) === 0) throw await missingOrStale(scope, plan, request.key, request.precondition !== undefined && !request.precondition.any);
+}
+
+/** Replace the media resource after the precondition; the entry's tokens move with it. */
+export async function writeMediaEntry(scope: CreateScope, reference: EntityReference, media: MediaContent, precondition: Precondition | undefined): Promise<Entity> {
+  const plan = scope.compiled.sets.get(reference.entitySet) as SetPlan;
+  if (plan.media === undefined) throw ODataError.fromCode('BAD_REQUEST', { detail: `${reference.entitySet.entityType.qualifiedName} is not a media link entry type (m:HasStream).` });
+  const row = await updateRow(scope, plan, reference.key, precondition, new Map());
+  await writeMediaRow(scope, plan, keyOfRow(plan, row), media);
+  scope.seen({ ...row, contentType: media.contentType });
+  return row.entity;
+}

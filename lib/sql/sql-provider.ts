@@ -139,6 +139,7 @@ export class SqlProvider implements DataProvider {
       statementTimeoutMs: this.statementTimeoutMs,
       retryAfterSeconds: this.retryAfterSeconds,
       beforeCommit: options.beforeCommit,
+      mapError: (error) => this.mapError(error, 'update', undefined),
     });
     this.settings = {
       db: this.db,

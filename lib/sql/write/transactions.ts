@@ -33,6 +33,8 @@ export interface TransactionSettings {
   readonly retryAfterSeconds: number;
   /** Called after the work, before COMMIT (tests inject a serialization failure here). */
   readonly beforeCommit: ((attempt: SqlTransactionAttempt) => Promise<void>) | undefined;
+  /** Database errors (of BEGIN, COMMIT, the hook, a timeout) as OData errors. */
+  readonly mapError: (error: unknown) => unknown;
 }
 
 /** One open transaction of a request context. */
@@ -70,7 +72,13 @@ export class SqlTransactions {
     if (joined !== undefined) return this.inside(joined, work);
     const { db, isolationLevel, maxAttempts, statementTimeoutMs, beforeCommit } = this.settings;
     for (let attempt = 1; ; attempt++) {
-      const transaction = await db.kysely.startTransaction().setIsolationLevel(isolationLevel).execute();
+      const transaction = await db.kysely
+        .startTransaction()
+        .setIsolationLevel(isolationLevel)
+        .execute()
+        .catch((error: unknown) => {
+          throw this.settings.mapError(error);
+        });
       const state: OpenTransaction = { executor: transaction, retryable: undefined };
       this.open.set(context, state);
       try {
@@ -83,7 +91,7 @@ export class SqlTransactions {
       } catch (error) {
         if (!transaction.isCommitted && !transaction.isRolledBack) await transaction.rollback().execute().catch(() => undefined);
         const failure = state.retryable ?? error;
-        if (!isRetryableTransactionError(failure)) throw error;
+        if (!isRetryableTransactionError(failure)) throw this.settings.mapError(error);
         if (attempt >= maxAttempts) {
           throw ODataError.fromCode('TRANSACTION_CONFLICT', { attempts: attempt }, { headers: { 'retry-after': String(this.settings.retryAfterSeconds) }, cause: failure });
         }

@@ -105,6 +105,28 @@ describe('SqlProvider on a PostgreSQL server', () => {
     }
   });
 
+  it('cancels a statement that runs past statementTimeoutMs: 503 STATEMENT_TIMEOUT with Retry-After, nothing written', async () => {
+    const { db, close } = await fixtureDatabase();
+    const slow: SqlProviderOptions['beforeCommit'] = async ({ executor }) => void (await sql`select pg_sleep(2)`.execute(executor));
+    const server = await serve(new SqlProvider({ model, db, statementTimeoutMs: 200, retryAfterSeconds: 2, beforeCommit: slow }), { logger: () => undefined });
+    try {
+      const answer = await fetch(`${server.url}/odata/Items`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', accept: 'application/json' },
+        body: JSON.stringify({ ID: 400, Name: 'too slow', Created: '/Date(0)/' }),
+      });
+      expect(answer.status).toBe(503);
+      expect(answer.headers.get('retry-after')).toBe('2');
+      const text = await answer.text();
+      expect((JSON.parse(text) as { error: { code: string } }).error.code).toBe('STATEMENT_TIMEOUT');
+      expect(text).not.toMatch(/cancel|pg_sleep/);
+      expect((await json(server, 'Items(400)')).status).toBe(404);
+    } finally {
+      await server.close();
+      await close();
+    }
+  });
+
   it('two service instances on one database serve alternate pages of one feed: rows that exist throughout come once, in order', async () => {
     const { db, url, close } = await fixtureDatabase();
     const other = postgres(url);

@@ -33,7 +33,7 @@ import { entityKeyOf } from '../../uri/key-predicate';
 import { describeKeyValues, keyOfValues, normalizeKey } from './keys';
 import { fromForeignKeys, loadData } from './load-data';
 import type { ForeignKeyMap, MemoryData } from './load-data';
-import { EAGER_EXPANDED, projectEntity, projectLazily, resolvePath } from './read';
+import { EAGER_EXPANDED, countPath, projectEntity, projectLazily, resolvePath } from './read';
 import { ordersByKeyOnly, scanPage } from './scan';
 import type { StoredPage } from './scan';
 import { Store } from './store';
@@ -146,10 +146,9 @@ export class MemoryProvider implements DataProvider {
     let prefiltered = false;
     if (path.root.key === undefined && path.navigation.length === 0) {
       const entitySet = path.root.entitySet;
-      // No $orderby over a set stored in key order: one pass, no copy of the set, no sort.
-      if (ordersByKeyOnly(request.orderBy, request.entityType) && this.data.inKeyOrder(entitySet)) {
-        return scanPage(this.data.records(entitySet), this.data.size(entitySet), part, this.navigate);
-      }
+      // No $orderby over a set stored in key order: no copy of the set, no sort, a $skiptoken by binary search.
+      const ordered = ordersByKeyOnly(request.orderBy, request.entityType) ? this.data.keyOrdered(entitySet) : undefined;
+      if (ordered !== undefined) return scanPage(ordered, part, this.navigate);
       if (request.filter !== undefined) {
         // Filter while reading the records: only the matches are copied into the array to sort.
         const keep = compileFilter(request.filter, this.navigate);
@@ -169,10 +168,10 @@ export class MemoryProvider implements DataProvider {
     return { page: result.entities as StoredValues[], count: result.count };
   }
 
-  /** The number of entities a path and filter address, without copying any. */
+  /** The number of entities a path and filter address, without copying any; without a filter, without reading any. */
   async count(request: CountRequest, _context: RequestContext): Promise<number> {
+    if (request.filter === undefined) return countPath(this.data, request.path);
     const candidates = resolvePath(this.data, request.path);
-    if (request.filter === undefined) return candidates.length;
     const predicate = compileFilter(request.filter, this.navigate);
     let total = 0;
     for (const values of candidates) if (predicate(values)) total++;

@@ -3,7 +3,7 @@
  * lookups and link tables, and copying stored entities into results (with `$expand`; `$select`
  * is the writers' to apply). Results are always fresh objects, so a caller can never change the store.
  */
-import type { EdmEntitySet } from '../../edm/model';
+import type { EdmEntitySet, EdmNavigationProperty } from '../../edm/model';
 import { ODataError } from '../../errors';
 import type { Entity } from '../../provider/types';
 import type { EntityPath, SelectExpand } from '../../uri/types';
@@ -15,15 +15,21 @@ function notFound(entitySet: EdmEntitySet, key: Readonly<Record<string, unknown>
   return ODataError.fromCode('ENTITY_NOT_FOUND', { key: describeKeyValues(entitySet.entityType, key), entitySet: entitySet.name });
 }
 
+/** Where a path ends: a whole set, the entities linked over a last collection hop, or at most one entity. */
+type PathEnd =
+  | { readonly kind: 'set'; readonly entitySet: EdmEntitySet }
+  | { readonly kind: 'related'; readonly entitySet: EdmEntitySet; readonly key: string; readonly property: EdmNavigationProperty }
+  | { readonly kind: 'entities'; readonly entities: StoredValues[] };
+
 /**
- * The stored entities a path addresses: the whole set, one entity by key, or what navigation
- * hops reach. A key that matches nothing along the way is ENTITY_NOT_FOUND (404); a single-valued
- * hop with no link gives no entity at the end of the path and RESOURCE_NOT_FOUND before it.
+ * Walk a path through key lookups and link tables. A key that matches nothing along the way is
+ * ENTITY_NOT_FOUND (404); a single-valued hop with no link gives no entity at the end of the path
+ * and RESOURCE_NOT_FOUND before it.
  */
-export function resolvePath(store: Store, path: EntityPath): StoredValues[] {
+function walkPath(store: Store, path: EntityPath): PathEnd {
   const { entitySet: rootSet, key: rootKey } = path.root;
   if (rootKey === undefined) {
-    if (path.navigation.length === 0) return store.all(rootSet);
+    if (path.navigation.length === 0) return { kind: 'set', entitySet: rootSet };
     throw ODataError.fromCode('URI_INVALID_SEGMENT', { segment: rootSet.name, detail: 'navigation needs a single entity; give a key' });
   }
   let entitySet = rootSet;
@@ -41,20 +47,39 @@ export function resolvePath(store: Store, path: EntityPath): StoredValues[] {
       if (current === undefined) throw notFound(step.entitySet, step.key);
       key = wanted;
     } else if (step.property.isCollection) {
-      if (last) return store.related(entitySet, key, step.property);
+      if (last) return { kind: 'related', entitySet, key, property: step.property };
       throw ODataError.fromCode('URI_INVALID_SEGMENT', { segment: step.property.name, detail: 'a collection needs a key before further navigation' });
     } else {
       const [only] = targets;
       current = only === undefined ? undefined : store.getByKeyString(step.entitySet, only);
       if (current === undefined) {
-        if (last) return [];
+        if (last) return { kind: 'entities', entities: [] };
         throw ODataError.fromCode('RESOURCE_NOT_FOUND', { segment: step.property.name });
       }
       key = only;
     }
     entitySet = step.entitySet;
   }
-  return [current];
+  return { kind: 'entities', entities: [current] };
+}
+
+/** The stored entities a path addresses: the whole set, one entity by key, or what navigation hops reach. */
+export function resolvePath(store: Store, path: EntityPath): StoredValues[] {
+  const end = walkPath(store, path);
+  if (end.kind === 'set') return store.all(end.entitySet);
+  if (end.kind === 'related') return store.related(end.entitySet, end.key, end.property);
+  return end.entities;
+}
+
+/**
+ * How many entities a path addresses, without reading them: a set's size, or the number of keys
+ * linked over the last hop (every linked key is stored: the store drops an entity's links with it).
+ */
+export function countPath(store: Store, path: EntityPath): number {
+  const end = walkPath(store, path);
+  if (end.kind === 'set') return store.size(end.entitySet);
+  if (end.kind === 'related') return store.relatedKeys(end.entitySet, end.key, end.property).size;
+  return end.entities.length;
 }
 
 /**

@@ -1,8 +1,9 @@
 /**
  * The fast read of a whole entity set: when a query asks for key order (no `$orderby`, so only the
- * key tie-breaker) and the store already iterates the set in key order, a page is found in one pass
- * over the stored records, with no copy of the set, no sort and an early stop once the page is full.
- * The semantics are those of the shared `applyQuery` (filter, count, skiptoken, skip, top).
+ * key tie-breaker) and the store already iterates the set in key order, a page is read straight
+ * from the stored records, with no copy of the set and no sort: a `$skiptoken` position by binary
+ * search over the keys in key order, then record after record until the page is full. The
+ * semantics are those of the shared `applyQuery` (filter, count, skiptoken, skip, top).
  */
 import type { EdmEntityType } from '../../edm/model';
 import { compileFilter, compileSkipTokenFilter } from '../../provider/evaluate';
@@ -10,7 +11,7 @@ import type { NavigationAccess, QueryPart } from '../../provider/evaluate';
 import { withKeyTieBreaker } from '../../uri';
 import type { OrderByItem } from '../../uri/types';
 import type { StoredValues } from './entity-values';
-import type { StoredRecord } from './store-core';
+import type { KeyOrderedRecords } from './store-reads';
 
 /** A page of stored values (references, not copies) and the count when it was asked for. */
 export interface StoredPage {
@@ -30,32 +31,68 @@ export function ordersByKeyOnly(orderBy: readonly OrderByItem[], entityType: Edm
 }
 
 /**
- * One pass over `records`, which must be in `part.orderBy` order (the key order): `$filter`, the
- * count (after filtering, before paging: MS-ODATA §2.2.3.6.1.10), the `$skiptoken` position,
- * `$skip` and `$top`. Without a filter the count is `size`, so the pass stops at the page's end.
+ * The index in `keys` of the first record strictly after the `$skiptoken` position: a binary search
+ * (about log2(n) comparisons) with the shared evaluator's position test, which is monotone over
+ * records in key order (false up to the position's entity, true after it).
  */
-export function scanPage(records: Iterable<StoredRecord>, size: number, part: QueryPart, navigate: NavigationAccess): StoredPage {
+function seek(ordered: KeyOrderedRecords, after: (values: StoredValues) => boolean): number {
+  const { records, keys } = ordered;
+  let low = 0;
+  let high = keys.length;
+  while (low < high) {
+    const middle = (low + high) >>> 1;
+    const record = records.get(keys[middle]);
+    // Unreachable for a consistent store (every key of the array is in the Map); treated as before the position.
+    if (record === undefined || !after(record.values)) low = middle + 1;
+    else high = middle;
+  }
+  return low;
+}
+
+/**
+ * A page of a set stored in key order, when `part.orderBy` is the key order: `$filter`, the count
+ * (after filtering, before paging: MS-ODATA §2.2.3.6.1.10), the `$skiptoken` position, `$skip` and
+ * `$top`. The position is found by binary search; the page is read from there and stops when
+ * full. Without a filter the count is the set's size; only a filtered count reads every record.
+ */
+export function scanPage(ordered: KeyOrderedRecords, part: QueryPart, navigate: NavigationAccess): StoredPage {
+  const { records, keys } = ordered;
   const keep = part.filter === undefined ? undefined : compileFilter(part.filter, navigate);
-  const after = part.skipToken === undefined ? undefined : compileSkipTokenFilter(part.orderBy, part.skipToken, navigate);
+  const start = part.skipToken === undefined ? 0 : seek(ordered, compileSkipTokenFilter(part.orderBy, part.skipToken, navigate));
   let toSkip = Math.max(0, part.skip ?? 0);
   const top = part.top === undefined ? Infinity : Math.max(0, part.top);
-  // Only a filtered count needs the whole pass.
-  const countAll = part.count && keep !== undefined;
   const page: StoredValues[] = [];
+  if (!part.count || keep === undefined) {
+    if (top > 0) {
+      for (let index = start; index < keys.length; index++) {
+        const record = records.get(keys[index]);
+        if (record === undefined) continue;
+        const values = record.values;
+        if (keep !== undefined && !keep(values)) continue;
+        if (toSkip > 0) {
+          toSkip--;
+          continue;
+        }
+        page.push(values);
+        if (page.length >= top) break;
+      }
+    }
+    return { page, count: part.count ? records.size : undefined };
+  }
+  // A filtered count needs every record: one pass over the Map, whose order is the keys' order.
   let matched = 0;
-  if (top === 0 && !countAll) return { page, count: part.count ? size : undefined };
-  for (const record of records) {
+  let index = 0;
+  for (const record of records.values()) {
+    const position = index++;
     const values = record.values;
-    if (keep !== undefined && !keep(values)) continue;
+    if (!keep(values)) continue;
     matched++;
-    if (page.length >= top) continue;
-    if (after !== undefined && !after(values)) continue;
+    if (position < start || page.length >= top) continue;
     if (toSkip > 0) {
       toSkip--;
       continue;
     }
     page.push(values);
-    if (page.length >= top && !countAll) break;
   }
-  return { page, count: part.count ? (keep === undefined ? size : matched) : undefined };
+  return { page, count: matched };
 }

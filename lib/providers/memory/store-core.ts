@@ -8,6 +8,7 @@ import { ODataError } from '../../errors';
 import type { EntityKey } from '../../uri/types';
 import type { StoredValues } from './entity-values';
 import { Journal } from './journal';
+import { KeyOrder } from './key-order';
 import { describeKeyValues } from './keys';
 import { createLinkTables, otherEnd } from './link-table';
 import type { EndIndex, LinkTable, LinkTables, NavigationBinding, Participation } from './link-table';
@@ -31,11 +32,8 @@ export interface SetTable {
   readonly entitySet: EdmEntitySet;
   readonly records: Map<string, StoredRecord>;
   readonly media: Map<string, StoredMedia>;
-  /**
-   * Bumped whenever a record is added, removed or moved (not when one is replaced in place), so
-   * facts about the Map's order (see StoreReads.inKeyOrder) are computed once per change.
-   */
-  version: number;
+  /** Whether the Map iterates in key order, kept up to date by every add, removal and move of a record. */
+  readonly keyOrder: KeyOrder;
 }
 
 /** @internal The state and change primitives of the store; see store.ts for the API. */
@@ -54,7 +52,7 @@ export class StoreCore {
 
   constructor(model: EdmModel) {
     this.model = model;
-    for (const entitySet of model.defaultContainer.entitySets) this.sets.set(entitySet, { entitySet, records: new Map(), media: new Map(), version: 0 });
+    for (const entitySet of model.defaultContainer.entitySets) this.sets.set(entitySet, { entitySet, records: new Map(), media: new Map(), keyOrder: new KeyOrder(entitySet.entityType) });
     this.links = createLinkTables(model);
   }
 
@@ -76,12 +74,12 @@ export class StoreCore {
     // Frozen so that no caller can change a stored entity in place: writes always store a new object.
     const record: StoredRecord = { seq: before?.seq ?? ++this.seq, values: Object.freeze(values) };
     table.records.set(key, record);
-    if (before === undefined) table.version++;
+    if (before === undefined) table.keyOrder.appended(table, key, values);
     this.locations.set(values, { table, key });
     this.journal.record(() => {
       if (before === undefined) {
         table.records.delete(key);
-        table.version++;
+        table.keyOrder.removed(table, key, values);
       } else {
         table.records.set(key, before);
       }
@@ -93,10 +91,10 @@ export class StoreCore {
     const before = table.records.get(key);
     if (before === undefined) return;
     table.records.delete(key);
-    table.version++;
+    table.keyOrder.removed(table, key, before.values);
     this.journal.record(() => {
       table.records.set(key, before);
-      table.version++;
+      table.keyOrder.forget();
       this.reorder.add(table);
     });
     // The media resource goes with its entry (MS-ODATA §2.2.7.4.1: deleting a Media Link Entry SHOULD delete its Media Resource).
@@ -221,7 +219,7 @@ export class StoreCore {
       const records = [...table.records].sort((a, b) => a[1].seq - b[1].seq);
       table.records.clear();
       for (const [key, record] of records) table.records.set(key, record);
-      table.version++;
+      table.keyOrder.forget();
     }
     this.reorder.clear();
   }

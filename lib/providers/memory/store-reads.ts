@@ -6,7 +6,6 @@ import type { EdmEntitySet, EdmNavigationProperty } from '../../edm/model';
 import { ODataError } from '../../errors';
 import type { EntityKey } from '../../uri/types';
 import type { StoredValues } from './entity-values';
-import { KeyOrderCache } from './key-order';
 import { keyString } from './keys';
 import type { NavigationBinding } from './link-table';
 import { StoreCore } from './store-core';
@@ -20,10 +19,16 @@ export interface EntityLocation {
   readonly key: string;
 }
 
+/** A set's records with their keys in key order (see StoreReads.keyOrdered). */
+export interface KeyOrderedRecords {
+  /** The records by canonical key; iterating the Map visits them in key order. */
+  readonly records: ReadonlyMap<string, StoredRecord>;
+  /** The canonical keys in ascending key order, the Map's iteration order. */
+  readonly keys: readonly string[];
+}
+
 /** @internal The reads of the store; see store.ts for the whole API. */
 export class StoreReads extends StoreCore {
-  private readonly keyOrder = new KeyOrderCache();
-
   /** The entity with this key, or undefined. The object is the store's own: never mutate it. */
   get(entitySet: EdmEntitySet, key: EntityKey): StoredValues | undefined {
     return this.table(entitySet).records.get(keyString(entitySet.entityType, key))?.values;
@@ -51,11 +56,24 @@ export class StoreReads extends StoreCore {
 
   /**
    * True when the set's records iterate in ascending key order, the order a query without
-   * `$orderby` must return (key-order.ts): O(n) after a change of the set, O(1) for every read in
-   * between.
+   * `$orderby` must return (key-order.ts): O(n) after a change that may reorder the set, O(1)
+   * otherwise.
    */
   inKeyOrder(entitySet: EdmEntitySet): boolean {
-    return this.keyOrder.inKeyOrder(this.table(entitySet));
+    return this.keyOrdered(entitySet) !== undefined;
+  }
+
+  /**
+   * The set's records and their canonical keys in key order, when the records iterate in key order
+   * (the array and the Map's iteration then agree one to one); undefined otherwise. Do not write
+   * to the store while using them.
+   *
+   * @internal
+   */
+  keyOrdered(entitySet: EdmEntitySet): KeyOrderedRecords | undefined {
+    const table = this.table(entitySet);
+    const keys = table.keyOrder.orderedKeys(table);
+    return keys === undefined ? undefined : { records: table.records, keys };
   }
 
   /** Number of entities in a set. */

@@ -1,5 +1,7 @@
 /** Builders for the typed paths and expand trees the URI layer would hand a provider. */
 import type { EdmModel } from '../../../lib/edm/model';
+import type { QueryRequest } from '../../../lib/provider/types';
+import { parseQueryOptions, parseResourcePath, withKeyTieBreaker } from '../../../lib/uri';
 import type { EntityKey, EntityPath, ExpandItem, SelectExpand, Selection } from '../../../lib/uri/types';
 import { setOf } from './models';
 
@@ -48,4 +50,28 @@ export function selectExpandOf(model: EdmModel, setName: string, spec: ExpandSpe
     return { property, entitySet: target, ...level };
   });
   return { select: selection(select), expand };
+}
+
+const LIMITS = { maxExpandDepth: 10, maxExpandBreadth: 20, maxFilterLength: 2000, maxFilterDepth: 50 };
+
+/** The QueryRequest the service would hand a provider for a collection URL (relative to the service root). */
+export function requestOf(model: EdmModel, url: string): QueryRequest {
+  const [pathText, query = ''] = url.split('?');
+  const path = parseResourcePath(pathText, model);
+  if (!('path' in path)) throw new Error(`not an entity path: ${url}`);
+  const options = parseQueryOptions(query, path, model, LIMITS);
+  return {
+    entitySet: path.entitySet,
+    entityType: path.entityType,
+    path: path.path,
+    single: false,
+    filter: options.filter,
+    orderBy: withKeyTieBreaker(options.orderBy, path.entityType),
+    skip: options.skip,
+    top: options.top,
+    skipToken: options.skipToken,
+    selectExpand: options.selectExpand,
+    count: options.inlineCount === 'allpages',
+    customOptions: options.custom,
+  };
 }

@@ -1,5 +1,5 @@
 import type { IncomingMessage } from 'http';
-import type { EdmEntitySet, EdmModel } from '../../../lib/edm/model';
+import type { EdmEntitySet } from '../../../lib/edm/model';
 import type { RequestContext } from '../../../lib/protocol/message';
 import { applyQuery } from '../../../lib/provider/evaluate';
 import type { NavigationAccess } from '../../../lib/provider/evaluate';
@@ -8,33 +8,12 @@ import { MemoryProvider, Store, storeOf } from '../../../lib/providers/memory';
 import { loadData } from '../../../lib/providers/memory/load-data';
 import type { MemoryData } from '../../../lib/providers/memory/load-data';
 import { ordersByKeyOnly } from '../../../lib/providers/memory/scan';
-import { parseOrderByOption, parseQueryOptions, parseResourcePath, withKeyTieBreaker } from '../../../lib/uri';
+import { parseOrderByOption, withKeyTieBreaker } from '../../../lib/uri';
 import { seededRandom } from '../../helpers/random';
 import { DEMO_LINKS, demoData, demoModel, setOf, shopData, shopModel } from './models';
+import { requestOf } from './paths';
 
-const LIMITS = { maxExpandDepth: 10, maxExpandBreadth: 20, maxFilterLength: 2000, maxFilterDepth: 50 };
 const CONTEXT: RequestContext = { request: {} as IncomingMessage, state: new Map() };
-
-function requestOf(model: EdmModel, url: string): QueryRequest {
-  const [pathText, query = ''] = url.split('?');
-  const path = parseResourcePath(pathText, model);
-  if (!('path' in path)) throw new Error(`not an entity path: ${url}`);
-  const options = parseQueryOptions(query, path, model, LIMITS);
-  return {
-    entitySet: path.entitySet,
-    entityType: path.entityType,
-    path: path.path,
-    single: false,
-    filter: options.filter,
-    orderBy: withKeyTieBreaker(options.orderBy, path.entityType),
-    skip: options.skip,
-    top: options.top,
-    skipToken: options.skipToken,
-    selectExpand: options.selectExpand,
-    count: options.inlineCount === 'allpages',
-    customOptions: options.custom,
-  };
-}
 
 async function read(provider: MemoryProvider, request: QueryRequest): Promise<{ ids: unknown[]; count: number | undefined }> {
   const result = await provider.query(request, CONTEXT);

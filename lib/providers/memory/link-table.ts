@@ -15,23 +15,66 @@ export function otherEnd(end: EndIndex): EndIndex {
 
 const EMPTY: ReadonlySet<string> = new Set<string>();
 
+/**
+ * The partners of one key at one end: a key string while there is one partner (most links: every
+ * entity on the many side of a `*`-to-`0..1` association has exactly one), a Set from the second
+ * on. A Set per entity would cost about 250 bytes more for each of a million Products.
+ */
+type Partners = string | Set<string>;
+
+/** One partner as a read-only set (made per read; the table itself stores the bare key). */
+class OnePartner implements ReadonlySet<string> {
+  constructor(private readonly key: string) {}
+
+  get size(): number {
+    return 1;
+  }
+
+  has(key: string): boolean {
+    return key === this.key;
+  }
+
+  forEach(callback: (value: string, key: string, set: ReadonlySet<string>) => void, thisArg?: unknown): void {
+    callback.call(thisArg, this.key, this.key, this);
+  }
+
+  *entries(): IterableIterator<[string, string]> {
+    yield [this.key, this.key];
+  }
+
+  *keys(): IterableIterator<string> {
+    yield this.key;
+  }
+
+  values(): IterableIterator<string> {
+    return this.keys();
+  }
+
+  [Symbol.iterator](): IterableIterator<string> {
+    return this.keys();
+  }
+}
+
 /** The links of one association set: pairs of canonical keys (end 0 key, end 1 key). */
 export class LinkTable {
   readonly associationSet: EdmAssociationSet;
-  private readonly index: readonly [Map<string, Set<string>>, Map<string, Set<string>>] = [new Map(), new Map()];
+  private readonly index: readonly [Map<string, Partners>, Map<string, Partners>] = [new Map(), new Map()];
 
   constructor(associationSet: EdmAssociationSet) {
     this.associationSet = associationSet;
   }
 
-  /** Keys at the other end linked to `key` at end `from` (a live view: copy before changing links). */
+  /** Keys at the other end linked to `key` at end `from`, in the order they were linked (copy before changing links). */
   targets(from: EndIndex, key: string): ReadonlySet<string> {
-    return this.index[from].get(key) ?? EMPTY;
+    const partners = this.index[from].get(key);
+    if (partners === undefined) return EMPTY;
+    return typeof partners === 'string' ? new OnePartner(partners) : partners;
   }
 
   /** Whether `key` at end `from` is linked to `target` at the other end. */
   has(from: EndIndex, key: string, target: string): boolean {
-    return this.index[from].get(key)?.has(target) ?? false;
+    const partners = this.index[from].get(key);
+    return partners !== undefined && (typeof partners === 'string' ? partners === target : partners.has(target));
   }
 
   /** Add a pair; false when it was already there. */
@@ -53,23 +96,31 @@ export class LinkTable {
   /** Number of pairs (for tests and diagnostics). */
   get size(): number {
     let total = 0;
-    for (const targets of this.index[0].values()) total += targets.size;
+    for (const partners of this.index[0].values()) total += typeof partners === 'string' ? 1 : partners.size;
     return total;
   }
 }
 
-function addTo(index: Map<string, Set<string>>, key: string, target: string): void {
-  const targets = index.get(key);
-  if (targets === undefined) index.set(key, new Set([target]));
-  else targets.add(target);
+/** Add a partner the caller checked is not there yet. */
+function addTo(index: Map<string, Partners>, key: string, target: string): void {
+  const partners = index.get(key);
+  if (partners === undefined) index.set(key, target);
+  else if (typeof partners === 'string') index.set(key, new Set([partners, target]));
+  else partners.add(target);
 }
 
-function removeFrom(index: Map<string, Set<string>>, key: string, target: string): void {
-  const targets = index.get(key);
-  if (targets === undefined) return;
-  targets.delete(target);
+/** Remove a partner the caller checked is there. */
+function removeFrom(index: Map<string, Partners>, key: string, target: string): void {
+  const partners = index.get(key);
   // Dropped when empty so that a churning set does not leave a Map entry per deleted entity.
-  if (targets.size === 0) index.delete(key);
+  if (typeof partners === 'string') index.delete(key);
+  else if (partners !== undefined) {
+    partners.delete(target);
+    if (partners.size === 1) {
+      const [last] = partners;
+      index.set(key, last);
+    }
+  }
 }
 
 /** Where a navigation property's links live: the table, and the source's end in it. */

@@ -69,8 +69,17 @@ export function fromForeignKeys(data: MemoryData, links: ForeignKeyMap): MemoryD
 interface PendingLink {
   readonly binding: NavigationBinding;
   readonly source: string;
-  readonly label: string;
+  /** The row that gives the link and its position, to name it in a message (made only for a problem). */
+  readonly row: Readonly<Record<string, unknown>>;
+  readonly index: number;
   readonly value: unknown;
+}
+
+/** How messages name a row: by its key, or by its position when it has none. */
+function labelOf(entitySet: EdmEntitySet, row: Readonly<Record<string, unknown>>, index: number): string {
+  const type = entitySet.entityType;
+  const keyed = type.key.every((property) => row[property.name] !== undefined && row[property.name] !== null);
+  return keyed ? `${entitySet.name}${describeKeyValues(type, row)}` : `${entitySet.name}[${index}]`;
 }
 
 /** Load `data` into an empty store; throws MEMORY_DATA_INVALID listing every problem found. */
@@ -102,9 +111,6 @@ function loadRow(store: Store, entitySet: EdmEntitySet, row: unknown, index: num
     problems.push(`${entitySet.name}[${index}]: expected an object.`);
     return;
   }
-  // The key names the entity in messages; an entity without one is named by its position.
-  const keyed = type.key.every((property) => row[property.name] !== undefined && row[property.name] !== null);
-  const label = keyed ? `${entitySet.name}${describeKeyValues(type, row)}` : `${entitySet.name}[${index}]`;
   const properties: Record<string, unknown> = {};
   const navigation: [NavigationBinding | undefined, string, unknown][] = [];
   for (const name of Object.keys(row)) {
@@ -114,7 +120,7 @@ function loadRow(store: Store, entitySet: EdmEntitySet, row: unknown, index: num
       properties[name] = row[name];
     } else {
       const suggestion = didYouMean(name, [...type.propertiesByName.keys(), ...type.navigationPropertiesByName.keys()]);
-      problems.push(`${label}: unknown property '${name}' (${type.qualifiedName} is not an open type).${suggestion}`);
+      problems.push(`${labelOf(entitySet, row, index)}: unknown property '${name}' (${type.qualifiedName} is not an open type).${suggestion}`);
       return;
     }
   }
@@ -123,27 +129,28 @@ function loadRow(store: Store, entitySet: EdmEntitySet, row: unknown, index: num
     values = buildValues(type, properties, 'insert', undefined);
   } catch (error) {
     if (!isODataError(error)) throw error;
-    problems.push(`${label}: ${error.message}`);
+    problems.push(`${labelOf(entitySet, row, index)}: ${error.message}`);
     return;
   }
   const key = keyOfValues(type, values);
   if (store.getByKeyString(entitySet, key) !== undefined) {
-    problems.push(`${label}: duplicate key in '${entitySet.name}' (entry ${index}).`);
+    problems.push(`${labelOf(entitySet, row, index)}: duplicate key in '${entitySet.name}' (entry ${index}).`);
     return;
   }
   const source = store.seed(entitySet, values);
   for (const [binding, name, value] of navigation) {
-    if (binding === undefined) problems.push(`${label}: navigation property '${name}' has no association set in the container.`);
-    else if (value !== null && value !== undefined) links.push({ binding, source, label, value });
+    if (binding === undefined) problems.push(`${labelOf(entitySet, row, index)}: navigation property '${name}' has no association set in the container.`);
+    else if (value !== null && value !== undefined) links.push({ binding, source, row, index, value });
   }
 }
 
 function addLink(store: Store, link: PendingLink, problems: string[]): void {
-  const { binding, label } = link;
+  const { binding } = link;
+  const label = (): string => labelOf(binding.source, link.row, link.index);
   const name = binding.property.name;
   if (binding.property.isCollection !== Array.isArray(link.value)) {
     const expected = binding.property.isCollection ? 'an array of keys' : 'one key (or null)';
-    problems.push(`${label}: navigation property '${name}' must hold ${expected}.`);
+    problems.push(`${label()}: navigation property '${name}' must hold ${expected}.`);
     return;
   }
   const targets: readonly unknown[] = Array.isArray(link.value) ? link.value : [link.value];
@@ -153,31 +160,33 @@ function addLink(store: Store, link: PendingLink, problems: string[]): void {
     const given = isPlainObject(target) || keyName === undefined ? target : { [keyName]: target };
     const normalized = isPlainObject(given) ? normalizeKey(targetType, given) : { ok: false as const, detail: 'expected an object of key properties' };
     if (!normalized.ok) {
-      problems.push(`${label}: navigation property '${name}' has a bad target key: ${normalized.detail}.`);
+      problems.push(`${label()}: navigation property '${name}' has a bad target key: ${normalized.detail}.`);
       continue;
     }
     const targetKey = keyOfValues(targetType, normalized.values);
-    const targetLabel = `${binding.target.name}${describeKeyValues(targetType, normalized.values)}`;
-    if (store.getByKeyString(binding.target, targetKey) === undefined) {
-      problems.push(`${label}: navigation property '${name}' links to ${targetLabel}, which does not exist.`);
+    const values = normalized.values;
+    const targetLabel = (): string => `${binding.target.name}${describeKeyValues(targetType, values)}`;
+    const stored = store.recordOf(binding.target, targetKey);
+    if (stored === undefined) {
+      problems.push(`${label()}: navigation property '${name}' links to ${targetLabel()}, which does not exist.`);
       continue;
     }
-    const problem = seedLink(binding, link.source, targetKey, label, targetLabel);
+    const problem = seedLink(binding, link.source, stored.key, label, targetLabel);
     if (problem !== undefined) problems.push(problem);
   }
 }
 
-/** Add a pair unless it breaks a `0..1`/`1` end; the same link given from both sides is fine. */
-function seedLink(binding: NavigationBinding, source: string, target: string, label: string, targetLabel: string): string | undefined {
+/** Add a pair unless it breaks a `0..1`/`1` end; the same link given from both sides is fine. Labels are made for a problem only. */
+function seedLink(binding: NavigationBinding, source: string, target: string, label: () => string, targetLabel: () => string): string | undefined {
   const { table, from } = binding;
   const to = otherEnd(from);
   const ends = table.associationSet.ends;
   if (table.has(from, source, target)) return undefined;
   if (ends[to].end.multiplicity !== '*' && table.targets(from, source).size > 0) {
-    return `${label}: '${binding.property.name}' links to more than one entity of '${binding.target.name}' (also ${targetLabel}), but its end allows one.`;
+    return `${label()}: '${binding.property.name}' links to more than one entity of '${binding.target.name}' (also ${targetLabel()}), but its end allows one.`;
   }
   if (ends[from].end.multiplicity !== '*' && table.targets(to, target).size > 0) {
-    return `${targetLabel}: linked from more than one entity of '${binding.source.name}' (also ${label}) over '${table.associationSet.name}', but that end allows one.`;
+    return `${targetLabel()}: linked from more than one entity of '${binding.source.name}' (also ${label()}) over '${table.associationSet.name}', but that end allows one.`;
   }
   table.add(from, source, target);
   return undefined;

@@ -13,10 +13,16 @@ import { describeKeyValues } from './keys';
 import { createLinkTables, otherEnd } from './link-table';
 import type { EndIndex, LinkTable, LinkTables, NavigationBinding, Participation } from './link-table';
 
-/** One stored entity: its values (never mutated; a write stores a new object) and its insertion rank. */
+/**
+ * One stored entity: its values (never mutated; a write stores a new object), its insertion rank,
+ * and where it lives, so that one object per entity serves both the set's Map and `locate`.
+ */
 export interface StoredRecord {
   readonly seq: number;
   readonly values: StoredValues;
+  /** The canonical key: the same string object as the Map's key (and the link tables' entries after loading). */
+  readonly key: string;
+  readonly table: SetTable;
 }
 
 /** The media resource of a media link entry (`m:HasStream`): bytes and content type, never mutated. */
@@ -42,10 +48,13 @@ export class StoreCore {
   readonly model: EdmModel;
   protected readonly sets = new Map<EdmEntitySet, SetTable>();
   protected readonly links: LinkTables;
-  protected readonly locations = new WeakMap<object, { readonly table: SetTable; readonly key: string }>();
+  /** The record of each values object the store holds (or held: `locate` checks it is still current). */
+  protected readonly locations = new WeakMap<object, StoredRecord>();
   protected readonly journal = new Journal();
   /** Entities whose required links (a `1` end) must be checked when the outermost frame commits. */
   protected readonly pending = new Map<EdmEntitySet, Set<string>>();
+  /** Per set: whether it fills an association end whose other end has multiplicity `1` (see hasRequiredLinks). */
+  private readonly requiredLinks = new Map<EdmEntitySet, boolean>();
   /** Sets whose Map order a rollback disturbed (a deleted record comes back at the end). */
   private readonly reorder = new Set<SetTable>();
   private seq = 0;
@@ -72,10 +81,10 @@ export class StoreCore {
   protected put(table: SetTable, key: string, values: StoredValues): void {
     const before = table.records.get(key);
     // Frozen so that no caller can change a stored entity in place: writes always store a new object.
-    const record: StoredRecord = { seq: before?.seq ?? ++this.seq, values: Object.freeze(values) };
+    const record: StoredRecord = { seq: before?.seq ?? ++this.seq, values: Object.freeze(values), key: before?.key ?? key, table };
     table.records.set(key, record);
     if (before === undefined) table.keyOrder.appended(table, key, values);
-    this.locations.set(values, { table, key });
+    this.locations.set(values, record);
     this.journal.record(() => {
       if (before === undefined) {
         table.records.delete(key);
@@ -151,10 +160,27 @@ export class StoreCore {
     if (table.remove(from, source, target)) this.journal.record(() => table.add(from, source, target));
   }
 
+  /** Remember an entity whose required links must be checked at commit; only sets that have such links keep it. */
   protected touch(entitySet: EdmEntitySet, key: string): void {
+    if (!this.hasRequiredLinks(entitySet)) return;
     const keys = this.pending.get(entitySet) ?? new Set<string>();
     keys.add(key);
     this.pending.set(entitySet, keys);
+  }
+
+  /**
+   * Whether an entity of the set must be linked to exactly one partner somewhere (a far end of
+   * multiplicity `1`). Most sets have none; they skip the bookkeeping (a million-entity load would
+   * otherwise keep a Set of a million keys until the check).
+   */
+  private hasRequiredLinks(entitySet: EdmEntitySet): boolean {
+    let required = this.requiredLinks.get(entitySet);
+    if (required === undefined) {
+      const participations = this.links.participations.get(entitySet) ?? [];
+      required = participations.some(({ table, end }) => table.associationSet.ends[otherEnd(end)].end.multiplicity === '1');
+      this.requiredLinks.set(entitySet, required);
+    }
+    return required;
   }
 
   /** Required links (the far end's multiplicity is `1`) of every pending entity that still exists. */

@@ -34,6 +34,16 @@ export class StoreReads extends StoreCore {
     return this.table(entitySet).records.get(keyString(entitySet.entityType, key))?.values;
   }
 
+  /**
+   * The record with this canonical key string, or undefined; its `key` is the store's own string
+   * object, which links should reference rather than an equal copy (one string per key, not one per link).
+   *
+   * @internal
+   */
+  recordOf(entitySet: EdmEntitySet, key: string): StoredRecord | undefined {
+    return this.table(entitySet).records.get(key);
+  }
+
   /** The entity with this canonical key string, or undefined. */
   getByKeyString(entitySet: EdmEntitySet, key: string): StoredValues | undefined {
     return this.table(entitySet).records.get(key)?.values;
@@ -83,9 +93,9 @@ export class StoreReads extends StoreCore {
 
   /** The set and key of a values object this store handed out, while it is current. */
   locate(values: object): EntityLocation | undefined {
-    const location = this.locations.get(values);
-    if (location === undefined || location.table.records.get(location.key)?.values !== values) return undefined;
-    return { entitySet: location.table.entitySet, key: location.key };
+    const record = this.locations.get(values);
+    if (record === undefined || record.table.records.get(record.key) !== record) return undefined;
+    return { entitySet: record.table.entitySet, key: record.key };
   }
 
   /** The link table and direction of a navigation property from a set. */

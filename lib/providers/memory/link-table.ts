@@ -71,6 +71,12 @@ export class LinkTable {
     return typeof partners === 'string' ? new OnePartner(partners) : partners;
   }
 
+  /** How many keys at the other end are linked to `key` at end `from` (`targets(...).size` without a view). */
+  partnerCount(from: EndIndex, key: string): number {
+    const partners = this.index[from].get(key);
+    return partners === undefined ? 0 : typeof partners === 'string' ? 1 : partners.size;
+  }
+
   /** Whether `key` at end `from` is linked to `target` at the other end. */
   has(from: EndIndex, key: string, target: string): boolean {
     const partners = this.index[from].get(key);

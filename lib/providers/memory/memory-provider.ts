@@ -31,7 +31,7 @@ import { NO_SELECT_EXPAND } from '../../uri/expand-select';
 import { derivesFrom } from '../../uri/expr/typecheck';
 import { entityKeyOf } from '../../uri/key-predicate';
 import { describeKeyValues, keyOfValues, normalizeKey } from './keys';
-import { fromForeignKeys, loadData } from './load-data';
+import { loadData } from './load-data';
 import type { ForeignKeyMap, MemoryData } from './load-data';
 import { EAGER_EXPANDED, countPath, projectEntity, projectLazily, resolvePath } from './read';
 import { ordersByKeyOnly, scanPage } from './scan';
@@ -105,7 +105,7 @@ export class MemoryProvider implements DataProvider {
     if (typeof this.transactionTimeout !== 'number' || !(this.transactionTimeout > 0)) {
       throw new TypeError(`MemoryProvider option 'transactionTimeout' must be a number > 0 (or Infinity), got ${String(options.transactionTimeout)}`);
     }
-    loadData(this.data, options.links === undefined ? data : fromForeignKeys(data, options.links));
+    loadData(this.data, data, options.links);
   }
 
   /**

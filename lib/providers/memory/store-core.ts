@@ -204,7 +204,7 @@ export class StoreCore {
   protected requiredLinkProblem(entitySet: EdmEntitySet, values: StoredValues, key: string, { table, end }: Participation): string | undefined {
     const far = table.associationSet.ends[otherEnd(end)];
     if (far.end.multiplicity !== '1') return undefined;
-    const count = table.targets(end, key).size;
+    const count = table.partnerCount(end, key);
     if (count === 1) return undefined;
     const navigation = [...(this.links.bindings.get(entitySet)?.values() ?? [])].find((b) => b.table === table && b.from === end);
     const via = navigation === undefined ? `association set '${table.associationSet.name}'` : `'${navigation.property.name}'`;

@@ -123,6 +123,14 @@ describe('fromForeignKeys', () => {
     expect(data).toEqual({ Products: [{ ID: 1, CategoryID: 2 }] });
   });
 
+  it('keeps the order of the other fields, and a `__proto__` field as an own property (data, not a prototype)', () => {
+    const row = JSON.parse('{"ID":1,"CategoryID":2,"__proto__":{"polluted":true},"Name":"x"}') as Record<string, unknown>;
+    const [copy] = fromForeignKeys({ Products: [row] }, { Products: { Category: 'CategoryID' } }).Products;
+    expect(Object.keys(copy)).toEqual(['ID', '__proto__', 'Name', 'Category']);
+    expect(Object.getPrototypeOf(copy)).toBe(Object.prototype);
+    expect((copy as { polluted?: unknown }).polluted).toBeUndefined();
+  });
+
   it('refuses a link given both ways', () => {
     expect(() => fromForeignKeys({ Products: [{ ID: 1, CategoryID: 2, Category: 3 }] }, { Products: { Category: 'CategoryID' } })).toThrow(
       "The data given to MemoryProvider is invalid:\n- Products[0]: 'Category' is given both as a link and by the foreign key CategoryID.",

@@ -34,7 +34,7 @@ import { describeKeyValues, keyOfValues, normalizeKey } from './keys';
 import { loadData } from './load-data';
 import type { ForeignKeyMap, MemoryData } from './load-data';
 import { EAGER_EXPANDED, countPath, projectEntity, projectLazily, resolvePath } from './read';
-import { ordersByKeyOnly, scanPage } from './scan';
+import { ordersByKey, scanPage } from './scan';
 import type { StoredPage } from './scan';
 import { Store } from './store';
 import type { MemoryStore, StoredValues } from './store';
@@ -146,8 +146,8 @@ export class MemoryProvider implements DataProvider {
     let prefiltered = false;
     if (path.root.key === undefined && path.navigation.length === 0) {
       const entitySet = path.root.entitySet;
-      // No $orderby over a set stored in key order: no copy of the set, no sort, a $skiptoken by binary search.
-      const ordered = ordersByKeyOnly(request.orderBy, request.entityType) ? this.data.keyOrdered(entitySet) : undefined;
+      // Key order ($orderby absent or naming the key) over a set stored in key order: no copy of the set, no sort, a $skiptoken by binary search.
+      const ordered = ordersByKey(request.orderBy, request.entityType) ? this.data.keyOrdered(entitySet) : undefined;
       if (ordered !== undefined) return scanPage(ordered, part, this.navigate);
       if (request.filter !== undefined) {
         // Filter while reading the records: only the matches are copied into the array to sort.

@@ -31,6 +31,21 @@ export function ordersByKeyOnly(orderBy: readonly OrderByItem[], entityType: Edm
 }
 
 /**
+ * True when `orderBy` sorts exactly as the key order: the key tie-breaker alone, or the client's
+ * `$orderby` naming the key properties in key order, ascending (`$orderby=ID`), which sorts the
+ * same and whose `$skiptoken` positions compare the same. Such pages are read from the stored order.
+ */
+export function ordersByKey(orderBy: readonly OrderByItem[], entityType: EdmEntityType): boolean {
+  if (ordersByKeyOnly(orderBy, entityType)) return true;
+  const key = entityType.key;
+  if (orderBy.length !== key.length) return false;
+  return orderBy.every(({ expression, direction }, index) => {
+    if (direction !== 'asc' || expression.kind !== 'Member' || expression.base !== undefined) return false;
+    return expression.path.length === 1 && expression.path[0] === key[index].name;
+  });
+}
+
+/**
  * The index in `keys` of the first record strictly after the `$skiptoken` position: a binary search
  * (about log2(n) comparisons) with the shared evaluator's position test, which is monotone over
  * records in key order (false up to the position's entity, true after it).

@@ -132,11 +132,21 @@ describe('MemoryProvider at scale: records read per request', () => {
     ['Products?$skiptoken=-5&$top=3', SEARCH + 3],
     [`Products?$skiptoken=${SIZE / 2}&$skip=5&$top=10`, SEARCH + 15],
     [`Products?$skiptoken=${SIZE / 2}&$filter=Rating eq 5&$top=10`, SEARCH + 60],
+    // $orderby naming the key, ascending, sorts as the key order: the same reads.
+    [`Products?$orderby=ID&$skiptoken=${SIZE / 2 - 1},${SIZE / 2 - 1}&$top=10&$inlinecount=allpages`, SEARCH + 10],
+    [`Products?$orderby=ID asc&$top=5`, 5],
   ])('%s reads at most %i records, and answers as the evaluator over the whole set', async (url, bound) => {
     const request = requestOf(model, url);
     const { result, reads } = await measured(() => ids(provider, request));
     expect(reads).toBeLessThanOrEqual(bound);
     expect(result).toEqual(reference(request));
+  });
+
+  it('$orderby=ID desc is not the key order: the general path answers, reading the set', async () => {
+    const request = requestOf(model, 'Products?$orderby=ID desc&$top=3');
+    const { result, reads } = await measured(() => ids(provider, request));
+    expect(result).toEqual({ ids: [SIZE - 1, SIZE - 2, SIZE - 3], count: undefined });
+    expect(reads).toBeGreaterThanOrEqual(SIZE);
   });
 
   it('a filtered $inlinecount after a $skiptoken reads each record once and counts before paging', async () => {

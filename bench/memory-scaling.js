@@ -180,7 +180,9 @@ function snapshot(size) {
   const nodes = heap.nodes;
   for (let i = 0; i < nodes.length; i += width) {
     const type = types[nodes[i + typeAt]];
-    const label = type === 'object' || type === 'closure' || type === 'array' || type === 'hidden' ? `${type} ${heap.strings[nodes[i + nameAt]]}` : type;
+    const name = heap.strings[nodes[i + nameAt]];
+    // Unnamed arrays are mostly the backing stores of Maps, Sets and WeakMaps (hash tables).
+    const label = ['object', 'closure', 'array', 'hidden'].includes(type) && name !== '' ? `${type} ${name}` : type === 'array' ? 'array (hash tables, backing stores)' : type;
     const group = groups.get(label) ?? { count: 0, bytes: 0 };
     group.count++;
     group.bytes += nodes[i + sizeAt];

@@ -171,10 +171,15 @@ export class MemoryProvider implements DataProvider {
   /** The number of entities a path and filter address, without copying any; without a filter, without reading any. */
   async count(request: CountRequest, _context: RequestContext): Promise<number> {
     if (request.filter === undefined) return countPath(this.data, request.path);
-    const candidates = resolvePath(this.data, request.path);
+    const { path } = request;
     const predicate = compileFilter(request.filter, this.navigate);
     let total = 0;
-    for (const values of candidates) if (predicate(values)) total++;
+    if (path.root.key === undefined && path.navigation.length === 0) {
+      // A whole set: test the records where they are, without an array of the set first.
+      for (const record of this.data.records(path.root.entitySet)) if (predicate(record.values)) total++;
+    } else {
+      for (const values of resolvePath(this.data, path)) if (predicate(values)) total++;
+    }
     return total;
   }
 

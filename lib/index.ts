@@ -34,6 +34,8 @@ export { applyQuery, compileFilter, compileOrderBy, compileSkipTokenFilter, comp
 export type { QueryPart, EvaluationAccess, EvaluationOptions, NavigationAccess, Evaluator, RuntimeValue } from './provider/evaluate';
 // The $skiptoken position as a $filter AST: one translator for $filter and keyset paging.
 export { seekCondition } from './provider/seek';
+// Writes: which properties were sent, the create-time rule for required ones, the model's defaults.
+export { assertRequiredSent, fillDefaults, isRequiredOnCreate, isStoreGenerated, requiredProperties, sentValues } from './provider/sent';
 // Expression traversal and printing, for providers that translate $filter / $orderby (e.g. to SQL).
 export { walkExpression, foldExpression, transformExpression, childrenOf, printExpression } from './uri/expr';
 export type { ExpressionVisitor, ExpressionFolder } from './uri/expr';

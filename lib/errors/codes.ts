@@ -81,6 +81,7 @@ export const ERROR_CODES = define({
   BODY_INVALID: { status: 400, message: 'The request body is invalid: {detail}' },
   BODY_DOCTYPE: { status: 400, message: 'XML bodies with a DOCTYPE or entity declarations are refused.' },
   VALUE_INVALID: { status: 400, message: "Invalid value for property '{property}' of type {type}: {detail}" },
+  PROPERTY_REQUIRED: { status: 400, message: "The property '{property}' of {entityType} is required: it is not nullable and has no default value, so a new entry must give it." },
   KEY_MISMATCH: { status: 400, message: 'The key in the request body does not match the key in the URL.' },
 
   // --- data (raised by handlers or providers) ---

@@ -14,6 +14,7 @@ import type { HandlerContext, ProviderWith } from './context';
 import { mediaTypeOf } from '../protocol/media-type';
 import { readEntryBody, requireBody } from './body';
 import { createRequestOf } from './entity-values';
+import { assertRequiredSent } from '../provider/sent';
 import { readFormUpload } from './form-upload';
 import { checkCollectionPreconditions, etagHeaders } from './preconditions';
 
@@ -53,7 +54,7 @@ export async function createEntry(context: HandlerContext<CollectionPath<'Entity
         ? await readFormUpload(requireBody(context), contentType ?? '')
         : { contentType: contentType ?? 'application/octet-stream', body: requireBody(context), slug: context.request.headers['slug'] };
     const created = await provider.create(
-      { entitySet: target.entitySet, entityType: target.entityType, values: {}, bindings: [], inline: [], parent, media: content },
+      { entitySet: target.entitySet, entityType: target.entityType, values: {}, sent: new Set(), bindings: [], inline: [], parent, media: content },
       context.request.context,
     );
     return createdOutcome(context, target, created);
@@ -61,6 +62,7 @@ export async function createEntry(context: HandlerContext<CollectionPath<'Entity
 
   const body = readEntryBody(context, { entitySet: target.entitySet, entityType: target.entityType });
   const request = { ...createRequestOf(target.entitySet, body), parent };
+  assertRequiredSent(request);
   const created = await provider.create(request, context.request.context);
   return createdOutcome(context, { ...target, entityType: body.entityType }, created);
 }

@@ -2,11 +2,11 @@
  * From an entry body to the values a provider stores: defaults filled for unlisted declared
  * properties (POST, PUT), dynamic properties kept, key properties taken from the URL on updates.
  */
-import { defaultValueOf } from '../edm';
 import { ODataError } from '../errors';
 import type { EdmEntityType } from '../edm/model';
 import type { PropertyValue } from '../edm/primitives';
 import type { EntryBody } from '../format/entry-body';
+import { fillDefaults } from '../provider/sent';
 import type { CreateRequest, LinkBinding } from '../provider/types';
 import type { EdmEntitySet } from '../edm/model';
 import type { EntityKey } from '../uri/types';
@@ -14,21 +14,14 @@ import type { EntityKey } from '../uri/types';
 /**
  * Values for a new entry or a replacing PUT: every declared property (the body's value or its
  * default), plus the body's dynamic properties. Key properties the body leaves out are left out
- * here too, so a provider can generate them.
+ * here too, so a provider can generate them; on a PUT they come from the URL.
  */
 export function completeValues(type: EdmEntityType, body: EntryBody, key?: EntityKey): Record<string, PropertyValue> {
-  const values: Record<string, PropertyValue> = {};
-  for (const property of type.properties) {
-    if (key !== undefined && property.isKey) {
-      values[property.name] = key[property.name];
-    } else if (body.properties.has(property.name)) {
-      values[property.name] = body.properties.get(property.name) as PropertyValue;
-    } else if (!property.isKey) {
-      values[property.name] = defaultValueOf(property);
-    }
-  }
-  addDynamic(type, body, values);
-  return values;
+  const given: Record<string, PropertyValue> = {};
+  for (const [name, value] of body.properties) given[name] = value;
+  if (key !== undefined) for (const property of type.key) given[property.name] = key[property.name];
+  // The readers refuse undeclared names for a closed type, so the rest are an open type's dynamic ones.
+  return fillDefaults(type, given);
 }
 
 /** Values for a MERGE: only what the body lists. */
@@ -41,11 +34,11 @@ export function listedValues(type: EdmEntityType, body: EntryBody): Record<strin
   return values;
 }
 
-function addDynamic(type: EdmEntityType, body: EntryBody, values: Record<string, PropertyValue>): void {
-  if (!type.openType) return;
-  for (const [name, value] of body.properties) {
-    if (!type.propertiesByName.has(name)) values[name] = value;
-  }
+/** The names of the properties a body listed (`CreateRequest.sent`, `UpdateRequest.sent`); `withKey: false` leaves key properties out. */
+export function sentNames(type: EdmEntityType, body: EntryBody, withKey: boolean): ReadonlySet<string> {
+  const names = new Set<string>();
+  for (const name of body.properties.keys()) if (withKey || type.propertiesByName.get(name)?.isKey !== true) names.add(name);
+  return names;
 }
 
 /** The body's links to existing entries, in the provider's terms. */
@@ -80,6 +73,7 @@ export function createRequestOf(entitySet: EdmEntitySet, body: EntryBody): Creat
     entitySet,
     entityType: body.entityType,
     values: completeValues(body.entityType, body),
+    sent: sentNames(body.entityType, body, true),
     bindings: bindingsOf(body),
     inline: body.inline.map((inline) => ({
       property: inline.property,

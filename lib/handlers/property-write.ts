@@ -53,7 +53,7 @@ async function writeProperty(context: HandlerContext<PropertyPath>, provider: Pr
     key = await keyOf(context, target);
   }
   const updated = await provider.update(
-    { entitySet: target.entitySet, entityType: target.entityType, key, mode: 'merge', values: { [name]: topValue }, bindings: [], precondition },
+    { entitySet: target.entitySet, entityType: target.entityType, key, mode: 'merge', values: { [name]: topValue }, sent: new Set([name]), bindings: [], precondition },
     context.request.context,
   );
   return etagHeaders(context, target.entityType, updated);

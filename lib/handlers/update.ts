@@ -7,7 +7,7 @@ import type { EntityKey, SingleEntityPath } from '../uri/types';
 import type { HandlerOutcome } from '../result';
 import type { HandlerContext, ProviderWith } from './context';
 import { readEntryBody } from './body';
-import { completeValues, listedValues, updateBindingsOf } from './entity-values';
+import { completeValues, listedValues, sentNames, updateBindingsOf } from './entity-values';
 import { etagHeaders, preconditionOf } from './preconditions';
 import { EntityTarget, keyOfEntity, loadEntity } from './query-request';
 
@@ -31,7 +31,7 @@ export async function updateEntry(context: HandlerContext<SingleEntityPath<'Enti
   const mode = context.request.method === 'PUT' ? 'replace' : 'merge';
   const values = mode === 'replace' ? completeValues(body.entityType, body, key) : listedValues(body.entityType, body);
   const updated = await provider.update(
-    { entitySet: target.entitySet, entityType: body.entityType, key, mode, values, bindings: updateBindingsOf(body), precondition },
+    { entitySet: target.entitySet, entityType: body.entityType, key, mode, values, sent: sentNames(body.entityType, body, false), bindings: updateBindingsOf(body), precondition },
     context.request.context,
   );
   return { result: { kind: 'NoContent' }, status: 204, headers: etagHeaders(context, target.entityType, updated) };

@@ -99,14 +99,29 @@ export interface LinkBinding {
   readonly targets: readonly EntityReference[];
 }
 
-/** A new entry: its properties (defaults already filled), links to existing entries, and inline new ones. */
+/**
+ * A new entry: its properties (defaults already filled), which of them the client sent, links to
+ * existing entries, and inline new ones. The service has already refused (400 PROPERTY_REQUIRED)
+ * an entry that omits a required property (non-nullable, no `DefaultValue`, not a key, not a
+ * concurrency token, not store-generated: see `isRequiredOnCreate`), at every level of a deep insert.
+ */
 export interface CreateRequest {
   /** The set to create the entry in. */
   readonly entitySet: EdmEntitySet;
   /** The concrete type (the set's type or a derived one). */
   readonly entityType: EdmEntityType;
-  /** Declared properties (all of them, defaults filled) and dynamic ones (open types). */
+  /**
+   * Declared properties (all non-key ones, the model's default filled for those not sent, see
+   * `fillDefaults`), key properties the body gave, and dynamic ones (open types).
+   */
   readonly values: Readonly<Record<string, PropertyValue>>;
+  /**
+   * The names of the properties the body listed (declared, key and dynamic; a complex property by
+   * its own name). A provider that leaves omitted columns to its store's defaults writes only these
+   * (`sentValues(request)`); one that stores the model's defaults writes all of `values`. Empty
+   * for a media link entry created from its media resource. Each inline entry has its own.
+   */
+  readonly sent: ReadonlySet<string>;
   /** Links in the body to existing entries. */
   readonly bindings: readonly LinkBinding[];
   /** Deep insert: new related entries, created and linked atomically with this one. */
@@ -127,8 +142,19 @@ export interface UpdateRequest {
   readonly key: EntityKey;
   /** `replace` for PUT, `merge` for MERGE and PATCH. */
   readonly mode: 'replace' | 'merge';
-  /** For `replace`: every declared property (defaults filled for unlisted ones) plus dynamic ones sent. */
+  /**
+   * For `replace`: every declared property (the key from the URL, the model's default for those not
+   * sent) plus the dynamic ones sent; a PUT resets what it does not list (MS-ODATA §2.2.7.3.1): a
+   * provider resets each property not in `sent` to the value here (the model's default) or to its
+   * store's column default. For `merge`: exactly the sent non-key properties.
+   */
   readonly values: Readonly<Record<string, PropertyValue>>;
+  /**
+   * The names of the non-key properties the body listed (declared and dynamic; a complex property by
+   * its own name). For `merge` they are the keys of `values`; for `replace` they tell which values
+   * the client gave and which are defaults.
+   */
+  readonly sent: ReadonlySet<string>;
   /**
    * Links in the body: merged (a single-valued one replaces the current link). A single-valued
    * property with no targets is the body's explicit null: remove its link (the service has already

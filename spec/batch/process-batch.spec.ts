@@ -31,7 +31,7 @@ describe.each(LINE_ENDS)('client batch bodies with %s line ends', (lineEnds) => 
       ['GET', 'Products', '$skip=0&$top=2', undefined, undefined],
       ['MERGE', 'Products(1)', '', '{"Name":"Kaffee ☕","Description":"😀"}', {}],
       ['POST', 'Categories', '', '{"ID":9,"Name":"Drinks"}', {}],
-      ['POST', 'Categories(100)/Products', '', '{"ID":77,"Name":"Mate"}', { 'id-1700000000000-12': 'Categories(100)' }],
+      ['POST', 'Categories(100)/Products', '', '{"ID":77,"Name":"Mate","ReleaseDate":"\\/Date(1700000000000)\\/","Rating":3,"Price":"2.5"}', { 'id-1700000000000-12': 'Categories(100)' }],
     ]);
     expect(service.calls[1].headers).toMatchObject({
       'content-length': '42',

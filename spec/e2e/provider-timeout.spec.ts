@@ -28,7 +28,7 @@ function albums(): MemoryProvider {
       AddAlbum: async ({ parameters, functionImport }, context) => {
         const entitySet = functionImport.entitySet;
         if (entitySet === undefined) throw new Error('no set');
-        const album = (ID: unknown, Name: unknown) => ({ entitySet, entityType: entitySet.entityType, values: { ID, Name }, bindings: [], inline: [], parent: undefined, media: undefined }) as Parameters<MemoryProvider['create']>[0];
+        const album = (ID: unknown, Name: unknown) => ({ entitySet, entityType: entitySet.entityType, values: { ID, Name }, sent: new Set(['ID', 'Name']), bindings: [], inline: [], parent: undefined, media: undefined }) as Parameters<MemoryProvider['create']>[0];
         const created = await provider.create(album(parameters.ID, parameters.Name), context);
         await hang();
         await provider.create(album(99, 'Late'), context).catch((error: { code?: string }) => lateWrites.push(error.code ?? 'failed'));

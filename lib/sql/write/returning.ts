@@ -24,16 +24,9 @@ export async function writeReturning(scope: WriteScope, plan: SetPlan, statement
   return result.rows.map((row) => projection.decode(row));
 }
 
-/**
- * The properties the client sent (the provider kit's sent set), or undefined when the request
- * does not say: then every property in `values` counts as sent. The one place that reads it.
- */
+/** The properties the client sent (the provider kit's `sent`). The one place that reads it. */
 export function sentOf(request: CreateRequest | UpdateRequest): ReadonlySet<string> | undefined {
-  if (!('sent' in request)) return undefined;
-  const sent: unknown = request.sent;
-  if (sent instanceof Set) return new Set([...sent].filter((name): name is string => typeof name === 'string'));
-  if (Array.isArray(sent)) return new Set(sent.filter((name): name is string => typeof name === 'string'));
-  return undefined;
+  return request.sent;
 }
 
 /** 404 ENTITY_NOT_FOUND for a key of a set. */

@@ -56,11 +56,11 @@ function ifMatch(header: string, type: EdmEntityType): Precondition {
 }
 
 function createOf(set: EdmEntitySet, values: Record<string, PropertyValue>, extra: Partial<CreateRequest> = {}): CreateRequest {
-  return { entitySet: set, entityType: set.entityType, values, bindings: [], inline: [], parent: undefined, media: undefined, ...extra };
+  return { entitySet: set, entityType: set.entityType, values, sent: new Set(Object.keys(values)), bindings: [], inline: [], parent: undefined, media: undefined, ...extra };
 }
 
 function updateOf(set: EdmEntitySet, key: EntityKey, mode: 'replace' | 'merge', values: Record<string, PropertyValue>, extra: Partial<UpdateRequest> = {}): UpdateRequest {
-  return { entitySet: set, entityType: set.entityType, key, mode, values, bindings: [], precondition: undefined, ...extra };
+  return { entitySet: set, entityType: set.entityType, key, mode, values, sent: new Set(Object.keys(values)), bindings: [], precondition: undefined, ...extra };
 }
 
 function ref(model: EdmModel, set: string, key: EntityKey): EntityReference {

@@ -90,7 +90,7 @@ describe('SqlProvider transactions', () => {
     const items = model.defaultContainer.entitySets.find((set) => set.name === 'Items');
     if (items === undefined) throw new Error('no Items');
     const rolledBack = provider.transaction(async () => {
-      await provider.create({ entitySet: items, entityType: items.entityType, values: { ID: 302, Name: 'inside', Created: new Date(0) }, bindings: [], inline: [], parent: undefined, media: undefined }, context);
+      await provider.create({ entitySet: items, entityType: items.entityType, values: { ID: 302, Name: 'inside', Created: new Date(0) }, sent: new Set(['ID', 'Name', 'Created']), bindings: [], inline: [], parent: undefined, media: undefined }, context);
       const read = await provider.query(
         { entitySet: items, entityType: items.entityType, path: { root: { entitySet: items, key: { ID: 302 } }, navigation: [] }, single: true, filter: undefined, orderBy: [], skip: undefined, top: undefined, skipToken: undefined, selectExpand: { select: undefined, expand: [] }, count: false, customOptions: {} },
         context,

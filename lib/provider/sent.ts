@@ -1,0 +1,121 @@
+/**
+ * Sent properties: which properties a client actually listed in a create or update body, the
+ * create-time rule for required properties, and the helpers a provider uses either to leave
+ * omitted columns to its store's defaults or to fill the model's defaults itself.
+ */
+import { defaultValueOf } from '../edm/facets';
+import type { EdmAssociationEnd, EdmEntityType, EdmNavigationProperty, EdmProperty } from '../edm/model';
+import type { PropertyValue } from '../edm/primitives';
+import { ODataError } from '../errors';
+import type { CreateRequest } from './types';
+
+/** The CSDL annotation namespace of `StoreGeneratedPattern` (EF's `annotation:` prefix). */
+const STORE_GENERATED_NAMESPACE = 'http://schemas.microsoft.com/ado/2009/02/edm/annotation';
+
+/**
+ * True when the model says the store computes the property: `annotation:StoreGeneratedPattern`
+ * is `Identity` or `Computed` (the CSDL annotation Entity Framework writes for identity and
+ * computed columns).
+ */
+export function isStoreGenerated(property: EdmProperty): boolean {
+  return property.annotationAttributes.some(
+    (attribute) =>
+      attribute.name === 'StoreGeneratedPattern' &&
+      attribute.namespace === STORE_GENERATED_NAMESPACE &&
+      (attribute.value === 'Identity' || attribute.value === 'Computed'),
+  );
+}
+
+/**
+ * True when a new entry must give the property: it is not nullable, has no `DefaultValue`, and
+ * nobody else supplies it. Key properties are left to the provider (it generates a key or refuses
+ * the entry), concurrency tokens (`ConcurrencyMode="Fixed"`) are the provider's to set, and
+ * store-generated ones are the store's. A complex property is required when one of its members is.
+ */
+export function isRequiredOnCreate(property: EdmProperty): boolean {
+  if (property.isKey || property.concurrencyMode === 'Fixed' || isStoreGenerated(property)) return false;
+  if (property.nullable || property.defaultValue !== undefined) return false;
+  if (property.type.kind === 'Complex') return property.type.type.properties.some(isRequiredOnCreate);
+  return true;
+}
+
+const REQUIRED = new WeakMap<EdmEntityType, readonly EdmProperty[]>();
+
+/** The properties of `entityType` (declared and inherited) a create must send; computed once per type. */
+export function requiredProperties(entityType: EdmEntityType): readonly EdmProperty[] {
+  let required = REQUIRED.get(entityType);
+  if (required === undefined) {
+    required = entityType.properties.filter(isRequiredOnCreate);
+    REQUIRED.set(entityType, required);
+  }
+  return required;
+}
+
+/**
+ * The dependent properties of a referential constraint whose association the new entry is linked
+ * over (`end` is the entry's own end): the link supplies their values, so they need not be sent.
+ */
+function suppliedByLink(end: EdmAssociationEnd, property: EdmNavigationProperty, into: Set<string>): void {
+  const constraint = property.relationship.referentialConstraint;
+  if (constraint === undefined || constraint.dependent.role !== end.role) return;
+  for (const dependent of constraint.dependent.properties) into.add(dependent.name);
+}
+
+/**
+ * 400 PROPERTY_REQUIRED naming the first required property (see `isRequiredOnCreate`) that a new
+ * entry, or any entry of its inline tree, did not send. Foreign-key properties of a referential
+ * constraint count as sent when the request links that association (a binding, the POST's parent,
+ * the inline entry's parent). A media link entry created from its media resource carries no
+ * properties, so nothing is required of it. The service runs this before calling `create`.
+ */
+export function assertRequiredSent(request: CreateRequest, linkedFrom?: EdmNavigationProperty): void {
+  if (request.media === undefined) {
+    const required = requiredProperties(request.entityType);
+    if (required.length > 0) {
+      const linked = new Set<string>();
+      for (const binding of request.bindings) suppliedByLink(binding.property.fromEnd, binding.property, linked);
+      if (request.parent !== undefined) suppliedByLink(request.parent.navigationProperty.toEnd, request.parent.navigationProperty, linked);
+      if (linkedFrom !== undefined) suppliedByLink(linkedFrom.toEnd, linkedFrom, linked);
+      for (const inline of request.inline) suppliedByLink(inline.property.fromEnd, inline.property, linked);
+      const missing = required.find((property) => !request.sent.has(property.name) && !linked.has(property.name));
+      if (missing !== undefined) {
+        throw ODataError.fromCode('PROPERTY_REQUIRED', { property: missing.name, entityType: request.entityType.qualifiedName }, { target: missing.name });
+      }
+    }
+  }
+  for (const inline of request.inline) for (const entry of inline.entries) assertRequiredSent(entry, inline.property);
+}
+
+/**
+ * The values of the properties the client sent, and only those: what a provider writes when it
+ * leaves every omitted column to its store's default (`INSERT … (sent columns) VALUES …`).
+ */
+export function sentValues(request: { readonly values: Readonly<Record<string, PropertyValue>>; readonly sent: ReadonlySet<string> }): Record<string, PropertyValue> {
+  const values: Record<string, PropertyValue> = {};
+  for (const name of request.sent) {
+    const value = request.values[name];
+    if (value !== undefined) values[name] = value;
+  }
+  return values;
+}
+
+/**
+ * `values` with every declared non-key property it lacks set to the model's default: the CSDL
+ * `DefaultValue`, else null for a nullable property, else the type's zero value (`0`, `''`,
+ * `1970-01-01`, members filled for a complex value). Key properties stay absent so a provider can
+ * generate them. This is how the service completes `CreateRequest.values` and a PUT's values.
+ */
+export function fillDefaults(entityType: EdmEntityType, values: Readonly<Record<string, PropertyValue>>): Record<string, PropertyValue> {
+  // Declared properties in declaration order, then the dynamic ones as given (the order writers keep).
+  const filled: Record<string, PropertyValue> = {};
+  for (const property of entityType.properties) {
+    const value = values[property.name];
+    if (value !== undefined) filled[property.name] = value;
+    else if (!property.isKey) filled[property.name] = defaultValueOf(property);
+  }
+  for (const name of Object.keys(values)) {
+    const value = values[name];
+    if (value !== undefined && !entityType.propertiesByName.has(name)) filled[name] = value;
+  }
+  return filled;
+}

@@ -34,6 +34,9 @@ export { applyQuery, compileFilter, compileOrderBy, compileSkipTokenFilter, comp
 export type { QueryPart, EvaluationAccess, EvaluationOptions, NavigationAccess, Evaluator, RuntimeValue } from './provider/evaluate';
 // The $skiptoken position as a $filter AST: one translator for $filter and keyset paging.
 export { seekCondition } from './provider/seek';
+// If-Match in the write statement: tags decoded to concurrency values (and back), the condition, 404 vs 412.
+export { decodeETag, encodeETag } from './protocol/etag';
+export { conditionalWriteError, preconditionCondition } from './provider/precondition';
 // Writes: which properties were sent, the create-time rule for required ones, the model's defaults.
 export { assertRequiredSent, fillDefaults, isRequiredOnCreate, isStoreGenerated, requiredProperties, sentValues } from './provider/sent';
 // Expression traversal and printing, for providers that translate $filter / $orderby (e.g. to SQL).

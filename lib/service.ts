@@ -15,7 +15,7 @@ import { buildRoutes, chooseResponseVersion, createUnitOfWork, dispatch } from '
 import type { Handler, Routes, ServiceConfig } from './handlers';
 import { ODataServiceOptions, ResolvedOptions, resolveOptions } from './options';
 import type { Entity } from './provider/types';
-import { assertETagValue, assertHeaderValues, checkMethodImplemented, checkRequestFeatures, checkRequestVersion, checkResponseVersion, effectiveMethod, computeETag, formatVersion, negotiateFor, preferredErrorFormat } from './protocol';
+import { assertETagValue, assertHeaderValues, checkMethodImplemented, checkRequestFeatures, checkRequestVersion, checkResponseVersion, effectiveMethod, encodeETag, formatVersion, negotiateFor, preferredErrorFormat } from './protocol';
 import type { ResponseFormat } from './protocol';
 import type { ODataRequest, ODataResponse } from './protocol/message';
 import type { HandlerOutcome } from './result';
@@ -43,7 +43,7 @@ export function createService(input: ODataServiceOptions): Service {
   const metadata = { document, etag: `"${createHash('sha1').update(document).digest('base64url')}"`, version: model.dataServiceVersion };
   const etagOf = (entity: Entity, entityType: EdmEntityType): string | undefined => {
     const custom = provider.etag?.(entity, entityType);
-    if (custom === undefined) return computeETag(entity, entityType);
+    if (custom === undefined) return encodeETag(entity, entityType);
     // It goes into a header and into bodies: a quote or a line break is a provider bug, not a tag.
     assertETagValue(custom);
     return `W/"${custom}"`;

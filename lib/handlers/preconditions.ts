@@ -8,7 +8,8 @@
  */
 import { ODataError } from '../errors';
 import type { EdmEntityType } from '../edm/model';
-import { matchesIfMatch, matchesIfNoneMatch, parseETagList } from '../protocol';
+import type { PrimitiveValue } from '../edm/primitives';
+import { decodeETag, matchesIfMatch, matchesIfNoneMatch, parseETagList } from '../protocol';
 import type { ETagList } from '../protocol';
 import type { Entity, Precondition } from '../provider/types';
 import type { HandlerContext } from './context';
@@ -44,9 +45,16 @@ export function preconditionOf(context: HandlerContext, entityType: EdmEntityTyp
   // With a provider `etag` hook any entity may have a tag: only the write can tell.
   if (!hasETag(entityType) && options.provider.etag === undefined && hasSpecificTag(list)) throw noToken('If-Match', entityType);
   const any = list.some((tag) => tag === '*');
+  const etags = list.filter((tag) => tag !== '*');
+  const concurrencyValues: Readonly<Record<string, PrimitiveValue | null>>[] = [];
+  for (const tag of etags) {
+    const values = decodeETag(tag, entityType);
+    if (values !== undefined) concurrencyValues.push(values);
+  }
   return {
     any,
-    etags: list.filter((tag) => tag !== '*'),
+    etags,
+    concurrencyValues,
     matches: (current: Entity) => any || matchesIfMatch(list, etagOf(current, entityType)),
   };
 }

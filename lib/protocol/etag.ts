@@ -2,7 +2,7 @@
  * Entity tags (MS-ODATA §2.2.5.4 "ETag", RFC 7232): computing an entity's weak ETag from its
  * `ConcurrencyMode="Fixed"` properties, reading If-Match / If-None-Match lists, and comparing.
  */
-import { printLiteral } from '../edm/literals';
+import { convertLiteral, parseLiteral, printLiteral, scanLiteral } from '../edm/literals';
 import type { EdmEntityType } from '../edm/model';
 import type { PrimitiveValue } from '../edm/primitives';
 import { toWellFormed } from '../util';
@@ -49,13 +49,57 @@ function compile(entityType: EdmEntityType): ETagFunction {
  * properties in declaration order (a Supplier with Concurrency 0 -> `W/"0"`); undefined when the
  * type has none. Compiled once per entity type.
  */
-export function computeETag(entity: ETagSource, entityType: EdmEntityType): string | undefined {
+export function encodeETag(entity: ETagSource, entityType: EdmEntityType): string | undefined {
   let compute = COMPILED.get(entityType);
   if (compute === undefined) {
     compute = compile(entityType);
     COMPILED.set(entityType, compute);
   }
   return compute(entity);
+}
+
+/**
+ * The inverse of `encodeETag`: the values of the `ConcurrencyMode="Fixed"` properties (typed as
+ * the model says, `null` for a null value) that an entity tag of `entityType` stands for, or
+ * undefined when the tag is not one the service wrote for that type (a wrong number of values, a
+ * literal that is not of the property's type, a type without concurrency token, a spelling
+ * `encodeETag` would not write such as `W/"03"`). Weak and strong
+ * forms decode alike (If-Match compares weakly). Decodes the service's own encoding only: a
+ * provider with an `etag` override decodes its tags itself.
+ */
+export function decodeETag(tag: string, entityType: EdmEntityType): Readonly<Record<string, PrimitiveValue | null>> | undefined {
+  const properties = entityType.concurrencyProperties;
+  const quoted = opaque(tag);
+  if (properties.length === 0 || quoted.length < 2 || !quoted.startsWith('"') || !quoted.endsWith('"')) return undefined;
+  let text: string;
+  try {
+    // encodeETag percent-encodes `%` and every character outside etagc, so this restores the literals.
+    text = decodeURIComponent(quoted.slice(1, -1));
+  } catch {
+    return undefined;
+  }
+  const values: Record<string, PrimitiveValue | null> = {};
+  let start = 0;
+  for (let i = 0; i < properties.length; i++) {
+    const property = properties[i];
+    const end = scanLiteral(text, start);
+    if (end < 0 || property.type.kind !== 'Primitive') return undefined;
+    const last = i === properties.length - 1;
+    if (last ? end !== text.length : text.charCodeAt(end) !== 44 /* , */) return undefined;
+    let value: PrimitiveValue | null | undefined;
+    try {
+      value = convertLiteral(parseLiteral(text.slice(start, end)), property.type.name);
+    } catch {
+      return undefined;
+    }
+    if (value === undefined) return undefined;
+    values[property.name] = value;
+    start = end + 1;
+  }
+  // Only the tag the service writes for these values (`W/"03"` is not `W/"3"`): so a record is
+  // decoded exactly when `matches` could accept the tag, which compares opaque tags as text.
+  const canonical = encodeETag(values, entityType);
+  return canonical !== undefined && opaque(canonical) === quoted ? values : undefined;
 }
 
 /** An If-Match / If-None-Match value: `*` or entity tags exactly as sent (`W/"3"`, `"abc"`). */

@@ -5,7 +5,7 @@ export { parseAccept } from './media-type';
 export type { MediaRange } from './media-type';
 export { checkRequestFeatures, checkRequestVersion, checkResponseVersion, compareVersions, formatVersion, parseVersionHeader, usesSelect } from './version';
 export type { ProtocolVersion, VersionHeader } from './version';
-export { computeETag, matchesIfMatch, matchesIfNoneMatch, parseETagList } from './etag';
+export { decodeETag, encodeETag, matchesIfMatch, matchesIfNoneMatch, parseETagList } from './etag';
 export type { ETagList } from './etag';
 export { negotiateFor, payloadKindOf, preferredErrorFormat } from './response-format';
 export type { ODataRequest, ODataResponse, RequestContext, ResponseBody } from './message';

@@ -2,6 +2,7 @@
 export * from './types';
 export * from './evaluate';
 export { seekCondition } from './seek';
+export { conditionalWriteError, preconditionCondition } from './precondition';
 export { assertRequiredSent, fillDefaults, isRequiredOnCreate, isStoreGenerated, requiredProperties, sentValues } from './sent';
 export {
   addDecimal,

@@ -9,39 +9,11 @@
  * ascending.
  */
 import type { EdmEntityType } from '../edm/model';
-import { inferPrimitiveType } from '../edm/payload-values';
 import type { EdmPrimitiveTypeName, PrimitiveValue } from '../edm/primitives';
 import { ODataError } from '../errors';
-import type { BinaryNode, ExprNode, LiteralNode, MemberNode } from '../uri/expr/ast';
+import type { ExprNode } from '../uri/expr/ast';
+import { and, binary, FALSE, literal, or, propertyMember, TRUE } from './nodes';
 import type { OrderByItem, SkipTokenPosition } from '../uri/types';
-
-const BOOLEAN = { kind: 'Primitive', name: 'Edm.Boolean' } as const;
-
-function literal(value: PrimitiveValue | null, type: EdmPrimitiveTypeName | undefined): LiteralNode {
-  if (value === null) return { kind: 'Literal', literalType: null, value: null, type: { kind: 'Null' } };
-  const literalType = type ?? inferPrimitiveType(value);
-  return { kind: 'Literal', literalType, value, type: { kind: 'Primitive', name: literalType } };
-}
-
-function binary(operator: BinaryNode['operator'], left: ExprNode, right: ExprNode): BinaryNode {
-  return { kind: 'Binary', operator, left, right, type: BOOLEAN };
-}
-
-const TRUE = literal(true, 'Edm.Boolean');
-const FALSE = literal(false, 'Edm.Boolean');
-
-function and(left: ExprNode, right: ExprNode): ExprNode {
-  if (left === TRUE) return right;
-  if (right === TRUE) return left;
-  if (left === FALSE || right === FALSE) return FALSE;
-  return binary('and', left, right);
-}
-
-function or(left: ExprNode, right: ExprNode): ExprNode {
-  if (left === FALSE) return right;
-  if (right === FALSE) return left;
-  return binary('or', left, right);
-}
 
 /** One sort key of the condition: what is compared, which way, and the position's value. */
 interface SeekKey {
@@ -119,13 +91,6 @@ function invalidToken(position: SkipTokenPosition, why: string): ODataError {
   return ODataError.fromCode('SKIPTOKEN_INVALID', { token: values }, { target: '$skiptoken', cause: new Error(why) });
 }
 
-/** A type-checked member node for a key property. */
-function keyMember(entityType: EdmEntityType, name: string): MemberNode {
-  const property = entityType.propertiesByName.get(name);
-  if (property === undefined || property.type.kind !== 'Primitive') throw new TypeError(`'${name}' is not a key property of ${entityType.qualifiedName}`);
-  return { kind: 'Member', path: [name], steps: [{ kind: 'Property', name, property }], type: { kind: 'Primitive', name: property.type.name } };
-}
-
 /**
  * The keyset condition of a `$skiptoken`: true exactly for the entities after `position` in
  * `orderBy` order (the client's `$orderby`, then the key tie-breaker), as compileSkipTokenFilter
@@ -149,7 +114,7 @@ export function seekCondition(orderBy: readonly OrderByItem[], position: SkipTok
   });
   for (const name of Object.keys(position.key)) {
     if (covered.has(name)) continue;
-    const expression = keyMember(entityType, name);
+    const expression = propertyMember(entityType, name);
     keys.push({ expression, type: staticType(expression), descending: false, bound: position.key[name] });
   }
   // after_0 or (tie_0 and (after_1 or (tie_1 and ...))), built from the last key outwards.

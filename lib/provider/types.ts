@@ -4,7 +4,7 @@
  * a query natively may call the helpers in `provider/evaluate` (the ones MemoryProvider uses).
  */
 import type { EdmEntitySet, EdmEntityType, EdmFunctionImport, EdmNavigationProperty } from '../edm/model';
-import type { PropertyValue } from '../edm/primitives';
+import type { PrimitiveValue, PropertyValue } from '../edm/primitives';
 import type { RequestContext } from '../protocol/message';
 import type { ExprNode } from '../uri/expr/ast';
 import type { EntityKey, EntityPath, OrderByItem, SelectExpand, SkipTokenPosition } from '../uri/types';
@@ -87,6 +87,16 @@ export interface Precondition {
   readonly any: boolean;
   /** The entity tags the client sent (full values, e.g. `W/"3"`). */
   readonly etags: readonly string[];
+  /**
+   * Each tag of `etags` decoded (`decodeETag`) into the values of the entity type's
+   * `ConcurrencyMode="Fixed"` properties, typed as the model says: one record per tag, in order,
+   * without the tags that decode to nothing (they match no entity). An entity matches when its
+   * values equal one record (`any` aside), so a provider can put the check into its write:
+   * `UPDATE … WHERE ID = $1 AND Version = $2` (or `preconditionCondition` as a filter AST). With
+   * `any` false and no record, nothing matches: an existing entity is a 412. Decoded with the
+   * service's encoding; a provider with its own `etag` override reads `etags` instead.
+   */
+  readonly concurrencyValues: readonly Readonly<Record<string, PrimitiveValue | null>>[];
   /** True when the current stored state satisfies the precondition (weak comparison, RFC 7232 §2.3.2). */
   matches(current: Entity): boolean;
 }

@@ -7,7 +7,7 @@ import type { IncomingMessage } from 'http';
 import type { EdmEntitySet, EdmEntityType, EdmModel } from '../../../lib/edm/model';
 import type { PropertyValue } from '../../../lib/edm/primitives';
 import { ODataError } from '../../../lib/errors';
-import { computeETag, matchesIfMatch, parseETagList } from '../../../lib/protocol';
+import { decodeETag, encodeETag, matchesIfMatch, parseETagList } from '../../../lib/protocol';
 import type { RequestContext } from '../../../lib/protocol/message';
 import type { CreateRequest, Entity, EntityReference, LinkRequest, Precondition, UpdateRequest } from '../../../lib/provider/types';
 import { MemoryProvider, storeOf } from '../../../lib/providers/memory';
@@ -52,7 +52,9 @@ function ifMatch(header: string, type: EdmEntityType): Precondition {
   const list = parseETagList(header);
   if (list === undefined) throw new Error(`bad If-Match ${header}`);
   const any = list.includes('*');
-  return { any, etags: list.filter((tag) => tag !== '*'), matches: (current) => any || matchesIfMatch(list, computeETag(current, type)) };
+  const etags = list.filter((tag) => tag !== '*');
+  const concurrencyValues = etags.flatMap((tag) => { const values = decodeETag(tag, type); return values === undefined ? [] : [values]; });
+  return { any, etags, concurrencyValues, matches: (current) => any || matchesIfMatch(list, encodeETag(current, type)) };
 }
 
 function createOf(set: EdmEntitySet, values: Record<string, PropertyValue>, extra: Partial<CreateRequest> = {}): CreateRequest {

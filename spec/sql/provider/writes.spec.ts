@@ -9,7 +9,7 @@ import express from 'express';
 import { sql } from 'kysely';
 import { odata, type RequestContext } from '../../../lib';
 import { SqlProvider, createSchema, pglite, seed, type SqlProviderOptions } from '../../../lib/sql';
-import { decodeConcurrencyValues } from '../../../lib/sql/write/precondition';
+import { decodeETag } from '../../../lib/protocol/etag';
 import { conformanceData, conformanceModel } from '../../../lib/testing';
 import { startServer, type RunningServer } from '../../helpers/server';
 
@@ -178,11 +178,11 @@ describe('If-Match tags as values of the write statement', () => {
     ['"3"', { Version: 3 }],
     ['W/"null"', { Version: null }],
   ])('decodes %s', (tag, values) => {
-    expect(decodeConcurrencyValues(tag, customers.entityType)).toEqual(values);
+    expect(decodeETag(tag, customers.entityType)).toEqual(values);
   });
 
   it.each(['W/"03"', 'W/"3,4"', 'W/"x"', 'W/"3L"', 'W/""', 'W/"%zz"', '3'])('decodes %s to nothing (it matches no row)', (tag) => {
-    expect(decodeConcurrencyValues(tag, customers.entityType)).toBeUndefined();
+    expect(decodeETag(tag, customers.entityType)).toBeUndefined();
   });
 
   it('answers 412 for a tag that decodes to nothing and 404 for a missing entity', async () => {

@@ -37,6 +37,9 @@ export { seekCondition } from './provider/seek';
 // If-Match in the write statement: tags decoded to concurrency values (and back), the condition, 404 vs 412.
 export { decodeETag, encodeETag } from './protocol/etag';
 export { conditionalWriteError, preconditionCondition } from './provider/precondition';
+// The transaction contract: a provider's open transaction kept with the request context, typed.
+export { createTransactionScope } from './provider/transaction';
+export type { BeginTransaction, TransactionRunOptions, TransactionScope } from './provider/transaction';
 // Writes: which properties were sent, the create-time rule for required ones, the model's defaults.
 export { assertRequiredSent, fillDefaults, isRequiredOnCreate, isStoreGenerated, requiredProperties, sentValues } from './provider/sent';
 // Expression traversal and printing, for providers that translate $filter / $orderby (e.g. to SQL).

@@ -39,6 +39,7 @@ const VALUES = [
   'compileOrderBy',
   'compileSkipTokenFilter',
   'conditionalWriteError',
+  'createTransactionScope',
   'decodeETag',
   'defineModel',
   'encodeETag',
@@ -86,12 +87,12 @@ const TYPES: Readonly<Record<string, readonly string[]>> = {
     'SingleSchemaDefinition',
   ],
   'the provider contract': [
-    'CountRequest', 'CreateRequest', 'DataProvider', 'DeleteRequest', 'Entity', 'EntityKey',
+    'BeginTransaction', 'CountRequest', 'CreateRequest', 'DataProvider', 'DeleteRequest', 'Entity', 'EntityKey',
     'EntityPath', 'EntityPathRoot', 'EntityReference', 'ExpandItem', 'FilterExpression',
     'LinkBinding', 'LinkRequest', 'MediaContent', 'NavigationReference', 'NavigationStep',
     'OperationCall', 'OperationHandler', 'OperationResult', 'OrderByItem', 'Precondition',
     'QueryRequest', 'QueryResult', 'SelectExpand', 'Selection', 'SkipTokenPosition',
-    'SortDirection', 'UpdateRequest',
+    'SortDirection', 'TransactionRunOptions', 'TransactionScope', 'UpdateRequest',
   ],
   'the $filter AST and the shared evaluator': [
     'BinaryNode', 'BinaryOperator', 'CallNode', 'EvaluationAccess', 'EvaluationOptions',

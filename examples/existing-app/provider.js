@@ -7,12 +7,13 @@
  *   to the shared `applyQuery`, fill `$expand`;
  * - create/update/delete: the If-Match precondition is checked in the same synchronous step as
  *   the write, so no other request can slip in between;
- * - transaction: an undo log per $batch changeset, kept in `context.state`;
+ * - transaction: an undo log per write or $batch changeset, kept with the request context in a
+ *   TransactionScope (nested use joins it);
  * - etag: an ETag from a column the model does not show; operations: one service operation;
  * - authorisation per entity set from `context.request.user` (set by the app's own auth
  *   middleware; in a $batch every part carries the outer request's context).
  */
-const { ODataError, applyQuery, walkExpression } = require('express-odata-v2');
+const { ODataError, applyQuery, createTransactionScope, walkExpression } = require('express-odata-v2');
 const { DuplicateKeyError } = require('./store');
 
 /** The role a user needs to read or write each entity set. */
@@ -29,8 +30,8 @@ const NAVIGATION = {
   'Invoice/Customer': { set: 'Customers', column: 'CustomerID', heldBy: 'source' },
 };
 
-/** Where a changeset's undo log lives in `context.state`. */
-const UNDO_LOG = Symbol('undo log');
+/** The undo log of the transaction open for a request context. */
+const undoLog = createTransactionScope('undo log');
 
 function navigationOf(property) {
   return NAVIGATION[`${property.declaringType.name}/${property.name}`];
@@ -83,7 +84,7 @@ function setsReadBy(request) {
  * changed in place, so identity tells whether another request has written it since.
  */
 function onRollback(context, step) {
-  const log = context.state.get(UNDO_LOG);
+  const log = undoLog.current(context);
   if (log !== undefined) log.push(step);
 }
 
@@ -208,18 +209,17 @@ function createProvider(store) {
       });
     },
 
-    /** A $batch changeset: undo every write made inside `work` when it fails. */
+    /** A write or a $batch changeset: undo every write made inside `work` when it fails. */
     async transaction(work, context) {
-      const log = [];
-      context.state.set(UNDO_LOG, log);
-      try {
-        return await work();
-      } catch (error) {
-        for (const undo of log.reverse()) undo();
-        throw error;
-      } finally {
-        context.state.delete(UNDO_LOG);
-      }
+      return undoLog.run(context, async (body) => {
+        const log = [];
+        try {
+          return await body(log);
+        } catch (error) {
+          for (const undo of log.reverse()) undo();
+          throw error;
+        }
+      }, work);
     },
 
     /** Invoices keep a Revision column that the model does not show; it is their ETag. */

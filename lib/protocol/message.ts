@@ -9,8 +9,9 @@ export interface RequestContext {
   /** The incoming HTTP request (an Express request when mounted in Express): use it for auth. */
   readonly request: IncomingMessage;
   /**
-   * Free-form per-request state a host app or provider may use. Keys may be strings or symbols: a
-   * module-private `Symbol('undo log')` cannot collide with anyone else's key.
+   * Free-form per-request state a host app may use. Keys may be strings or symbols: a
+   * module-private `Symbol('audit')` cannot collide with anyone else's key. A provider keeps its
+   * open transaction in a typed `TransactionScope` (`createTransactionScope`), not here.
    */
   readonly state: Map<string | symbol, unknown>;
 }

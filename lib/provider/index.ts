@@ -3,6 +3,8 @@ export * from './types';
 export * from './evaluate';
 export { seekCondition } from './seek';
 export { conditionalWriteError, preconditionCondition } from './precondition';
+export { createTransactionScope } from './transaction';
+export type { BeginTransaction, TransactionRunOptions, TransactionScope } from './transaction';
 export { assertRequiredSent, fillDefaults, isRequiredOnCreate, isStoreGenerated, requiredProperties, sentValues } from './sent';
 export {
   addDecimal,

@@ -242,8 +242,15 @@ export interface DataProvider {
    */
   mediaOf?(entity: Entity, entityType: EdmEntityType): { readonly contentType: string; readonly etag?: string } | undefined;
   /**
-   * Run `work` atomically: if it throws, every write made inside is undone. Used for `$batch`
-   * changesets. Without it, changesets are not atomic.
+   * Run `work` atomically: if it throws, every write made inside is undone. The service runs every
+   * write in it: a single POST, PUT, MERGE, PATCH or DELETE (with its answer), `$links`, property,
+   * `$value` and media writes, service operations invoked by POST, and each `$batch` changeset; the
+   * write methods are then called inside `work` with the same `context` (keep the transaction with
+   * it in a `TransactionScope`). The service never calls it inside itself for one context, but a
+   * provider's own nested use must join the open transaction. `work` may be run again after a
+   * failure that rolled everything back (a serialization failure or deadlock): each run starts
+   * from a clean slate and only the last one's answer is sent. Without it, writes and changesets
+   * are not atomic.
    */
   transaction?<T>(work: () => Promise<T>, context: RequestContext): Promise<T>;
 }

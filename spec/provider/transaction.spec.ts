@@ -1,0 +1,167 @@
+/**
+ * The transaction contract (issue 13): a provider keeps its open transaction in a typed
+ * TransactionScope; nested use joins the open one; `work` runs again after a retryable failure
+ * (a serialization failure), and the service's work, a single write as a `$batch` changeset,
+ * starts from a clean slate each time: a provider that fails the first attempt of every
+ * transaction still creates each entity exactly once and answers as if nothing had happened.
+ */
+import express from 'express';
+import { readFileSync } from 'fs';
+import { join } from 'path';
+import { createTransactionScope, loadEdmx, MemoryProvider, odata } from '../../lib';
+import type { BeginTransaction, EdmModel } from '../../lib';
+import type { RequestContext } from '../../lib/protocol/message';
+import { storeOf } from '../../lib/providers/memory';
+import { batchBody, changeset, changesetOf, jsonOf, operation, readBatchResponse, send, statuses } from '../helpers/batch-http';
+import { startServer } from '../helpers/server';
+import type { RunningServer } from '../helpers/server';
+
+const MODEL: EdmModel = loadEdmx(readFileSync(join(__dirname, '..', 'fixtures', 'provider', 'orders.xml'), 'utf8'));
+
+const context = (): RequestContext => ({ request: {} as RequestContext['request'], state: new Map() });
+
+/** What PostgreSQL's SQLSTATE 40001 looks like to a provider. */
+class SerializationFailure extends Error {
+  readonly code = '40001';
+}
+
+const isRetryable = (error: unknown): boolean => error instanceof SerializationFailure;
+
+describe('createTransactionScope', () => {
+  /** A begin function that records what happens to each transaction it opens. */
+  function recorder(events: string[], failures = 0): BeginTransaction<number> {
+    let opened = 0;
+    let failing = failures;
+    return async (body) => {
+      const handle = ++opened;
+      events.push(`begin ${handle}`);
+      try {
+        const result = await body(handle);
+        if (failing > 0) {
+          failing--;
+          throw new SerializationFailure('could not serialize access due to concurrent update');
+        }
+        events.push(`commit ${handle}`);
+        return result;
+      } catch (error) {
+        events.push(`rollback ${handle}`);
+        throw error;
+      }
+    };
+  }
+
+  it('hands the open transaction to code running for the same context, and only to it', async () => {
+    const scope = createTransactionScope<number>('test');
+    const mine = context();
+    const other = context();
+    const seen = await scope.run(mine, recorder([]), async () => [scope.current(mine), scope.current(other)]);
+    expect(seen).toEqual([1, undefined]);
+    expect(scope.current(mine)).toBeUndefined();
+  });
+
+  it('joins the open transaction on nested use: one begin, one commit', async () => {
+    const events: string[] = [];
+    const scope = createTransactionScope<number>('test');
+    const begin = recorder(events);
+    const request = context();
+    await scope.run(request, begin, async () => {
+      events.push('outer');
+      await scope.run(request, begin, async () => {
+        events.push(`inner in ${String(scope.current(request))}`);
+      });
+    });
+    expect(events).toEqual(['begin 1', 'outer', 'inner in 1', 'commit 1']);
+  });
+
+  it('runs the whole transaction again after a retryable failure, up to `attempts` times', async () => {
+    const events: string[] = [];
+    const scope = createTransactionScope<number>('test');
+    let runs = 0;
+    await expect(scope.run(context(), recorder(events, 2), async () => ++runs, { isRetryable })).resolves.toBe(3);
+    expect(events).toEqual(['begin 1', 'rollback 1', 'begin 2', 'rollback 2', 'begin 3', 'commit 3']);
+
+    const exhausted: string[] = [];
+    await expect(scope.run(context(), recorder(exhausted, 5), async () => 'never committed', { isRetryable, attempts: 2 })).rejects.toBeInstanceOf(SerializationFailure);
+    expect(exhausted).toEqual(['begin 1', 'rollback 1', 'begin 2', 'rollback 2']);
+  });
+
+  it('does not retry an error that is not retryable, nor without isRetryable', async () => {
+    const scope = createTransactionScope<number>('test');
+    const events: string[] = [];
+    await expect(scope.run(context(), recorder(events), async () => Promise.reject(new Error('constraint')), { isRetryable })).rejects.toThrow('constraint');
+    await expect(scope.run(context(), recorder(events, 1), async () => 'x')).rejects.toBeInstanceOf(SerializationFailure);
+    expect(events).toEqual(['begin 1', 'rollback 1', 'begin 1', 'rollback 1']);
+  });
+
+  it('refuses a nonsensical number of attempts', async () => {
+    const scope = createTransactionScope<number>('orders database');
+    await expect(scope.run(context(), recorder([]), async () => 1, { attempts: 0 })).rejects.toThrow("TransactionScope 'orders database': attempts must be an integer >= 1, got 0");
+  });
+});
+
+/**
+ * MemoryProvider whose every transaction fails once with a serialization failure after its work
+ * ran (as a commit under SERIALIZABLE can), so the service's work runs twice.
+ */
+class FlakyProvider extends MemoryProvider {
+  readonly scope = createTransactionScope<{ readonly attempt: number }>('flaky');
+  attempts = 0;
+  failNext = true;
+
+  override async transaction<T>(work: () => Promise<T>, context: RequestContext): Promise<T> {
+    const begin: BeginTransaction<{ readonly attempt: number }> = (body) =>
+      super.transaction(async () => {
+        const result = await body({ attempt: ++this.attempts });
+        if (this.failNext) {
+          this.failNext = false;
+          throw new SerializationFailure('could not serialize access');
+        }
+        return result;
+      }, context);
+    return this.scope.run(context, begin, work, { isRetryable });
+  }
+}
+
+describe('the service runs a write again after a serialization failure, from a clean slate', () => {
+  let server: RunningServer;
+  let provider: FlakyProvider;
+  const JSON_TYPE = 'application/json';
+
+  beforeEach(async () => {
+    provider = new FlakyProvider(MODEL, { Customers: [{ ID: 1, Name: 'Ada' }], Orders: [], Lines: [] });
+    const app = express();
+    app.use('/odata', odata({ model: MODEL, provider, requireIfMatch: false, logger: () => undefined }));
+    server = await startServer(app);
+  });
+
+  afterEach(() => server.close());
+
+  const order = (id: number) => ({ ID: id, CustomerID: 1, Total: '1.00', ShipTo: { City: 'Oslo' }, Customer: { __metadata: { uri: 'Customers(1)' } } });
+
+  it('a single POST: 201 with the entity, created once, after two attempts', async () => {
+    const created = await send(`${server.url}/odata/Orders`, 'POST', { 'content-type': JSON_TYPE, accept: JSON_TYPE }, JSON.stringify(order(7)));
+    expect([created.status, created.headers.location]).toEqual([201, `${server.url}/odata/Orders(7)`]);
+    expect(provider.attempts).toBe(2);
+    expect(storeOf(provider).all(MODEL.defaultContainer.entitySets[1]).map((values) => values.ID)).toEqual([7]);
+  });
+
+  it('a changeset with a Content-ID reference: every operation answered once, each entity created once', async () => {
+    const body = batchBody([
+      changeset(
+        'changeset_1',
+        operation('POST', 'Customers', { headers: { 'Content-Type': JSON_TYPE, Accept: JSON_TYPE }, body: JSON.stringify({ ID: 2, Name: 'Grace' }), contentId: 'c' }),
+        operation('POST', '$c/Orders', { headers: { 'Content-Type': JSON_TYPE, Accept: JSON_TYPE }, body: JSON.stringify({ ID: 8, CustomerID: 2, Total: '2.00', ShipTo: { City: 'Rome' } }) }),
+      ),
+    ]);
+    const result = await send(`${server.url}/odata/$batch`, 'POST', { 'content-type': 'multipart/mixed; boundary=batch_1' }, body);
+    const parts = readBatchResponse(result);
+    expect(statuses(parts)).toEqual([[201, 201]]);
+    expect(provider.attempts).toBe(2);
+    const [customer, created] = changesetOf(parts, 0);
+    expect(jsonOf(customer)).toMatchObject({ d: { ID: 2, Name: 'Grace' } });
+    expect(jsonOf(created)).toMatchObject({ d: { ID: 8 } });
+    const store = storeOf(provider);
+    const [customers, orders] = MODEL.defaultContainer.entitySets;
+    expect([store.all(customers).map((values) => values.ID), store.all(orders).map((values) => values.ID)]).toEqual([[1, 2], [8]]);
+  });
+});

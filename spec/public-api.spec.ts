@@ -62,6 +62,7 @@ const VALUES = [
   'transformExpression',
   'walkExpression',
   'writeEdmx',
+  'writtenProperties',
 ];
 
 const TYPES: Readonly<Record<string, readonly string[]>> = {

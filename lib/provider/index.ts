@@ -5,7 +5,7 @@ export { seekCondition } from './seek';
 export { conditionalWriteError, preconditionCondition } from './precondition';
 export { createTransactionScope } from './transaction';
 export type { BeginTransaction, TransactionRunOptions, TransactionScope } from './transaction';
-export { assertRequiredSent, fillDefaults, isRequiredOnCreate, isStoreGenerated, requiredProperties, sentValues } from './sent';
+export { assertRequiredSent, fillDefaults, isRequiredOnCreate, isStoreGenerated, requiredProperties, sentValues, writtenProperties } from './sent';
 export {
   addDecimal,
   ceilingDecimal,

@@ -100,6 +100,19 @@ export function sentValues(request: { readonly values: Readonly<Record<string, P
 }
 
 /**
+ * The properties a provider that leaves omitted columns to its store writes: those the client
+ * sent, plus those the model gives a `DefaultValue` (the model's default wins over the store's, so
+ * every provider stores the same entry). The rest take the column's default (an identity,
+ * `DEFAULT now()`, or NULL). For a PUT, the properties outside this set are reset to the column's
+ * default.
+ */
+export function writtenProperties(request: { readonly entityType: EdmEntityType; readonly sent: ReadonlySet<string> }): ReadonlySet<string> {
+  const written = new Set(request.sent);
+  for (const property of request.entityType.properties) if (property.defaultValue !== undefined) written.add(property.name);
+  return written;
+}
+
+/**
  * `values` with every declared non-key property it lacks set to the model's default: the CSDL
  * `DefaultValue`, else null for a nullable property, else the type's zero value (`0`, `''`,
  * `1970-01-01`, members filled for a complex value). Key properties stay absent so a provider can

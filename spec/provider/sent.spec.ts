@@ -9,7 +9,7 @@ import { join } from 'path';
 import { loadEdmx, MemoryProvider } from '../../lib';
 import type { EdmEntityType, EdmModel } from '../../lib';
 import type { ODataRequest, RequestContext } from '../../lib/protocol/message';
-import { assertRequiredSent, fillDefaults, isRequiredOnCreate, isStoreGenerated, requiredProperties, sentValues } from '../../lib/provider/sent';
+import { assertRequiredSent, fillDefaults, isRequiredOnCreate, isStoreGenerated, requiredProperties, sentValues, writtenProperties } from '../../lib/provider/sent';
 import type { CreateRequest, Entity, UpdateRequest } from '../../lib/provider/types';
 import { createService } from '../../lib/service';
 import { catchODataError } from '../helpers/odata-error';
@@ -106,6 +106,10 @@ describe('fillDefaults and sentValues', () => {
     expect(filled).toMatchObject({ CustomerID: 0, Total: '1.00', Note: null, Status: 'new', Version: 0, ShipTo: { Street: null, City: '' }, Options: { Gift: false } });
     expect(filled.CreatedAt).toEqual(new Date(0));
     expect('ID' in filled).toBe(false);
+  });
+
+  it('writtenProperties: the sent ones plus those with a model DefaultValue (the store defaults the rest)', () => {
+    expect([...writtenProperties({ entityType: typeOf('Order'), sent: new Set(['ID', 'Total']) })].sort()).toEqual(['ID', 'Status', 'Total']);
   });
 
   it('picks the values of the sent properties only', () => {

@@ -8,6 +8,7 @@ import { sql } from 'kysely';
 import { printKeyPredicate } from '../../edm/literals';
 import type { EdmEntitySet } from '../../edm/model';
 import { ODataError } from '../../errors';
+import { writtenProperties } from '../../provider/sent';
 import type { CreateRequest, UpdateRequest } from '../../provider/types';
 import type { EntityKey } from '../../uri/types';
 import type { Sql } from '../dialect';
@@ -24,9 +25,12 @@ export async function writeReturning(scope: WriteScope, plan: SetPlan, statement
   return result.rows.map((row) => projection.decode(row));
 }
 
-/** The properties the client sent (the provider kit's `sent`). The one place that reads it. */
+/**
+ * The properties a write stores (the kit's `writtenProperties`: sent, or with a model DefaultValue);
+ * the others are left to the column defaults. The one place that reads it.
+ */
 export function sentOf(request: CreateRequest | UpdateRequest): ReadonlySet<string> | undefined {
-  return request.sent;
+  return writtenProperties(request);
 }
 
 /** 404 ENTITY_NOT_FOUND for a key of a set. */

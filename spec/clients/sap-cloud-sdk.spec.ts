@@ -2,7 +2,9 @@
  * Interoperability with a real OData V2 client: SAP Cloud SDK's OData V2 client
  * (@sap-cloud-sdk/odata-v2), typed by a client that @sap-cloud-sdk/generator builds at test time
  * from the demo's SERVED $metadata. Every request goes over a real 127.0.0.1 port; the server
- * records what it receives, so each case also pins the exact wire request the SDK sent.
+ * records what it receives, so each case also pins the exact wire request the SDK sent. The reads
+ * run against the memory demo and against the same service over PostgreSQL (examples/postgres,
+ * SqlProvider on PGlite).
  * No case works around the client: what the SDK does by default must succeed against the server.
  */
 import type { IncomingMessage, ServerResponse } from 'http';
@@ -10,10 +12,19 @@ import { BigNumber } from 'bignumber.js';
 import moment from 'moment';
 import { and, asc, desc } from '@sap-cloud-sdk/odata-v2';
 import type { BatchResponse, DefaultDeSerializers, ErrorResponse, ReadResponseCommon, WriteResponsesCommon } from '@sap-cloud-sdk/odata-v2';
-import { startDemo } from '../helpers/demo';
-import type { RunningServer } from '../helpers/server';
+import type { PGlite } from '@electric-sql/pglite';
+import { pglite } from '../../lib/sql';
+import type { SqlDatabase } from '../../lib/sql';
+import { FIXED_NOW, startDemo } from '../helpers/demo';
+import { openTestPGlite } from '../helpers/pglite';
+import { startServer, type RunningServer } from '../helpers/server';
 import { generateClient, GeneratedClient } from './sap-cloud-sdk-generate';
 import { isODataDemoModule, ODataDemoService, Product, Supplier } from './sap-cloud-sdk-demo-client';
+
+// eslint-disable-next-line @typescript-eslint/no-require-imports
+const { createPostgresApp } = require('../../examples/postgres/app') as {
+  createPostgresApp(db: SqlDatabase, service?: Record<string, unknown>): Promise<Parameters<typeof startServer>[0]>;
+};
 
 /** One request as the server saw it, with the status it answered. */
 interface SeenRequest {
@@ -27,6 +38,11 @@ interface SeenRequest {
 /** Start the demo and record every request it answers. */
 async function startRecordedDemo(service: Record<string, unknown> = {}): Promise<{ demo: RunningServer; seen: SeenRequest[] }> {
   const demo = await startDemo(undefined, service);
+  return { demo, seen: record(demo) };
+}
+
+/** Record every request `demo` answers (in the returned list, which the caller may empty). */
+function record(demo: RunningServer): SeenRequest[] {
   const seen: SeenRequest[] = [];
   demo.server.prependListener('request', (request: IncomingMessage, response: ServerResponse) => {
     const entry: SeenRequest = { method: request.method ?? '', url: request.url ?? '', headers: request.headers, status: 0, responseHeaders: {} };
@@ -36,7 +52,7 @@ async function startRecordedDemo(service: Record<string, unknown> = {}): Promise
       entry.responseHeaders = response.getHeaders();
     });
   });
-  return { demo, seen };
+  return seen;
 }
 
 /** The error the SDK throws carries the HTTP response in its cause chain (axios error). */
@@ -78,6 +94,120 @@ function errorResponse(response: BatchResponse | undefined): ErrorResponse {
 
 /** The modifying requests (anything but the CSRF token fetches) the server saw. */
 const writes = (seen: readonly SeenRequest[]) => seen.filter((entry) => entry.method !== 'GET' && entry.method !== 'HEAD');
+
+/** What a read case needs: where the service is, and the requests it has seen in this case. */
+interface Served {
+  readonly destination: { url: string };
+  readonly seen: readonly SeenRequest[];
+}
+
+/**
+ * The read cases, run against the memory demo and against examples/postgres (SqlProvider over the
+ * same data): the same requests on the wire, the same results.
+ */
+function readCases(served: () => Served): void {
+  describe('reads', () => {
+    it('getAll with filter, orderBy, skip, top, select and expand', async () => {
+      const { productsApi, categoriesApi } = client;
+      const products = productsApi.schema;
+      const result = await productsApi
+        .requestBuilder()
+        .getAll()
+        .select(products.ID, products.NAME, products.PRICE, products.CATEGORY.select(categoriesApi.schema.NAME))
+        .filter(and(products.RATING.equals(3), products.PRICE.lessThan(new BigNumber('100'))))
+        .orderBy(desc(products.PRICE), asc(products.ID))
+        .skip(1)
+        .top(3)
+        .execute(served().destination);
+
+      expect(result.map((product) => [product.id, product.name, product.price.toString(), product.category?.name])).toEqual([
+        [4, 'Fruit Punch', '22.99', 'Beverages'],
+        [5, 'Cranberry Juice', '22.8', 'Beverages'],
+        [2, 'Vint soda', '20.9', 'Beverages'],
+      ]);
+      // Not asked for, so not sent: the SDK leaves them undefined.
+      expect(result[0]?.rating).toBeUndefined();
+      expect(served().seen.map((entry) => [entry.method, decodeURIComponent(entry.url), entry.status])).toEqual([
+        [
+          'GET',
+          '/odata/Products?$select=ID,Name,Price,Category/Name&$expand=Category&$filter=((Rating eq 3 and Price lt 100M))&$orderby=Price desc,ID asc&$top=3&$skip=1',
+          200,
+        ],
+      ]);
+    });
+
+    it('getAll of the count', async () => {
+      const products = client.productsApi.schema;
+      const count = await client.productsApi
+        .requestBuilder()
+        .getAll()
+        .filter(and(products.RATING.equals(3), products.PRICE.lessThan(new BigNumber('100'))))
+        .count()
+        .execute(served().destination);
+      expect(count).toBe(7);
+      expect(decodeURIComponent(served().seen[0]?.url ?? '')).toBe('/odata/Products/$count?$filter=((Rating eq 3 and Price lt 100M))');
+    });
+
+    it('getAll deserializes every EDM type of a whole entry, with one-to-many expands', async () => {
+      const { categoriesApi, productsApi } = client;
+      const categories = await categoriesApi
+        .requestBuilder()
+        .getAll()
+        .select(categoriesApi.schema.ID, categoriesApi.schema.NAME, categoriesApi.schema.PRODUCTS.select(productsApi.schema.ID, productsApi.schema.RELEASE_DATE))
+        .orderBy(asc(categoriesApi.schema.ID))
+        .execute(served().destination);
+      expect(categories.map((category) => [category.id, category.name, category.products.map((product) => product.id)])).toEqual([
+        [0, 'Food', [0]],
+        [1, 'Beverages', [1, 2, 3, 4, 5, 6]],
+        [2, 'Electronics', [7, 8]],
+      ]);
+      expect(categories[0]?.products[0]?.releaseDate.toISOString()).toBe('1992-01-01T00:00:00.000Z');
+    });
+
+    it('getByKey reads the entry, its complex property and its ETag', async () => {
+      const supplier = await client.suppliersApi.requestBuilder().getByKey(1).execute(served().destination);
+      expect(supplier.id).toBe(1);
+      expect(supplier.name).toBe('Tokyo Traders');
+      expect(supplier.address).toEqual({ street: 'NE 40th', city: 'Redmond', state: 'WA', zipCode: '98052', country: 'USA' });
+      expect(supplier.concurrency).toBe(0);
+      expect(supplier.versionIdentifier).toBe(served().seen[0]?.responseHeaders['etag']);
+      expect(supplier.versionIdentifier).toMatch(/^W\/"/);
+      expect([served().seen[0]?.url, served().seen[0]?.headers['accept']]).toEqual(['/odata/Suppliers(ID=1)', 'application/json']);
+    });
+
+    it('getByKey of a missing key fails with 404', async () => {
+      expect(await failureStatus(client.productsApi.requestBuilder().getByKey(999).execute(served().destination))).toBe(404);
+    });
+  });
+
+  // Server interop bug (issue 6 report): a collection that needs no 2.0 feature ($select,
+  // $inlinecount, paging) is written in the OData 1.0 JSON shape {"d":[...]} with
+  // DataServiceVersion 1.0, also when the client sent no MaxDataServiceVersion (so accepts 2.0).
+  // The SDK reads collections only from d.results: getAll resolves to [] (batch: entities without
+  // properties). Expected: {"d":{"results":[...]}} (DataServiceVersion 2.0) unless the client's
+  // MaxDataServiceVersion is 1.0.
+  describe('collections without 2.0 query options', () => {
+    it('getAll without query options returns every product', async () => {
+      const products = await client.productsApi.requestBuilder().getAll().execute(served().destination);
+      expect(products.map((product) => product.id)).toEqual([0, 1, 2, 3, 4, 5, 6, 7, 8]);
+    });
+
+    it('getAll with filter, orderBy and top but no select', async () => {
+      const { schema } = client.productsApi;
+      const products = await client.productsApi.requestBuilder().getAll().filter(schema.PRICE.greaterThan(new BigNumber('30'))).orderBy(desc(schema.PRICE)).top(5).execute(served().destination);
+      expect(products.map((product) => [product.id, product.price.toString()])).toEqual([
+        [8, '1088.8'],
+        [7, '35.88'],
+      ]);
+    });
+
+    it('a batch retrieve of a collection', async () => {
+      const { productsApi } = client;
+      const [response] = await client.batch(productsApi.requestBuilder().getAll().filter(productsApi.schema.RATING.equals(4))).execute(served().destination);
+      expect(readResponse(response).as(productsApi).map((product) => product.name)).toEqual(['Bread']);
+    });
+  });
+}
 
 let generated: GeneratedClient;
 let client: ODataDemoService;
@@ -127,79 +257,7 @@ describe('SAP Cloud SDK OData V2 client against the demo service', () => {
   });
   afterEach(() => demo.close());
 
-  describe('reads', () => {
-    it('getAll with filter, orderBy, skip, top, select and expand', async () => {
-      const { productsApi, categoriesApi } = client;
-      const products = productsApi.schema;
-      const result = await productsApi
-        .requestBuilder()
-        .getAll()
-        .select(products.ID, products.NAME, products.PRICE, products.CATEGORY.select(categoriesApi.schema.NAME))
-        .filter(and(products.RATING.equals(3), products.PRICE.lessThan(new BigNumber('100'))))
-        .orderBy(desc(products.PRICE), asc(products.ID))
-        .skip(1)
-        .top(3)
-        .execute(destination);
-
-      expect(result.map((product) => [product.id, product.name, product.price.toString(), product.category?.name])).toEqual([
-        [4, 'Fruit Punch', '22.99', 'Beverages'],
-        [5, 'Cranberry Juice', '22.8', 'Beverages'],
-        [2, 'Vint soda', '20.9', 'Beverages'],
-      ]);
-      // Not asked for, so not sent: the SDK leaves them undefined.
-      expect(result[0]?.rating).toBeUndefined();
-      expect(seen.map((entry) => [entry.method, decodeURIComponent(entry.url), entry.status])).toEqual([
-        [
-          'GET',
-          '/odata/Products?$select=ID,Name,Price,Category/Name&$expand=Category&$filter=((Rating eq 3 and Price lt 100M))&$orderby=Price desc,ID asc&$top=3&$skip=1',
-          200,
-        ],
-      ]);
-    });
-
-    it('getAll of the count', async () => {
-      const products = client.productsApi.schema;
-      const count = await client.productsApi
-        .requestBuilder()
-        .getAll()
-        .filter(and(products.RATING.equals(3), products.PRICE.lessThan(new BigNumber('100'))))
-        .count()
-        .execute(destination);
-      expect(count).toBe(7);
-      expect(decodeURIComponent(seen[0]?.url ?? '')).toBe('/odata/Products/$count?$filter=((Rating eq 3 and Price lt 100M))');
-    });
-
-    it('getAll deserializes every EDM type of a whole entry, with one-to-many expands', async () => {
-      const { categoriesApi, productsApi } = client;
-      const categories = await categoriesApi
-        .requestBuilder()
-        .getAll()
-        .select(categoriesApi.schema.ID, categoriesApi.schema.NAME, categoriesApi.schema.PRODUCTS.select(productsApi.schema.ID, productsApi.schema.RELEASE_DATE))
-        .orderBy(asc(categoriesApi.schema.ID))
-        .execute(destination);
-      expect(categories.map((category) => [category.id, category.name, category.products.map((product) => product.id)])).toEqual([
-        [0, 'Food', [0]],
-        [1, 'Beverages', [1, 2, 3, 4, 5, 6]],
-        [2, 'Electronics', [7, 8]],
-      ]);
-      expect(categories[0]?.products[0]?.releaseDate.toISOString()).toBe('1992-01-01T00:00:00.000Z');
-    });
-
-    it('getByKey reads the entry, its complex property and its ETag', async () => {
-      const supplier = await client.suppliersApi.requestBuilder().getByKey(1).execute(destination);
-      expect(supplier.id).toBe(1);
-      expect(supplier.name).toBe('Tokyo Traders');
-      expect(supplier.address).toEqual({ street: 'NE 40th', city: 'Redmond', state: 'WA', zipCode: '98052', country: 'USA' });
-      expect(supplier.concurrency).toBe(0);
-      expect(supplier.versionIdentifier).toBe(seen[0]?.responseHeaders['etag']);
-      expect(supplier.versionIdentifier).toMatch(/^W\/"/);
-      expect([seen[0]?.url, seen[0]?.headers['accept']]).toEqual(['/odata/Suppliers(ID=1)', 'application/json']);
-    });
-
-    it('getByKey of a missing key fails with 404', async () => {
-      expect(await failureStatus(client.productsApi.requestBuilder().getByKey(999).execute(destination))).toBe(404);
-    });
-  });
+  readCases(() => ({ destination, seen }));
 
   describe('writes', () => {
     const newProduct = (id: number): Product =>
@@ -376,33 +434,6 @@ describe('SAP Cloud SDK OData V2 client against the demo service', () => {
     });
   });
 
-  // Server interop bug (issue 6 report): a collection that needs no 2.0 feature ($select,
-  // $inlinecount, paging) is written in the OData 1.0 JSON shape {"d":[...]} with
-  // DataServiceVersion 1.0, also when the client sent no MaxDataServiceVersion (so accepts 2.0).
-  // The SDK reads collections only from d.results: getAll resolves to [] (batch: entities without
-  // properties). Expected: {"d":{"results":[...]}} (DataServiceVersion 2.0) unless the client's
-  // MaxDataServiceVersion is 1.0.
-  describe('collections without 2.0 query options', () => {
-    it('getAll without query options returns every product', async () => {
-      const products = await client.productsApi.requestBuilder().getAll().execute(destination);
-      expect(products.map((product) => product.id)).toEqual([0, 1, 2, 3, 4, 5, 6, 7, 8]);
-    });
-
-    it('getAll with filter, orderBy and top but no select', async () => {
-      const { schema } = client.productsApi;
-      const products = await client.productsApi.requestBuilder().getAll().filter(schema.PRICE.greaterThan(new BigNumber('30'))).orderBy(desc(schema.PRICE)).top(5).execute(destination);
-      expect(products.map((product) => [product.id, product.price.toString()])).toEqual([
-        [8, '1088.8'],
-        [7, '35.88'],
-      ]);
-    });
-
-    it('a batch retrieve of a collection', async () => {
-      const { productsApi } = client;
-      const [response] = await client.batch(productsApi.requestBuilder().getAll().filter(productsApi.schema.RATING.equals(4))).execute(destination);
-      expect(readResponse(response).as(productsApi).map((product) => product.name)).toEqual(['Bread']);
-    });
-  });
 
   describe('x-csrf-token', () => {
     it('without a token from the server (csrf off), the SDK asks with HEAD and goes on without one', async () => {
@@ -424,6 +455,30 @@ describe('SAP Cloud SDK OData V2 client against the demo service', () => {
       ]);
     });
   });
+});
+
+describe('SAP Cloud SDK OData V2 client against examples/postgres (SqlProvider on PGlite)', () => {
+  let instance: PGlite;
+  let demo: RunningServer;
+  let seen: SeenRequest[];
+  const destination = { url: '' };
+
+  // Reads change nothing: one database and one server serve every case.
+  beforeAll(async () => {
+    instance = await openTestPGlite();
+    demo = await startServer(await createPostgresApp(pglite(instance), { now: () => FIXED_NOW }));
+    seen = record(demo);
+    destination.url = demo.url;
+  }, 60_000);
+  beforeEach(() => {
+    seen.length = 0;
+  });
+  afterAll(async () => {
+    await demo?.close();
+    await instance?.close();
+  });
+
+  readCases(() => ({ destination, seen }));
 });
 
 describe('SAP Cloud SDK against the demo with the csrf option on', () => {

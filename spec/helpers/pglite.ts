@@ -31,3 +31,12 @@ export async function openTestPGlite(): Promise<PGliteInstance> {
   renameSync(partial, CACHE); // atomic: a concurrent worker sees the whole file or none
   return instance;
 }
+
+/** Fill `dataDir` with a fresh, empty database (from the same dump), for a PGlite another process opens there. */
+export async function prepareTestDataDir(dataDir: string): Promise<void> {
+  const empty = await openTestPGlite();
+  await empty.close();
+  const instance = new PGlite(dataDir, { loadDataDir: new Blob([readFileSync(CACHE)]) });
+  await instance.waitReady;
+  await instance.close();
+}

@@ -1,7 +1,7 @@
 /**
- * Random well-typed `$filter` and `$orderby` texts over the ExprTest Item type: every operator and
- * built-in function, literals drawn from the fixture's tricky values, null, navigation, complex
- * members, isof and cast. Seeded (spec/helpers/random), so a failure reproduces from its seed.
+ * Random well-typed `$filter` and `$orderby` texts over the ExprTest Item type (or another type's
+ * vocabulary: the demo's Product): every operator and built-in function, literals drawn from the
+ * fixture's tricky values, null, navigation, complex members, isof and cast. Seeded (spec/helpers/random), so a failure reproduces from its seed.
  *
  * One documented difference is kept out by construction: `substring` may cut a surrogate pair, and
  * the evaluator then holds an unpaired surrogate where PostgreSQL holds U+FFFD. Such strings agree
@@ -13,6 +13,16 @@
 import { seededRandom } from '../helpers/random';
 
 type Generated = 'Boolean' | 'String' | 'Int32' | 'Int64' | 'Decimal' | 'Double' | 'Single' | 'DateTime' | 'DateTimeOffset' | 'Time' | 'Guid' | 'Binary' | 'Small';
+
+/** The names a generator draws from: members per type, type tests, to-one navigation properties. */
+export interface Vocabulary {
+  /** Member paths per generated type (a type without members gets literals only). */
+  readonly members: Readonly<Record<Generated, readonly string[]>>;
+  /** Boolean `isof(...)` expressions. */
+  readonly typeTests: readonly string[];
+  /** To-one navigation properties, compared with null. */
+  readonly navigations: readonly string[];
+}
 
 const MEMBERS: Readonly<Record<Generated, readonly string[]>> = {
   Boolean: ['Boolean'],
@@ -46,6 +56,34 @@ const LITERALS: Readonly<Record<Generated, readonly string[]>> = {
   Binary: ["X'00FF'", "X''", "X'01'"],
 };
 
+/** The ExprTest Item type (spec/fixtures/expr-test.xml): every EDM type, a derived type, an owner. */
+export const EXPR_TEST_VOCABULARY: Vocabulary = {
+  members: MEMBERS,
+  typeTests: ["isof('ExprTest.SpecialItem')", "isof('ExprTest.Item')", "isof(Owner, 'ExprTest.Person')", "isof(Owner, 'ExprTest.Item')", "isof('ExprTest.Person')", "isof(Int32, 'Edm.Int32')", "isof(Int32, 'Edm.Int64')"],
+  navigations: ['Owner'],
+};
+
+/** The ODataDemo Product type: strings, Int32, Decimal and DateTime members, over two to-one links. */
+export const DEMO_PRODUCT_VOCABULARY: Vocabulary = {
+  members: {
+    Boolean: [],
+    String: ['Name', 'Name', 'Description', 'Category/Name', 'Supplier/Name', 'Supplier/Address/City', 'Supplier/Address/Country'],
+    Int32: ['Rating', 'Rating', 'ID', 'Category/ID', 'Supplier/Concurrency'],
+    Small: [],
+    Int64: [],
+    Decimal: ['Price'],
+    Double: [],
+    Single: [],
+    DateTime: ['ReleaseDate', 'DiscontinuedDate'],
+    DateTimeOffset: [],
+    Time: [],
+    Guid: [],
+    Binary: [],
+  },
+  typeTests: ["isof('ODataDemo.Product')", "isof(Category, 'ODataDemo.Category')", "isof(Supplier, 'ODataDemo.Category')", "isof(Rating, 'Edm.Int32')", "isof(Price, 'Edm.Double')"],
+  navigations: ['Category', 'Supplier'],
+};
+
 const NUMERIC: readonly Generated[] = ['Int32', 'Small', 'Int64', 'Decimal', 'Double', 'Single'];
 const COMPARABLE: readonly Generated[] = ['String', 'Int32', 'Small', 'Int64', 'Decimal', 'Double', 'Single', 'DateTime', 'DateTimeOffset', 'Time', 'Guid', 'Binary', 'Boolean'];
 const ORDERED: readonly Generated[] = COMPARABLE.filter((type) => type !== 'Binary');
@@ -54,7 +92,10 @@ const ORDERED: readonly Generated[] = COMPARABLE.filter((type) => type !== 'Bina
 export class ExpressionGenerator {
   private readonly next: () => number;
 
-  constructor(seed: number) {
+  constructor(
+    seed: number,
+    private readonly vocabulary: Vocabulary = EXPR_TEST_VOCABULARY,
+  ) {
     this.next = seededRandom(seed);
   }
 
@@ -82,9 +123,17 @@ export class ExpressionGenerator {
     return items.join(',');
   }
 
+  /** The member named like `type` (ExprTest's), else the type's first member, else a literal. */
+  private named(type: Generated): string {
+    const members = this.vocabulary.members[type];
+    if (members.includes(type)) return type;
+    return members.length > 0 ? members[0] : this.pick(LITERALS[type]);
+  }
+
   private leaf(type: Generated): string {
     if (this.chance(0.06)) return 'null';
-    return this.chance(0.55) ? this.pick(MEMBERS[type]) : this.pick(LITERALS[type]);
+    const members = this.vocabulary.members[type];
+    return this.chance(0.55) && members.length > 0 ? this.pick(members) : this.pick(LITERALS[type]);
   }
 
   /** A string expression in which no `substring` can have cut a surrogate pair. */
@@ -106,9 +155,9 @@ export class ExpressionGenerator {
           () => `not (${this.expression('Boolean', d)})`,
           () => `substringof(${this.whole(d)}, ${this.expression('String', d)})`,
           () => `${this.pick(['startswith', 'endswith'])}(${this.expression('String', d)}, ${this.whole(d)})`,
-          () => `${this.pick(MEMBERS.String)} eq null`,
-          () => `Owner ${this.pick(['eq', 'ne'])} null`,
-          () => this.pick(["isof('ExprTest.SpecialItem')", "isof('ExprTest.Item')", "isof(Owner, 'ExprTest.Person')", "isof(Owner, 'ExprTest.Item')", "isof('ExprTest.Person')", "isof(Int32, 'Edm.Int32')", "isof(Int32, 'Edm.Int64')"]),
+          () => `${this.pick(this.vocabulary.members.String)} eq null`,
+          () => `${this.pick(this.vocabulary.navigations)} ${this.pick(['eq', 'ne'])} null`,
+          () => this.pick(this.vocabulary.typeTests),
           () => this.leaf('Boolean'),
         ])();
       case 'String': {
@@ -129,7 +178,7 @@ export class ExpressionGenerator {
         return this.pick([
           () => `length(${this.expression('String', d)})`,
           () => `indexof(${this.expression('String', d)}, ${this.whole(d)})`,
-          () => `${this.pick(['year', 'month', 'day', 'hour', 'minute', 'second'])}(${this.pick(['DateTime', 'DateTimeOffset'])})`,
+          () => `${this.pick(['year', 'month', 'day', 'hour', 'minute', 'second'])}(${this.named(this.pick(['DateTime', 'DateTimeOffset']))})`,
           () => `${this.pick(['hour', 'minute', 'second'])}(${this.expression('Time', 0)})`,
           () => `${this.expression(this.pick(['Int32', 'Small']), d)} ${this.pick(['add', 'sub', 'mul', 'div', 'mod'])} ${this.expression(this.pick(['Int32', 'Small']), d)}`,
           () => `-(${this.expression('Int32', d)})`,
@@ -164,9 +213,9 @@ export class ExpressionGenerator {
           () => `cast(${this.expression(this.pick(NUMERIC), d)}, 'Edm.Single')`,
         ])();
       case 'DateTime':
-        return `cast(${this.pick(['DateTimeOffset', 'DateTime'])}, 'Edm.DateTime')`;
+        return `cast(${this.named(this.pick(['DateTimeOffset', 'DateTime']))}, 'Edm.DateTime')`;
       case 'DateTimeOffset':
-        return `cast(${this.pick(['DateTime', 'DateTimeOffset'])}, 'Edm.DateTimeOffset')`;
+        return `cast(${this.named(this.pick(['DateTime', 'DateTimeOffset']))}, 'Edm.DateTimeOffset')`;
       default:
         return this.leaf(type);
     }

@@ -42,8 +42,11 @@ export interface SqlPathResolver {
   column(path: SqlMemberPath): SqlColumnRef | undefined;
   /** An expression that is NULL exactly when the path (ending in a navigation or complex property) has no value. */
   presence?(path: SqlMemberPath): Expression<unknown> | undefined;
-  /** A two-valued condition: the entity at `path` (empty: the current one) exists and is of `type` or derived from it. */
-  isInstance?(path: SqlMemberPath, type: EdmEntityType): Expression<unknown> | undefined;
+  /**
+   * A two-valued condition: the entity at `path` (empty: the current one) exists and is of `type`
+   * or derived from it; `true` or `false` when the mapping alone decides (no discriminator column).
+   */
+  isInstance?(path: SqlMemberPath, type: EdmEntityType): Expression<unknown> | boolean | undefined;
 }
 
 /** What a compilation needs. */

@@ -59,7 +59,9 @@ function resolveMember(node: MemberNode): ResolvedMember {
 
 function instanceTest(c: NodeCompiler, castTo: NonNullable<ResolvedMember['castTo']>): Sql {
   const test = c.state.context.resolver.isInstance?.(castTo.path, castTo.type);
-  return test === undefined ? untranslatable(`a type test for ${castTo.type.qualifiedName}`) : sql`${test}`;
+  if (test === undefined) return untranslatable(`a type test for ${castTo.type.qualifiedName}`);
+  // A constant, known as one: ORDER BY leaves it out (PostgreSQL refuses `order by true`).
+  return typeof test === 'boolean' ? c.state.constant(test) : sql`${test}`;
 }
 
 /** A member path ending in a primitive property, as a value. */

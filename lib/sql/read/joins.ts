@@ -39,10 +39,10 @@ export function linkJoin(link: LinkPlan, sourceAlias: string, targetAlias: strin
 }
 
 /** True when every row of the set's table has the type (no derived types to tell apart). */
-function typeTest(plan: SetPlan, alias: string, type: EdmEntityType): Sql {
-  if (plan.discriminator === undefined) return derivesFrom(plan.entitySet.entityType, type) ? sql`true` : sql`false`;
+function typeTest(plan: SetPlan, alias: string, type: EdmEntityType): Sql | boolean {
+  if (plan.discriminator === undefined) return derivesFrom(plan.entitySet.entityType, type);
   const values = [...plan.discriminator.valueOf].filter(([candidate]) => derivesFrom(candidate, type)).map(([, value]) => sql`${value}`);
-  if (values.length === 0) return sql`false`;
+  if (values.length === 0) return false;
   return sql`coalesce(${sql.id(alias, plan.discriminator.column)} in (${sql.join(values)}), false)`;
 }
 
@@ -108,10 +108,12 @@ export class JoinResolver implements SqlPathResolver {
     return sql`case when ${entityPresence} is not null and ${sql.join(flags.map((flag) => sql`${flag} is not null`), sql` and `)} then true end`;
   }
 
-  isInstance(path: SqlMemberPath, type: EdmEntityType): Sql | undefined {
+  isInstance(path: SqlMemberPath, type: EdmEntityType): Sql | boolean | undefined {
     if (path.properties.length > 0) return undefined;
     const { alias, plan } = this.entityAt(path.navigation);
     const test = typeTest(plan, alias, type);
-    return path.navigation.length === 0 ? test : sql`(${sql.id(alias, plan.key[0].column)} is not null and ${test})`;
+    if (path.navigation.length === 0 || test === false) return test;
+    const present = sql`(${sql.id(alias, plan.key[0].column)} is not null)`;
+    return test === true ? present : sql`(${present} and ${test})`;
   }
 }

@@ -62,6 +62,11 @@ const READS = [
   ...ORDERS.map((order) => `Products?$format=json&$orderby=${encodeURIComponent(order)}`),
   ...ORDERS.map((order) => `Products?$format=json&$top=5&$skip=3&$orderby=${encodeURIComponent(order)}`),
   'Products?$format=json&$top=5',
+  // A type test the mapping answers statically (no discriminator column): a constant, left out of
+  // ORDER BY (PostgreSQL refuses `order by true`: 42601, found by the fuzz spec).
+  "Products?$format=json&$top=5&$orderby=isof('ODataDemo.Product') desc,Price",
+  "Products?$format=json&$top=5&$orderby=isof(Category, 'ODataDemo.Category'),isof(Supplier, 'ODataDemo.Category'),ID desc",
+  "Products?$format=json&$top=5&$orderby=not isof('ODataDemo.Product'),Name",
   'Products?$format=json&$skip=240',
   'Products?$format=json&$skip=400',
   'Products?$format=json&$top=0',

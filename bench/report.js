@@ -14,6 +14,7 @@ function rows(report) {
     const ours = s.servers.ours || {};
     const ceiling = s.servers.ceiling || {};
     return {
+      engine: s.engine || 'memory',
       id: s.id,
       oursRps: rps(ours.rps),
       ceilingRps: rps(ceiling.rps),
@@ -32,6 +33,7 @@ function rows(report) {
 }
 
 const HEADINGS = {
+  engine: 'engine',
   id: 'scenario',
   oursRps: 'ours req/s',
   ceilingRps: 'ceiling req/s',
@@ -51,9 +53,9 @@ function formatTable(report) {
   const table = rows(report);
   const keys = Object.keys(HEADINGS);
   const width = Object.fromEntries(keys.map((k) => [k, Math.max(HEADINGS[k].length, ...table.map((r) => r[k].length))]));
-  const line = (r) => keys.map((k) => (k === 'id' ? r[k].padEnd(width[k]) : r[k].padStart(width[k]))).join('  ');
+  const line = (r) => keys.map((k) => (k === 'id' || k === 'engine' ? r[k].padEnd(width[k]) : r[k].padStart(width[k]))).join('  ');
   const out = [line(HEADINGS), keys.map((k) => '-'.repeat(width[k])).join('  '), ...table.map(line)];
-  for (const s of report.scenarios) if (s.error) out.push(`${s.id}: ${s.error}`);
+  for (const s of report.scenarios) if (s.error) out.push(`${s.engine || 'memory'} ${s.id}: ${s.error}`);
   return out.join('\n');
 }
 
@@ -70,10 +72,11 @@ function formatMarkdown(report) {
       `medians of the rounds.`,
     '',
     `| ${keys.map((k) => HEADINGS[k]).join(' | ')} |`,
-    `| ${keys.map((k) => (k === 'id' ? '---' : '---:')).join(' | ')} |`,
+    `| ${keys.map((k) => (k === 'id' || k === 'engine' ? '---' : '---:')).join(' | ')} |`,
     ...table.map((r) => `| ${keys.map((k) => r[k]).join(' | ')} |`),
     '',
-    ...report.scenarios.map((s) => `- ${s.id}: \`${s.method} ${s.path}\`${s.error ? ` (**${s.error.split('\n')[0]}**)` : ''}`),
+    ...[...new Map(report.scenarios.map((s) => [s.id, s])).values()].map((s) => `- ${s.id}: \`${s.method} ${s.path}\``),
+    ...report.scenarios.filter((s) => s.error).map((s) => `- **${s.engine || 'memory'} ${s.id}: ${s.error.split('\n')[0]}**`),
     '',
   ];
   return out.join('\n');

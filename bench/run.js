@@ -5,6 +5,13 @@
  * each (a check failure aborts the scenario), warm up, then measured rounds with the servers
  * alternating; medians of req/s and latency, peak RSS, and ours/ceiling. See docs/performance.md.
  *
+ * Engines (BENCH_ENGINES [--engines=memory,pglite,postgres], all by default): `memory` is ours over
+ * MemoryProvider against the bare-Express ceiling; `pglite` and `postgres` are ours over
+ * SqlProvider against a database ceiling on the same engine (bench/servers/sql-ceiling.js: one
+ * hand-written statement per scenario, the same bytes, asserted before anything is timed).
+ * `postgres` uses DATABASE_URL, else a throwaway server started by the test:postgres harness, and
+ * is skipped with a printed line when there are no server binaries.
+ *
  * Settings (env, or the flags in brackets): BENCH_DURATION seconds per round [--duration=], BENCH_ROUNDS
  * [--rounds=], BENCH_WARMUP seconds [--warmup=], BENCH_CONNECTIONS [--connections=], BENCH_SCENARIOS
  * [--only=S1,S3], BENCH_SERVERS [--servers=ceiling], BENCH_QUICK=1 [--quick], BENCH_PROFILE=1
@@ -17,7 +24,7 @@ const http = require('http');
 const { execSync } = require('child_process');
 const autocannon = require('autocannon');
 const { SCENARIOS, normalizeBody } = require('./scenarios');
-const { startServer } = require('./servers/process');
+const { startServer, SERVER_FILES } = require('./servers/process');
 const { formatTable, formatMarkdown, updateDocs } = require('./report');
 
 const ROOT = path.join(__dirname, '..');
@@ -25,7 +32,12 @@ const RESULTS_DIR = path.join(__dirname, 'results');
 
 // ---- settings ----
 
-const FLAGS = new Set(['quick', 'duration', 'rounds', 'warmup', 'connections', 'only', 'servers', 'profile', 'update-docs']);
+const FLAGS = new Set(['quick', 'duration', 'rounds', 'warmup', 'connections', 'only', 'servers', 'engines', 'profile', 'update-docs']);
+const ENGINES = ['memory', 'pglite', 'postgres'];
+
+/** Scenarios a SQL lane leaves out, and why. */
+const SQL_SKIPS = { S6: 'SqlProvider writes are not on this branch yet', S9: '$metadata reads no database' };
+const SQL_FILES = { ours: path.join(__dirname, 'servers', 'sql-ours.js'), ceiling: path.join(__dirname, 'servers', 'sql-ceiling.js') };
 
 function readSettings(argv, env) {
   const flags = new Map();
@@ -56,11 +68,15 @@ function readSettings(argv, env) {
     connections: Math.round(number('connections', 'BENCH_CONNECTIONS', 10, 1)),
     scenarios: list('only', 'BENCH_SCENARIOS'),
     servers: list('servers', 'BENCH_SERVERS') || ['ours', 'ceiling'],
+    engines: list('engines', 'BENCH_ENGINES') || ENGINES,
     profile: pick('profile', 'BENCH_PROFILE') === '1',
     updateDocs: flags.has('update-docs'),
   };
   for (const server of settings.servers) {
     if (server !== 'ours' && server !== 'ceiling') throw new Error(`unknown server '${server}' (ours, ceiling)`);
+  }
+  for (const engine of settings.engines) {
+    if (!ENGINES.includes(engine)) throw new Error(`unknown engine '${engine}' (${ENGINES.join(', ')})`);
   }
   if (settings.scenarios !== undefined) {
     const known = new Set(SCENARIOS.map((s) => s.id));
@@ -160,8 +176,8 @@ const median = (values) => {
 
 // ---- one scenario ----
 
-async function runScenario(scenario, settings, log) {
-  const record = { id: scenario.id, title: scenario.title, method: scenario.method, path: scenario.path, servers: {} };
+async function runScenario(scenario, settings, log, lane) {
+  const record = { engine: lane.id, id: scenario.id, title: scenario.title, method: scenario.method, path: scenario.path, servers: {} };
   const names = settings.servers;
   const execArgvOf = (name) => (settings.profile && name === 'ours' ? ['--cpu-prof', `--cpu-prof-dir=${path.join(RESULTS_DIR, 'profiles')}`, `--cpu-prof-name=ours-${scenario.id}-${Date.now()}.cpuprofile`] : []);
   const running = new Map();
@@ -180,7 +196,7 @@ async function runScenario(scenario, settings, log) {
     }
   };
   const startAll = async () => {
-    for (const name of names) running.set(name, await startServer(name, { execArgv: execArgvOf(name) }));
+    for (const name of names) running.set(name, await startServer(name, { file: lane.files[name], env: lane.env, execArgv: execArgvOf(name) }));
   };
   const warmAll = async () => {
     if (settings.warmup === 0) return;
@@ -201,6 +217,12 @@ async function runScenario(scenario, settings, log) {
       }
     }
     if (responses.size === 2) record.sameBytes = compareAnswers(responses.get('ours'), responses.get('ceiling'));
+    // A database ceiling must send exactly our bytes, or its req/s measures another answer.
+    if (lane.strictBytes && record.sameBytes !== undefined && record.sameBytes !== true) {
+      record.error = `answers differ: ${record.sameBytes}`;
+      log(`  ${scenario.id} ABORTED: ${record.error}`);
+      return record;
+    }
     await warmAll();
     const rounds = new Map(names.map((name) => [name, []]));
     for (let round = 0; round < settings.rounds; round++) {
@@ -305,23 +327,29 @@ async function main() {
       throw new Error("'express-odata-v2' does not resolve: run `npm run build` first (npm run bench does)");
     }
   }
-  const perScenario = settings.servers.length * (settings.warmup + settings.rounds * settings.duration) + 2;
+  const perScenario = settings.engines.length * (settings.servers.length * (settings.warmup + settings.rounds * settings.duration) + 2);
   const restarts = scenarios.filter((s) => s.freshPerRound).length * (settings.rounds - 1) * (settings.servers.length * settings.warmup + 2);
   log(
-    `express-odata-v2 benchmark: ${scenarios.length} scenarios x [${settings.servers.join(', ')}], ${settings.connections} connections, ` +
+    `express-odata-v2 benchmark: ${scenarios.length} scenarios x [${settings.servers.join(', ')}] x engines [${settings.engines.join(', ')}], ${settings.connections} connections, ` +
       `warm-up ${settings.warmup} s, ${settings.rounds} rounds x ${settings.duration} s${settings.quick ? ' (quick mode)' : ''}; ` +
       `about ${Math.ceil((scenarios.length * perScenario + restarts) / 60)} min`,
   );
   const started = Date.now();
   const results = [];
-  for (const scenario of scenarios) {
-    log(`${scenario.id}  ${scenario.title}`);
-    const record = await runScenario(scenario, settings, log);
-    results.push(record);
-    if (record.sameBytes !== undefined && record.sameBytes !== true) log(`  note: answers differ: ${record.sameBytes}`);
-    for (const name of settings.servers) {
-      const s = record.servers[name];
-      if (s) log(`  ${name.padEnd(8)} ${s.rps.toFixed(0).padStart(7)} req/s  p50 ${fixed(s.p50)} ms  p99 ${fixed(s.p99)} ms  CPU ${s.cpuMicros === undefined ? '-' : s.cpuMicros.toFixed(0)} µs/req  peak RSS ${(s.peakRss / 2 ** 20).toFixed(0)} MB`);
+  for (const engine of settings.engines) {
+    const lane = await prepareLane(engine, log);
+    if (lane === undefined) continue;
+    try {
+      for (const scenario of scenarios) {
+        if (lane.skips[scenario.id] !== undefined) {
+          log(`${lane.label}  ${scenario.id}  skipped: ${lane.skips[scenario.id]}`);
+          continue;
+        }
+        log(`${lane.label}  ${scenario.id}  ${scenario.title}`);
+        results.push(await runAndLog(scenario, settings, log, lane));
+      }
+    } finally {
+      await lane.close();
     }
   }
   const report = {
@@ -336,12 +364,54 @@ async function main() {
   fs.writeFileSync(path.join(RESULTS_DIR, 'latest.md'), formatMarkdown(report));
   log('');
   log(formatTable(report));
+  log(targetLine(results));
   log(`\nwritten: bench/results/latest.json, bench/results/latest.md (${report.seconds} s)`);
   if (settings.updateDocs) {
     updateDocs(path.join(ROOT, 'docs', 'performance.md'), formatMarkdown(report));
     log('updated: docs/performance.md');
   }
   if (results.some((r) => r.error !== undefined)) process.exitCode = 1;
+}
+
+/** The SQL lanes' target: every scenario at least half the database ceiling's req/s. */
+function targetLine(results) {
+  const sql = results.filter((r) => r.engine !== 'memory' && r.ratio !== undefined);
+  if (sql.length === 0) return '';
+  const missed = sql.filter((r) => r.ratio < 0.5).map((r) => `${r.engine} ${r.id} ${r.ratio.toFixed(2)}`);
+  return missed.length === 0 ? '\nSQL lanes: every scenario >= 0.5 of its database ceiling.' : `\nSQL lanes below 0.5 of the database ceiling: ${missed.join(', ')}`;
+}
+
+/** A lane: which server files, their environment, what it skips; undefined (with a printed line) when it cannot run. */
+async function prepareLane(engine, log) {
+  if (engine === 'memory') return { id: engine, label: 'memory', files: SERVER_FILES, env: {}, skips: {}, strictBytes: false, close: async () => undefined };
+  const { preparePGlite, preparePostgres } = require('./sql/prepare');
+  const started = Date.now();
+  if (engine === 'pglite') {
+    const dump = path.join(RESULTS_DIR, 'pglite-bench.tar');
+    await preparePGlite(dump);
+    log(`pglite: data loaded and dumped in ${((Date.now() - started) / 1000).toFixed(1)} s`);
+    const close = async () => fs.rmSync(dump, { force: true });
+    return { id: engine, label: 'pglite', files: SQL_FILES, env: { BENCH_ENGINE: 'pglite', BENCH_PGLITE_DUMP: dump }, skips: SQL_SKIPS, strictBytes: true, close };
+  }
+  const database = await preparePostgres();
+  if (database.skipped !== undefined) {
+    log(`postgres: skipped (${database.skipped.split('\n')[0]})`);
+    return undefined;
+  }
+  log(`postgres: ${database.server}, data loaded in ${((Date.now() - started) / 1000).toFixed(1)} s`);
+  return { id: engine, label: 'postgres', files: SQL_FILES, env: { BENCH_ENGINE: 'postgres', BENCH_DATABASE_URL: database.url }, skips: SQL_SKIPS, strictBytes: true, close: () => database.close() };
+}
+
+/** Run one scenario of a lane and print its figures. */
+async function runAndLog(scenario, settings, log, lane) {
+  const record = await runScenario(scenario, settings, log, lane);
+  if (record.sameBytes !== undefined && record.sameBytes !== true && !lane.strictBytes) log(`  note: answers differ: ${record.sameBytes}`);
+  for (const name of settings.servers) {
+    const s = record.servers[name];
+    if (s) log(`  ${name.padEnd(8)} ${s.rps.toFixed(0).padStart(7)} req/s  p50 ${fixed(s.p50)} ms  p99 ${fixed(s.p99)} ms  CPU ${s.cpuMicros === undefined ? '-' : s.cpuMicros.toFixed(0)} µs/req  peak RSS ${(s.peakRss / 2 ** 20).toFixed(0)} MB`);
+  }
+  if (record.ratio !== undefined) log(`  ours/ceiling ${record.ratio.toFixed(2)}`);
+  return record;
 }
 
 main().catch((error) => {

@@ -14,13 +14,14 @@ const SERVER_FILES = Object.freeze({
 
 /**
  * Start server `name` ('ours' or 'ceiling', or any name with `file`); resolves once it listens.
- * `execArgv` adds Node flags (e.g. --cpu-prof).
+ * `execArgv` adds Node flags (e.g. --cpu-prof), `env` environment variables.
  */
-function startServer(name, { file = SERVER_FILES[name], execArgv = [], startTimeoutMs = 30000 } = {}) {
+function startServer(name, { file = SERVER_FILES[name], execArgv = [], env = {}, startTimeoutMs = 60000 } = {}) {
   if (file === undefined) return Promise.reject(new Error(`unknown server '${name}'`));
   const child = fork(file, [], {
     cwd: path.join(__dirname, '..', '..'),
     execArgv,
+    env: { ...process.env, ...env },
     stdio: ['ignore', 'ignore', 'pipe', 'ipc'],
   });
   let stderr = '';

@@ -1,0 +1,107 @@
+'use strict';
+/**
+ * "ceiling" over a database: a bare Express handler over the same driver as ours (PGlite's
+ * `query`, or a `pg.Pool` of the same size as ours), answering each benchmark scenario with ONE
+ * hand-written SQL statement and the bytes ours writes (render.js). It is what the database, the
+ * driver and Express allow on this machine, not an OData server: anything else gets a 400.
+ */
+const express = require('express');
+const { JSON_TYPE, ATOM_TYPE, jsonProduct, jsonProducts, atomFeed, answer, unsupported, batch, send, readBody } = require('./render');
+const { serveChild } = require('./child');
+const { openEngine } = require('./sql-engine');
+
+// The product columns in the form render.js writes: DateTime as milliseconds, Decimal as text.
+const PRODUCT =
+  'p."ID", p."Name", p."Description", (extract(epoch from p."ReleaseDate") * 1000)::float8 as "ReleaseDate", ' +
+  '(extract(epoch from p."DiscontinuedDate") * 1000)::float8 as "DiscontinuedDate", p."Rating", p."Price"::text as "Price"';
+const CATEGORY_OF = (p) => ({ ID: p.CategoryID, Name: p.CategoryName });
+
+// The statements, one per scenario shape.
+const STATEMENTS = {
+  page: `select ${PRODUCT} from "Products" p order by p."ID" limit $1`,
+  all: `select ${PRODUCT} from "Products" p order by p."ID"`,
+  byKey: `select ${PRODUCT} from "Products" p where p."ID" = $1`,
+  byKeys: `select ${PRODUCT} from "Products" p where p."ID" = any($1::integer[])`,
+  // S3: the filter, ordinal order by Name (the column's "C" collation), the key as tie-breaker.
+  filtered: `select ${PRODUCT} from "Products" p where p."Price" > 20 and p."Rating" >= 3 order by p."Name", p."ID" limit $1`,
+  expanded: `select ${PRODUCT}, c."ID" as "CategoryID", c."Name" as "CategoryName" from "Products" p left join "Categories" c on c."ID" = p."Category_ID" order by p."ID" limit $1`,
+  counted: `select ${PRODUCT}, count(*) over () as "total" from "Products" p order by p."ID" limit $1`,
+};
+
+const S3_FILTER = 'Price gt 20 and Rating ge 3';
+
+async function main() {
+  const { engine, pglite, url } = await openEngine();
+  let query;
+  if (engine === 'pglite') {
+    query = async (text, values) => (await pglite.query(text, values)).rows;
+  } else {
+    const { Pool } = require('pg');
+    const pool = new Pool({ connectionString: url, max: 10 });
+    query = async (text, values) => (await pool.query(text, values)).rows;
+  }
+
+  async function get(root, path, q, json) {
+    if (path === '/Products') {
+      const top = q.$top === undefined ? undefined : Number(q.$top);
+      let rows;
+      let categoryOf;
+      if (q.$filter !== undefined || q.$orderby !== undefined) {
+        if (q.$filter !== S3_FILTER || q.$orderby !== 'Name' || top === undefined) return unsupported(`$filter=${q.$filter}&$orderby=${q.$orderby}`);
+        rows = await query(STATEMENTS.filtered, [top]);
+      } else if (q.$expand !== undefined) {
+        if (q.$expand !== 'Category' || top === undefined) return unsupported(`$expand=${q.$expand}`);
+        rows = await query(STATEMENTS.expanded, [top]);
+        categoryOf = CATEGORY_OF;
+      } else if (q.$inlinecount === 'allpages' && top !== undefined) {
+        rows = await query(STATEMENTS.counted, [top]);
+        const total = rows.length === 0 ? '0' : String(rows[0].total);
+        return answer(200, '2.0;', JSON_TYPE, `{"d":{"__count":"${total}","results":${jsonProducts(root, rows)}}}`);
+      } else {
+        rows = top === undefined ? await query(STATEMENTS.all, []) : await query(STATEMENTS.page, [top]);
+      }
+      if (!json) return answer(200, '2.0;', ATOM_TYPE, atomFeed(root, rows));
+      return answer(200, '2.0;', JSON_TYPE, `{"d":{"results":${jsonProducts(root, rows, categoryOf)}}}`);
+    }
+    const key = /^\/Products\((\d+)\)$/.exec(path);
+    if (key !== null && json) {
+      const [p] = await query(STATEMENTS.byKey, [Number(key[1])]);
+      if (p === undefined) return { status: 404, headers: { 'content-type': 'text/plain' }, body: 'not found' };
+      return answer(200, '1.0;', JSON_TYPE, `{"d":${jsonProduct(root, p, undefined)}}`);
+    }
+    return unsupported(path);
+  }
+
+  /** $batch of GETs by key: one statement for every part's key, then each part from the rows. */
+  async function batchByKeys(root, contentType, body) {
+    const keys = [...body.toString('latin1').matchAll(/\r\nGET Products\((\d+)\) HTTP\/1\.1\r\n/g)].map((match) => Number(match[1]));
+    const rows = new Map((await query(STATEMENTS.byKeys, [keys])).map((p) => [p.ID, p]));
+    return batch(contentType, body, (path, q, json) => {
+      const key = /^\/Products\((\d+)\)$/.exec(path);
+      const p = key === null ? undefined : rows.get(Number(key[1]));
+      if (p === undefined || !json) return unsupported(path);
+      return answer(200, '1.0;', JSON_TYPE, `{"d":${jsonProduct(root, p, undefined)}}`);
+    });
+  }
+
+  const app = express();
+  app.use('/odata', (req, res) => {
+    const root = `http://${req.headers.host}/odata/`;
+    const fail = (error) => send(res, { status: 500, headers: { 'content-type': 'text/plain' }, body: `ceiling: ${error.message}` });
+    if (req.method === 'GET') {
+      const accept = req.headers.accept;
+      const json = req.query.$format === 'json' || (accept !== undefined && accept.includes('application/json'));
+      get(root, req.path, req.query, json).then((r) => send(res, r), fail);
+    } else if (req.method === 'POST' && req.path === '/$batch') {
+      readBody(req, (body) => batchByKeys(root, req.headers['content-type'] || '', body).then((r) => send(res, r), fail));
+    } else {
+      send(res, unsupported(`${req.method} ${req.path}`));
+    }
+  });
+  serveChild('ceiling', app);
+}
+
+main().catch((error) => {
+  console.error(error);
+  process.exit(1);
+});

@@ -1,0 +1,22 @@
+'use strict';
+/**
+ * The database a SQL benchmark server uses, from its environment (set by bench/run.js):
+ * BENCH_ENGINE=pglite with BENCH_PGLITE_DUMP (a data folder dumped by bench/sql/prepare.js, loaded
+ * into this process's own in-memory PGlite), or BENCH_ENGINE=postgres with BENCH_DATABASE_URL.
+ */
+const fs = require('fs');
+
+/** `{ engine, pglite?: PGlite instance, url? }`. */
+async function openEngine(env = process.env) {
+  const engine = env.BENCH_ENGINE;
+  if (engine === 'pglite') {
+    const { PGlite } = require('@electric-sql/pglite');
+    const instance = new PGlite({ loadDataDir: new Blob([fs.readFileSync(env.BENCH_PGLITE_DUMP)]) });
+    await instance.waitReady;
+    return { engine, pglite: instance };
+  }
+  if (engine === 'postgres') return { engine, url: env.BENCH_DATABASE_URL };
+  throw new Error(`BENCH_ENGINE must be pglite or postgres, got '${engine}'`);
+}
+
+module.exports = { openEngine };

@@ -1,0 +1,26 @@
+'use strict';
+/**
+ * "ours" over a database: the ODataDemo model at benchmark scale served by SqlProvider through the
+ * public API (`express-odata-v2/sql`, dist/), on PGlite or a PostgreSQL server (sql-engine.js),
+ * with the tables createSchema made and the rows seed loaded (bench/sql/prepare.js).
+ */
+const express = require('express');
+const { odata, loadEdmx } = require('express-odata-v2');
+const { SqlProvider, pglite, postgres } = require('express-odata-v2/sql');
+const { readMetadata } = require('../data');
+const { serveChild } = require('./child');
+const { openEngine } = require('./sql-engine');
+
+openEngine().then(
+  ({ engine, pglite: instance, url }) => {
+    const model = loadEdmx(readMetadata());
+    const db = engine === 'pglite' ? pglite(instance) : postgres(url);
+    const app = express();
+    app.use('/odata', odata({ model, provider: new SqlProvider({ model, db }) }));
+    serveChild('ours', app);
+  },
+  (error) => {
+    console.error(error);
+    process.exit(1);
+  },
+);

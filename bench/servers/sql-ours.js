@@ -16,7 +16,9 @@ openEngine().then(
     const model = loadEdmx(readMetadata());
     const db = engine === 'pglite' ? pglite(instance) : postgres(url);
     const app = express();
-    app.use('/odata', odata({ model, provider: new SqlProvider({ model, db }) }));
+    // BENCH_MAX_PAGE_SIZE: server-driven paging (the scale bench pages with $skiptoken).
+    const maxPageSize = process.env.BENCH_MAX_PAGE_SIZE === undefined ? undefined : Number(process.env.BENCH_MAX_PAGE_SIZE);
+    app.use('/odata', odata({ model, provider: new SqlProvider({ model, db }), maxPageSize }));
     serveChild('ours', app);
   },
   (error) => {

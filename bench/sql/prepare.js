@@ -108,6 +108,8 @@ async function preparePostgres(fill = load, { name = 'eov2_bench' } = {}) {
   return {
     url: url.toString(),
     server: server === undefined ? `DATABASE_URL` : `a throwaway server (${server.dataDir})`,
+    /** The data folder of a server this started (its postmaster.pid names the server process), else undefined. */
+    dataDir: server === undefined ? undefined : server.dataDir,
     async close() {
       await admin(`drop database if exists "${database}" with (force)`).catch(() => undefined);
       if (server !== undefined) await server.stop();

@@ -74,11 +74,11 @@ async function* moreChunks(
       // Without a snapshot for the rest, each chunk is a statement of its own (the first chunk's transaction has ended).
       const executor = settings.streamSnapshot ? scope.executor : settings.db.kysely;
       const limit = Math.min(settings.chunkSize, remaining);
-      const next = await statement.read(executor, { after: statement.seek(last), limit });
+      const next = await statement.read(executor, { after: statement.seek(last), limit, probe: remaining > limit });
       next.rows.forEach(settings.seen);
       await expandRows(expandContext(settings, executor), statement.plan, next.rows, request.selectExpand.expand);
       chunk = next.rows;
-      last = next.rows.length < limit ? undefined : next.last;
+      last = next.rows.length < limit || next.more === false ? undefined : next.last;
       remaining -= next.rows.length;
     }
   } catch (error) {
@@ -113,15 +113,18 @@ export async function queryEntities(settings: ReadSettings, request: QueryReques
       // A feed that may stream without a continuable order (rare) is read whole.
       const limit = single ? undefined : mayStream && !statement.continuable ? request.top : Math.min(request.top ?? chunkSize, chunkSize);
       const after = single || request.skipToken === undefined ? undefined : statement.seek(request.skipToken);
-      const first = await statement.read(scope.executor, { after, limit, offset: skip });
+      // A feed that may stream reads one row more than its first chunk: whether a second chunk exists.
+      const probe = mayStream && statement.continuable && limit !== undefined && (request.top === undefined || request.top > limit);
+      const first = await statement.read(scope.executor, { after, limit, offset: skip, probe });
       rows = first.rows;
       rows.forEach(settings.seen);
+      const ended = first.more === false || (limit !== undefined && rows.length < limit);
       if (request.count) {
-        // A short page that starts at the beginning (or shows a row) holds the whole rest: its count is known.
-        const whole = request.skipToken === undefined && limit !== undefined && rows.length < limit && (skip === 0 || rows.length > 0);
+        // A page that ends the feed and starts at the beginning (or shows a row) holds the whole rest: its count is known.
+        const whole = request.skipToken === undefined && ended && (skip === 0 || rows.length > 0);
         count = whole ? skip + rows.length : await countRows(scope.executor, compiled, db.dialect, request.path, request.filter);
       }
-      if (mayStream && statement.continuable && limit !== undefined && rows.length === limit) {
+      if (mayStream && statement.continuable && limit !== undefined && rows.length === limit && !ended) {
         continueAt = first.last;
         remaining = request.top === undefined ? Infinity : request.top - rows.length;
         // A filter that can fail on some row must fail now, as a 4xx, not in a later chunk after

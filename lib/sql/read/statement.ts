@@ -129,19 +129,27 @@ export class ReadStatement {
 
   /**
    * Read rows: after `position` (a keyset condition), `offset` skipped, at most `limit`; ordered
-   * when the order is translated. Each row with the position it ends at (when continuable).
+   * when the order is translated. Returns the position the rows end at (when continuable), and
+   * with `probe` (one row more is read, not returned) whether more rows follow: a feed that ends
+   * exactly at a chunk's end then needs no second statement to find out.
    */
-  async read(executor: SqlKysely, options: { readonly after?: Sql; readonly limit?: number; readonly offset?: number }): Promise<{ rows: DecodedRow[]; last: SkipTokenPosition | undefined }> {
+  async read(
+    executor: SqlKysely,
+    options: { readonly after?: Sql; readonly limit?: number; readonly offset?: number; readonly probe?: boolean },
+  ): Promise<{ rows: DecodedRow[]; last: SkipTokenPosition | undefined; more: boolean | undefined }> {
     const conditions = options.after === undefined ? this.where : [...this.where, options.after];
     const values = this.orderValues.map((value, i) => sql`${value} as ${sql.id(`o${i}`)}`);
     const order = this.order === undefined || this.order.length === 0 ? sql`` : sql`order by ${sql.join(this.order)}`;
-    const limit = options.limit === undefined ? sql`` : sql`limit ${sql.val(options.limit)}`;
+    const probe = options.probe === true && options.limit !== undefined;
+    const limit = options.limit === undefined ? sql`` : sql`limit ${sql.val(probe ? options.limit + 1 : options.limit)}`;
     const offset = options.offset === undefined || options.offset === 0 ? sql`` : sql`offset ${sql.val(options.offset)}`;
     const joins = sql.join([...this.resolver.joins, ...this.projection.joins], sql` `);
     const result = await sql<Record<string, unknown>>`select ${sql.join([...this.projection.columns, ...values])} from ${this.source.from} ${joins} ${whereClause(conditions)} ${order} ${limit} ${offset}`.execute(executor);
-    const rows = result.rows.map((row) => this.projection.decode(row));
-    const lastRow = result.rows[result.rows.length - 1];
-    return { rows, last: lastRow === undefined || !this.continuable ? undefined : this.positionOf(lastRow, rows[rows.length - 1]) };
+    const more = probe ? result.rows.length > (options.limit ?? 0) : undefined;
+    const raw = more === true ? result.rows.slice(0, -1) : result.rows;
+    const rows = raw.map((row) => this.projection.decode(row));
+    const lastRow = raw[raw.length - 1];
+    return { rows, last: lastRow === undefined || !this.continuable ? undefined : this.positionOf(lastRow, rows[rows.length - 1]), more };
   }
 
   private positionOf(row: Readonly<Record<string, unknown>>, decoded: DecodedRow): SkipTokenPosition {

@@ -114,4 +114,11 @@ describe('statements per request', () => {
     expect(await statementsOf(streamed, 'Products?$format=json&$expand=Category')).toHaveLength(50);
     expect(await statementsOf(streamed, 'Products?$format=json&$top=25')).toHaveLength(3);
   });
+
+  it('a feed that ends exactly at a chunk end needs no statement to find nothing more (each chunk reads one row ahead)', async () => {
+    expect(await statementsOf(streamed, 'Products?$format=json&$filter=ID lt 10')).toHaveLength(1);
+    expect(await statementsOf(streamed, 'Products?$format=json&$filter=ID lt 20')).toHaveLength(2);
+    // The count of a feed read to its end is known without COUNT(*).
+    expect(await statementsOf(streamed, 'Products?$format=json&$filter=ID lt 10&$inlinecount=allpages')).toHaveLength(1);
+  });
 });

@@ -36,7 +36,7 @@ const FLAGS = new Set(['quick', 'duration', 'rounds', 'warmup', 'connections', '
 const ENGINES = ['memory', 'pglite', 'postgres'];
 
 /** Scenarios a SQL lane leaves out, and why. */
-const SQL_SKIPS = { S6: 'SqlProvider writes are not on this branch yet', S9: '$metadata reads no database' };
+const SQL_SKIPS = { S9: '$metadata reads no database' };
 const SQL_FILES = { ours: path.join(__dirname, 'servers', 'sql-ours.js'), ceiling: path.join(__dirname, 'servers', 'sql-ceiling.js') };
 
 function readSettings(argv, env) {
@@ -196,7 +196,7 @@ async function runScenario(scenario, settings, log, lane) {
     }
   };
   const startAll = async () => {
-    for (const name of names) running.set(name, await startServer(name, { file: lane.files[name], env: lane.env, execArgv: execArgvOf(name) }));
+    for (const name of names) running.set(name, await startServer(name, { file: lane.files[name], env: lane.envOf(name), execArgv: execArgvOf(name) }));
   };
   const warmAll = async () => {
     if (settings.warmup === 0) return;
@@ -383,7 +383,7 @@ function targetLine(results) {
 
 /** A lane: which server files, their environment, what it skips; undefined (with a printed line) when it cannot run. */
 async function prepareLane(engine, log) {
-  if (engine === 'memory') return { id: engine, label: 'memory', files: SERVER_FILES, env: {}, skips: {}, strictBytes: false, close: async () => undefined };
+  if (engine === 'memory') return { id: engine, label: 'memory', files: SERVER_FILES, envOf: () => ({}), skips: {}, strictBytes: false, close: async () => undefined };
   const { preparePGlite, preparePostgres } = require('./sql/prepare');
   const started = Date.now();
   if (engine === 'pglite') {
@@ -391,15 +391,33 @@ async function prepareLane(engine, log) {
     await preparePGlite(dump);
     log(`pglite: data loaded and dumped in ${((Date.now() - started) / 1000).toFixed(1)} s`);
     const close = async () => fs.rmSync(dump, { force: true });
-    return { id: engine, label: 'pglite', files: SQL_FILES, env: { BENCH_ENGINE: 'pglite', BENCH_PGLITE_DUMP: dump }, skips: SQL_SKIPS, strictBytes: true, close };
+    // Each server process loads its own copy of the dump: S6's writes stay apart.
+    const envOf = () => ({ BENCH_ENGINE: 'pglite', BENCH_PGLITE_DUMP: dump });
+    return { id: engine, label: 'pglite', files: SQL_FILES, envOf, skips: SQL_SKIPS, strictBytes: true, close };
   }
-  const database = await preparePostgres();
-  if (database.skipped !== undefined) {
-    log(`postgres: skipped (${database.skipped.split('\n')[0]})`);
+  // A database per server on one PostgreSQL server: S6 creates the same keys in both.
+  const ours = await preparePostgres(undefined, { name: 'eov2_bench_ours' });
+  if (ours.skipped !== undefined) {
+    log(`postgres: skipped (${ours.skipped.split('\n')[0]})`);
     return undefined;
   }
-  log(`postgres: ${database.server}, data loaded in ${((Date.now() - started) / 1000).toFixed(1)} s`);
-  return { id: engine, label: 'postgres', files: SQL_FILES, env: { BENCH_ENGINE: 'postgres', BENCH_DATABASE_URL: database.url }, skips: SQL_SKIPS, strictBytes: true, close: () => database.close() };
+  const given = process.env.DATABASE_URL;
+  let ceiling;
+  try {
+    process.env.DATABASE_URL = given || new URL('/postgres', ours.url).toString();
+    ceiling = await preparePostgres(undefined, { name: 'eov2_bench_ceiling' });
+  } finally {
+    process.env.DATABASE_URL = given;
+    if (given === undefined) delete process.env.DATABASE_URL;
+  }
+  log(`postgres: ${ours.server}, data loaded in ${((Date.now() - started) / 1000).toFixed(1)} s`);
+  const urls = { ours: ours.url, ceiling: ceiling.url };
+  const envOf = (name) => ({ BENCH_ENGINE: 'postgres', BENCH_DATABASE_URL: urls[name] });
+  const close = async () => {
+    await ceiling.close();
+    await ours.close();
+  };
+  return { id: engine, label: 'postgres', files: SQL_FILES, envOf, skips: SQL_SKIPS, strictBytes: true, close };
 }
 
 /** Run one scenario of a lane and print its figures. */

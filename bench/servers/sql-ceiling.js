@@ -30,6 +30,12 @@ const STATEMENTS = {
 
 const S3_FILTER = 'Price gt 20 and Rating ge 3';
 
+// S6: the new row, returned as stored (DateTime values arrive as "\/Date(ms)\/", stored as UTC).
+const INSERT =
+  'insert into "Products" as p ("ID", "Name", "Description", "ReleaseDate", "DiscontinuedDate", "Rating", "Price") ' +
+  `values ($1, $2, $3, $4::timestamptz at time zone 'UTC', $5::timestamptz at time zone 'UTC', $6, $7::numeric) returning ${PRODUCT}`;
+const isoOf = (msDate) => (msDate === null || msDate === undefined ? null : new Date(Number(msDate.slice(6, -2))).toISOString());
+
 async function main() {
   const { engine, pglite, url } = await openEngine();
   let query;
@@ -84,6 +90,19 @@ async function main() {
     });
   }
 
+  /** POST Products: one INSERT ... RETURNING. */
+  async function create(root, body) {
+    let input;
+    try {
+      input = JSON.parse(body.toString('utf8'));
+    } catch {
+      return unsupported('body');
+    }
+    const values = [input.ID, input.Name ?? null, input.Description ?? null, isoOf(input.ReleaseDate), isoOf(input.DiscontinuedDate), input.Rating, input.Price];
+    const [p] = await query(INSERT, values);
+    return answer(201, '1.0;', JSON_TYPE, `{"d":${jsonProduct(root, p, undefined)}}`, { location: `${root}Products(${p.ID})` });
+  }
+
   const app = express();
   app.use('/odata', (req, res) => {
     const root = `http://${req.headers.host}/odata/`;
@@ -92,6 +111,8 @@ async function main() {
       const accept = req.headers.accept;
       const json = req.query.$format === 'json' || (accept !== undefined && accept.includes('application/json'));
       get(root, req.path, req.query, json).then((r) => send(res, r), fail);
+    } else if (req.method === 'POST' && req.path === '/Products') {
+      readBody(req, (body) => create(root, body).then((r) => send(res, r), fail));
     } else if (req.method === 'POST' && req.path === '/$batch') {
       readBody(req, (body) => batchByKeys(root, req.headers['content-type'] || '', body).then((r) => send(res, r), fail));
     } else {

@@ -70,6 +70,12 @@ export interface SqlDialect {
    * for a column without a generator.
    */
   advanceGeneratedKey(table: Sql, quotedTable: string, column: string): Sql;
+  /**
+   * A column stored as `storedType` (an SQL type that is not `type`'s own: `date`, `jsonb`, an
+   * enum) as a value of `type`: to `read` it (what fromSqlValue takes), or to `compare` it with
+   * values of `type` (filters, ordering, keyset conditions).
+   */
+  storedValue(column: Sql, storedType: string, type: EdmPrimitiveTypeName, use: 'read' | 'compare'): Sql;
 
   // --- values ------------------------------------------------------------------------------------
   /** A bound JSON document (its text) typed as the JSON column type: `$1::jsonb`. */

@@ -245,6 +245,13 @@ export function createPostgresDialect(options: PostgresDialectOptions = {}): Sql
     // setval is strict: for a column without a sequence, pg_get_serial_sequence is NULL and nothing happens.
     advanceGeneratedKey: (table, quotedTable, column) =>
       sql`select setval(pg_get_serial_sequence(${sql.val(quotedTable)}, ${sql.val(column)}), coalesce(max(${sql.id(column)}), 0) + 1, false) from ${table}`,
+    storedValue(column, storedType, type) {
+      // A date is read as it is (its text is that day's midnight) and compares with timestamps as
+      // it is, so its index serves filters and keyset paging; anything else (an enum, jsonb, an
+      // array, time, money...) is cast to the EDM type's own SQL type.
+      if (storedType === 'date' && type === 'Edm.DateTime') return column;
+      return sql`cast(${column} as ${sql.raw(expressionType(type))})`;
+    },
     jsonParameter: (text) => sql`${sql.val(text)}::jsonb`,
     inTuples(columns, types, tuples) {
       // Text arrays both drivers serialize alike, cast to the column types; bytes compare as hex.

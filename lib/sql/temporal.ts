@@ -22,12 +22,13 @@ function fail(what: string, text: string): never {
 /**
  * `YYYY-MM-DD HH:MM:SS[.ffffff][+HH[:MM[:SS]]][ BC]` (a `T` is accepted for the space) as a Date.
  * `withZone`: the text must carry an offset (timestamptz); without, it must not and is read as UTC.
+ * Without a zone the time may be missing: a `date` column's `YYYY-MM-DD` is that day's midnight.
  */
 export function parseTimestampText(text: string, withZone: boolean): Date {
-  const match = /^(\d{4,})-(\d\d)-(\d\d)[ T](\d\d):(\d\d):(\d\d)(?:\.(\d{1,6}))?(?:([+-])(\d\d)(?::?(\d\d))?(?::(\d\d))?)?( BC)?$/.exec(text);
+  const match = /^(\d{4,})-(\d\d)-(\d\d)(?:[ T](\d\d):(\d\d):(\d\d)(?:\.(\d{1,6}))?(?:([+-])(\d\d)(?::?(\d\d))?(?::(\d\d))?)?)?( BC)?$/.exec(text);
   const what = withZone ? 'timestamptz' : 'timestamp';
-  if (match === null || (match[8] !== undefined) !== withZone) fail(what, text);
-  const [, year, month, day, hour, minute, second, fraction = '', sign, offsetHours = '0', offsetMinutes = '0', offsetSeconds = '0', bc] = match;
+  if (match === null || (match[8] !== undefined) !== withZone || (withZone && match[4] === undefined)) fail(what, text);
+  const [, year, month, day, hour = '0', minute = '0', second = '0', fraction = '', sign, offsetHours = '0', offsetMinutes = '0', offsetSeconds = '0', bc] = match;
   const fields = [Number(month), Number(day), Number(hour), Number(minute), Number(second)];
   if (fields[0] < 1 || fields[0] > 12 || fields[1] < 1 || fields[1] > 31 || fields[2] > 23 || fields[3] > 59 || fields[4] > 59) fail(what, text);
   const offset = (Number(offsetHours) * 3600 + Number(offsetMinutes) * 60 + Number(offsetSeconds)) * (sign === '-' ? -1 : 1);

@@ -8,7 +8,7 @@ import type { EdmEntitySet, EdmEntityType, EdmModel, EdmNavigationProperty, EdmP
 import type { EdmPrimitiveTypeName } from '../../edm/primitives';
 import type { Sql } from '../dialect';
 import { hierarchyOf, otherEndOf, structuralPaths, type StructuralPath } from './model';
-import type { SqlMapping } from './types';
+import type { SqlMapping, SqlStoreGenerated } from './types';
 
 /** One column of a set's table that holds a structural path. */
 export interface ColumnPlan {
@@ -20,6 +20,10 @@ export interface ColumnPlan {
   readonly type: EdmPrimitiveTypeName | undefined;
   /** The last property of the path. */
   readonly property: EdmProperty;
+  /** The column's SQL type when it is not the EDM type's own (the mapping's `columnTypes`): read and compared converted. */
+  readonly storedType?: string;
+  /** How the database makes the column's value, if it does (the mapping's `storeGenerated`). */
+  readonly generated?: SqlStoreGenerated;
 }
 
 /** An entity set's table as the provider reads it. */
@@ -90,7 +94,16 @@ function setPlan(entitySet: EdmEntitySet, mapping: SqlMapping): SetPlan {
   const setMapping = mapping.entitySets[entitySet.name];
   const columns = structuralPaths(entitySet).map((path): ColumnPlan => {
     const property = path.properties[path.properties.length - 1];
-    return { path, column: setMapping.columns[path.path], type: path.presence ? undefined : typeOfProperty(property), property };
+    const storedType = setMapping.columnTypes?.[path.path];
+    const generated = setMapping.storeGenerated?.[path.path];
+    return {
+      path,
+      column: setMapping.columns[path.path],
+      type: path.presence ? undefined : typeOfProperty(property),
+      property,
+      ...(storedType === undefined ? {} : { storedType }),
+      ...(generated === undefined ? {} : { generated }),
+    };
   });
   const byPath = new Map(columns.map((column) => [column.path.path, column]));
   const key = entitySet.entityType.key.map((property) => byPath.get(property.name) as ColumnPlan);

@@ -16,6 +16,7 @@ import {
   type SqlEntitySetMapping,
   type SqlMapping,
   type SqlMappingOverrides,
+  type SqlStoreGenerated,
 } from './types';
 import { mappingProblems } from './validate';
 
@@ -27,6 +28,38 @@ export const CONVENTIONAL_NAMES = Object.freeze({
   mediaContentType: 'ContentType',
   mediaBody: 'Body',
 });
+
+const STORE_GENERATED: ReadonlySet<string> = new Set<SqlStoreGenerated>(['identity', 'computed', 'default']);
+
+/**
+ * An SQL type name as a mapping may give it (`integer[]`, `numeric(10,2)`, `public."Mood"`,
+ * `time(3) without time zone`): it is written into statements as it is, so nothing that could end
+ * or comment out a statement, and no string literal.
+ */
+function isSqlTypeName(text: string): boolean {
+  return /^[\p{L}_"][\p{L}\p{N}_$ ".,()[\]]*$/u.test(text) && !text.includes('--');
+}
+
+/** An optional record by property path whose values pass `valid` (problems name the bad entries). */
+function pathRecord(
+  overrides: Readonly<Record<string, unknown>>,
+  field: string,
+  where: string,
+  paths: ReadonlySet<string>,
+  problems: string[],
+  valid: (value: string) => boolean,
+  expected: string,
+): Readonly<Record<string, string>> | undefined {
+  const given = namesField(overrides, field, where, problems);
+  if (given === undefined) return undefined;
+  const accepted: Record<string, string> = {};
+  for (const [path, value] of Object.entries(given)) {
+    if (!paths.has(path)) problems.push(`${where} / ${field}: '${path}' is not a property path of the set.${didYouMean(path, paths)}`);
+    else if (!valid(value)) problems.push(`${where} / ${field} '${path}': '${value}' is not ${expected}.`);
+    else accepted[path] = value;
+  }
+  return accepted;
+}
 
 /** What a resolution reports as missing when it must not fill anything in (validateMapping). */
 class Resolution {
@@ -44,7 +77,7 @@ class Resolution {
 function entitySetMapping(entitySet: EdmEntitySet, overrides: Readonly<Record<string, unknown>>, defaultSchema: string | undefined, resolution: Resolution): SqlEntitySetMapping {
   const where = `EntitySet '${entitySet.name}'`;
   const { problems } = resolution;
-  unknownFields(overrides, ['schema', 'table', 'columns', 'discriminator', 'dynamicProperties', 'media'], where, problems);
+  unknownFields(overrides, ['schema', 'table', 'columns', 'discriminator', 'dynamicProperties', 'media', 'storeGenerated', 'columnTypes'], where, problems);
   const schema = nameField(overrides, 'schema', where, problems) ?? defaultSchema;
   const table = resolution.fill(nameField(overrides, 'table', where, problems), entitySet.name, where, 'table');
   const givenColumns = namesField(overrides, 'columns', where, problems) ?? {};
@@ -56,8 +89,12 @@ function entitySetMapping(entitySet: EdmEntitySet, overrides: Readonly<Record<st
   const columns: Record<string, string> = {};
   for (const { path } of paths) columns[path] = resolution.fill(givenColumns[path], path.replace(/\//g, '_'), `${where} / property '${path}'`, 'column');
 
-  const mapping: { -readonly [K in keyof SqlEntitySetMapping]: SqlEntitySetMapping[K] } = { table, columns };
-  if (schema !== undefined) mapping.schema = schema;
+  // Schema first: a saved mapping.json reads as schema, table, columns.
+  const mapping: { -readonly [K in keyof SqlEntitySetMapping]: SqlEntitySetMapping[K] } = { ...(schema === undefined ? {} : { schema }), table, columns };
+  const storeGenerated = pathRecord(overrides, 'storeGenerated', where, known, problems, (value) => STORE_GENERATED.has(value), `one of ${[...STORE_GENERATED].map((kind) => `'${kind}'`).join(', ')}`);
+  if (storeGenerated !== undefined) mapping.storeGenerated = storeGenerated as Readonly<Record<string, SqlStoreGenerated>>;
+  const columnTypes = pathRecord(overrides, 'columnTypes', where, known, problems, isSqlTypeName, 'an SQL type name');
+  if (columnTypes !== undefined) mapping.columnTypes = columnTypes;
   const types = hierarchyOf(entitySet);
   const discriminator = recordField(overrides, 'discriminator', where, problems);
   if (types.length > 1) {

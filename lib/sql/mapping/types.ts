@@ -30,7 +30,34 @@ export interface SqlEntitySetMapping {
   readonly dynamicProperties?: string;
   /** Present for a media link entry type (`m:HasStream`): the side table of the media resources. */
   readonly media?: SqlMediaMapping;
+  /**
+   * The columns whose values the database makes, by property path (absent: none). A provider's
+   * create and update follow it (docs/sql-provider.md "Store-generated columns").
+   */
+  readonly storeGenerated?: Readonly<Record<string, SqlStoreGenerated>>;
+  /**
+   * The columns stored in an SQL type other than the one their property's EDM type maps to, by
+   * property path (absent: none): `date` for an Edm.DateTime, `jsonb`, an enum or an array for an
+   * Edm.String. The provider reads and compares such a column converted to the EDM type
+   * (`cast(col as text)`) and writes a value converted back to this type. The text is an SQL type
+   * name, quoted and qualified as the database needs it (`public.mood`, `integer[]`).
+   * `createSchema` does not use it: it creates the EDM types' own columns.
+   */
+  readonly columnTypes?: Readonly<Record<string, string>>;
 }
+
+/**
+ * How the database makes a column's value:
+ * - `identity`: when a row is inserted (an identity or serial column, or a key whose default is not
+ *   a constant). A create leaves the column out, whatever the client sent, and reads the value
+ *   back; an update never sets it.
+ * - `computed`: on every write (a generated column, `GENERATED ALWAYS AS (...) STORED`). Creates
+ *   and updates leave it out and read it back.
+ * - `default`: a column default the model cannot state as a `DefaultValue` (`now()`, a sequence, a
+ *   function, a value no EDM literal spells). A create leaves the column out when the client did
+ *   not send it, and a replace (PUT) that does not send it sets it to `DEFAULT`.
+ */
+export type SqlStoreGenerated = 'identity' | 'computed' | 'default';
 
 /** The type discriminator of a set with derived entity types. */
 export interface SqlDiscriminatorMapping {
@@ -110,6 +137,10 @@ export interface SqlEntitySetOverrides {
   readonly dynamicProperties?: string;
   /** The media side table (default: the table's name with `_media`; columns `ContentType`, `Body`). */
   readonly media?: Partial<SqlMediaMapping>;
+  /** Store-generated columns by property path (SqlEntitySetMapping.storeGenerated). */
+  readonly storeGenerated?: Readonly<Record<string, SqlStoreGenerated>>;
+  /** SQL types of converted columns by property path (SqlEntitySetMapping.columnTypes). */
+  readonly columnTypes?: Readonly<Record<string, string>>;
 }
 
 /** Overrides of a foreign-key association set (the conventional kind for all but many-to-many). */

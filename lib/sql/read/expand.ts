@@ -42,6 +42,16 @@ export function linkColumnsFor(compiled: CompiledMapping, plan: SetPlan, items: 
   return columns;
 }
 
+/**
+ * The `i`th column a child row is matched on, read as the parent's value is: converted like the
+ * key it holds when that key is stored in another SQL type (a char(n) key without its padding).
+ */
+function matchValue(link: LinkPlan, i: number, column: Sql, dialect: SqlDialect): Sql {
+  const counterpart = link.via !== undefined ? link.source.key[i] : link.holder === 'source' ? link.target.key[i] : link.source.key[i];
+  const type = link.types[i];
+  return counterpart?.storedType === undefined ? column : dialect.storedValue(column, counterpart.storedType, type, 'read');
+}
+
 /** A parent's values of the link's source columns (its key, or the foreign key it holds). */
 function parentTuple(link: LinkPlan, parent: DecodedRow): (PrimitiveValue | null)[] {
   if (link.holder === 'source') return rawTuple(link.sourceColumns.map((column) => parent.links.get(column)), link.types);
@@ -63,11 +73,11 @@ async function expandItem(context: ExpandContext, plan: SetPlan, parents: readon
   const allChildren: DecodedRow[] = [];
   if (tuples.size > 0) {
     const aliases = new Aliases();
-    const projection = new Projection(link.target, 't', { select: item.select, linkColumns: linkColumnsFor(compiled, link.target, item.expand) }, aliases, 'c');
+    const projection = new Projection(link.target, 't', { select: item.select, linkColumns: linkColumnsFor(compiled, link.target, item.expand) }, aliases, 'c', dialect);
     const via = link.via;
     const through = via === undefined ? 't' : aliases.take('l');
     const matchColumns = via === undefined ? link.targetColumns : via.sourceColumns;
-    const keyColumns = matchColumns.map((column, i) => sql`${sql.id(through, column)} as ${sql.id(`k${i}`)}`);
+    const keyColumns = matchColumns.map((column, i) => sql`${matchValue(link, i, sql.id(through, column), dialect)} as ${sql.id(`k${i}`)}`);
     const from: Sql =
       via === undefined
         ? sql`${link.target.table} as t`

@@ -7,7 +7,7 @@
 import { sql } from 'kysely';
 import type { EdmEntityType, EdmNavigationProperty } from '../../edm/model';
 import type { SqlColumnRef, SqlMemberPath, SqlPathResolver } from '../compile/context';
-import type { Sql } from '../dialect';
+import type { Sql, SqlDialect } from '../dialect';
 import type { CompiledMapping, LinkPlan, SetPlan } from '../mapping/compiled';
 import { derivesFrom } from '../rows';
 
@@ -60,6 +60,7 @@ export class JoinResolver implements SqlPathResolver {
     readonly plan: SetPlan,
     readonly alias: string,
     private readonly aliases: Aliases,
+    private readonly dialect: SqlDialect,
   ) {}
 
   /** The alias and set of the entity at the end of `navigation` (joined on first use). */
@@ -87,8 +88,9 @@ export class JoinResolver implements SqlPathResolver {
     const column = plan.byPath.get(path.properties.map((property) => property.name).join('/'));
     if (column === undefined || column.type === undefined) return undefined;
     const required = column.path.declaringType === plan.entitySet.entityType && column.path.properties.every((property) => !property.nullable);
+    const reference = sql.id(alias, column.column);
     return {
-      sql: sql.id(alias, column.column),
+      sql: column.storedType === undefined ? reference : this.dialect.storedValue(reference, column.storedType, column.type, 'compare'),
       nullable: !required || path.navigation.length > 0,
       precision: column.property.precision ?? DEFAULT_TIMESTAMP_PRECISION,
     };

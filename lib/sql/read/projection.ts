@@ -10,7 +10,7 @@ import type { EdmEntityType } from '../../edm/model';
 import type { PrimitiveValue, PropertyValue } from '../../edm/primitives';
 import type { Entity } from '../../provider/types';
 import type { Selection } from '../../uri/types';
-import type { Sql } from '../dialect';
+import type { Sql, SqlDialect } from '../dialect';
 import { decodeDynamicProperties } from '../dynamic';
 import type { ColumnPlan, SetPlan } from '../mapping/compiled';
 import { hierarchyOf } from '../mapping/model';
@@ -54,6 +54,7 @@ export class Projection {
     needs: ProjectionNeeds,
     aliases: Aliases,
     prefix: string,
+    dialect: SqlDialect,
   ) {
     let next = 0;
     const output = (value: Sql): string => {
@@ -67,12 +68,20 @@ export class Projection {
       const top = column.path.properties[0];
       return everything || top.isKey || top.concurrencyMode === 'Fixed' || select.properties.has(top.name) || needs.properties?.has(top.name) === true;
     };
-    for (const column of plan.columns) if (wanted(column)) this.read.push({ plan: column, name: output(sql.id(alias, column.column)) });
+    // A column stored in another SQL type is read converted, also as a link column (a char(n) key
+    // compares with the value read only without its padding).
+    const value = (column: ColumnPlan): Sql =>
+      column.storedType === undefined || column.type === undefined ? sql.id(alias, column.column) : dialect.storedValue(sql.id(alias, column.column), column.storedType, column.type, 'read');
+    const byColumn = new Map(plan.columns.map((column) => [column.column, column]));
+    for (const column of plan.columns) if (wanted(column)) this.read.push({ plan: column, name: output(value(column)) });
     if (plan.discriminator !== undefined) this.discriminatorName = output(sql.id(alias, plan.discriminator.column));
     const declared = new Set(plan.columns.map((column) => column.path.properties[0].name));
     const dynamicWanted = everything || [...select.properties].some((name) => !declared.has(name));
     if (plan.dynamic !== undefined && dynamicWanted) this.dynamicName = output(sql.id(alias, plan.dynamic));
-    for (const column of needs.linkColumns ?? []) if (!this.linkNames.has(column)) this.linkNames.set(column, output(sql.id(alias, column)));
+    for (const column of needs.linkColumns ?? []) {
+      const property = byColumn.get(column);
+      if (!this.linkNames.has(column)) this.linkNames.set(column, output(property === undefined ? sql.id(alias, column) : value(property)));
+    }
     if (plan.media !== undefined) {
       const media = aliases.take('m');
       const key = plan.key.map((column) => sql`${sql.id(media, column.column)} = ${sql.id(alias, column.column)}`);

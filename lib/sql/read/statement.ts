@@ -85,7 +85,7 @@ export class ReadStatement {
     options: { readonly allColumns: boolean; readonly continuable: boolean },
   ) {
     this.source = pathSource(compiled, request.path, dialect, this.aliases);
-    this.resolver = new JoinResolver(compiled, this.source.plan, this.source.alias, this.aliases);
+    this.resolver = new JoinResolver(compiled, this.source.plan, this.source.alias, this.aliases, dialect);
     const context = { dialect, resolver: this.resolver };
     const where: Sql[] = [...this.source.conditions];
     const residual: ExprNode[] = [];
@@ -104,7 +104,7 @@ export class ReadStatement {
       select: options.allColumns ? undefined : select,
       properties: orderedProperties(request.orderBy),
       linkColumns: linkColumnsFor(compiled, this.source.plan, expand),
-    }, this.aliases, 'c');
+    }, this.aliases, 'c', dialect);
   }
 
   /** The set read. */
@@ -186,7 +186,7 @@ export function filterMayFail(filter: ExprNode | undefined): boolean {
 export async function countRows(executor: SqlKysely, compiled: CompiledMapping, dialect: SqlDialect, path: EntityPath, filter: ExprNode | undefined): Promise<number> {
   const aliases = new Aliases();
   const source = pathSource(compiled, path, dialect, aliases);
-  const resolver = new JoinResolver(compiled, source.plan, source.alias, aliases);
+  const resolver = new JoinResolver(compiled, source.plan, source.alias, aliases, dialect);
   const conditions = [...source.conditions];
   if (filter !== undefined) conditions.push(compileFilterSql(filter, { dialect, resolver }));
   const result = await sql<{ n: unknown }>`select count(*) as n from ${source.from} ${sql.join(resolver.joins, sql` `)} ${whereClause(conditions)}`.execute(executor);

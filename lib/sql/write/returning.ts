@@ -19,7 +19,7 @@ import { columnsMatch, keyTypes, keyValues, type WriteScope } from './links';
 
 /** Run a data-modifying statement that ends in `returning *` and decode the rows it wrote. */
 export async function writeReturning(scope: WriteScope, plan: SetPlan, statement: Sql): Promise<DecodedRow[]> {
-  const projection = new Projection(plan, 't', { select: undefined }, new Aliases(), 'c');
+  const projection = new Projection(plan, 't', { select: undefined }, new Aliases(), 'c', scope.dialect);
   const joins = sql.join(projection.joins, sql` `);
   const result = await sql<Record<string, unknown>>`with ${sql.id('t')} as (${statement}) select ${sql.join(projection.columns)} from ${sql.id('t')} ${joins}`.execute(scope.executor);
   return result.rows.map((row) => projection.decode(row));

@@ -3,6 +3,7 @@
  * expression the SQL compiler will not translate, and the SQLSTATE codes a provider maps to OData
  * errors. None of these reaches a client as itself: the provider turns them into ODataErrors.
  */
+import type { IntrospectionWarning } from './introspect/types';
 
 /**
  * SQLSTATE codes the SQL layer reacts to. All but `deadlockDetected` are SQL-standard classes; the
@@ -101,5 +102,20 @@ export class SqlSeedError extends Error {
   constructor(problems: string, options?: { readonly cause?: unknown }) {
     super(`The seed data is invalid:\n${problems}`, options);
     this.name = 'SqlSeedError';
+  }
+}
+
+/**
+ * Introspection found nothing to serve (no table with a usable key in the schemas read). The
+ * warnings say what was left out and how to include it.
+ */
+export class SqlIntrospectionError extends Error {
+  /** What introspection left out, and why. */
+  readonly warnings: readonly IntrospectionWarning[];
+
+  constructor(message: string, warnings: readonly IntrospectionWarning[]) {
+    super(message);
+    this.name = 'SqlIntrospectionError';
+    this.warnings = warnings;
   }
 }

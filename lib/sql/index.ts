@@ -1,9 +1,10 @@
 /**
  * `express-odata-v2/sql`: the SQL provider and its parts. `SqlProvider` (reads pushed down to
  * PostgreSQL), the mapping of a model to tables (`resolveMapping`, `validateMapping`),
- * `createSchema` and `seed`; connections (`pglite()`, `postgres()`), the PostgreSQL dialect with
- * its EDM type map, value conversion, and the compiler of the typed `$filter`/`$orderby` AST to
- * parameterized SQL with the evaluator's semantics.
+ * `createSchema` and `seed`, `introspect` (an existing schema as a model and its mapping);
+ * connections (`pglite()`, `postgres()`), the PostgreSQL dialect with its EDM type map, value
+ * conversion, and the compiler of the typed `$filter`/`$orderby` AST to parameterized SQL with the
+ * evaluator's semantics.
  * Needs the optional peer dependencies `kysely`, and `@electric-sql/pglite` or `pg`.
  */
 export { SqlProvider } from './sql-provider';
@@ -22,8 +23,11 @@ export type {
   SqlMapping,
   SqlMappingOverrides,
   SqlMediaMapping,
+  SqlStoreGenerated,
 } from './mapping/types';
 export { resolveMapping, validateMapping } from './mapping/resolve';
+export { introspect } from './introspect';
+export type { IntrospectOptions, IntrospectionResult, IntrospectionWarning, IntrospectionWarningCode } from './introspect';
 export { createSchema } from './schema/create-schema';
 export { seed } from './schema/seed';
 export type { SeedOptions } from './schema/seed';
@@ -32,7 +36,7 @@ export type { PGliteDatabaseOptions, PGliteLike, PGliteResultLike } from './pgli
 export { postgres } from './postgres';
 export type { PgClientLike, PgPoolLike, PgQueryConfig, PgResultLike, PostgresDatabaseOptions } from './postgres';
 export type { SqlConnectionOptions, SqlDatabase, SqlKysely, SqlSchema } from './database';
-export { SQLSTATE, SqlAcquireTimeoutError, SqlMappingError, SqlSeedError, UntranslatableExpressionError, isRetryableTransactionError, sqlStateOf } from './errors';
+export { SQLSTATE, SqlAcquireTimeoutError, SqlIntrospectionError, SqlMappingError, SqlSeedError, UntranslatableExpressionError, isRetryableTransactionError, sqlStateOf } from './errors';
 export { createPostgresDialect } from './postgres-dialect';
 export type { PostgresDialectOptions } from './postgres-dialect';
 export type {

@@ -1,0 +1,2 @@
+export { introspect } from './introspect';
+export type { IntrospectOptions, IntrospectionResult, IntrospectionWarning, IntrospectionWarningCode } from './types';

@@ -1,0 +1,67 @@
+/** What `introspect(db, options)` takes and returns. */
+import type { EdmModel } from '../../edm/model';
+import type { SqlMapping } from '../mapping/types';
+
+/** Options of `introspect`. */
+export interface IntrospectOptions {
+  /** The schemas to read. Default `['public']`. */
+  readonly schemas?: readonly string[];
+  /**
+   * Only the tables and views whose name matches one of these patterns (default: all). A pattern
+   * with a dot matches `schema.table`, one without matches the table name in any schema read; `*`
+   * stands for any characters and `?` for one (`orders`, `sales.*`, `order_*`).
+   */
+  readonly include?: readonly string[];
+  /** Leave out the tables and views whose name matches one of these patterns (as `include`). */
+  readonly exclude?: readonly string[];
+  /**
+   * Key columns by table or view (`'name'` or `'schema.name'`): required for a view, and for a
+   * table without a primary key; for a table with one, they replace it.
+   */
+  readonly keys?: Readonly<Record<string, readonly string[]>>;
+  /**
+   * Names of version columns (compared without regard to case): each becomes a concurrency token
+   * (`ConcurrencyMode="Fixed"`). Default `['version', 'row_version']`. A column whose comment has
+   * the word `@version` is one too.
+   */
+  readonly versionColumns?: readonly string[];
+  /** The namespace of the model's types and associations. Default `Database`. */
+  readonly namespace?: string;
+  /** The name of the entity container. Default `Entities`. */
+  readonly containerName?: string;
+}
+
+/** What introspection left out or changed, and why. */
+export interface IntrospectionWarning {
+  /**
+   * What kind of warning: `TABLE_WITHOUT_KEY`, `TABLE_NOT_READABLE`, `KEY_NOT_SUPPORTED`,
+   * `COLUMN_NOT_MAPPED`, `COLUMN_NOT_READABLE`, `ASSOCIATION_NOT_MAPPED`, `KEY_OPTION_UNUSED`,
+   * `VERSION_COLUMN`.
+   */
+  readonly code: IntrospectionWarningCode;
+  /** The table, view or column it is about (`public.orders`, `public.orders.total`), or the option. */
+  readonly target: string;
+  /** One sentence: what was done and how to change it. */
+  readonly message: string;
+}
+
+/** The kinds of introspection warnings. */
+export type IntrospectionWarningCode =
+  | 'TABLE_WITHOUT_KEY'
+  | 'TABLE_NOT_READABLE'
+  | 'KEY_NOT_SUPPORTED'
+  | 'COLUMN_NOT_MAPPED'
+  | 'COLUMN_NOT_READABLE'
+  | 'ASSOCIATION_NOT_MAPPED'
+  | 'KEY_OPTION_UNUSED'
+  | 'VERSION_COLUMN';
+
+/** The result of `introspect`. */
+export interface IntrospectionResult {
+  /** The model: one entity type and set per table or keyed view, associations for the foreign keys. */
+  readonly model: EdmModel;
+  /** The complete mapping of the model to the tables and columns (save it beside metadata.xml). */
+  readonly mapping: SqlMapping;
+  /** What was left out or changed, in catalog order. */
+  readonly warnings: readonly IntrospectionWarning[];
+}

@@ -42,6 +42,8 @@ export { createTransactionScope } from './provider/transaction';
 export type { BeginTransaction, TransactionRunOptions, TransactionScope } from './provider/transaction';
 // Writes: which properties were sent, the create-time rule for required ones, the model's defaults.
 export { assertRequiredSent, fillDefaults, isRequiredOnCreate, isStoreGenerated, requiredProperties, sentValues, writtenProperties } from './provider/sent';
+// Any provider without its write methods: every write is 405 (the command line's --read-only).
+export { readOnlyProvider } from './provider/read-only';
 // Expression traversal and printing, for providers that translate $filter / $orderby (e.g. to SQL).
 export { walkExpression, foldExpression, transformExpression, childrenOf, printExpression } from './uri/expr';
 export type { ExpressionVisitor, ExpressionFolder } from './uri/expr';

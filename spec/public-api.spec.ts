@@ -56,6 +56,7 @@ const VALUES = [
   'preconditionCondition',
   'printExpression',
   'readEdmx',
+  'readOnlyProvider',
   'requiredProperties',
   'seekCondition',
   'sentValues',

@@ -6,6 +6,7 @@ export { conditionalWriteError, preconditionCondition } from './precondition';
 export { createTransactionScope } from './transaction';
 export type { BeginTransaction, TransactionRunOptions, TransactionScope } from './transaction';
 export { assertRequiredSent, fillDefaults, isRequiredOnCreate, isStoreGenerated, requiredProperties, sentValues, writtenProperties } from './sent';
+export { readOnlyProvider } from './read-only';
 export {
   addDecimal,
   ceilingDecimal,

@@ -123,15 +123,23 @@ export function buildAssociations(
     foreignKeys.push({ constraint, dependent, principal, columns: matched });
   }
 
-  // To-one names first (they depend on the columns only), then the to-many names that use them.
-  const toOne = foreignKeys.map(({ dependent, principal, columns }) => {
-    const stripped = columns.length === 1 ? withoutKeySuffix(toIdentifier(columns[0].column.name)) : undefined;
-    return stripped === undefined ? dependent.members.claim(principal.name, `${principal.name}_ref`) : dependent.members.claim(stripped, `${stripped}_${principal.name}`);
+  // To-one names first (they depend on the columns only), then the to-many names.
+  const basisOf = (columns: readonly ColumnDraft[], constraint: CatalogConstraint): { stripped: string | undefined; basis: string } => {
+    const single = columns.length === 1 ? toIdentifier(columns[0].column.name) : undefined;
+    const stripped = single === undefined ? undefined : withoutKeySuffix(single);
+    return { stripped, basis: stripped ?? single ?? constraint.name };
+  };
+  const toOne = foreignKeys.map(({ constraint, dependent, principal, columns }) => {
+    const { stripped, basis } = basisOf(columns, constraint);
+    if (stripped !== undefined) return dependent.members.claim(stripped, `${stripped}_${principal.name}`);
+    // reports_to -> employees: `reports_to_employees` (the column keeps its own name).
+    const described = `${basis}_${principal.name}`;
+    return dependent === principal ? dependent.members.claim(described) : dependent.members.claim(principal.name, described);
   });
   const pairCount = new Map<string, number>();
   for (const { dependent, principal } of foreignKeys) pairCount.set(`${dependent.name}\n${principal.name}`, (pairCount.get(`${dependent.name}\n${principal.name}`) ?? 0) + 1);
   foreignKeys.forEach(({ constraint, dependent, principal, columns }, i) => {
-    const descriptive = `${dependent.name}_by_${toOne[i]}`;
+    const descriptive = `${dependent.name}_by_${basisOf(columns, constraint).basis}`;
     const plain = dependent !== principal && pairCount.get(`${dependent.name}\n${principal.name}`) === 1;
     const toMany = plain ? principal.members.claim(dependent.name, descriptive) : principal.members.claim(descriptive);
     const name = types.claim(constraint.name, `${dependent.name}_${constraint.name}`);

@@ -19,6 +19,8 @@ create table sales.leads (id integer primary key, customer_id integer references
 create table sales.moods (m mood primary key);
 create table sales.no_key (x integer);
 create schema empty_schema;
+create schema org;
+create table org.staff (id integer primary key, reports_to integer references org.staff, mentor integer references org.staff);
 `;
 
 let instance: PGlite;
@@ -191,6 +193,17 @@ describe('options', () => {
     expect(names(result)).toEqual(['customers', 'public_orders', 'leads', 'sales_orders']);
     expect(result.mapping.entitySets.sales_orders).toMatchObject({ schema: 'sales', table: 'orders' });
     expect(result.model.entityTypes.get('Options.customers')?.navigationProperties.map((navigation) => navigation.name)).toEqual(['public_orders_by_billing_customer', 'public_orders_by_customer', 'public_orders_by_shipping_customer', 'leads']);
+  });
+
+  it('names a self-reference by its column, also when the column has no _id suffix', async () => {
+    const result = await run({ schemas: ['org'] });
+    const staff = result.model.entityTypes.get('Options.staff');
+    expect(staff?.navigationProperties.map((navigation) => `${navigation.name} ${navigation.toEnd.multiplicity}`)).toEqual([
+      'mentor_staff 0..1',
+      'staff_by_mentor *',
+      'reports_to_staff 0..1',
+      'staff_by_reports_to *',
+    ]);
   });
 
   it('includes and excludes by table and schema patterns', async () => {

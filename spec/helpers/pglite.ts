@@ -18,18 +18,37 @@ const CACHE = join(tmpdir(), `express-odata-v2-pglite-${VERSION}.tar`);
 
 /** A fresh, empty in-memory PGlite (close it in afterAll). */
 export async function openTestPGlite(): Promise<PGliteInstance> {
-  if (existsSync(CACHE)) {
-    const instance = new PGlite({ loadDataDir: new Blob([readFileSync(CACHE)]) });
-    await instance.waitReady;
-    return instance;
+  await ensureCachedDump();
+  const instance = new PGlite({ loadDataDir: new Blob([readFileSync(CACHE)]) });
+  await instance.waitReady;
+  return instance;
+}
+
+/**
+ * A PGlite database in `folder` (which must not exist), made from the cached dump, with `sql` run
+ * in it; closed again, for a process to open (the command line's `--db <folder>`).
+ */
+export async function createTestPGliteFolder(folder: string, sql: string): Promise<void> {
+  await ensureCachedDump();
+  const instance = new PGlite(folder, { loadDataDir: new Blob([readFileSync(CACHE)]) });
+  await instance.waitReady;
+  try {
+    await instance.exec(sql);
+  } finally {
+    await instance.close();
   }
+}
+
+/** Make the cached dump once per PGlite version. */
+async function ensureCachedDump(): Promise<void> {
+  if (existsSync(CACHE)) return;
   const instance = new PGlite();
   await instance.waitReady;
   const dump = await instance.dumpDataDir('none');
+  await instance.close();
   const partial = `${CACHE}.${process.pid}.partial`;
   writeFileSync(partial, Buffer.from(await dump.arrayBuffer()));
   renameSync(partial, CACHE); // atomic: a concurrent worker sees the whole file or none
-  return instance;
 }
 
 /** Fill `dataDir` with a fresh, empty database (from the same dump), for a PGlite another process opens there. */

@@ -2,7 +2,7 @@
  * The package as users get it: `npm pack`, install the tarball into a fresh app next to Express,
  * mount the service from CommonJS and read it over HTTP. Also checks what the tarball contains.
  */
-import { execFileSync, spawn } from 'child_process';
+import { execFileSync, spawn, spawnSync } from 'child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync, readdirSync } from 'fs';
 import { tmpdir } from 'os';
 import { join, resolve } from 'path';
@@ -163,6 +163,13 @@ export default databases;
       // skipLibCheck: the consumer's code is checked against our declarations, which the build checked already.
       execFileSync(process.execPath, [tsc, '--noEmit', '--skipLibCheck', '--strict', '--target', 'es2022', ...resolution, 'consumer.ts'], { cwd: app, encoding: 'utf8' });
     }
+
+    // The installed executable (npm links it into node_modules/.bin): it runs with kysely only, and
+    // names the driver a postgres:// URL needs in one line.
+    const bin = join(app, 'node_modules', '.bin', 'express-odata-v2');
+    expect(execFileSync(bin, ['--version'], { cwd: app, encoding: 'utf8' })).toBe(`${(JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { version: string }).version}\n`);
+    const failed = spawnSync(bin, ['serve', '--db', 'postgres://127.0.0.1:1/shop'], { cwd: app, encoding: 'utf8' });
+    expect([failed.status, failed.stdout, failed.stderr]).toEqual([1, '', 'express-odata-v2: the database at 127.0.0.1:1/shop: postgres() needs the package pg: npm install pg\n']);
   }, 180_000);
 
   it('exports express-odata-v2/testing to CommonJS and TypeScript (node10 and node16), with no test framework installed', () => {

@@ -1,0 +1,114 @@
+/**
+ * The command line's failures as one line each: what went wrong, in words a user can act on,
+ * never a stack trace. A usage error (exit 2) points to `--help`; every other failure exits 1.
+ * Database errors are recognised by their driver codes and SQLSTATEs.
+ */
+
+/** A mistake in the arguments: exit code 2, with a pointer to the command's help. */
+export class UsageError extends Error {
+  constructor(
+    message: string,
+    readonly command?: string,
+  ) {
+    super(message);
+    this.name = 'UsageError';
+  }
+}
+
+/** A failure with a message made for the user: exit code 1. */
+export class CliError extends Error {
+  constructor(message: string, options?: { readonly cause?: unknown }) {
+    super(message, options);
+    this.name = 'CliError';
+  }
+}
+
+const text = (value: unknown): string | undefined => (typeof value === 'string' ? value : undefined);
+
+/**
+ * An error's message. Read as a field, not through `instanceof Error`: errors made in another
+ * realm (a VM context, a worker) are not instances of this realm's Error.
+ */
+export function messageOf(error: unknown): string {
+  return text(field(error, 'message')) ?? String(error);
+}
+
+/** A field of an error object (driver errors carry code, errno, host...). */
+function field(error: unknown, name: string): unknown {
+  return typeof error === 'object' && error !== null ? (error as Record<string, unknown>)[name] : undefined;
+}
+
+/** The error and its causes, outermost first (drivers and Kysely wrap each other). */
+function chain(error: unknown): unknown[] {
+  const errors: unknown[] = [];
+  for (let current = error; current !== undefined && current !== null && errors.length < 10; current = field(current, 'cause')) {
+    errors.push(current);
+    const nested = field(current, 'errors'); // AggregateError: one per address tried (IPv4 and IPv6)
+    if (Array.isArray(nested) && nested.length > 0) errors.push(...nested);
+  }
+  return errors;
+}
+
+/** `host:port/name` of a database URL, without the user's password. */
+export function describeUrl(url: string): string {
+  try {
+    const parsed = new URL(url);
+    return `${parsed.hostname}${parsed.port === '' ? '' : `:${parsed.port}`}${parsed.pathname === '/' ? '' : parsed.pathname}`;
+  } catch {
+    return 'the database';
+  }
+}
+
+/** A URL with its password left out, for messages and logs. */
+export function withoutPassword(url: string): string {
+  try {
+    const parsed = new URL(url);
+    if (parsed.password !== '') parsed.password = '***';
+    return parsed.toString();
+  } catch {
+    return url;
+  }
+}
+
+/** The one line for a failure to reach or use the database at `where`. */
+export function describeDatabaseError(error: unknown, where: string): string {
+  for (const cause of chain(error)) {
+    const code = text(field(cause, 'code'));
+    const message = messageOf(cause);
+    switch (code) {
+      case 'ECONNREFUSED':
+        return `Cannot connect to ${where}: connection refused (is the server running, on that host and port?).`;
+      case 'ENOTFOUND':
+      case 'EAI_AGAIN':
+        return `Cannot connect to ${where}: the host name is not known.`;
+      case 'ETIMEDOUT':
+      case 'EHOSTUNREACH':
+      case 'ENETUNREACH':
+        return `Cannot connect to ${where}: the host does not answer.`;
+      case 'ECONNRESET':
+        return `Cannot connect to ${where}: the server closed the connection (does it expect TLS? add ?sslmode=require).`;
+      case '28P01':
+      case '28000':
+        return `${where} refused the credentials: ${message}.`;
+      case '3D000':
+        return `${where}: ${message}.`;
+      case '42501':
+        return `${where}: permission denied (${message}).`;
+      case '57P03':
+        return `${where} is starting up or shutting down; try again.`;
+      default:
+        break;
+    }
+    if (field(cause, 'name') === 'SqlAcquireTimeoutError') return `${where} did not answer in time: ${message}`;
+  }
+  return `${where}: ${messageOf(error)}`;
+}
+
+/** Any failure as one line (multi-line messages joined), for errors nothing above recognised. */
+export function oneLine(error: unknown): string {
+  return messageOf(error)
+    .split(/\r?\n/)
+    .map((line) => line.trim())
+    .filter((line) => line !== '')
+    .join(' ');
+}

@@ -1,0 +1,223 @@
+/**
+ * `express-odata-v2 serve`: a database as an OData V2 service on a plain Node HTTP server. The
+ * model is introspected at start, or read from metadata.xml with its mapping.json; the provider
+ * is SqlProvider (wrapped by readOnlyProvider for --read-only), so whatever SqlProvider serves is
+ * served here with no change to this file. One log line per request on stdout; problems the
+ * service logs (5xx) one line each on stderr.
+ */
+import { readFileSync } from 'fs';
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'http';
+import type { AddressInfo } from 'net';
+import { resolve } from 'path';
+import { loadEdmx, odata, readOnlyProvider, type EdmModel, type ServiceLogEvent } from '../index';
+import type { SqlMapping } from '../sql';
+import { DATABASE_OPTIONS, integerOption, keysOption, listOption, optionsHelp, stringOption, type OptionGroup, type ParsedOptions } from './arguments';
+import { databaseArgument, loadSql, openDatabase, type OpenDatabase, type Sql } from './database';
+import { CliError, describeDatabaseError, oneLine, UsageError } from './errors';
+import type { CliIO } from './io';
+
+/** serve's options. */
+export const SERVE_OPTIONS: readonly OptionGroup[] = [
+  { title: 'Database', options: DATABASE_OPTIONS },
+  {
+    title: 'Model',
+    options: [
+      { name: 'metadata', kind: 'string', value: '<file>', help: 'Serve this model (a metadata.xml introspect wrote, maybe edited) instead of introspecting.' },
+      { name: 'mapping', kind: 'string', value: '<file>', help: "With --metadata: the model's mapping (mapping.json); without it the naming conventions apply." },
+    ],
+  },
+  {
+    title: 'Service',
+    options: [
+      { name: 'port', kind: 'string', value: '<n>', help: 'The port (default 4004; 0 picks a free one and prints it).' },
+      { name: 'host', kind: 'string', value: '<address>', help: 'The address to listen on (default 127.0.0.1; 0.0.0.0 for every interface).' },
+      { name: 'path', kind: 'string', value: '<path>', help: "The service root's path (default /odata)." },
+      { name: 'read-only', kind: 'boolean', help: 'Answer every write with 405 Method Not Allowed.' },
+      { name: 'max-page-size', kind: 'string', value: '<n>', help: 'Server-driven paging: at most n entries per page, with a next link.' },
+      { name: 'csrf', kind: 'boolean', help: "Require SAP's X-CSRF-Token handshake for writes." },
+    ],
+  },
+];
+
+/** serve's help text. */
+export const SERVE_HELP = `Usage: express-odata-v2 serve --db <url|folder> [options]
+
+Serve a PostgreSQL database (a server, or a PGlite folder) as an OData V2 service: its tables
+and keyed views as entity sets, its foreign keys as navigation properties. The model is read
+from the database at start, or from --metadata (and --mapping) when given. Ctrl-C stops it.
+
+${optionsHelp(SERVE_OPTIONS)}
+
+Examples:
+  express-odata-v2 serve --db postgres://app:secret@localhost:5432/shop
+  express-odata-v2 serve --db ./data --port 0 --read-only
+  express-odata-v2 serve --metadata metadata.xml --mapping mapping.json --db ./data`;
+
+/** A running service. */
+export interface RunningService {
+  /** The service root, `http://127.0.0.1:4004/odata/`. */
+  readonly url: string;
+  /** Stop accepting, finish the requests under way (5 s at most), close the database. */
+  close(): Promise<void>;
+}
+
+function readText(file: string, cwd: string): string {
+  try {
+    return readFileSync(resolve(cwd, file), 'utf8');
+  } catch (error) {
+    const code = typeof error === 'object' && error !== null ? (error as { code?: unknown }).code : undefined;
+    throw new CliError(`Cannot read ${file}: ${code === 'ENOENT' ? 'no such file' : code === 'EISDIR' ? 'it is a folder' : oneLine(error)}.`, { cause: error });
+  }
+}
+
+/** The model and mapping from files: loadEdmx and validateMapping, each failure one line. */
+function modelFromFiles(sql: Sql, metadataFile: string, mappingFile: string | undefined, cwd: string): { model: EdmModel; mapping: SqlMapping } {
+  let model: EdmModel;
+  try {
+    model = loadEdmx(readText(metadataFile, cwd));
+  } catch (error) {
+    if (error instanceof CliError) throw error;
+    throw new CliError(`${metadataFile} is not a model this library can serve: ${oneLine(error)}`, { cause: error });
+  }
+  if (mappingFile === undefined) {
+    try {
+      return { model, mapping: sql.resolveMapping(model) };
+    } catch (error) {
+      throw new CliError(`${metadataFile} cannot be served by the naming conventions: ${problemsOf(error)}`, { cause: error });
+    }
+  }
+  let json: unknown;
+  try {
+    json = JSON.parse(readText(mappingFile, cwd));
+  } catch (error) {
+    if (error instanceof CliError) throw error;
+    throw new CliError(`${mappingFile} is not JSON: ${oneLine(error)}`, { cause: error });
+  }
+  try {
+    return { model, mapping: sql.validateMapping(model, json) };
+  } catch (error) {
+    throw new CliError(`${mappingFile} does not fit ${metadataFile}: ${problemsOf(error)}`, { cause: error });
+  }
+}
+
+/** A mapping error's problems on one line (the first five, and how many more). */
+function problemsOf(error: unknown): string {
+  const problems = typeof error === 'object' && error !== null && Array.isArray((error as { problems?: unknown }).problems) ? ((error as { problems: unknown[] }).problems as unknown[]).map(String) : [oneLine(error)];
+  const shown = problems.slice(0, 5).join(' ');
+  return problems.length > 5 ? `${shown} (and ${problems.length - 5} more)` : shown;
+}
+
+/** `http://127.0.0.1:4004`, with brackets around an IPv6 address. */
+function origin(host: string, port: number): string {
+  return `http://${host.includes(':') ? `[${host}]` : host}:${port}`;
+}
+
+function listen(server: Server, port: number, host: string): Promise<number> {
+  return new Promise((done, fail) => {
+    const failed = (error: NodeJS.ErrnoException): void => {
+      const reason = error.code === 'EADDRINUSE' ? 'the port is in use (choose another with --port, or --port 0 for a free one)' : error.code === 'EACCES' ? 'permission denied' : error.code === 'EADDRNOTAVAIL' ? 'no such address on this machine' : oneLine(error);
+      fail(new CliError(`Cannot listen on ${origin(host, port)}: ${reason}.`, { cause: error }));
+    };
+    server.once('error', failed);
+    server.listen(port, host, () => {
+      server.off('error', failed);
+      done((server.address() as AddressInfo).port);
+    });
+  });
+}
+
+/** Start serving; resolves once the port is open. */
+export async function serve(options: ParsedOptions, io: CliIO): Promise<RunningService> {
+  const dbSpec = databaseArgument('serve', options, io);
+  const metadataFile = stringOption(options, 'metadata');
+  const mappingFile = stringOption(options, 'mapping');
+  if (mappingFile !== undefined && metadataFile === undefined) throw new UsageError('serve: --mapping needs --metadata (the model it maps)', 'serve');
+  const port = integerOption('serve', options, 'port', 0, 65535, 4004) ?? 4004;
+  const maxPageSize = integerOption('serve', options, 'max-page-size', 1, 1_000_000);
+  const host = stringOption(options, 'host') ?? '127.0.0.1';
+  const path = (stringOption(options, 'path') ?? '/odata').replace(/\/+$/, '');
+  if (path !== '' && !/^\/[^?#\s]*$/.test(path)) throw new UsageError(`serve: --path must start with / (got '${path}')`, 'serve');
+  const keys = keysOption('serve', options);
+
+  const sql = await loadSql();
+  // The files first: a mistake in them is reported before any connection is made.
+  const fromFiles = metadataFile === undefined ? undefined : modelFromFiles(sql, metadataFile, mappingFile, io.cwd);
+  const open = await openDatabase(dbSpec, io.cwd, sql);
+  try {
+    const { model, mapping } = fromFiles ?? (await introspectDatabase('serve', open, options, keys, io));
+    const provider = new open.sql.SqlProvider({ model, db: open.db, mapping });
+    const middleware = odata({
+      model,
+      provider: options['read-only'] === true ? readOnlyProvider(provider) : provider,
+      ...(maxPageSize === undefined ? {} : { maxPageSize }),
+      ...(options.csrf === true ? { csrf: true } : {}),
+      logger: (event: ServiceLogEvent) => io.err(`${new Date().toISOString()} ${event.level} ${event.status} ${event.method} ${path}/${event.url}: ${oneLine(event.message)}`),
+    });
+    const server = createServer((request: IncomingMessage & { baseUrl?: string }, response: ServerResponse) => {
+      const started = process.hrtime.bigint();
+      const url = request.url ?? '/';
+      response.on('close', () => {
+        const milliseconds = Number((process.hrtime.bigint() - started) / 1_000_000n);
+        io.out(`${new Date().toISOString()} ${request.method ?? '-'} ${url} ${response.statusCode}${response.writableFinished ? '' : ' (aborted)'} ${milliseconds}ms`);
+      });
+      const within = path === '' ? url : url === path || url.startsWith(`${path}/`) || url.startsWith(`${path}?`) ? url.slice(path.length) : undefined;
+      if (within === undefined) {
+        response.writeHead(404, { 'content-type': 'text/plain; charset=utf-8' });
+        response.end(`Not found. The OData service is at ${path}/\n`);
+        return;
+      }
+      // What Express gives a mounted middleware: the mount path, and the URL below it.
+      request.baseUrl = path;
+      request.url = within === '' || within.startsWith('?') ? `/${within}` : within;
+      middleware(request, response, (error?: unknown) => {
+        io.err(`${new Date().toISOString()} error ${request.method ?? '-'} ${url}: ${oneLine(error)}`);
+        if (!response.headersSent) response.writeHead(500, { 'content-type': 'text/plain; charset=utf-8' });
+        response.end();
+      });
+    });
+    const boundPort = await listen(server, port, host);
+    const url = `${origin(host, boundPort)}${path}/`;
+    const sets = model.defaultContainer.entitySets.length;
+    io.out(`Serving ${sets} entity set${sets === 1 ? '' : 's'} of ${open.where}${options['read-only'] === true ? ' (read-only)' : ''} at ${url}`);
+    return { url, close: () => closeService(server, open) };
+  } catch (error) {
+    await open.db.close().catch(() => undefined);
+    throw error;
+  }
+}
+
+/** Introspect with the command line's options, printing the warnings. */
+export async function introspectDatabase(command: string, open: OpenDatabase, options: ParsedOptions, keys: Record<string, string[]>, io: CliIO): Promise<{ model: EdmModel; mapping: SqlMapping }> {
+  const schemas = listOption(options, 'schema');
+  const versionColumns = listOption(options, 'version-column');
+  const namespace = stringOption(options, 'namespace');
+  try {
+    const result = await open.sql.introspect(open.db, {
+      ...(schemas.length === 0 ? {} : { schemas }),
+      include: listOption(options, 'include'),
+      exclude: listOption(options, 'exclude'),
+      keys,
+      ...(versionColumns.length === 0 ? {} : { versionColumns }),
+      ...(namespace === undefined ? {} : { namespace }),
+    });
+    for (const warning of result.warnings) io.err(`warning: ${warning.message}`);
+    return result;
+  } catch (error) {
+    if (error instanceof open.sql.SqlIntrospectionError) {
+      for (const warning of error.warnings) io.err(`warning: ${warning.message}`);
+      throw new CliError(error.message, { cause: error });
+    }
+    if (error instanceof TypeError && error.message.startsWith('introspect:')) throw new UsageError(error.message.replace(/^introspect: /, `${command}: `), command);
+    throw new CliError(describeDatabaseError(error, open.where), { cause: error });
+  }
+}
+
+async function closeService(server: Server, open: OpenDatabase): Promise<void> {
+  const closed = new Promise<void>((done) => server.close(() => done()));
+  server.closeIdleConnections();
+  // Requests under way get five seconds to finish; then their connections are cut.
+  const timer = setTimeout(() => server.closeAllConnections(), 5000);
+  await closed;
+  clearTimeout(timer);
+  await open.db.close();
+}

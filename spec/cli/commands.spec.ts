@@ -1,0 +1,257 @@
+/**
+ * The command line in this process (runCommand, as lib/cli/main.ts calls it): help on every
+ * command, every refusal as one line with its exit code (2 for a mistake in the arguments, 1 for
+ * anything else), introspect's files, and a served PGlite folder stopped with its port released.
+ * spec/cli/process.spec.ts runs the built executable for what only a process shows (exit codes,
+ * signals, no stack trace).
+ */
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'fs';
+import { createServer } from 'net';
+import { tmpdir } from 'os';
+import { join } from 'path';
+import { runCommand, type CommandOutcome } from '../../lib/cli/run';
+import { createTestPGliteFolder } from '../helpers/pglite';
+
+const work = mkdtempSync(join(tmpdir(), 'express-odata-v2-cli-commands-'));
+const shop = join(work, 'shop');
+const empty = join(work, 'empty');
+
+const SHOP_SQL = `
+create table customers (id integer primary key, name varchar(40) not null);
+comment on column customers.name is 'Customer name';
+create table orders (id integer generated always as identity primary key, customer_id integer not null references customers, total numeric(10,2));
+create table audit_log (happened timestamptz not null, message text);
+create view big_orders as select * from orders where total > 100;
+insert into customers values (1, 'Ada'), (2, 'Grace');
+insert into orders (customer_id, total) values (1, 50), (1, 150), (2, 250);
+`;
+
+beforeAll(async () => {
+  await createTestPGliteFolder(shop, SHOP_SQL);
+  await createTestPGliteFolder(empty, '');
+}, 60_000);
+
+afterAll(() => rmSync(work, { recursive: true, force: true }));
+
+interface Run {
+  readonly outcome: CommandOutcome;
+  readonly out: string[];
+  readonly err: string[];
+}
+
+async function runWith(env: Readonly<Record<string, string>>, args: readonly string[]): Promise<Run> {
+  const out: string[] = [];
+  const err: string[] = [];
+  const outcome = await runCommand(args, { out: (line) => out.push(line), err: (line) => err.push(line), cwd: work, env });
+  return { outcome, out, err };
+}
+
+const run = (...args: string[]): Promise<Run> => runWith({}, args);
+
+/** A finished command's exit code and its output, one entry per line written. */
+async function exited(...args: string[]): Promise<{ code: number; out: string[]; err: string[] }> {
+  const { outcome, out, err } = await run(...args);
+  if (outcome.kind !== 'exit') {
+    await outcome.service.close();
+    throw new Error(`${args.join(' ')} kept serving`);
+  }
+  return { code: outcome.code, out, err };
+}
+
+/** A port nothing listens on: bound once by the system's choice, then closed. */
+function closedPort(): Promise<number> {
+  return new Promise((done) => {
+    const probe = createServer();
+    probe.listen(0, '127.0.0.1', () => {
+      const address = probe.address();
+      probe.close(() => done(typeof address === 'object' && address !== null ? address.port : 0));
+    });
+  });
+}
+
+describe('help', () => {
+  it('prints the commands on --help and help, and on no arguments (to stderr, exit 2)', async () => {
+    const help = await exited('--help');
+    expect(help.code).toBe(0);
+    expect(help.out[0]).toMatch(/^Usage: express-odata-v2 <command> \[options\]\n/);
+    expect(help.out[0]).toContain('\n  serve       ');
+    expect(help.out[0]).toContain('\n  introspect  ');
+    expect(await exited('help')).toEqual(help);
+    expect(await exited('-h')).toEqual(help);
+    expect(await exited()).toEqual({ code: 2, out: [], err: help.out });
+  });
+
+  it('prints the version from package.json', async () => {
+    const { version } = JSON.parse(readFileSync(join(__dirname, '..', '..', 'package.json'), 'utf8')) as { version: string };
+    expect(await exited('--version')).toEqual({ code: 0, out: [version], err: [] });
+  });
+
+  it.each([
+    ['serve', ['--db', '--schema', '--include', '--exclude', '--key', '--version-column', '--namespace', '--metadata', '--mapping', '--port', '--host', '--path', '--read-only', '--max-page-size', '--csrf', '--help']],
+    ['introspect', ['--db', '--schema', '--include', '--exclude', '--key', '--version-column', '--namespace', '--out', '--mapping', '--force', '--help']],
+  ])('%s --help lists every option, in lines of at most 96 columns', async (command, options) => {
+    const help = await exited(command, '--help');
+    expect(help.code).toBe(0);
+    const text = help.out.join('\n');
+    expect(text.startsWith(`Usage: express-odata-v2 ${command} --db <url|folder> [options]\n`)).toBe(true);
+    const listed = [...text.matchAll(/^ {2}(?:-\w, |\s{4})(--[\w-]+)/gm)].map((match) => match[1]);
+    expect(listed).toEqual(options);
+    for (const line of text.split('\n')) expect(line.length).toBeLessThanOrEqual(96);
+    expect(await exited('help', command)).toEqual(help);
+    expect(await exited(command, '-h', '--db', 'ignored')).toEqual(help);
+  });
+});
+
+describe('mistakes in the arguments: one line on stderr, exit code 2', () => {
+  it.each([
+    [['srve'], "unknown command 'srve' (expected serve or introspect). See 'express-odata-v2 --help'."],
+    [['help', 'nope'], "help: unknown command 'nope' (expected serve or introspect). See 'express-odata-v2 --help'."],
+    [['serve', '--prot', '80'], "serve: Unknown option '--prot'. See 'express-odata-v2 serve --help'."],
+    [['serve', '--db'], "serve: Option '--db <value>' argument missing. See 'express-odata-v2 serve --help'."],
+    [['serve', '--db', 'x', 'extra'], "serve: Unexpected argument 'extra'. See 'express-odata-v2 serve --help'."],
+    [['serve', '--db', 'x', '--read-only=yes'], "serve: Option '--read-only' does not take an argument. See 'express-odata-v2 serve --help'."],
+    [['serve'], "serve: --db is required (a postgres:// URL or a PGlite folder), or set DATABASE_URL. See 'express-odata-v2 serve --help'."],
+    [['introspect'], "introspect: --db is required (a postgres:// URL or a PGlite folder), or set DATABASE_URL. See 'express-odata-v2 introspect --help'."],
+    [['serve', '--db', 'x', '--port', '70000'], "serve: --port must be an integer from 0 to 65535, got '70000'. See 'express-odata-v2 serve --help'."],
+    [['serve', '--db', 'x', '--port', '80a'], "serve: --port must be an integer from 0 to 65535, got '80a'. See 'express-odata-v2 serve --help'."],
+    [['serve', '--db', 'x', '--max-page-size', '0'], "serve: --max-page-size must be an integer from 1 to 1000000, got '0'. See 'express-odata-v2 serve --help'."],
+    [['serve', '--db', 'x', '--key', 'orders'], "serve: --key expects <table>=<column>[,<column>...], got 'orders'. See 'express-odata-v2 serve --help'."],
+    [['serve', '--db', 'x', '--path', 'odata'], "serve: --path must start with / (got 'odata'). See 'express-odata-v2 serve --help'."],
+    [['serve', '--db', 'x', '--mapping', 'mapping.json'], "serve: --mapping needs --metadata (the model it maps). See 'express-odata-v2 serve --help'."],
+    [['introspect', '--db', 'x', '--out', 'same.json', '--mapping', 'same.json'], "introspect: --out and --mapping name the same file. See 'express-odata-v2 introspect --help'."],
+  ])('%j', async (args, message) => {
+    expect(await exited(...args)).toEqual({ code: 2, out: [], err: [`express-odata-v2: ${message}`] });
+  });
+
+  it('refuses a namespace introspection cannot use, after connecting', async () => {
+    expect(await exited('introspect', '--db', 'shop', '--namespace', '1bad', '--out', 'n.xml', '--mapping', 'n.json')).toEqual({
+      code: 2,
+      out: [],
+      err: ["express-odata-v2: introspect: the namespace '1bad' is not a CSDL namespace name (identifiers joined by dots). See 'express-odata-v2 introspect --help'."],
+    });
+  });
+});
+
+describe('failures: one line on stderr, exit code 1', () => {
+  it('names a --db folder that does not exist, or holds no database', async () => {
+    mkdirSync(join(work, 'plain'), { recursive: true });
+    expect(await exited('serve', '--db', 'missing')).toEqual({ code: 1, out: [], err: ['express-odata-v2: --db missing: no such folder (give a postgres:// URL, or the data folder of a PGlite database).'] });
+    expect(await exited('serve', '--db', 'plain')).toEqual({ code: 1, out: [], err: ['express-odata-v2: --db plain: the folder holds no PGlite database (no PG_VERSION file).'] });
+  });
+
+  it('takes DATABASE_URL when --db is not given', async () => {
+    const { outcome, err } = await runWith({ DATABASE_URL: 'missing' }, ['introspect']);
+    expect([outcome, err]).toEqual([{ kind: 'exit', code: 1 }, ['express-odata-v2: DATABASE_URL missing: no such folder (give a postgres:// URL, or the data folder of a PGlite database).']]);
+  });
+
+  it('says a server that refuses connections is not running there, without the password', async () => {
+    const port = await closedPort();
+    expect(await exited('introspect', '--db', `postgres://app:secret@127.0.0.1:${port}/shop`)).toEqual({
+      code: 1,
+      out: [],
+      err: [`express-odata-v2: Cannot connect to the database at 127.0.0.1:${port}/shop: connection refused (is the server running, on that host and port?).`],
+    });
+  });
+
+  it('says an unknown host is not known', async () => {
+    const result = await exited('serve', '--db', 'postgres://app:secret@no-such-host.invalid/shop');
+    expect(result).toEqual({ code: 1, out: [], err: ['express-odata-v2: Cannot connect to the database at no-such-host.invalid/shop: the host name is not known.'] });
+  });
+
+  it('says a database without tables has nothing to serve', async () => {
+    expect(await exited('serve', '--db', 'empty', '--port', '0')).toEqual({ code: 1, out: [], err: ["express-odata-v2: No table to serve in schema 'public'."] });
+  }, 30_000);
+
+  it('names a model or mapping file that is missing, malformed or does not fit, before connecting', async () => {
+    writeFileSync(join(work, 'broken.xml'), '<edmx:Edmx');
+    writeFileSync(join(work, 'broken.json'), '{');
+    const fail = async (...args: string[]): Promise<string> => {
+      const result = await exited('serve', '--db', 'missing', ...args);
+      expect([result.code, result.out, result.err.length]).toEqual([1, [], 1]);
+      return result.err[0];
+    };
+    expect(await fail('--metadata', 'nothing.xml')).toBe('express-odata-v2: Cannot read nothing.xml: no such file.');
+    expect(await fail('--metadata', 'shop')).toBe('express-odata-v2: Cannot read shop: it is a folder.');
+    expect(await fail('--metadata', 'broken.xml')).toMatch(/^express-odata-v2: broken\.xml is not a model this library can serve: \S.*$/);
+    // A model introspection wrote (the introspection specs' golden file).
+    const golden = join(__dirname, '..', 'golden', 'introspect', 'fixture.xml');
+    expect(await fail('--metadata', golden, '--mapping', 'broken.json')).toMatch(/^express-odata-v2: broken\.json is not JSON: \S.*$/);
+    writeFileSync(join(work, 'wrong.json'), JSON.stringify({ version: 1, entitySets: {}, associationSets: {} }));
+    const mismatch = await fail('--metadata', golden, '--mapping', 'wrong.json');
+    // The first five problems and how many more, on one line.
+    expect(mismatch).toBe(
+      `express-odata-v2: wrong.json does not fit ${golden}: EntitySet 'all_types': not mapped. EntitySet 'all_types': no table. ` +
+        "EntitySet 'all_types' / property 'id': no column. EntitySet 'all_types' / property 'c_bool': no column. EntitySet 'all_types' / property 'c_int2': no column. (and 148 more)",
+    );
+  });
+
+  it('says a port in use is in use', async () => {
+    const blocker = createServer();
+    await new Promise<void>((done) => blocker.listen(0, '127.0.0.1', done));
+    const address = blocker.address();
+    const port = typeof address === 'object' && address !== null ? address.port : 0;
+    try {
+      expect(await exited('serve', '--db', 'shop', '--port', String(port), '--exclude', 'audit_log', '--exclude', 'big_orders')).toEqual({
+        code: 1,
+        out: [],
+        err: [`express-odata-v2: Cannot listen on http://127.0.0.1:${port}: the port is in use (choose another with --port, or --port 0 for a free one).`],
+      });
+    } finally {
+      await new Promise((done) => blocker.close(done));
+    }
+  }, 30_000);
+});
+
+describe('introspect', () => {
+  it('writes metadata.xml and mapping.json, warns about what it left out, and keeps existing files', async () => {
+    const folder = join(work, 'out');
+    mkdirSync(folder);
+    const result = await exited('introspect', '--db', shop, '--out', join(folder, 'metadata.xml'), '--mapping', join(folder, 'mapping.json'));
+    expect(result.code).toBe(0);
+    expect(result.out).toEqual([`Wrote ${join(folder, 'metadata.xml')} (2 entity sets, 1 association) and ${join(folder, 'mapping.json')} from the PGlite database in ${shop}.`]);
+    expect(result.err).toEqual([
+      expect.stringMatching(/^warning: The table public\.audit_log is left out: .*--key.*$/),
+      expect.stringMatching(/^warning: The view public\.big_orders is left out: .*--key.*$/),
+    ]);
+    const metadata = readFileSync(join(folder, 'metadata.xml'), 'utf8');
+    expect(metadata).toContain('<Property Name="name" Type="Edm.String" Nullable="false" MaxLength="40" sap:label="Customer name">');
+    const mapping = JSON.parse(readFileSync(join(folder, 'mapping.json'), 'utf8')) as { entitySets: Record<string, { table: string; storeGenerated?: unknown }> };
+    expect(mapping.entitySets.orders).toMatchObject({ table: 'orders', storeGenerated: { id: 'identity' } });
+
+    const again = await exited('introspect', '--db', shop, '--out', join(folder, 'metadata.xml'), '--mapping', join(folder, 'other.json'));
+    expect(again).toEqual({ code: 1, out: [], err: [`express-odata-v2: ${join(folder, 'metadata.xml')} exists; give --force to replace it (it may hold your edits).`] });
+    expect(existsSync(join(folder, 'other.json'))).toBe(false);
+    const forced = await exited('introspect', '--db', shop, '--out', join(folder, 'metadata.xml'), '--mapping', join(folder, 'mapping.json'), '--force', '--key', 'big_orders=id', '--key', 'audit_log=happened', '--namespace', 'Shop');
+    expect([forced.code, forced.err]).toEqual([0, []]);
+    expect(forced.out[0]).toMatch(/\(4 entity sets, 1 association\)/);
+    expect(readFileSync(join(folder, 'metadata.xml'), 'utf8')).toContain('<Schema Namespace="Shop"');
+  }, 30_000);
+});
+
+describe('serve in this process', () => {
+  it('serves, logs one line per request, and releases the port and the database on close', async () => {
+    const { outcome, out, err } = await run('serve', '--db', 'shop', '--port', '0', '--path', '/api/v1', '--key', 'big_orders=id');
+    if (outcome.kind !== 'serving') throw new Error(err.join('\n'));
+    const { url } = outcome.service;
+    expect(url).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/api\/v1\/$/);
+    expect(out).toEqual([`Serving 3 entity sets of the PGlite database in shop at ${url}`]);
+    expect(err).toEqual([expect.stringMatching(/^warning: The table public\.audit_log is left out/)]);
+    try {
+      const response = await fetch(`${url}big_orders?$select=id&$orderby=id`, { headers: { accept: 'application/json' } });
+      expect(response.status).toBe(200);
+      expect(((await response.json()) as { d: { results: { id: number }[] } }).d.results.map((row) => row.id)).toEqual([2, 3]);
+      const root = await fetch(url.replace(/\/api\/v1\/$/, '/'));
+      expect([root.status, await root.text()]).toEqual([404, 'Not found. The OData service is at /api/v1/\n']);
+      await new Promise((done) => setTimeout(done, 50));
+      expect(out.slice(1)).toEqual([
+        expect.stringMatching(/^\S+Z GET \/api\/v1\/big_orders\?\$select=id&\$orderby=id 200 \d+ms$/),
+        expect.stringMatching(/^\S+Z GET \/ 404 \d+ms$/),
+      ]);
+    } finally {
+      await outcome.service.close();
+    }
+    await expect(fetch(url)).rejects.toThrow();
+    // The folder is free again: another command opens it.
+    expect((await exited('introspect', '--db', 'shop', '--out', 'again.xml', '--mapping', 'again.json')).code).toBe(0);
+  }, 30_000);
+});

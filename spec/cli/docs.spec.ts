@@ -1,0 +1,58 @@
+/**
+ * The command lines the docs show are command lines the executable takes: every
+ * `express-odata-v2 ...` line in a ```sh fence of README.md and docs/*.md names a command and
+ * options its option table has, with a database (--db or DATABASE_URL); and docs/command-line.md
+ * documents every option of both commands in its tables.
+ */
+import { readdirSync, readFileSync } from 'fs';
+import { join, resolve } from 'path';
+import { parseOptions, type OptionGroup } from '../../lib/cli/arguments';
+import { INTROSPECT_OPTIONS } from '../../lib/cli/introspect-command';
+import { SERVE_OPTIONS } from '../../lib/cli/serve';
+
+const ROOT = resolve(__dirname, '..', '..');
+const COMMANDS: Readonly<Record<string, readonly OptionGroup[]>> = { serve: SERVE_OPTIONS, introspect: INTROSPECT_OPTIONS };
+
+/** `file:line` and the command line of every `express-odata-v2` line in a sh fence. */
+function documentedCommandLines(): { where: string; line: string }[] {
+  const files = ['README.md', ...readdirSync(join(ROOT, 'docs')).filter((name) => name.endsWith('.md')).map((name) => `docs/${name}`)];
+  const found: { where: string; line: string }[] = [];
+  for (const file of files) {
+    let inShell = false;
+    readFileSync(join(ROOT, file), 'utf8')
+      .split('\n')
+      .forEach((text, i) => {
+        if (/^```/.test(text)) inShell = !inShell && /^```(sh|bash|shell)\s*$/.test(text);
+        else if (inShell && /(^|\s)npx express-odata-v2 |^express-odata-v2 /.test(text)) found.push({ where: `${file}:${i + 1}`, line: text.replace(/\s+#.*$/, '').trim() });
+      });
+  }
+  return found;
+}
+
+const lines = documentedCommandLines();
+
+it('finds the command lines of the README and docs/command-line.md', () => {
+  expect(lines.filter(({ where }) => where.startsWith('README.md')).length).toBeGreaterThanOrEqual(1);
+  expect(lines.filter(({ where }) => where.startsWith('docs/command-line.md')).length).toBeGreaterThanOrEqual(4);
+});
+
+it.each(lines.map(({ where, line }) => [where, line]))('%s: %s', (_, line) => {
+  const words = line.split(/\s+/);
+  const environment = words.filter((word) => /^[A-Z_]+=/.test(word));
+  const at = words.indexOf('express-odata-v2');
+  const [command, ...args] = words.slice(at + 1);
+  const groups = COMMANDS[command];
+  expect(groups).toBeDefined();
+  const options = parseOptions(command, args, groups);
+  expect(options.db !== undefined || environment.some((word) => word.startsWith('DATABASE_URL='))).toBe(true);
+});
+
+it('documents every option of serve and introspect in docs/command-line.md', () => {
+  const text = readFileSync(join(ROOT, 'docs', 'command-line.md'), 'utf8');
+  // The first cell of each table row that starts with an option (`| \`--db <url\|folder>\` |`).
+  const firstCells = text.split('\n').flatMap((row) => (row.startsWith('| `-') ? [row.split(' | ')[0]] : []));
+  const documented = new Set(firstCells.flatMap((cell) => [...cell.matchAll(/--[\w-]+/g)].map((match) => match[0])));
+  for (const [command, groups] of Object.entries(COMMANDS)) {
+    for (const spec of groups.flatMap((group) => group.options)) expect(`${command} --${spec.name}: ${documented.has(`--${spec.name}`)}`).toBe(`${command} --${spec.name}: true`);
+  }
+});

@@ -56,7 +56,11 @@ export function columnParameter(column: ColumnPlan, entity: Readonly<Record<stri
   if (!derivesFrom(type, column.path.declaringType)) return sql`null`;
   const value = valueAtPath(entity, column);
   if (column.type === undefined) return value === null ? sql`null` : sql`true`;
-  return value === null ? sql`null` : dialect.parameter(column.type, value as PrimitiveValue);
+  if (value === null) return sql`null`;
+  const parameter = dialect.parameter(column.type, value as PrimitiveValue);
+  // A column of another SQL type (the mapping's columnTypes: an enum, jsonb, date...) takes the
+  // value cast to it: PostgreSQL assigns text to an enum or jsonb column only by an explicit cast.
+  return column.storedType === undefined ? parameter : sql`cast(${parameter} as ${sql.raw(column.storedType)})`;
 }
 
 /** Column name -> bound value of every column of `entity`'s row except foreign keys. */

@@ -19,7 +19,7 @@ import type { EntityKey } from '../../uri/types';
 import type { Sql } from '../dialect';
 import type { LinkPlan, SetPlan } from '../mapping/compiled';
 import type { DecodedRow } from '../read/projection';
-import { rowParameters } from '../rows';
+import { rowParameters, valueAtPath } from '../rows';
 import { addLink, keyValues, type WriteScope } from './links';
 import { entityNotFound, sentOf, writeReturning } from './returning';
 
@@ -60,8 +60,12 @@ function insertColumns(scope: WriteScope, plan: SetPlan, request: CreateRequest,
   const type = request.entityType;
   const given: Record<string, unknown> = { ...values };
   const omitted = new Set<string>();
+  // What the database makes (the mapping's storeGenerated identity and computed columns) is left
+  // out, also when the client sent a value (the model marks them sap:creatable="false"): the
+  // database's value replaces it, as StoreGeneratedPattern says.
+  for (const column of plan.columns) if (column.generated === 'identity' || column.generated === 'computed') omitted.add(column.path.properties[0].name);
   for (const property of type.key) {
-    if (given[property.name] !== undefined && given[property.name] !== null) continue;
+    if (omitted.has(property.name) || (given[property.name] !== undefined && given[property.name] !== null)) continue;
     const name = property.type.kind === 'Primitive' ? property.type.name : undefined;
     if (name === 'Edm.Guid') given[property.name] = randomUUID();
     else if (type.key.length === 1 && (name === 'Edm.Byte' || name === 'Edm.SByte' || name === 'Edm.Int16' || name === 'Edm.Int32' || name === 'Edm.Int64')) omitted.add(property.name);
@@ -72,7 +76,7 @@ function insertColumns(scope: WriteScope, plan: SetPlan, request: CreateRequest,
   for (const column of plan.columns) {
     const top = column.path.properties[0];
     // Left out: the column's default applies (an identity for a generated key).
-    if (omitted.has(top.name) || (sent !== undefined && !top.isKey && !sent.has(top.name) && top.concurrencyMode !== 'Fixed')) columns.delete(column.column);
+    if (omitted.has(top.name) || (column.generated === 'default' && valueAtPath(given, column) === null) || (sent !== undefined && !top.isKey && !sent.has(top.name) && top.concurrencyMode !== 'Fixed')) columns.delete(column.column);
   }
   for (const property of type.concurrencyProperties) {
     const column = plan.byPath.get(property.name);

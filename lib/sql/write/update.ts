@@ -57,7 +57,8 @@ export async function updateEntry(scope: CreateScope, request: UpdateRequest): P
   const sets = new Map<string, Sql>();
   for (const column of plan.columns) {
     const top = column.path.properties[0];
-    if (top.isKey || !derivesFrom(entityType, column.path.declaringType)) continue;
+    // Keys, and what the database makes (identity and computed columns), are never assigned.
+    if (top.isKey || column.generated === 'identity' || column.generated === 'computed' || !derivesFrom(entityType, column.path.declaringType)) continue;
     const listed = Object.prototype.hasOwnProperty.call(values, top.name);
     if (request.mode === 'merge' && !listed) continue;
     // PUT of a property the client did not send: the column's default, as on insert.

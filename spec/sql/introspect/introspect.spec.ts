@@ -81,7 +81,7 @@ describe('the fixture schema', () => {
   });
 });
 
-describe('reads through the introspected mapping', () => {
+describe('reads and writes through the introspected mapping', () => {
   let server: RunningServer;
 
   beforeAll(async () => {
@@ -165,6 +165,31 @@ describe('reads through the introspected mapping', () => {
   it('serves the view with its configured key', async () => {
     const { d } = await getJson(server, 'product_summary(1)');
     expect(rows(d)).toEqual([{ id: 1, title: 'Pen', tag_count: '2' }]);
+  });
+
+  it('creates through the mapping: identity columns from the database whatever the client sends, converted columns cast, expression defaults applied', async () => {
+    const response = await fetch(`${server.url}/odata/customers`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', accept: 'application/json' },
+      body: JSON.stringify({ id: 99, name: 'Cy', email: 'cy@example.com', mood: 'sad' }),
+    });
+    expect(response.status).toBe(201);
+    const created = rows(((await response.json()) as { d: unknown }).d)[0];
+    expect(created).toMatchObject({ id: 3, name: 'Cy', mood: 'sad', version: 0 });
+    expect(response.headers.get('location')).toBe(`${server.url}/odata/customers(3)`);
+    expect(typeof created.created_at).toBe('string');
+  });
+
+  it('updates through the mapping: converted columns cast, computed columns left to the database', async () => {
+    const before = rows((await getJson(server, 'all_types(2)?$select=c_int4,c_generated')).d)[0];
+    const response = await fetch(`${server.url}/odata/all_types(2)`, {
+      method: 'MERGE',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ c_mood: 'sad', c_jsonb: '{"c": 3}', c_char: 'q', c_date: '/Date(1704153600000)/', c_int_array: '{7,8}', c_generated: 1 }),
+    });
+    expect(response.status).toBe(204);
+    const after = rows((await getJson(server, 'all_types(2)?$select=c_mood,c_jsonb,c_char,c_date,c_int_array,c_int4,c_generated')).d)[0];
+    expect(after).toEqual({ c_mood: 'sad', c_jsonb: '{"c": 3}', c_char: 'q', c_date: '/Date(1704153600000)/', c_int_array: '{7,8}', c_int4: before.c_int4, c_generated: before.c_generated });
   });
 });
 

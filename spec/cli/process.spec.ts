@@ -2,7 +2,7 @@
  * The built `express-odata-v2` executable in child processes, for what only a process shows:
  * refusals are one line on stderr with exit code 2 (arguments) or 1 (anything else) and never a
  * stack trace; `introspect` writes the files a user edits and `serve --metadata --mapping` serves
- * the edited model; SIGTERM stops a service with exit code 0 and the port released.
+ * the edited model (--read-only: writes are 405); SIGTERM stops a service with exit code 0 and the port released.
  * (serve.spec.ts covers the Northwind end to end and SIGINT.)
  */
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'fs';
@@ -45,7 +45,7 @@ it.each([
   expect(result).toEqual({ code, signal: null, stdout: [], stderr: [line] });
 }, 30_000);
 
-it('introspects, serves the edited files, and stops on SIGTERM with exit code 0 and the port released', async () => {
+it('introspects, serves the edited files read-only, and stops on SIGTERM with exit code 0 and the port released', async () => {
   const introspected = await runCli(['introspect', '--db', 'shop'], work);
   expect(introspected).toEqual({ code: 0, signal: null, stdout: [`Wrote metadata.xml (2 entity sets, 1 association) and mapping.json from the PGlite database in shop.`], stderr: [] });
 
@@ -60,9 +60,11 @@ it('introspects, serves the edited files, and stops on SIGTERM with exit code 0 
   mapping.entitySets = { Customers: mapping.entitySets.customers, orders: mapping.entitySets.orders };
   writeFileSync(join(work, 'mapping.json'), JSON.stringify(mapping, null, 2));
 
-  const { process: cli, url, port } = await startServe(['--metadata', 'metadata.xml', '--mapping', 'mapping.json', '--db', 'shop', '--port', '0'], work);
+  const { process: cli, url, port } = await startServe(['--metadata', 'metadata.xml', '--mapping', 'mapping.json', '--db', 'shop', '--port', '0', '--read-only'], work);
   try {
-    expect(cli.stdout[0]).toBe(`Serving 2 entity sets of the PGlite database in shop at ${url}`);
+    expect(cli.stdout[0]).toBe(`Serving 2 entity sets of the PGlite database in shop (read-only) at ${url}`);
+    const refused = await fetch(`${url}Customers`, { method: 'POST', headers: { 'content-type': 'application/json', accept: 'application/json' }, body: JSON.stringify({ id: 3, name: 'Cy' }) });
+    expect([refused.status, ((await refused.json()) as { error: { code: string } }).error.code]).toEqual([405, 'METHOD_NOT_ALLOWED']);
     const served = await (await fetch(`${url}$metadata`)).text();
     expect(served).toContain('<EntitySet Name="Customers" EntityType="Database.customers" />');
     expect(served).toContain('sap:label="Order total"');

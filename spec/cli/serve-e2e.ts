@@ -5,11 +5,12 @@
  * feeds, paging, navigation), one log line per request, and Ctrl-C (SIGINT) ending it with exit
  * code 0 and the port released.
  *
- * Writes through the command line (a create with a generated key, an If-Match update, a $batch
- * changeset) belong here too, in their own describe block, once SqlProvider writes: the command
- * line serves them with no change (see lib/cli/serve.ts).
+ * Then the writes, as SqlProvider makes them with the introspected mapping: a create whose key the
+ * database generates, an If-Match update on the version column, a $batch changeset committed as
+ * one and a failing one rolled back.
  */
 import { createServer } from 'net';
+import { batchBody, changeset, operation, readBatchResponse, send, statuses, type BatchPart, type ResponsePart } from '../helpers/batch-http';
 import type { CliProcess } from './support';
 import { startServe } from './support';
 
@@ -151,6 +152,59 @@ export function describeServe(database: () => E2EDatabase, more: (service: () =>
   });
 
   more(() => ({ url, process: cli, call, expectRequests: (n) => (requests += n) }));
+
+  // Writes (after the reads and the extra cases, which read the seeded data).
+  const JSON_HEADERS = { 'content-type': 'application/json', accept: 'application/json' };
+
+  it('creates an order with the key the database generates (an identity starting at 11000)', async () => {
+    const response = await call('orders', { method: 'POST', headers: JSON_HEADERS, body: JSON.stringify({ customer_id: 'BONAP', employee_id: 3, order_date: '/Date(852076800000)/', ship_country: 'France' }) });
+    expect(response.status).toBe(201);
+    expect(response.headers.get('location')).toBe(`${url}orders(11000)`);
+    const created = ((await response.json()) as { d: Record<string, unknown> }).d;
+    expect([created.order_id, created.customer_id, created.order_date, created.freight]).toEqual([11000, 'BONAP', '/Date(852076800000)/', 0]);
+    expect(await (await call("customers('BONAP')/orders/$count")).text()).toBe('2');
+  });
+
+  it('updates with If-Match: the ETag of the row_version column, 412 for a stale one', async () => {
+    const read = await call('products(6)?$select=unit_price', { headers: { accept: 'application/json' } });
+    const etag = read.headers.get('etag') ?? '';
+    expect(etag).toBe('W/"1"');
+    const merge = (ifMatch: string): Promise<Response> =>
+      call('products(6)', { method: 'MERGE', headers: { ...JSON_HEADERS, 'if-match': ifMatch }, body: JSON.stringify({ unit_price: '18.50' }) });
+    const updated = await merge(etag);
+    expect([updated.status, updated.headers.get('etag')]).toEqual([204, 'W/"2"']);
+    const stale = await merge(etag);
+    expect(stale.status).toBe(412);
+    const after = await get('products(6)?$select=unit_price,row_version');
+    expect(after.body.d).toMatchObject({ unit_price: '18.5', row_version: 2 });
+  });
+
+  it('commits a $batch changeset as one (a category and a product through its navigation), and rolls a failing one back', async () => {
+    const batch = async (parts: BatchPart[]): Promise<ResponsePart[]> => {
+      requests++;
+      return readBatchResponse(await send(`${url}$batch`, 'POST', { 'content-type': 'multipart/mixed; boundary=b' }, batchBody(parts, { boundary: 'b' })));
+    };
+    const committed = await batch([
+      changeset(
+        'c1',
+        operation('POST', 'categories', { headers: JSON_HEADERS, body: JSON.stringify({ category_id: 4, category_name: 'Seafood' }), contentId: '1' }),
+        operation('POST', '$1/products', { headers: JSON_HEADERS, body: JSON.stringify({ product_id: 7, product_name: 'Ikura', unit_price: '31.00' }) }),
+      ),
+    ]);
+    expect(statuses(committed)).toEqual([[201, 201]]);
+    const ikura = await get('products(7)?$expand=category&$select=product_name,discontinued,category/category_name');
+    expect(ikura.body.d).toMatchObject({ product_name: 'Ikura', discontinued: false, category: { category_name: 'Seafood' } });
+
+    const failed = await batch([
+      changeset(
+        'c2',
+        operation('POST', 'categories', { headers: JSON_HEADERS, body: JSON.stringify({ category_id: 5, category_name: 'Produce' }) }),
+        operation('POST', 'categories', { headers: JSON_HEADERS, body: JSON.stringify({ category_id: 1, category_name: 'Taken' }) }),
+      ),
+    ]);
+    expect(statuses(failed)).toEqual([409]);
+    expect((await get('categories(5)')).status).toBe(404);
+  });
 
   it('logs one line per request on stdout', async () => {
     // Log lines are written when a response closes; give the last one a moment.

@@ -1,7 +1,7 @@
 /**
  * `express-odata-v2 serve --db postgres://...` end to end against a PostgreSQL server (npm run
- * test:postgres): the shared cases of serve-e2e.ts on the same Northwind-like schema, served
- * without --read-only (writes are served as SqlProvider serves them, with no command-line change).
+ * test:postgres): the shared cases of serve-e2e.ts (reads and writes) on the same Northwind-like
+ * schema, and the refusals only a server gives.
  */
 import { Client } from 'pg';
 import { createTestDatabase } from '../helpers/postgres-database';

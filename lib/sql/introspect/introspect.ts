@@ -32,8 +32,12 @@ function propertyDefinition(name: string, column: ColumnDraft, isKey: boolean, s
   const madeByDatabase = generated === 'identity' || generated === 'computed';
   if (madeByDatabase || (set.creatable && !column.column.canInsert)) attributes.push(sapAttribute('creatable', 'false'));
   if (madeByDatabase || (set.updatable && !column.column.canUpdate)) attributes.push(sapAttribute('updatable', 'false'));
-  if (madeByDatabase) {
-    attributes.push({ namespace: STORE_ANNOTATION_NAMESPACE, prefix: 'annotation', name: 'StoreGeneratedPattern', value: generated === 'identity' ? 'Identity' : 'Computed' });
+  // A default the database evaluates (now(), nextval...) on a NOT NULL column is Identity too:
+  // generated on insert when not given, unchanged on update (CSDL's meaning), so a create need not
+  // send it (the service requires every other non-nullable property without a DefaultValue). Such
+  // a column stays creatable and updatable: a value the client sends is stored.
+  if (madeByDatabase || (generated === 'default' && column.notNull)) {
+    attributes.push({ namespace: STORE_ANNOTATION_NAMESPACE, prefix: 'annotation', name: 'StoreGeneratedPattern', value: generated === 'computed' ? 'Computed' : 'Identity' });
   }
   const { maxLength, precision, scale } = mapped.facets;
   return {

@@ -179,7 +179,7 @@ function navigationTargetTable(containers: readonly EdmEntityContainer[]): Map<E
           for (const navigation of type.navigationProperties) {
             if (navigation.relationship !== associationSet.association || navigation.fromEnd.role !== associationSet.ends[from].role) continue;
             let row = table.get(source);
-            if (row === undefined) table.set(source, (row = new Map()));
+            if (row === undefined) table.set(source, (row = new Map<EdmNavigationProperty, EdmEntitySet>()));
             row.set(navigation, target);
           }
         }

@@ -78,7 +78,7 @@ const TABLE: ReadonlyMap<EdmPrimitiveTypeName, ReadonlyMap<EdmPrimitiveTypeName,
   for (const [sources, targets, converter] of RULES) {
     for (const source of sources) {
       let row = table.get(source);
-      if (row === undefined) table.set(source, (row = new Map()));
+      if (row === undefined) table.set(source, (row = new Map<EdmPrimitiveTypeName, Converter>()));
       for (const target of targets) row.set(target, converter);
     }
   }

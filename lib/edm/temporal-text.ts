@@ -94,13 +94,12 @@ export function parseDateTimeText(text: string, allowSpace = false): Date | unde
   if (i < text.length) {
     const sign = text.charCodeAt(i);
     if (sign === 90 /* Z */ && i + 1 === text.length) {
-      i += 1;
+      // UTC: the offset stays 0.
     } else if ((sign === 43 || sign === 45) && i + 6 === text.length && text.charCodeAt(i + 3) === 58) {
       const offsetHours = readDigits(text, i + 1, 2);
       const offsetMins = readDigits(text, i + 4, 2);
       if (offsetHours < 0 || offsetHours > 14 || offsetMins < 0 || offsetMins > 59) return undefined;
       offsetMinutes = (offsetHours * 60 + offsetMins) * (sign === 45 ? -1 : 1);
-      i += 6;
     } else {
       return undefined;
     }

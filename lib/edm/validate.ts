@@ -4,8 +4,10 @@
  * as graphql-js `validateSchema` does. Containers are checked in validate-containers.ts.
  */
 import { ODataError } from '../errors';
+import { isReadonlyArray } from '../util';
 import type {
   AssociationDefinition,
+  AssociationEndDefinition,
   ComplexTypeDefinition,
   EntityTypeDefinition,
   ModelDefinition,
@@ -24,7 +26,7 @@ const MULTIPLICITIES: ReadonlySet<string> = new Set(['0..1', '1', '*']);
 /** Every problem of a definition, one line each, in document order; empty when the model is valid. */
 export function collectModelErrors(definition: ModelDefinition): string[] {
   const problems: string[] = [];
-  if (!Array.isArray(definition.schemas) || definition.schemas.length === 0) return ['Model: at least one Schema is required'];
+  if (!isReadonlyArray(definition.schemas) || definition.schemas.length === 0) return ['Model: at least one Schema is required'];
   const index = new DefinitionIndex(definition);
   checkSchemaNames(definition.schemas, problems);
   for (const schema of definition.schemas) {
@@ -237,7 +239,8 @@ function checkNavigation(
 
 function checkAssociation(index: DefinitionIndex, schema: SchemaDefinition, association: AssociationDefinition, problems: string[]): void {
   const path = `Association '${schema.namespace}.${association.name}'`;
-  const ends = association.ends ?? [];
+  // Typed as an array, not the definition's pair: JavaScript callers may pass any number of ends.
+  const ends: readonly AssociationEndDefinition[] = association.ends ?? [];
   if (ends.length !== 2) {
     problems.push(`${path}: an association has exactly two ends, found ${ends.length}`);
     return;

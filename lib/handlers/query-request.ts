@@ -7,6 +7,7 @@ import type { EdmEntitySet, EdmEntityType } from '../edm/model';
 import type { Entity, QueryRequest } from '../provider/types';
 import { entityKeyOf, NO_SELECT_EXPAND, withKeyTieBreaker } from '../uri';
 import type { EntityKey, EntityPath, QueryOptions } from '../uri/types';
+import { isReadonlyArray } from '../util';
 import type { HandlerContext } from './context';
 
 /** A target made of entities: the part of a ResourcePath the provider needs. */
@@ -72,7 +73,7 @@ export function keyOfEntity(entityType: EdmEntityType, entity: Entity): EntityKe
  * more than the `top` it was asked for cannot make a page hold the whole feed.
  */
 export async function collect(entities: readonly Entity[] | AsyncIterable<Entity>, limit = Infinity): Promise<readonly Entity[]> {
-  if (Array.isArray(entities)) return entities;
+  if (isReadonlyArray(entities)) return entities;
   const list: Entity[] = [];
   if (limit <= 0) return list;
   for await (const entity of entities as AsyncIterable<Entity>) {
@@ -118,7 +119,11 @@ export function sourceTarget(target: EntityTarget): EntityTarget | undefined {
 export function providerCount(value: unknown): number | undefined {
   if (value === undefined) return undefined;
   if (typeof value === 'number' && Number.isSafeInteger(value) && value >= 0) return value;
-  throw new TypeError(`The provider returned ${typeof value === 'string' ? `the string '${value.slice(0, 40)}'` : String(value)} as a count; a count is a non-negative integer.`);
+  const shown =
+    typeof value === 'string' ? `the string '${value.slice(0, 40)}'`
+    : typeof value === 'number' || typeof value === 'bigint' || typeof value === 'boolean' || value === null ? String(value)
+    : `a value of type ${Array.isArray(value) ? 'array' : typeof value}`;
+  throw new TypeError(`The provider returned ${shown} as a count; a count is a non-negative integer.`);
 }
 
 /** 404 for a path whose entity does not exist. */

@@ -5,6 +5,7 @@
  * changesets never interleave inside one transaction.
  */
 import * as nodeModule from 'module';
+import type * as PGliteModule from '@electric-sql/pglite';
 import type { PostgresCursor, PostgresPool, PostgresPoolClient, PostgresQueryResult } from 'kysely';
 import { postgresDatabase, resolveConnectionOptions, type SqlConnectionOptions, type SqlDatabase } from './database';
 import { SessionQueue, type ReleaseSession } from './session-queue';
@@ -120,10 +121,11 @@ export function pglite(source?: string | PGliteLike, options: PGliteDatabaseOpti
  * `import()`, which runners that sandbox modules refuse (Jest's vm contexts, where `require` and
  * even `module.createRequire` are Jest's). `process.getBuiltinModule` (Node 20.16+) is Node's.
  */
-function loadPGlite(): typeof import('@electric-sql/pglite') {
+function loadPGlite(): typeof PGliteModule {
   const createRequire = typeof process.getBuiltinModule === 'function' ? process.getBuiltinModule('module').createRequire : nodeModule.createRequire;
   try {
-    return createRequire(__filename)('@electric-sql/pglite');
+    const loaded: unknown = createRequire(__filename)('@electric-sql/pglite');
+    return loaded as typeof PGliteModule;
   } catch (error) {
     throw new Error('pglite() needs the package @electric-sql/pglite: npm install @electric-sql/pglite', { cause: error });
   }

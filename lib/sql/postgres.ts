@@ -3,6 +3,7 @@
  * `types` query option: the global `pg.types` registry is never touched, so other users of `pg` in
  * the process keep theirs), and waiting for a pooled connection is bounded (SqlAcquireTimeoutError).
  */
+import type * as PgModule from 'pg';
 import type { PostgresCursor, PostgresPool, PostgresPoolClient, PostgresQueryResult } from 'kysely';
 import { postgresDatabase, resolveConnectionOptions, type SqlConnectionOptions, type SqlDatabase } from './database';
 import { SqlAcquireTimeoutError } from './errors';
@@ -135,7 +136,7 @@ export function postgres(source: string | PgPoolLike, options: PostgresDatabaseO
 }
 
 async function openPool(connectionString: string, max: number, acquireTimeoutMs: number): Promise<PgPoolLike> {
-  let module: typeof import('pg');
+  let module: typeof PgModule;
   try {
     module = await import('pg');
   } catch (error) {

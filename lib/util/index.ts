@@ -3,4 +3,5 @@ export { assertNever } from './assert-never';
 export { isExcludedFromXml, textProblem, toWellFormed } from './unicode';
 export { systemClock } from './clock';
 export { memoByText } from './text-memo';
+export { isReadonlyArray } from './readonly-array';
 export type { Clock } from './clock';

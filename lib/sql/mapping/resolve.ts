@@ -202,7 +202,7 @@ function resolve(model: EdmModel, input: unknown, complete: boolean): SqlMapping
   const root = isRecord(input) ? input : {};
   if (!isRecord(input)) problems.push(`The mapping must be an object.`);
   unknownFields(root, complete ? ['version', 'entitySets', 'associationSets'] : ['version', 'schema', 'entitySets', 'associationSets'], 'The mapping', problems);
-  if (root.version !== undefined && root.version !== SQL_MAPPING_VERSION) problems.push(`The mapping has version ${String(root.version)}; this library reads version ${SQL_MAPPING_VERSION}.`);
+  if (root.version !== undefined && root.version !== SQL_MAPPING_VERSION) problems.push(`The mapping has version ${JSON.stringify(root.version)}; this library reads version ${SQL_MAPPING_VERSION}.`);
   if (complete && root.version === undefined) problems.push(`The mapping has no version (expected ${SQL_MAPPING_VERSION}).`);
   const defaultSchema = complete ? undefined : nameField(root, 'schema', 'The mapping', problems);
   const container = model.defaultContainer;

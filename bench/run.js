@@ -118,7 +118,7 @@ async function checkServer(scenario, server, id) {
     await scenario.check(response, { root, id, fetch: (request) => fetchOnce(server.port, request) });
   } catch (error) {
     const excerpt = response.body.toString('utf8', 0, 300).replace(/\s+/g, ' ');
-    throw new Error(`${error.message}\n      (status ${response.status}, ${response.headers['content-type']}; body starts: ${excerpt})`);
+    throw new Error(`${error.message}\n      (status ${response.status}, ${response.headers['content-type']}; body starts: ${excerpt})`, { cause: error });
   }
   return response;
 }

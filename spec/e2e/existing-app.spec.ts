@@ -275,7 +275,7 @@ describe.each(EXPRESS_VERSIONS)('examples/existing-app on %s', (_name, expressMo
     });
 
     it('pages with a $skiptoken next link that needs no server memory', async () => {
-      app.close();
+      await app.close();
       await start({ maxPageSize: 3 });
       const first = await odata('Orders?$orderby=Item');
       expect(ids(first.body)).toEqual([3, 1, 2]);

@@ -44,11 +44,12 @@ describe('405 Method Not Allowed, derived from the provider', () => {
   });
   afterAll(() => server.close());
 
-  const send = (method: string, path: string) =>
-    request(server.url)
-      [method === 'MERGE' ? 'merge' : (method.toLowerCase() as 'get' | 'post' | 'put' | 'patch' | 'delete' | 'head')](path)
+  const send = (method: string, path: string) => {
+    const verb = method === 'MERGE' ? 'merge' : (method.toLowerCase() as 'get' | 'post' | 'put' | 'patch' | 'delete' | 'head');
+    return request(server.url)[verb](path)
       .set('accept', JSON_TYPE)
       .set('if-match', '*');
+  };
 
   it.each([
     // A read-only provider: every write is 405 and Allow lists what reads remain.

@@ -82,8 +82,8 @@ describe.each(EXPRESS_VERSIONS)('preconditions on %s', (_name, expressModule) =>
     ])('%s %s with a specific %s is 400 PRECONDITION_INVALID, and nothing changes', async (method, path, header) => {
       const before = (await api().get('/odata/Products(1)').set('accept', JSON_TYPE)).body;
       const name = header === 'if-match' ? 'If-Match' : 'If-None-Match';
-      const response = await api()
-        [method === 'MERGE' ? 'merge' : method === 'PUT' ? 'put' : method === 'DELETE' ? 'delete' : 'get'](`/odata/${path}`)
+      const verb = method === 'MERGE' ? 'merge' : method === 'PUT' ? 'put' : method === 'DELETE' ? 'delete' : 'get';
+      const response = await api()[verb](`/odata/${path}`)
         .set('accept', JSON_TYPE)
         .set('content-type', JSON_TYPE)
         .set(header, 'W/"1"')

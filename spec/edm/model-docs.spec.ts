@@ -12,6 +12,7 @@ function docsExample(): EdmModel {
     .slice(start + 5, end)
     .replace("import { defineModel } from 'express-odata-v2';", '')
     .replace('export const model = ', 'return ');
+  // eslint-disable-next-line @typescript-eslint/no-implied-eval -- runs the docs' example as a user would paste it
   const run = new Function('defineModel', body) as (define: typeof defineModel) => EdmModel;
   return run(defineModel);
 }

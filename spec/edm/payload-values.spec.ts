@@ -260,6 +260,7 @@ describe('fromJsonValue refuses garbage with 400 VALUE_INVALID', () => {
     ['Edm.Int32', 2147483648, '2147483648 is not a valid Edm.Int32'],
     ['Edm.Int32', true, 'true is not a valid Edm.Int32'],
     ['Edm.Int32', [1], 'an array is not a valid Edm.Int32'],
+    // eslint-disable-next-line no-loss-of-precision -- the point: a JS number cannot hold this Int64
     ['Edm.Int64', 9007199254740993, '9007199254740992 is not a valid Edm.Int64'],
     ['Edm.Int64', 1.5, '1.5 is not a valid Edm.Int64'],
     ['Edm.Int64', '9223372036854775808', "'9223372036854775808' is not a valid Edm.Int64"],

@@ -5,11 +5,12 @@
 import { existsSync, readFileSync, renameSync, writeFileSync } from 'fs';
 import { tmpdir } from 'os';
 import { dirname, join } from 'path';
+import type * as PGliteModule from '@electric-sql/pglite';
 import type { PGlite as PGliteInstance } from '@electric-sql/pglite';
 
 // Node's own loader, as lib/sql/pglite.ts does: PGlite's dynamic import() fails inside Jest's sandbox.
-const nodeModule = process.getBuiltinModule('module') as typeof import('module');
-const { PGlite } = nodeModule.createRequire(__filename)('@electric-sql/pglite') as typeof import('@electric-sql/pglite');
+const nodeModule = process.getBuiltinModule('module');
+const { PGlite } = nodeModule.createRequire(__filename)('@electric-sql/pglite') as typeof PGliteModule;
 
 // The package exports no package.json: read it next to its dist/ folder.
 const MANIFEST = join(dirname(require.resolve('@electric-sql/pglite')), '..', 'package.json');

@@ -70,7 +70,7 @@ async function execute(bin: string, program: string, args: readonly string[]): P
     await run(file, argv, { encoding: 'utf8' });
   } catch (error) {
     const output = error instanceof Error && 'stderr' in error ? String(error.stderr) : '';
-    throw new Error(`${program} failed: ${output || String(error)}`);
+    throw new Error(`${program} failed: ${output || String(error)}`, { cause: error });
   }
 }
 
@@ -149,7 +149,7 @@ async function startCluster(bin: string, folder: string, dataDir: string, option
   } catch (error) {
     const log = existsSync(join(folder, 'server.log')) ? readFileSync(join(folder, 'server.log'), 'utf8').slice(-2000) : '';
     stopNow(dataDir);
-    throw new Error(`${(error as Error).message}\n${log}`);
+    throw new Error(`${(error as Error).message}\n${log}`, { cause: error });
   }
   const url = `postgres://postgres@127.0.0.1:${port}/postgres`;
   return {

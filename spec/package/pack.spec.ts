@@ -6,6 +6,7 @@ import { execFileSync, spawn, spawnSync } from 'child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync, readdirSync } from 'fs';
 import { tmpdir } from 'os';
 import { join, resolve } from 'path';
+import { version as expressVersion } from 'express/package.json';
 
 const ROOT = resolve(__dirname, '..', '..');
 const NPM = process.platform === 'win32' ? 'npm.cmd' : 'npm';
@@ -41,7 +42,7 @@ describe('the packed library', () => {
     const app = join(work, 'app');
     execFileSync('mkdir', ['-p', app]);
     writeFileSync(join(app, 'package.json'), JSON.stringify({ name: 'consumer', version: '1.0.0', private: true }));
-    npm(['install', '--no-audit', '--no-fund', '--prefer-offline', tarball, `express@${require('express/package.json').version}`], app);
+    npm(['install', '--no-audit', '--no-fund', '--prefer-offline', tarball, `express@${expressVersion}`], app);
     expect(readdirSync(join(app, 'node_modules', 'express-odata-v2', 'dist'))).toContain('index.js');
     writeFileSync(
       join(app, 'server.js'),

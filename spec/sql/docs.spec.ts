@@ -35,6 +35,7 @@ function loadExample(instance: PGlite): Example {
   const sqlPackage = { ...sqlModule, pglite: () => sqlModule.pglite(instance) };
   const modules: Record<string, unknown> = { kysely, 'express-odata-v2': library, 'express-odata-v2/sql': sqlPackage };
   const exports: Record<string, unknown> = {};
+  // eslint-disable-next-line @typescript-eslint/no-implied-eval -- runs the docs' example as a user would paste it
   const run = new Function('require', 'exports', outputText) as (require: (name: string) => unknown, exports: Record<string, unknown>) => void;
   run((name) => modules[name], exports);
   return exports as unknown as Example;

@@ -37,7 +37,7 @@ function expectTotal(fn: () => unknown, input: string): void {
     fn();
   } catch (error) {
     if (!(error instanceof ODataError) || error.status < 400 || error.status >= 500) {
-      throw new Error(`input ${JSON.stringify(input)} threw ${String(error)}`);
+      throw new Error(`input ${JSON.stringify(input)} threw ${String(error)}`, { cause: error });
     }
   }
 }

@@ -91,7 +91,7 @@ function assertWritable(type: EdmPropertyTypeRef, value: PropertyValue, name: st
     formatAtomValue(type.name, primitive);
     printLiteral(type.name, primitive);
   } catch (error) {
-    throw new Error(`the reader accepted ${String(primitive)} for '${name}' (${type.name}), which a writer refuses: ${String(error)}`);
+    throw new Error(`the reader accepted ${String(primitive)} for '${name}' (${type.name}), which a writer refuses: ${String(error)}`, { cause: error });
   }
 }
 

@@ -53,13 +53,13 @@ export interface CollectionResult {
 }
 
 /** A raw value (`$value` of a property, or a media resource). */
-export interface RawValueResult {
+interface RawValueResult {
   readonly kind: 'RawValue';
   readonly contentType: string;
   readonly body: Buffer | string | AsyncIterable<Buffer | string>;
 }
 
-export interface CountResult {
+interface CountResult {
   readonly kind: 'Count';
   readonly count: number;
 }
@@ -78,12 +78,12 @@ export interface LinkResult {
   readonly uri: string;
 }
 
-export interface ServiceDocumentResult {
+interface ServiceDocumentResult {
   readonly kind: 'ServiceDocument';
 }
 
 /** `$metadata`: the EDMX document, written once when the service was built (edm/writeEdmx). */
-export interface MetadataResult {
+interface MetadataResult {
   readonly kind: 'Metadata';
   readonly document: Buffer;
   /** The model's DataServiceVersion, which the response carries. */
@@ -91,7 +91,7 @@ export interface MetadataResult {
 }
 
 /** The multipart answer of a `$batch` request, written by lib/batch. */
-export interface BatchResult {
+interface BatchResult {
   readonly kind: 'Batch';
   /** `multipart/mixed; boundary=...`. */
   readonly contentType: string;
@@ -99,7 +99,7 @@ export interface BatchResult {
 }
 
 /** No body: 204 No Content (writes and deletes), or 304 Not Modified for a conditional read. */
-export interface NoContentResult {
+interface NoContentResult {
   readonly kind: 'NoContent';
 }
 

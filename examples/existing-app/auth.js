@@ -25,4 +25,4 @@ function authenticate(users = USERS) {
   };
 }
 
-module.exports = { authenticate, USERS };
+module.exports = { authenticate };

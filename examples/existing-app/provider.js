@@ -237,4 +237,4 @@ function createProvider(store) {
   };
 }
 
-module.exports = { createProvider, ROLE_FOR_SET };
+module.exports = { createProvider };

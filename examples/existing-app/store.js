@@ -89,4 +89,4 @@ class DuplicateKeyError extends Error {
   }
 }
 
-module.exports = { Store, DuplicateKeyError, SEED };
+module.exports = { Store, DuplicateKeyError };

@@ -17,33 +17,9 @@ import {
   OuterRequest,
 } from './types';
 
-export type {
-  BatchErrorResponder,
-  BatchHandler,
-  BatchInvalidOperation,
-  BatchLimits,
-  BatchOperation,
-  BatchOperationResponse,
-  BatchRequestOperation,
-  BatchRequestPart,
-  BatchResponsePart,
-  BatchTransaction,
-  BufferedResponse,
-  ContentIdPlacement,
-  OuterRequest,
-} from './types';
-export { DEFAULT_BATCH_LIMITS } from './types';
-export { parseMultipartBoundary } from './content-type';
-export { splitMultipart, readBatchBody } from './multipart-reader';
-export type { MimePart } from './multipart-reader';
-export { readEmbeddedRequest, readRequestMessage, parseRequestLine, writeEmbeddedResponse } from './http-message';
-export { toServiceTarget, servicePathOf } from './request-target';
-export { checkContentId, resolveReferences, referencedPath } from './content-id';
-export { readBatchRequest } from './batch-request';
-export { executeBatch, readBody } from './executor';
-export { writeBatchResponse } from './multipart-writer';
-export type { BoundaryFactory } from './multipart-writer';
-export { defaultErrorResponse } from './error-response';
+export type { BatchLimits, OuterRequest } from './types';
+export { splitMultipart } from './multipart-reader';
+export { parseRequestLine } from './http-message';
 
 /** Everything `processBatch` needs: the outer request's body and headers, and the service's functions. */
 export interface ProcessBatchInput {

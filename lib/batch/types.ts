@@ -56,7 +56,7 @@ export interface BatchRequestOperation {
 }
 
 /** A batch operation that could not be read; `request` is the best approximation, used to pick the error format. */
-export interface BatchInvalidOperation {
+interface BatchInvalidOperation {
   readonly kind: 'invalid';
   readonly error: ODataError;
   readonly request: ODataRequest;

@@ -59,7 +59,7 @@ export function parseTypeReference(text: string): TypeReference {
 }
 
 /** Split `A.B.Name` at its last dot: namespace `A.B`, name `Name`; undefined without a dot. */
-export function splitQualifiedName(name: string): { namespace: string; name: string } | undefined {
+function splitQualifiedName(name: string): { namespace: string; name: string } | undefined {
   const dot = name.lastIndexOf('.');
   if (dot <= 0 || dot === name.length - 1) return undefined;
   return { namespace: name.slice(0, dot), name: name.slice(dot + 1) };

@@ -5,7 +5,7 @@ export * from './namespaces';
 export { buildModel } from './build';
 export { defineModel, toModelDefinition } from './define';
 export type { SingleSchemaDefinition } from './define';
-export { collectModelErrors, validateModel } from './validate';
+export { collectModelErrors } from './validate';
 export { readEdmx, loadEdmx } from './edmx-reader';
 export { writeEdmx } from './edmx-writer';
 export * from './literals';

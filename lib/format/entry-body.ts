@@ -13,13 +13,13 @@ export interface EntryReference {
 }
 
 /** Links from the entry to existing entries over one navigation property. */
-export interface EntryBinding {
+interface EntryBinding {
   readonly property: EdmNavigationProperty;
   readonly targets: readonly EntryReference[];
 }
 
 /** New entries to create and link (deep insert) over one navigation property. */
-export interface InlineEntries {
+interface InlineEntries {
   readonly property: EdmNavigationProperty;
   /** The entity set the new entries go to (the navigation target of the parent's set). */
   readonly entitySet: EdmEntitySet;
@@ -74,7 +74,7 @@ export interface LinkTarget {
 }
 
 /** Limits of the body readers; each has a safe default. */
-export interface ReadLimits {
+interface ReadLimits {
   /** Deepest nesting of inline entries (deep insert) below the top entry (default 8). */
   readonly maxInlineDepth?: number;
   /** Deepest JSON array/object or XML element nesting (default 100). */

@@ -12,11 +12,10 @@ import type { WriterContext } from './context';
 import { writeJsonCollection, writeJsonEntry, writeJsonFeed, writeJsonLink, writeJsonLinks, writeJsonProperty, writeJsonServiceDocument } from './json';
 import { writeXmlCollection, writeXmlLink, writeXmlLinks, writeXmlProperty } from './xml';
 
-export type { WriterContext, MediaInfo } from './context';
+export type { WriterContext } from './context';
 export { errorContentType, writeError } from './error-body';
 export { responseHeaders } from './response-headers';
 export * from './names';
-export type { EntryPlan, NavigationPlan } from './entry-plan';
 export { CHUNK_SIZE } from './stream';
 export * from './atom';
 export * from './json';

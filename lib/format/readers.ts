@@ -2,21 +2,7 @@
  * The request-body readers of the write path (MS-ODATA §2.2.6): bytes to typed, validated
  * structures for the write handlers. Re-exported by `format/index.ts`.
  */
-export type {
-  EntryBinding,
-  EntryBody,
-  EntryReference,
-  EntryTarget,
-  InlineEntries,
-  LinkBody,
-  LinkTarget,
-  PropertyBody,
-  PropertyTarget,
-  ReadContext,
-  ReadLimits,
-} from './entry-body';
-export { DEFAULT_MAX_INLINE_DEPTH, DEFAULT_MAX_NESTING } from './entry-body';
-export { decodeBodyText } from './body-text';
+export type { EntryBody, EntryTarget, LinkBody, LinkTarget, PropertyBody, PropertyTarget, ReadContext } from './entry-body';
 export { readAtomEntry } from './atom/entry-reader';
 export { readJsonEntry } from './json/entry-reader';
 export { readXmlProperty } from './xml/property-reader';

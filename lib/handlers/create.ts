@@ -31,7 +31,7 @@ async function parentOf(context: HandlerContext, target: EntityTarget): Promise<
 }
 
 /** The Location and entry response of a created entity. */
-export function createdOutcome(context: HandlerContext, target: EntityTarget, entity: Entity): HandlerOutcome {
+function createdOutcome(context: HandlerContext, target: EntityTarget, entity: Entity): HandlerOutcome {
   const location = `${context.request.serviceRoot}${target.entitySet.name}${printKeyPredicate(target.entityType, entity)}`;
   return {
     status: 201,

@@ -18,7 +18,7 @@ import type { Handler, HandlerContext } from './context';
 import { collect, entityQuery, keyOfEntity } from './query-request';
 
 /** Parameters as typed EDM values: 400 for a missing or malformed one. */
-export function operationParameters(functionImport: EdmFunctionImport, custom: Readonly<Record<string, string>>): Record<string, PropertyValue> {
+function operationParameters(functionImport: EdmFunctionImport, custom: Readonly<Record<string, string>>): Record<string, PropertyValue> {
   const parameters: Record<string, PropertyValue> = {};
   for (const parameter of functionImport.parameters) {
     const raw = custom[parameter.name];

@@ -6,6 +6,5 @@ export { csrfPolicyOf, csrfFetchHeaders, checkCsrf } from './csrf';
 export type { CsrfPolicy } from './csrf';
 export { odataClientErrorHandler } from './client-error';
 export type { ClientErrorListener } from './client-error';
-export { standaloneErrorResponse } from './error-response';
-export { odataErrorHandler, bodyParserErrorToOData } from './error-handler';
+export { odataErrorHandler } from './error-handler';
 export type { ODataErrorHandler } from './error-handler';

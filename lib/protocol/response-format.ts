@@ -10,7 +10,7 @@ import { negotiateErrorFormat, negotiateFormat } from './negotiate';
 import type { ErrorFormat, NegotiatedFormat, PayloadKind } from './negotiate';
 
 /** The payload kind of each path kind; operations decide by their return type. */
-export function payloadKindOf(path: ResourcePath): PayloadKind {
+function payloadKindOf(path: ResourcePath): PayloadKind {
   switch (path.kind) {
     case 'ServiceDocument':
       return 'serviceDocument';

@@ -8,7 +8,7 @@ import { ODataError } from '../errors';
 const TUNNELED = new Set(['PUT', 'MERGE', 'PATCH', 'DELETE']);
 
 /** Every method this service implements on some resource (HEAD as GET). */
-export const SERVICE_METHODS: ReadonlySet<string> = new Set(['GET', 'HEAD', 'POST', 'PUT', 'MERGE', 'PATCH', 'DELETE']);
+const SERVICE_METHODS: ReadonlySet<string> = new Set(['GET', 'HEAD', 'POST', 'PUT', 'MERGE', 'PATCH', 'DELETE']);
 
 /**
  * RFC 9110 §9.1: "An origin server that receives a request method that is unrecognized or not

@@ -22,7 +22,7 @@ export function encodeDynamicValue(value: PrimitiveValue | null, type: EdmPrimit
 }
 
 /** One stored value back in its JS form; TypeError for a document this module did not write. */
-export function decodeDynamicValue(stored: unknown, name: string): PrimitiveValue | null {
+function decodeDynamicValue(stored: unknown, name: string): PrimitiveValue | null {
   if (stored === null || typeof stored === 'string' || typeof stored === 'boolean') return stored;
   if (typeof stored === 'number') return stored;
   if (typeof stored === 'object' && !Array.isArray(stored)) {

@@ -29,7 +29,7 @@ function request(operation: BatchRequest): string {
 }
 
 /** The body of a `$batch` request with `parts`. */
-export function batchBody(parts: readonly BatchPart[]): { body: Buffer; contentType: string } {
+function batchBody(parts: readonly BatchPart[]): { body: Buffer; contentType: string } {
   const boundary = 'batch_conformance';
   const text = parts
     .map((part, index) => {

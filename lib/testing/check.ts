@@ -95,11 +95,4 @@ export function feedOf(answer: HttpAnswer, request: string): FeedPage {
   return feedValue(jsonOf(answer, request).d, request);
 }
 
-/** An object member of a JSON object, or a failure. */
-export function objectAt(value: JsonObject, name: string, what: string): JsonObject {
-  const member = value[name];
-  if (!isObject(member)) fail(`${what}: expected an object in '${name}', got ${show(member)}`);
-  return member;
-}
-
 export { isObject };

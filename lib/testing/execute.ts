@@ -20,7 +20,7 @@ export interface OpenUnit {
 }
 
 /** `work`, or a rejection after `timeout` ms saying what did not finish. */
-export async function withTimeout<T>(work: () => T | Promise<T>, timeout: number, what: string): Promise<T> {
+async function withTimeout<T>(work: () => T | Promise<T>, timeout: number, what: string): Promise<T> {
   let timer: NodeJS.Timeout | undefined;
   const expired = new Promise<never>((_resolve, reject) => {
     timer = setTimeout(() => reject(new Error(`${what} did not finish within ${timeout} ms`)), timeout);

@@ -31,7 +31,7 @@ export interface ItemRow {
   readonly Tags: readonly string[];
 }
 
-export interface CategoryRow {
+interface CategoryRow {
   readonly ID: number;
   readonly Name: string;
 }
@@ -41,7 +41,7 @@ export interface TagRow {
   readonly Label: string | null;
 }
 
-export interface AddressValue {
+interface AddressValue {
   readonly Street: string | null;
   readonly City: string | null;
 }
@@ -68,7 +68,7 @@ export interface OrderRow extends OrderKey {
   readonly Customer: number;
 }
 
-export interface OrderLineRow {
+interface OrderLineRow {
   readonly ID: number;
   readonly Product: string;
   readonly Quantity: number;

@@ -12,7 +12,7 @@ import { defineModel } from '../index';
 import type { EdmModel, SingleSchemaDefinition } from '../index';
 
 /** The namespace of the fixture's types (`Conformance.Item`). */
-export const FIXTURE_NAMESPACE = 'Conformance';
+const FIXTURE_NAMESPACE = 'Conformance';
 
 const nonNull = { nullable: false } as const;
 

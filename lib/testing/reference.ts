@@ -6,7 +6,7 @@
  */
 
 /** An exact decimal: `units / 10^scale`. */
-export interface ExactDecimal {
+interface ExactDecimal {
   readonly units: bigint;
   readonly scale: number;
 }
@@ -14,7 +14,7 @@ export interface ExactDecimal {
 const DECIMAL_TEXT = /^([+-]?)(\d+)(?:\.(\d+))?$/;
 
 /** Read decimal text (`-12.50`). */
-export function decimal(text: string): ExactDecimal {
+function decimal(text: string): ExactDecimal {
   const match = DECIMAL_TEXT.exec(text);
   if (match === null) throw new TypeError(`not decimal text: ${text}`);
   const fraction = match[3] ?? '';
@@ -46,7 +46,7 @@ export function decimalArithmetic(a: string, operator: 'add' | 'sub' | 'mul', b:
 }
 
 /** Canonical text: no trailing fractional zeros, no `-0`. */
-export function decimalText(value: ExactDecimal): string {
+function decimalText(value: ExactDecimal): string {
   const negative = value.units < 0n;
   let digits = (negative ? -value.units : value.units).toString().padStart(value.scale + 1, '0');
   let scale = value.scale;

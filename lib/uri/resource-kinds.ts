@@ -156,7 +156,7 @@ export function shapedResultOf(functionImport: EdmFunctionImport, suffix: 'count
 }
 
 /** The result shape of a service operation, with its `$count`/`$value` suffix. */
-export function serviceOperationShape(functionImport: EdmFunctionImport, suffix: 'count' | 'value' | undefined): ServiceOperationShape {
+function serviceOperationShape(functionImport: EdmFunctionImport, suffix: 'count' | 'value' | undefined): ServiceOperationShape {
   return shapedResultOf(functionImport, suffix).shape;
 }
 

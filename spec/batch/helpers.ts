@@ -31,11 +31,6 @@ export function crlf(body: Buffer | string): Buffer {
   return Buffer.from(out);
 }
 
-/** Join lines with CRLF. */
-export function lines(...parts: string[]): string {
-  return parts.join('\r\n');
-}
-
 export function context(): RequestContext {
   return { request: new IncomingMessage(new Socket()), state: new Map() };
 }
@@ -51,7 +46,7 @@ export function outer(overrides: Partial<OuterRequest> = {}): OuterRequest {
 }
 
 /** What the fake pipeline saw. */
-export interface RecordedCall {
+interface RecordedCall {
   readonly method: string;
   readonly path: string;
   readonly query: string;
@@ -66,7 +61,7 @@ export function json(status: number, value: unknown, headers: Record<string, str
   return { status, headers: { 'content-type': 'application/json;charset=utf-8', dataserviceversion: '2.0;', ...headers }, body: JSON.stringify(value) };
 }
 
-export function jsonError(error: ODataError): ODataResponse {
+function jsonError(error: ODataError): ODataResponse {
   return json(error.status, { error: { code: error.code, message: { lang: 'en-US', value: error.message } } }, { dataserviceversion: '1.0;' });
 }
 

@@ -29,7 +29,7 @@ type V<EdmT extends 'Edm.Int32' | 'Edm.String' | 'Edm.DateTime' | 'Edm.Decimal'>
 type Field<EntityT extends Entity, EdmT extends 'Edm.Int32' | 'Edm.String' | 'Edm.DateTime' | 'Edm.Decimal', NullableT extends boolean> = OrderableEdmTypeField<EntityT, Ds, EdmT, NullableT, true>;
 
 /** ODataDemo.Address as the generated client types it. */
-export interface Address {
+interface Address {
   street?: V<'Edm.String'>;
   city?: V<'Edm.String'>;
   state?: V<'Edm.String'>;
@@ -51,7 +51,7 @@ export interface Product extends Entity {
 }
 
 /** ODataDemo.Category (entity set Categories). */
-export interface Category extends Entity {
+interface Category extends Entity {
   id: V<'Edm.Int32'>;
   name?: V<'Edm.String'> | null;
   products: Product[];
@@ -67,7 +67,7 @@ export interface Supplier extends Entity {
 }
 
 /** The request builders every generated entity API has. */
-export interface RequestBuilderOf<EntityT extends Entity> extends RequestBuilder<EntityT, Ds> {
+interface RequestBuilderOf<EntityT extends Entity> extends RequestBuilder<EntityT, Ds> {
   getAll(): GetAllRequestBuilder<EntityT, Ds>;
   getByKey(id: number): GetByKeyRequestBuilder<EntityT, Ds>;
   create(entity: EntityT): CreateRequestBuilder<EntityT, Ds>;
@@ -77,7 +77,7 @@ export interface RequestBuilderOf<EntityT extends Entity> extends RequestBuilder
 }
 
 /** `productsApi` of the generated service. */
-export interface ProductsApi extends EntityApi<Product, Ds> {
+interface ProductsApi extends EntityApi<Product, Ds> {
   requestBuilder(): RequestBuilderOf<Product>;
   entityBuilder(): EntityBuilderType<Product, Ds>;
   schema: {
@@ -94,7 +94,7 @@ export interface ProductsApi extends EntityApi<Product, Ds> {
 }
 
 /** `categoriesApi` of the generated service. */
-export interface CategoriesApi extends EntityApi<Category, Ds> {
+interface CategoriesApi extends EntityApi<Category, Ds> {
   requestBuilder(): RequestBuilderOf<Category>;
   entityBuilder(): EntityBuilderType<Category, Ds>;
   schema: {
@@ -105,7 +105,7 @@ export interface CategoriesApi extends EntityApi<Category, Ds> {
 }
 
 /** `suppliersApi` of the generated service. */
-export interface SuppliersApi extends EntityApi<Supplier, Ds> {
+interface SuppliersApi extends EntityApi<Supplier, Ds> {
   requestBuilder(): RequestBuilderOf<Supplier>;
   entityBuilder(): EntityBuilderType<Supplier, Ds>;
   schema: {
@@ -117,7 +117,7 @@ export interface SuppliersApi extends EntityApi<Supplier, Ds> {
 }
 
 /** A request that may stand in a batch outside a changeset. */
-export type ReadRequest =
+type ReadRequest =
   | GetAllRequestBuilder<Product, Ds>
   | GetAllRequestBuilder<Category, Ds>
   | GetAllRequestBuilder<Supplier, Ds>
@@ -126,7 +126,7 @@ export type ReadRequest =
   | GetByKeyRequestBuilder<Supplier, Ds>;
 
 /** A request that may stand in a changeset. */
-export type WriteRequest =
+type WriteRequest =
   | CreateRequestBuilder<Product, Ds>
   | UpdateRequestBuilder<Product, Ds>
   | DeleteRequestBuilder<Product, Ds>

@@ -30,7 +30,7 @@ export function entitySet(name: string, model: EdmModel = demoModel): EdmEntityS
 }
 
 /** The ETag rule of the original service: the Fixed properties' values, weak. */
-export function etagOf(entity: Entity, type: EdmEntityType): string | undefined {
+function etagOf(entity: Entity, type: EdmEntityType): string | undefined {
   if (type.concurrencyProperties.length === 0) return undefined;
   return `W/"${type.concurrencyProperties.map((p) => String(entity[p.name])).join(',')}"`;
 }
@@ -100,14 +100,6 @@ export function expectGolden(path: string, actual: string): void {
   }
   if (!existsSync(file)) throw new Error(`golden file ${path} is missing: run with UPDATE_GOLDEN=1 and review it`);
   expect(actual).toBe(readFileSync(file, 'utf8'));
-}
-
-/** Collect a writer's output (a string, or the chunks of a stream) into one string. */
-export async function collect(output: string | AsyncIterable<string>): Promise<string> {
-  if (typeof output === 'string') return output;
-  let text = '';
-  for await (const chunk of output) text += chunk;
-  return text;
 }
 
 /** Narrow a writer's output to a string (arrays never stream). */

@@ -40,7 +40,7 @@ export function parseTree(xml: string): Node {
   return root;
 }
 
-export const NS: Record<string, string> = {
+const NS: Record<string, string> = {
   atom: 'http://www.w3.org/2005/Atom',
   app: 'http://www.w3.org/2007/app',
   d: 'http://schemas.microsoft.com/ado/2007/08/dataservices',

@@ -12,7 +12,7 @@ import type { RunningServer } from './server';
 export const JSON_TYPE = 'application/json';
 export const JSON_UTF8 = 'application/json;charset=utf-8';
 export const ATOM_UTF8 = 'application/atom+xml;charset=utf-8';
-export const ATOM_NS =
+const ATOM_NS =
   'xmlns="http://www.w3.org/2005/Atom" xmlns:d="http://schemas.microsoft.com/ado/2007/08/dataservices" xmlns:m="http://schemas.microsoft.com/ado/2007/08/dataservices/metadata"';
 export const RELATED = 'http://schemas.microsoft.com/ado/2007/08/dataservices/related/';
 export const FIXTURES = join(__dirname, '..', 'fixtures', 'batch');

@@ -107,14 +107,14 @@ export interface EmbeddedResponse {
 }
 
 /** The responses of a committed changeset. */
-export interface ChangesetResponse {
+interface ChangesetResponse {
   readonly mime: Readonly<Record<string, string>>;
   readonly changeset: readonly EmbeddedResponse[];
 }
 
 export type ResponsePart = EmbeddedResponse | ChangesetResponse;
 
-export function isChangesetResponse(part: ResponsePart): part is ChangesetResponse {
+function isChangesetResponse(part: ResponsePart): part is ChangesetResponse {
   return 'changeset' in part;
 }
 

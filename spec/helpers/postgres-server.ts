@@ -37,7 +37,7 @@ export interface PostgresServerOptions {
 }
 
 /** The folder with initdb, pg_ctl and pg_basebackup. */
-export function findPostgresBin(): string {
+function findPostgresBin(): string {
   const fromEnvironment = process.env.POSTGRES_BIN;
   if (fromEnvironment !== undefined && fromEnvironment !== '') return fromEnvironment;
   const debian = '/usr/lib/postgresql';

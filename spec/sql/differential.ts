@@ -29,14 +29,6 @@ interface Evaluation {
   readonly poisoned: ReadonlySet<number>;
 }
 
-/** Options of a differential run. */
-export interface DifferentialOptions {
-  readonly rows: number;
-  readonly filters: number;
-  readonly orderings: number;
-  readonly seed: number;
-}
-
 /** The fixture loaded into `db`, and both ways of answering a filter or an ordering over it. */
 export class Differential {
   private entities: Entity[] = [];

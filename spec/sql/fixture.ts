@@ -16,7 +16,7 @@ import { seededRandom } from '../helpers/random';
 import { Item, SpecialItem, testModel } from './support';
 
 /** Column, EDM type, SQL type of each Items column (besides ID, $type and Owner_ID). */
-export const ITEM_COLUMNS: readonly (readonly [string, EdmPrimitiveTypeName, string])[] = [
+const ITEM_COLUMNS: readonly (readonly [string, EdmPrimitiveTypeName, string])[] = [
   ['Binary', 'Edm.Binary', 'bytea'],
   ['Boolean', 'Edm.Boolean', 'boolean'],
   ['Byte', 'Edm.Byte', 'smallint'],
@@ -41,7 +41,7 @@ export const ITEM_COLUMNS: readonly (readonly [string, EdmPrimitiveTypeName, str
 ];
 
 /** Strings: wildcards, quotes, case pairs with special mappings, combining marks, emoji. */
-export const STRINGS: readonly (string | null)[] = [
+const STRINGS: readonly (string | null)[] = [
   null, '', 'a', 'A', 'ab', 'abc', 'b', 'B', 'Z', 'é', 'É', 'ß', 'straße', 'ẞ', 'Σ', 'ΑΣ ΟΔΟΣ', 'İ', 'ǅ', 'ŉ',
   '😀', 'a😀b', '😀😀', '𝒳y', 'x𝒳', '100%', 'a_b', 'a\\b', "O'Neil", ' padded ', '\u00a0nbsp\u3000', '\ttab\n',
   '中文', 'ab😀', 'abcabc', '9', '10',
@@ -78,7 +78,7 @@ const BINARIES: readonly (Uint8Array | null)[] = [null, new Uint8Array([]), new 
 const BOOLEANS: readonly (boolean | null)[] = [null, true, false];
 
 /** People: the owners. */
-export const PEOPLE: readonly { readonly ID: number; readonly Name: string | null }[] = [
+const PEOPLE: readonly { readonly ID: number; readonly Name: string | null }[] = [
   { ID: 1, Name: 'Ann' },
   { ID: 2, Name: null },
   { ID: 3, Name: 'ß😀' },

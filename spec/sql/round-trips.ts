@@ -14,7 +14,7 @@ import { fromSqlValue } from '../../lib/sql/values';
 const date = (text: string): Date => new Date(text);
 
 /** Per type: values that must come back unchanged. */
-export const ROUND_TRIPS: readonly (readonly [EdmPrimitiveTypeName, readonly PrimitiveValue[]])[] = [
+const ROUND_TRIPS: readonly (readonly [EdmPrimitiveTypeName, readonly PrimitiveValue[]])[] = [
   ['Edm.Binary', [new Uint8Array([]), new Uint8Array([0, 255, 92, 39]), new Uint8Array(Array.from({ length: 1000 }, (_, i) => (i * 37) % 256))]],
   ['Edm.Boolean', [true, false]],
   ['Edm.Byte', [0, 255]],
@@ -34,7 +34,7 @@ export const ROUND_TRIPS: readonly (readonly [EdmPrimitiveTypeName, readonly Pri
 ];
 
 /** Reads of stored text that a Date or a duration cannot hold: what is kept and what is dropped. */
-export const STORED_READS: readonly (readonly [string, EdmPrimitiveTypeName, string, PrimitiveValue])[] = [
+const STORED_READS: readonly (readonly [string, EdmPrimitiveTypeName, string, PrimitiveValue])[] = [
   // Microseconds: digits 4-6 are dropped, toward the past (as date_trunc('milliseconds')).
   ['timestamp', 'Edm.DateTime', '2020-01-01 00:00:00.123456', date('2020-01-01T00:00:00.123Z')],
   ['timestamp', 'Edm.DateTime', '1969-12-31 23:59:59.999999', date('1969-12-31T23:59:59.999Z')],

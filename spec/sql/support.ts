@@ -18,7 +18,7 @@ import { Item, testModel } from '../uri/expr/support';
 export { Item, SpecialItem, testModel } from '../uri/expr/support';
 
 /** Compiles without a database. */
-export const compileOnly = new Kysely<SqlSchema>({
+const compileOnly = new Kysely<SqlSchema>({
   dialect: {
     createAdapter: () => new PostgresAdapter(),
     createDriver: () => new DummyDriver(),
@@ -37,10 +37,10 @@ export function compiled(fragment: RawBuilder<unknown>): { sql: string; paramete
 export const ITEMS_FROM = sql`items as t left join people as o on o."ID" = t."Owner_ID"`;
 
 /** The discriminator value of each entity type in the Items table. */
-export const TYPE_TAGS: Readonly<Record<string, string>> = { 'ExprTest.Item': 'Item', 'ExprTest.SpecialItem': 'SpecialItem' };
+const TYPE_TAGS: Readonly<Record<string, string>> = { 'ExprTest.Item': 'Item', 'ExprTest.SpecialItem': 'SpecialItem' };
 
 /** Column of a structural path: names joined with `_` (`Address_Geo_Lat`). */
-export function columnName(path: SqlMemberPath): string {
+function columnName(path: SqlMemberPath): string {
   return path.properties.map((property) => property.name).join('_');
 }
 

@@ -1,5 +1,3 @@
 export { escapeXmlAttribute, escapeXmlText } from './escape';
-export { compileXmlElement, writeDynamicXmlElement } from './value-writer';
-export type { XmlValueWriter } from './value-writer';
 export { writeXmlProperty, writeXmlCollection } from './property-writer';
 export { writeXmlLinks, writeXmlLink } from './links-writer';

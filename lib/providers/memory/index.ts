@@ -3,5 +3,4 @@ export { MemoryProvider, storeOf } from './memory-provider';
 export type { MemoryProviderOptions } from './memory-provider';
 export { Store } from './store';
 export type { LinkTarget, MemoryStore, StoredMedia, StoredValues, WriteOptions } from './store';
-export { fromForeignKeys, loadData } from './load-data';
 export type { ForeignKeyMap, MemoryData } from './load-data';

@@ -13,7 +13,7 @@ import { EVALUATOR_PRECISION, LANES, isNullTyped, untranslatable, type NodeCompi
 import { presenceOf } from './members';
 
 /** The type two compared operands meet in: numeric promotion, DateTime with DateTimeOffset as an instant, else the same type. */
-export function comparisonType(a: EdmPrimitiveTypeName, b: EdmPrimitiveTypeName): EdmPrimitiveTypeName | undefined {
+function comparisonType(a: EdmPrimitiveTypeName, b: EdmPrimitiveTypeName): EdmPrimitiveTypeName | undefined {
   const numeric = promoteNumeric(a, b);
   if (numeric !== undefined) return numeric;
   if (a === b) return a;

@@ -3,7 +3,7 @@
  * column each), the entity types a set's table holds, and where an association set conventionally
  * keeps its links.
  */
-import type { EdmAssociationSet, EdmAssociationSetEnd, EdmEntitySet, EdmEntityType, EdmModel, EdmProperty } from '../../edm/model';
+import type { EdmAssociationSet, EdmAssociationSetEnd, EdmEntitySet, EdmEntityType, EdmProperty } from '../../edm/model';
 
 /** One column's worth of an entity type: a primitive property's value, or a nullable complex property's presence. */
 export interface StructuralPath {
@@ -75,7 +75,3 @@ export function otherEndOf(associationSet: EdmAssociationSet, end: EdmAssociatio
   return associationSet.ends[0] === end ? associationSet.ends[1] : associationSet.ends[0];
 }
 
-/** The association sets of the model's default container, by name. */
-export function associationSetsOf(model: EdmModel): ReadonlyMap<string, EdmAssociationSet> {
-  return new Map(model.defaultContainer.associationSets.map((set) => [set.name, set]));
-}

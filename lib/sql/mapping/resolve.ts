@@ -21,7 +21,7 @@ import {
 import { mappingProblems } from './validate';
 
 /** Conventional names of the columns the library adds. */
-export const CONVENTIONAL_NAMES = Object.freeze({
+const CONVENTIONAL_NAMES = Object.freeze({
   discriminator: '$type',
   dynamicProperties: '$dynamic',
   mediaTableSuffix: '_media',

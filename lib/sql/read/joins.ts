@@ -23,7 +23,7 @@ export class Aliases {
 }
 
 /** `a.c1 = b.d1 and ...`. */
-export function columnsEqual(left: string, leftColumns: readonly string[], right: string, rightColumns: readonly string[]): Sql {
+function columnsEqual(left: string, leftColumns: readonly string[], right: string, rightColumns: readonly string[]): Sql {
   return sql.join(leftColumns.map((column, i) => sql`${sql.id(left, column)} = ${sql.id(right, rightColumns[i])}`), sql` and `);
 }
 

@@ -36,7 +36,7 @@ function eventJson(event: EventRow): JsonObject {
 }
 
 /** The structural properties of an entry (no `__metadata`, no navigation), complex values without their `__metadata`. */
-export function structural(entry: JsonObject, names: readonly string[]): JsonObject {
+function structural(entry: JsonObject, names: readonly string[]): JsonObject {
   const out: Record<string, unknown> = {};
   for (const name of names) {
     const value = entry[name];

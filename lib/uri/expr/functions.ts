@@ -9,10 +9,10 @@ import type { EdmPrimitiveTypeName } from '../../edm/primitives';
  * A parameter: a primitive type, `Any` (any single value: a primitive, an entity, a dynamic
  * property), or `TypeName` (a quoted qualified type name such as `'Edm.Int32'`).
  */
-export type FunctionParameterType = EdmPrimitiveTypeName | 'Any' | 'TypeName';
+type FunctionParameterType = EdmPrimitiveTypeName | 'Any' | 'TypeName';
 
 /** What an overload returns; `TypeArgument` means the type named by the `TypeName` argument (cast). */
-export type FunctionReturnType = EdmPrimitiveTypeName | 'TypeArgument';
+type FunctionReturnType = EdmPrimitiveTypeName | 'TypeArgument';
 
 /** One overload. */
 export interface FunctionSignature {

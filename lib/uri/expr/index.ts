@@ -3,13 +3,11 @@
  * -> typed AST), print, and traverse. Providers read the typed AST; `provider/evaluate` runs it.
  */
 export type * from './ast';
-export { parseExpression, parseOrderBy, BINARY_PRECEDENCE } from './parser';
-export { checkFilter, checkExpression, describeType, derivesFrom, primitiveType } from './typecheck';
-export { BUILTIN_FUNCTIONS, arities, formatSignature, takesTypeName } from './functions';
-export type { FunctionParameterType, FunctionReturnType, FunctionSignature } from './functions';
-export { NUMERIC_TYPES, areComparable, arithmeticType, canCast, canPromote, isNumeric, promoteNumeric, widenSmallInteger } from './promotion';
+export { parseExpression, parseOrderBy } from './parser';
+export { checkFilter, checkExpression, describeType } from './typecheck';
+export { BUILTIN_FUNCTIONS, arities, formatSignature } from './functions';
+export type { FunctionSignature } from './functions';
+export { NUMERIC_TYPES, areComparable, arithmeticType, canCast, canPromote, isNumeric, promoteNumeric } from './promotion';
 export { printBraced, printExpression } from './printer';
 export { childrenOf, foldExpression, transformExpression, walkExpression, withoutLocations } from './walk';
 export type { ExpressionFolder, ExpressionVisitor } from './walk';
-export { sourceOf } from './source';
-export type { ExpressionSource } from './source';

@@ -17,7 +17,7 @@ import { printExpression } from './printer';
 import { areComparable, arithmeticType, canCast, canPromote, isNumeric, widenSmallInteger } from './promotion';
 import { clip, excerpt, sourceOf, suggest, typeError, type ExpressionSource } from './source';
 
-export { describeType, primitiveType } from './expr-types';
+export { describeType } from './expr-types';
 
 /** Where the checked expression came from, when it was not parsed by `parseExpression` (for messages). */
 interface CheckOptions {

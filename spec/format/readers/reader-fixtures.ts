@@ -24,7 +24,7 @@ export function contextFor(model: EdmModel = writeModel, extra: Partial<ReadCont
 }
 
 /** An entity set by name; throws when the fixture lacks it. */
-export function setOf(model: EdmModel, name: string): EdmEntitySet {
+function setOf(model: EdmModel, name: string): EdmEntitySet {
   const set = model.entitySets.get(name);
   if (set === undefined) throw new Error(`fixture has no entity set ${name}`);
   return set;
@@ -46,7 +46,7 @@ export function propertyOf(model: EdmModel, setName: string, name: string): EdmP
 }
 
 /** A navigation property by `Set/Nav`. */
-export function navigationOf(model: EdmModel, setName: string, name: string): EdmNavigationProperty {
+function navigationOf(model: EdmModel, setName: string, name: string): EdmNavigationProperty {
   const property = setOf(model, setName).entityType.navigationPropertiesByName.get(name);
   if (property === undefined) throw new Error(`fixture has no navigation property ${setName}/${name}`);
   return property;

@@ -25,7 +25,7 @@ export interface ExpandSpec {
 }
 
 /** A level with a `$select` list. */
-export interface SelectedSpec {
+interface SelectedSpec {
   readonly $select: readonly string[];
   readonly $expand?: ExpandSpec;
 }

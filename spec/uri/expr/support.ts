@@ -14,7 +14,7 @@ export const demoModel: EdmModel = loadEdmx(readFileSync(join(FIXTURES, 'odata-d
 /** expr-test.xml: every primitive type, complex values, inheritance, an open type, navigation. */
 export const testModel: EdmModel = loadEdmx(readFileSync(join(FIXTURES, 'expr-test.xml'), 'utf8'));
 
-export function entityType(model: EdmModel, name: string): EdmEntityType {
+function entityType(model: EdmModel, name: string): EdmEntityType {
   const type = model.entityTypes.get(name);
   if (type === undefined) throw new Error(`no entity type ${name}`);
   return type;

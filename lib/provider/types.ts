@@ -51,8 +51,12 @@ export interface QueryRequest {
 export interface QueryResult {
   /** The entities, in order; an async iterable lets a large feed stream. */
   readonly entities: readonly Entity[] | AsyncIterable<Entity>;
-  /** The total count after filtering, when `count` was asked. */
-  readonly count?: number;
+  /**
+   * The total count after filtering, when `count` was asked. `| undefined` spelled out so that
+   * `applyQuery`'s result (and a provider's `count: asked ? n : undefined`) is a QueryResult for
+   * users compiling with `exactOptionalPropertyTypes`.
+   */
+  readonly count?: number | undefined;
 }
 
 /** A request to count entities: the same filter semantics as a query. */
@@ -220,8 +224,12 @@ export interface DataProvider {
    * use the default one built from the `ConcurrencyMode="Fixed"` properties.
    */
   etag?(entity: Entity, entityType: EdmEntityType): string | undefined;
-  /** Handlers for function imports, by name. */
-  readonly operations?: Readonly<Record<string, OperationHandler>>;
+  /**
+   * Handlers for function imports, by name. `| undefined` spelled out so that a class holding an
+   * optional option (as MemoryProvider and SqlProvider do) implements DataProvider for users
+   * compiling with `exactOptionalPropertyTypes`.
+   */
+  readonly operations?: Readonly<Record<string, OperationHandler>> | undefined;
 
   /** Create an entry (and its inline tree, atomically); returns the stored entry with generated values. */
   create?(request: CreateRequest, context: RequestContext): Promise<Entity>;

@@ -1,0 +1,89 @@
+/** A DataProvider written by a user, MemoryProvider's options, and the query helpers a provider calls. */
+import {
+  applyQuery,
+  defineModel,
+  MemoryProvider,
+  ODataError,
+  odata,
+  type CreateRequest,
+  type DataProvider,
+  type Entity,
+  type MemoryProviderOptions,
+  type MemoryStore,
+  type QueryRequest,
+  type QueryResult,
+  type RequestContext,
+} from 'express-odata-v2';
+import { expectType } from './expect.types';
+
+const model = defineModel({ namespace: 'A', entityTypes: [{ name: 'P', key: ['ID'], properties: [{ name: 'ID', type: 'Edm.Int32', nullable: false }] }] });
+const rows: Entity[] = [{ ID: 1 }];
+
+// A read-only provider over an array: the one required method.
+const readOnly: DataProvider = {
+  async query(request, context) {
+    expectType<QueryRequest>()(request);
+    expectType<RequestContext>()(context);
+    return applyQuery(rows, request);
+  },
+};
+
+// A class with the optional write methods; async iterables stream a large feed.
+class ArrayProvider implements DataProvider {
+  query(request: QueryRequest): Promise<QueryResult> {
+    async function* stream(): AsyncIterable<Entity> {
+      yield* rows;
+    }
+    return Promise.resolve({ entities: request.top === 1 ? rows.slice(0, 1) : stream() });
+  }
+  count(): Promise<number> {
+    return Promise.resolve(rows.length);
+  }
+  create(request: CreateRequest): Promise<Entity> {
+    if (request.values.ID === undefined) throw new ODataError(400, 'BAD_REQUEST', 'ID is required', { target: 'ID' });
+    rows.push({ ...request.values });
+    return Promise.resolve(request.values);
+  }
+  delete(): Promise<void> {
+    return Promise.resolve();
+  }
+}
+odata({ model, provider: readOnly });
+odata({ model, provider: new ArrayProvider() });
+
+const bad: DataProvider = {
+  // @ts-expect-error: query returns a Promise of a QueryResult, not an array
+  query: () => rows,
+};
+const badCount: DataProvider = {
+  query: () => Promise.resolve({ entities: rows }),
+  // @ts-expect-error: count resolves to a number
+  count: () => Promise.resolve('1'),
+};
+class WrongCreate implements DataProvider {
+  query(): Promise<QueryResult> {
+    return Promise.resolve({ entities: [] });
+  }
+  // @ts-expect-error: create takes a CreateRequest, not a bare entity
+  create(entity: number): Promise<Entity> {
+    return Promise.resolve({ ID: entity });
+  }
+}
+// @ts-expect-error: a provider needs query
+odata({ model, provider: {} });
+
+// MemoryProvider: data per entity set, options, and the store users reach.
+const options: MemoryProviderOptions = { now: () => new Date(0), streamAbove: 1000, transactionTimeout: 5000, operations: {} };
+const memory = new MemoryProvider(model, { P: [{ ID: 1 }] }, options);
+expectType<MemoryStore>()(memory.store);
+new MemoryProvider(model);
+// @ts-expect-error: data is keyed by entity set, each a list of records
+new MemoryProvider(model, { P: { ID: 1 } });
+// @ts-expect-error: unknown option
+new MemoryProvider(model, {}, { latency: 10 });
+// @ts-expect-error: the store is read-only
+memory.store = new MemoryProvider(model).store;
+
+void bad;
+void badCount;
+void WrongCreate;

@@ -1,0 +1,38 @@
+/** express-odata-v2/sql: SqlProvider and its options, connections, createSchema and seed. */
+import { defineModel, odata, type DataProvider } from 'express-odata-v2';
+import { createSchema, pglite, postgres, seed, SqlProvider, type SqlDatabase, type SqlMapping, type SqlMappingOverrides, type SqlProviderOptions } from 'express-odata-v2/sql';
+import { expectType } from './expect.types';
+
+const model = defineModel({ namespace: 'A', entityTypes: [{ name: 'P', key: ['ID'], properties: [{ name: 'ID', type: 'Edm.Int32', nullable: false }] }] });
+
+const embedded = pglite('./data', { acquireTimeoutMs: 1000, retryAfterSeconds: 2 });
+const server = postgres('postgres://localhost/app');
+expectType<SqlDatabase>()(embedded);
+expectType<SqlDatabase>()(server);
+pglite();
+
+const mapping: SqlMappingOverrides = { schema: 'app', entitySets: { P: { table: 'products', columns: { ID: 'product_id' } } } };
+const options: SqlProviderOptions = { model, db: embedded, mapping, chunkSize: 500, streamSnapshot: false, streamIdleTimeoutMs: 10_000, operations: {} };
+const provider = new SqlProvider(options);
+const asProvider: DataProvider = provider;
+odata({ model, provider });
+
+async function setUp(): Promise<void> {
+  expectType<SqlMapping>()(await createSchema(embedded, model, mapping));
+  await seed(embedded, model, mapping, { P: [{ ID: 1 }] });
+}
+
+// @ts-expect-error: db is required
+new SqlProvider({ model });
+// @ts-expect-error: db is a connection from pglite() or postgres(), not a URL
+new SqlProvider({ model, db: 'postgres://localhost/app' });
+// @ts-expect-error: chunkSize is a number
+new SqlProvider({ model, db: server, chunkSize: '1000' });
+// @ts-expect-error: unknown option
+new SqlProvider({ model, db: server, poolSize: 4 });
+// @ts-expect-error: unknown entity-set override
+const badMapping: SqlMappingOverrides = { entitySets: { P: { tableName: 'products' } } };
+
+void asProvider;
+void setUp;
+void badMapping;

@@ -84,7 +84,8 @@ export class SqlTransactions {
       try {
         if (statementTimeoutMs !== undefined) await this.inside(state, (trx) => db.dialect.statementTimeout(statementTimeoutMs).execute(trx));
         const result = await this.inside(state, work);
-        if (state.retryable !== undefined) throw state.retryable;
+        // Rethrown as it was caught (the driver's error); `as unknown` undoes the narrowing to `{} | null`.
+        if (state.retryable !== undefined) throw state.retryable as unknown;
         if (beforeCommit !== undefined) await this.inside(state, (trx) => beforeCommit({ executor: trx, attempt }));
         await transaction.commit().execute();
         return result;

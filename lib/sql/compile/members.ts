@@ -5,7 +5,7 @@
  */
 import { sql } from 'kysely';
 import type { EdmEntityType, EdmNavigationProperty, EdmProperty } from '../../edm/model';
-import type { CallNode, ExprNode, MemberNode } from '../../uri/expr/ast';
+import type { ExprNode, MemberNode } from '../../uri/expr/ast';
 import type { Sql } from '../dialect';
 import { DEFAULT_COLUMN_PRECISION, EVALUATOR_PRECISION, untranslatable, type NodeCompiler, type SqlMemberPath, type SqlValue } from './context';
 
@@ -29,7 +29,7 @@ export function navigationPath(node: ExprNode): readonly EdmNavigationProperty[]
 
 /** Where a `cast` base leaves the path: the navigation walked to the cast entity, and the type. */
 function castBase(base: ExprNode): { navigation: readonly EdmNavigationProperty[]; type: EdmEntityType; never: boolean } {
-  const call = base.kind === 'Call' && base.name === 'cast' ? (base as CallNode) : undefined;
+  const call = base.kind === 'Call' && base.name === 'cast' ? base : undefined;
   const typeName = call?.args[call.args.length - 1];
   const type = typeName?.kind === 'TypeName' ? typeName.entityType : undefined;
   if (call === undefined || type === undefined) return untranslatable('a member of something other than a cast to an entity type');

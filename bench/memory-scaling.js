@@ -109,6 +109,7 @@ async function child(size, runs) {
   const provider = new MemoryProvider(model, data, { links: { Products: { Category: 'CategoryID', Supplier: 'SupplierID' } } });
   const loadMs = Number(process.hrtime.bigint() - started) / 1e6;
   const loadCpu = process.cpuUsage(cpu);
+  // eslint-disable-next-line no-useless-assignment -- drops the reference so that gc() can free the input
   data = undefined; // what the user passed in may go; what stays is the store's
   gc();
   const memory = process.memoryUsage();
@@ -169,6 +170,7 @@ function snapshot(size) {
   const file = path.join(os.tmpdir(), `memory-scaling-${process.pid}.heapsnapshot`);
   v8.writeHeapSnapshot(file);
   if (provider.model !== model) throw new Error('unreachable'); // keeps the provider alive until here
+  // eslint-disable-next-line no-useless-assignment -- drops the reference so that gc() can free the store
   provider = undefined;
   const heap = JSON.parse(fs.readFileSync(file, 'utf8'));
   fs.unlinkSync(file);

@@ -1,5 +1,15 @@
 /** defineModel literals (single schema and full model), loadEdmx/readEdmx/writeEdmx, the built EdmModel. */
-import { buildModel, defineModel, loadEdmx, readEdmx, writeEdmx, type EdmModel, type EntityTypeDefinition, type ModelDefinition } from 'express-odata-v2';
+import {
+  buildModel,
+  defineModel,
+  loadEdmx,
+  readEdmx,
+  writeEdmx,
+  type AssociationEndDefinition,
+  type EdmModel,
+  type EntityTypeDefinition,
+  type ModelDefinition,
+} from 'express-odata-v2';
 import { expectType } from './expect.types';
 
 const model = defineModel({
@@ -68,13 +78,11 @@ readEdmx('<edmx:Edmx/>');
 const badKey: EntityTypeDefinition = { name: 'P', key: 'ID' };
 // @ts-expect-error: nullable is a boolean
 defineModel({ namespace: 'A', entityTypes: [{ name: 'P', properties: [{ name: 'ID', type: 'Edm.Int32', nullable: 'false' }] }] });
-defineModel({
-  namespace: 'A',
-  // @ts-expect-error: multiplicity is '0..1', '1' or '*'
-  associations: [{ name: 'X', ends: [{ role: 'A', type: 'A.P', multiplicity: 'many' }, { role: 'B', type: 'A.P', multiplicity: '1' }] }],
-});
+// @ts-expect-error: multiplicity is '0..1', '1' or '*'
+const badEnd: AssociationEndDefinition = { role: 'A', type: 'A.P', multiplicity: 'many' };
 // @ts-expect-error: an association has exactly two ends
 defineModel({ namespace: 'A', associations: [{ name: 'X', ends: [{ role: 'A', type: 'A.P', multiplicity: '1' }] }] });
 // @ts-expect-error: unknown member of a property definition
 defineModel({ namespace: 'A', entityTypes: [{ name: 'P', properties: [{ name: 'ID', type: 'Edm.Int32', required: true }] }] });
 void badKey;
+void badEnd;

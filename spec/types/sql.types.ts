@@ -1,6 +1,16 @@
 /** express-odata-v2/sql: SqlProvider and its options, connections, createSchema and seed. */
 import { defineModel, odata, type DataProvider } from 'express-odata-v2';
-import { createSchema, pglite, postgres, seed, SqlProvider, type SqlDatabase, type SqlMapping, type SqlMappingOverrides, type SqlProviderOptions } from 'express-odata-v2/sql';
+import {
+  createSchema,
+  pglite,
+  postgres,
+  seed,
+  SqlProvider,
+  type SqlDatabase,
+  type SqlMapping,
+  type SqlMappingOverrides,
+  type SqlProviderOptions,
+} from 'express-odata-v2/sql';
 import { expectType } from './expect.types';
 
 const model = defineModel({ namespace: 'A', entityTypes: [{ name: 'P', key: ['ID'], properties: [{ name: 'ID', type: 'Edm.Int32', nullable: false }] }] });

@@ -1,6 +1,13 @@
 /** express-odata-v2/testing: the conformance suite as a provider author calls it. */
 import { MemoryProvider } from 'express-odata-v2';
-import { checkDataProvider, conformanceData, conformanceModel, describeDataProvider, type ConformanceReport, type ProviderSetup } from 'express-odata-v2/testing';
+import {
+  checkDataProvider,
+  conformanceData,
+  conformanceModel,
+  describeDataProvider,
+  type ConformanceReport,
+  type ProviderSetup,
+} from 'express-odata-v2/testing';
 import { expectType } from './expect.types';
 
 const setup: ProviderSetup = (fixture) => ({ provider: new MemoryProvider(fixture.model, fixture.data) });

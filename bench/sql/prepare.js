@@ -117,4 +117,4 @@ async function preparePostgres(fill = load, { name = 'eov2_bench' } = {}) {
   };
 }
 
-module.exports = { load, exec, preparePGlite, preparePostgres, loadHarness, INDEXES, LINKS };
+module.exports = { load, exec, preparePGlite, preparePostgres };

@@ -36,4 +36,4 @@ async function createPostgresApp(db, service = {}) {
   return app;
 }
 
-module.exports = { createPostgresApp, openDatabase, model };
+module.exports = { createPostgresApp, openDatabase };

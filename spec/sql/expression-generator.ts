@@ -57,7 +57,7 @@ const LITERALS: Readonly<Record<Generated, readonly string[]>> = {
 };
 
 /** The ExprTest Item type (spec/fixtures/expr-test.xml): every EDM type, a derived type, an owner. */
-export const EXPR_TEST_VOCABULARY: Vocabulary = {
+const EXPR_TEST_VOCABULARY: Vocabulary = {
   members: MEMBERS,
   typeTests: ["isof('ExprTest.SpecialItem')", "isof('ExprTest.Item')", "isof(Owner, 'ExprTest.Person')", "isof(Owner, 'ExprTest.Item')", "isof('ExprTest.Person')", "isof(Int32, 'Edm.Int32')", "isof(Int32, 'Edm.Int64')"],
   navigations: ['Owner'],

@@ -75,7 +75,7 @@ function outcome(answer: Answer): string {
 }
 
 /** The requests of a run, in a fixed order for the seed. */
-export function fuzzRequests(seed: number, counts: FuzzCounts): { input: string; path: string }[] {
+function fuzzRequests(seed: number, counts: FuzzCounts): { input: string; path: string }[] {
   const next = seededRandom(seed);
   const generator = new ExpressionGenerator(seed, DEMO_PRODUCT_VOCABULARY);
   const requests: { input: string; path: string }[] = [];

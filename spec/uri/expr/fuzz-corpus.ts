@@ -4,8 +4,8 @@
  * literals (valid and broken). Used by the parser's totality spec and by the SQL provider's
  * differential fuzz spec (spec/sql/provider/fuzz.ts). Seeded generators: `next` returns [0, 1).
  */
-export const CHARACTERS = "abcdeINFNaNXLMdf0123456789 '()/,-.+:_\t%#@éß\u{1F600}";
-export const TOKENS = [
+const CHARACTERS = "abcdeINFNaNXLMdf0123456789 '()/,-.+:_\t%#@éß\u{1F600}";
+const TOKENS = [
   'Price', 'Name', 'Rating', 'ID', 'ReleaseDate', 'DiscontinuedDate', 'Category/Name', 'Category', 'Supplier/Address/City', 'Nope',
   'eq', 'ne', 'lt', 'le', 'gt', 'ge', 'and', 'or', 'not', 'add', 'sub', 'mul', 'div', 'mod', 'asc', 'desc', 'GT',
   '(', ')', ',', '/', '-', '- ',

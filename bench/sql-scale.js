@@ -157,7 +157,7 @@ async function main() {
     const table = [];
     for (const [index, read] of reads(1000).entries()) {
       const results = sizes.map(() => []);
-      for (const [s, size] of sizes.entries()) {
+      for (const size of sizes) {
         const target = reads(size.rows)[index];
         if (!target.check(await fetchJson(size.server.port, target.path))) throw new Error(`${read.id} at ${size.rows} rows: wrong answer`);
         if (WARMUP > 0) await measure(size.server.port, target.path, WARMUP);

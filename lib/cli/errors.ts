@@ -59,17 +59,6 @@ export function describeUrl(url: string): string {
   }
 }
 
-/** A URL with its password left out, for messages and logs. */
-export function withoutPassword(url: string): string {
-  try {
-    const parsed = new URL(url);
-    if (parsed.password !== '') parsed.password = '***';
-    return parsed.toString();
-  } catch {
-    return url;
-  }
-}
-
 /** The one line for a failure to reach or use the database at `where`. */
 export function describeDatabaseError(error: unknown, where: string): string {
   for (const cause of chain(error)) {

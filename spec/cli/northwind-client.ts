@@ -24,7 +24,7 @@ type Field<EntityT extends Entity, EdmT extends EdmName, NullableT extends boole
 type V<EdmT extends EdmName> = DeserializedType<Ds, EdmT>;
 
 /** products. */
-export interface Product extends Entity {
+interface Product extends Entity {
   productId: V<'Edm.Int16'>;
   productName: V<'Edm.String'>;
   unitPrice: V<'Edm.Decimal'>;
@@ -33,14 +33,14 @@ export interface Product extends Entity {
 }
 
 /** categories. */
-export interface Category extends Entity {
+interface Category extends Entity {
   categoryId: V<'Edm.Int16'>;
   categoryName: V<'Edm.String'>;
   products: Product[];
 }
 
 /** customers (a char(5) key). */
-export interface Customer extends Entity {
+interface Customer extends Entity {
   customerId: V<'Edm.String'>;
   companyName: V<'Edm.String'>;
   city?: V<'Edm.String'> | null;
@@ -48,14 +48,14 @@ export interface Customer extends Entity {
 }
 
 /** orders. */
-export interface Order extends Entity {
+interface Order extends Entity {
   orderId: V<'Edm.Int32'>;
   orderDate: V<'Edm.DateTime'>;
   shipCountry?: V<'Edm.String'> | null;
 }
 
 /** `productsApi`. */
-export interface ProductsApi extends EntityApi<Product, Ds> {
+interface ProductsApi extends EntityApi<Product, Ds> {
   requestBuilder(): RequestBuilder<Product, Ds> & { getAll(): GetAllRequestBuilder<Product, Ds> };
   schema: {
     PRODUCT_ID: Field<Product, 'Edm.Int16', false>;
@@ -67,14 +67,14 @@ export interface ProductsApi extends EntityApi<Product, Ds> {
 }
 
 /** `categoriesApi`. */
-export interface CategoriesApi extends EntityApi<Category, Ds> {
+interface CategoriesApi extends EntityApi<Category, Ds> {
   schema: {
     CATEGORY_NAME: Field<Category, 'Edm.String', false>;
   };
 }
 
 /** `customersApi`. */
-export interface CustomersApi extends EntityApi<Customer, Ds> {
+interface CustomersApi extends EntityApi<Customer, Ds> {
   requestBuilder(): RequestBuilder<Customer, Ds> & { getByKey(customerId: string): GetByKeyRequestBuilder<Customer, Ds> };
   schema: {
     COMPANY_NAME: Field<Customer, 'Edm.String', false>;
@@ -83,7 +83,7 @@ export interface CustomersApi extends EntityApi<Customer, Ds> {
 }
 
 /** `ordersApi`. */
-export interface OrdersApi extends EntityApi<Order, Ds> {
+interface OrdersApi extends EntityApi<Order, Ds> {
   requestBuilder(): RequestBuilder<Order, Ds> & { getAll(): GetAllRequestBuilder<Order, Ds> };
   schema: {
     ORDER_ID: Field<Order, 'Edm.Int32', false>;
@@ -93,7 +93,7 @@ export interface OrdersApi extends EntityApi<Order, Ds> {
 }
 
 /** What `northwind()` returns. */
-export interface NorthwindService {
+interface NorthwindService {
   readonly productsApi: ProductsApi;
   readonly categoriesApi: CategoriesApi;
   readonly customersApi: CustomersApi;

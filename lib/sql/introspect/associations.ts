@@ -27,7 +27,7 @@ export interface NamedEntity {
 }
 
 /** A foreign key of a join table: its constraint and the entity it refers to. */
-export interface JoinLink {
+interface JoinLink {
   readonly constraint: CatalogConstraint;
   readonly target: EntityDraft;
   /** The join table's column for each of the target's key columns, in key order. */

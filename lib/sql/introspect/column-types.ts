@@ -10,7 +10,7 @@ import type { EdmPrimitiveTypeName } from '../../edm/primitives';
 import type { CatalogType } from './catalog';
 
 /** Facets a column type gives its property. */
-export interface TypeFacets {
+interface TypeFacets {
   readonly maxLength?: number;
   readonly precision?: number;
   readonly scale?: number;
@@ -33,7 +33,7 @@ export interface MappedType {
 }
 
 /** A column type left out, and what it is. */
-export interface UnmappedType {
+interface UnmappedType {
   readonly kind: 'unmapped';
   /** `tsvector (full-text search)`, `public.address (a composite type)`. */
   readonly description: string;

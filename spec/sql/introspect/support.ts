@@ -13,7 +13,7 @@ import { startServer, type RunningServer } from '../../helpers/server';
 const GOLDEN = join(__dirname, '..', '..', 'golden', 'introspect');
 
 /** Compare with spec/golden/introspect/<name> byte for byte; `UPDATE_GOLDEN=1` rewrites it. */
-export function expectGolden(name: string, actual: string): void {
+function expectGolden(name: string, actual: string): void {
   const file = join(GOLDEN, name);
   if (process.env.UPDATE_GOLDEN === '1') {
     mkdirSync(GOLDEN, { recursive: true });

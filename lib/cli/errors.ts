@@ -44,7 +44,7 @@ function chain(error: unknown): unknown[] {
   for (let current = error; current !== undefined && current !== null && errors.length < 10; current = field(current, 'cause')) {
     errors.push(current);
     const nested = field(current, 'errors'); // AggregateError: one per address tried (IPv4 and IPv6)
-    if (Array.isArray(nested) && nested.length > 0) errors.push(...nested);
+    if (Array.isArray(nested) && nested.length > 0) errors.push(...(nested as readonly unknown[]));
   }
   return errors;
 }

@@ -11,13 +11,13 @@ import type { DataProvider } from './types';
  * update, delete, link, writeMedia and transaction are left out.
  */
 export function readOnlyProvider(provider: DataProvider): DataProvider {
-  const { count, etag, readMedia, mediaOf, operations } = provider;
+  const { operations } = provider;
   return Object.freeze({
     query: (request, context) => provider.query(request, context),
-    ...(count === undefined ? {} : { count: count.bind(provider) }),
-    ...(etag === undefined ? {} : { etag: etag.bind(provider) }),
-    ...(readMedia === undefined ? {} : { readMedia: readMedia.bind(provider) }),
-    ...(mediaOf === undefined ? {} : { mediaOf: mediaOf.bind(provider) }),
+    ...(provider.count === undefined ? {} : { count: provider.count.bind(provider) }),
+    ...(provider.etag === undefined ? {} : { etag: provider.etag.bind(provider) }),
+    ...(provider.readMedia === undefined ? {} : { readMedia: provider.readMedia.bind(provider) }),
+    ...(provider.mediaOf === undefined ? {} : { mediaOf: provider.mediaOf.bind(provider) }),
     ...(operations === undefined ? {} : { operations }),
   } satisfies DataProvider);
 }

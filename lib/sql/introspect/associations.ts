@@ -114,10 +114,17 @@ export function buildAssociations(
     if (dependent === undefined || joinTables.has(`${constraint.schema}.${constraint.table}`)) continue;
     const target = `${constraint.referencedSchema}.${constraint.referencedTable}`;
     const where = `${dependent.draft.qualified}.${constraint.name}`;
+    const notMapped = (reason: string): void => {
+      warnings.push({ code: 'ASSOCIATION_NOT_MAPPED', target: where, message: `The foreign key ${where} is not an association: ${reason}.` });
+    };
     const principal = byName.get(target);
-    const matched = principal === undefined ? `it refers to ${target}, which is not in the model` : matchKey(constraint, dependent.draft, principal.draft);
-    if (typeof matched === 'string' || principal === undefined) {
-      warnings.push({ code: 'ASSOCIATION_NOT_MAPPED', target: where, message: `The foreign key ${where} is not an association: ${String(matched)}.` });
+    if (principal === undefined) {
+      notMapped(`it refers to ${target}, which is not in the model`);
+      continue;
+    }
+    const matched = matchKey(constraint, dependent.draft, principal.draft);
+    if (typeof matched === 'string') {
+      notMapped(matched);
       continue;
     }
     foreignKeys.push({ constraint, dependent, principal, columns: matched });

@@ -104,6 +104,8 @@ export interface Catalog {
 
 type Row = Record<string, unknown>;
 
+// Catalog values are strings, numbers, booleans or arrays of them: String() is their text.
+// eslint-disable-next-line @typescript-eslint/no-base-to-string -- see the line above
 const text = (value: unknown): string => (typeof value === 'string' ? value : value === null || value === undefined ? '' : String(value));
 const nullableText = (value: unknown): string | null => (value === null || value === undefined ? null : text(value));
 const flag = (value: unknown): boolean => value === true || value === 't' || value === 'YES';

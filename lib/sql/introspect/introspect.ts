@@ -130,7 +130,7 @@ export async function introspect(db: SqlDatabase, options: IntrospectOptions = {
   const draftOptions: DraftOptions = {
     keys: options.keys ?? {},
     versionColumns: new Set((options.versionColumns ?? DEFAULT_VERSION_COLUMNS).map((name) => name.toLowerCase())),
-    quote: db.dialect.quoteIdentifier,
+    quote: (name) => db.dialect.quoteIdentifier(name),
   };
   const warnings: IntrospectionWarning[] = [...unusedKeyOptions(relations, draftOptions)];
   const drafts = relations.flatMap((relation) => draftEntity(catalog, relation, draftOptions, warnings) ?? []);

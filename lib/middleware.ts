@@ -7,10 +7,10 @@
 import type { ServerResponse } from 'http';
 import { normalizeError, ODataError } from './errors';
 import { writeError } from './format';
-import { checkCsrf, checkServiceRoot, clearHeaders, csrfFetchHeaders, csrfPolicyOf, CsrfPolicy, ExpressLikeRequest, readRawBody, ResponseCutOffError, sendResponse, toODataRequest } from './http';
+import { checkCsrf, checkServiceRoot, clearHeaders, csrfFetchHeaders, csrfPolicyOf, type CsrfPolicy, type ExpressLikeRequest, readRawBody, ResponseCutOffError, sendResponse, toODataRequest } from './http';
 import type { ODataServiceOptions } from './options';
 import type { ODataRequest, ODataResponse, RequestContext } from './protocol/message';
-import { createService, Service } from './service';
+import { createService, type Service } from './service';
 
 /** The middleware `odata()` returns; mount it with `app.use('/odata', odata({...}))`. */
 export type ODataMiddleware = (request: ExpressLikeRequest, response: ServerResponse, next: (error?: unknown) => void) => void;

@@ -2,7 +2,7 @@
  * The outer Content-Type of `$batch` and of a changeset part: `multipart/mixed; boundary=...`, read
  * with the protocol layer's media-type grammar.
  */
-import { ErrorCode, ODataError } from '../errors';
+import { type ErrorCode, ODataError } from '../errors';
 import { isValidBoundary, parseMediaType } from '../protocol/media-type';
 
 /**

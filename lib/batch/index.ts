@@ -7,14 +7,14 @@ import { ODataError } from '../errors';
 import { readBatchRequest } from './batch-request';
 import { parseMultipartBoundary } from './content-type';
 import { executeBatch } from './executor';
-import { BoundaryFactory, writeBatchResponse } from './multipart-writer';
+import { type BoundaryFactory, writeBatchResponse } from './multipart-writer';
 import {
-  BatchErrorResponder,
-  BatchHandler,
-  BatchLimits,
-  BatchTransaction,
+  type BatchErrorResponder,
+  type BatchHandler,
+  type BatchLimits,
+  type BatchTransaction,
   DEFAULT_BATCH_LIMITS,
-  OuterRequest,
+  type OuterRequest,
 } from './types';
 
 export type { BatchLimits, OuterRequest } from './types';

@@ -6,7 +6,7 @@
 import { ODataError, isODataError } from '../errors';
 import { parseMediaType } from '../protocol/media-type';
 import { parseMultipartBoundary } from './content-type';
-import { HeaderMap, readHeaderText } from './headers';
+import { type HeaderMap, readHeaderText } from './headers';
 import type { BatchLimits } from './types';
 
 /** One body part: its MIME headers and content bytes. */

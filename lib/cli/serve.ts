@@ -102,7 +102,7 @@ function modelFromFiles(sql: Sql, metadataFile: string, mappingFile: string | un
 
 /** A mapping error's problems on one line (the first five, and how many more). */
 function problemsOf(error: unknown): string {
-  const problems = typeof error === 'object' && error !== null && Array.isArray((error as { problems?: unknown }).problems) ? ((error as { problems: unknown[] }).problems as unknown[]).map(String) : [oneLine(error)];
+  const problems = typeof error === 'object' && error !== null && Array.isArray((error as { problems?: unknown }).problems) ? ((error as { problems: unknown[] }).problems).map(String) : [oneLine(error)];
   const shown = problems.slice(0, 5).join(' ');
   return problems.length > 5 ? `${shown} (and ${problems.length - 5} more)` : shown;
 }

@@ -2,7 +2,7 @@
  * The one error class of the library. Every layer throws it; only an ODataError reaches a client
  * as itself (anything else is masked by `normalizeError`).
  */
-import { ERROR_CODES, ErrorCode, formatMessage } from './codes';
+import { ERROR_CODES, type ErrorCode, formatMessage } from './codes';
 
 /** A detail a provider attaches to an error; clients such as SAPUI5 show them (`innererror.errordetails`). */
 export interface ODataErrorDetail {

@@ -7,7 +7,7 @@ import type { Entity } from '../provider/types';
 import type { EntityPath, LinksPath } from '../uri/types';
 import type { Handler } from './context';
 import { checkCollectionPreconditions } from './preconditions';
-import { collect, collectionQuery, EntityTarget, entityQuery, notFound, providerCount } from './query-request';
+import { collect, collectionQuery, type EntityTarget, entityQuery, notFound, providerCount } from './query-request';
 
 /** The linked entries as an entity target: the source path plus one navigation hop. */
 function linkedTarget(path: LinksPath): EntityTarget {

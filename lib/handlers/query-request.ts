@@ -76,7 +76,7 @@ export async function collect(entities: readonly Entity[] | AsyncIterable<Entity
   if (isReadonlyArray(entities)) return entities;
   const list: Entity[] = [];
   if (limit <= 0) return list;
-  for await (const entity of entities as AsyncIterable<Entity>) {
+  for await (const entity of entities) {
     list.push(entity);
     if (list.length >= limit) break;
   }

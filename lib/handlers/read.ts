@@ -9,7 +9,7 @@ import type { CollectionPath, SingleEntityPath } from '../uri/types';
 import type { Handler, HandlerContext } from './context';
 import { expansionCovered, nextLink, orderByExpansion, planPage } from './paging';
 import { checkCollectionPreconditions, etagHeaders, readCondition } from './preconditions';
-import { collect, collectionQuery, EntityTarget, entityQuery, findEntity, loadEntity, notFound, providerCount, sourceTarget } from './query-request';
+import { collect, collectionQuery, type EntityTarget, entityQuery, findEntity, loadEntity, notFound, providerCount, sourceTarget } from './query-request';
 
 /** The path of a feed relative to the service root, for `link rel="self"` and next links. */
 function resourcePathText(context: HandlerContext): string {

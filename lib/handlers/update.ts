@@ -9,7 +9,7 @@ import type { HandlerContext, ProviderWith } from './context';
 import { readEntryBody } from './body';
 import { completeValues, listedValues, sentNames, updateBindingsOf } from './entity-values';
 import { etagHeaders, preconditionOf } from './preconditions';
-import { EntityTarget, keyOfEntity, loadEntity } from './query-request';
+import { type EntityTarget, keyOfEntity, loadEntity } from './query-request';
 
 /** The key of the entity a path addresses: from the URL when it has one, else by loading it. */
 export async function keyOf(context: HandlerContext, target: EntityTarget): Promise<EntityKey> {

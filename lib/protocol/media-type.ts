@@ -5,7 +5,7 @@
  * (`$batch`), `readContentType` passes over a malformed parameter (request bodies), and the list
  * readers skip a malformed element (Accept, Accept-Charset), as browsers and most servers do.
  */
-import { ErrorCode, ODataError } from '../errors';
+import { type ErrorCode, ODataError } from '../errors';
 import { memoByText } from '../util';
 
 /** A media type: lower-case `type/subtype`, parameters by lower-case name (values unquoted, case kept). */

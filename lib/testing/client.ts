@@ -3,7 +3,7 @@
  * on 127.0.0.1, answers as status, headers and bytes. Paths are written as an OData author reads
  * them (`Tags('o''k')`) and percent-encoded here; query options go through `url()`.
  */
-import { Agent, request as httpRequest } from 'http';
+import { type Agent, request as httpRequest } from 'http';
 import type { IncomingHttpHeaders } from 'http';
 
 /** An HTTP answer: status, lower-case headers, the body bytes and text. */

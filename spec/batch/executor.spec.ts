@@ -1,6 +1,6 @@
 import { readBatchRequest } from '../../lib/batch/batch-request';
 import { executeBatch, readBody } from '../../lib/batch/executor';
-import { BatchResponsePart, BatchTransaction, DEFAULT_BATCH_LIMITS } from '../../lib/batch/types';
+import { type BatchResponsePart, type BatchTransaction, DEFAULT_BATCH_LIMITS } from '../../lib/batch/types';
 import { ODataError } from '../../lib/errors';
 import type { ODataRequest, ODataResponse } from '../../lib/protocol/message';
 import { fakeService, json, outer } from './helpers';

@@ -1,5 +1,5 @@
 import { readBatchBody, splitMultipart } from '../../lib/batch/multipart-reader';
-import { DEFAULT_BATCH_LIMITS, BatchLimits } from '../../lib/batch/types';
+import { DEFAULT_BATCH_LIMITS, type BatchLimits } from '../../lib/batch/types';
 import { isODataError } from '../../lib/errors';
 import { catchODataError, crlf, fixture } from './helpers';
 

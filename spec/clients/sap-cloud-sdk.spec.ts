@@ -19,8 +19,8 @@ import type { SqlDatabase } from '../../lib/sql';
 import { FIXED_NOW, startDemo } from '../helpers/demo';
 import { openTestPGlite } from '../helpers/pglite';
 import { startServer, type RunningServer } from '../helpers/server';
-import { generateClient, GeneratedClient } from './sap-cloud-sdk-generate';
-import { isODataDemoModule, ODataDemoService, Product, Supplier } from './sap-cloud-sdk-demo-client';
+import { generateClient, type GeneratedClient } from './sap-cloud-sdk-generate';
+import { isODataDemoModule, type ODataDemoService, type Product, type Supplier } from './sap-cloud-sdk-demo-client';
 
 // eslint-disable-next-line @typescript-eslint/no-require-imports
 const { createPostgresApp } = require('../../examples/postgres/app') as {

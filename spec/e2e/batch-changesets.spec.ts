@@ -6,10 +6,10 @@
  * counts bytes); retrieve parts are compared with the same request sent on its own.
  */
 import {
-  BatchOperation,
-  BatchPart,
-  EmbeddedResponse,
-  ResponsePart,
+  type BatchOperation,
+  type BatchPart,
+  type EmbeddedResponse,
+  type ResponsePart,
   changeset,
   changesetOf,
   jsonOf,

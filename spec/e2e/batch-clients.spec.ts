@@ -11,8 +11,8 @@ import { readFileSync } from 'fs';
 import { join } from 'path';
 import { readLikeCloudSdk, readLikeDatajs } from '../batch/helpers';
 import {
-  HttpResult,
-  LineEnds,
+  type HttpResult,
+  type LineEnds,
   batchBody,
   batchBoundaryOf,
   changeset,

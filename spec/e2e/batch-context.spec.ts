@@ -3,13 +3,13 @@
  * wraps MemoryProvider, records the context of every call and lets only one user write. Every part of a batch must see
  * the outer request's context object (MS-ODATA: parts are authorised like the batch itself).
  */
-import { IncomingMessage } from 'http';
+import type { IncomingMessage } from 'http';
 import { ODataError, odata } from '../../lib';
 import type { DataProvider, RequestContext } from '../../lib';
-import { BatchPart, batchBody, changeset, jsonOf, operation, readBatchResponse, send, single, statuses } from '../helpers/batch-http';
+import { type BatchPart, batchBody, changeset, jsonOf, operation, readBatchResponse, send, single, statuses } from '../helpers/batch-http';
 import { JSON_HEADERS, JSON_TYPE, JSON_WRITE, jsonError, productJson } from '../helpers/batch-demo';
 import { DEMO_MODEL, EXPRESS_VERSIONS, demoProvider } from '../helpers/demo';
-import { RunningServer, startServer } from '../helpers/server';
+import { type RunningServer, startServer } from '../helpers/server';
 
 describe.each(EXPRESS_VERSIONS)('$batch parts and the request context on %s', (_name, expressModule) => {
   const model = DEMO_MODEL;

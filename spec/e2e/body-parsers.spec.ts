@@ -8,7 +8,7 @@ import request from 'supertest';
 import { readFileSync } from 'fs';
 import { join } from 'path';
 import { loadEdmx, MemoryProvider, odata } from '../../lib';
-import { startServer, RunningServer } from '../helpers/server';
+import { startServer, type RunningServer } from '../helpers/server';
 
 const FIXTURE = join(__dirname, '..', 'fixtures', 'odata-demo');
 const ATOM_ENTRY = `<entry xmlns="http://www.w3.org/2005/Atom" xmlns:d="http://schemas.microsoft.com/ado/2007/08/dataservices" xmlns:m="http://schemas.microsoft.com/ado/2007/08/dataservices/metadata"><content type="application/xml"><m:properties><d:ID m:type="Edm.Int32">7</d:ID><d:Name>Tools</d:Name></m:properties></content></entry>`;
@@ -26,7 +26,7 @@ describe.each([
       const provider = new MemoryProvider(model, { Categories: [{ ID: 0, Name: 'Food' }] });
       const app = expressModule();
       const options = parser === 'text' || parser === 'raw' ? { type: '*/*' } : {};
-      app.use((expressModule as typeof express5)[parser](options as never));
+      app.use((expressModule)[parser](options as never));
       app.use('/odata', odata({ model, provider }));
       server = await startServer(app);
     });

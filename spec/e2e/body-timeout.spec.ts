@@ -8,7 +8,7 @@ import express from 'express';
 import net from 'net';
 import { odata } from '../../lib';
 import { DEMO_MODEL, demoProvider } from '../helpers/demo';
-import { startServer, RunningServer } from '../helpers/server';
+import { startServer, type RunningServer } from '../helpers/server';
 
 interface RawExchange {
   /** Everything the server sent. */

@@ -8,7 +8,7 @@ import { ODataError, odata } from '../../lib';
 import type { DataProvider, QueryRequest } from '../../lib';
 import type { RequestContext } from '../../lib/protocol/message';
 import { DEMO_MODEL, demoProvider, startDemo } from '../helpers/demo';
-import { startServer, RunningServer } from '../helpers/server';
+import { startServer, type RunningServer } from '../helpers/server';
 
 
 /** supertest parser that keeps a multipart body as text. */
@@ -200,7 +200,7 @@ describe('client conventions', () => {
     it('hands out a token on a fetch and accepts writes that send it with its cookie', async () => {
       const fetched = await request(guarded.url).head('/odata/').set('x-csrf-token', 'Fetch');
       expect(fetched.status).toBe(200);
-      const token = fetched.headers['x-csrf-token'] as string;
+      const token = fetched.headers['x-csrf-token'];
       expect(token).toMatch(/^[A-Za-z0-9_-]{43}$/);
       const cookie = (fetched.headers['set-cookie'] as unknown as string[])[0].split(';')[0];
       expect(cookie).toBe(`odata_csrf=${token}`);

@@ -4,7 +4,7 @@
  * otherwise, takes PORT (0: any free port), prints where it listens, and answers a method Node's
  * HTTP parser does not know with 501 and an OData error body.
  */
-import { ChildProcess, spawn } from 'child_process';
+import { type ChildProcess, spawn } from 'child_process';
 import { connect } from 'net';
 import { resolve } from 'path';
 

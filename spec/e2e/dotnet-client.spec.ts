@@ -21,7 +21,7 @@
  */
 import { EXPRESS_VERSIONS, startDemo } from '../helpers/demo';
 import type { RunningServer } from '../helpers/server';
-import { HttpResult, batchBoundaryOf, send } from '../helpers/batch-http';
+import { type HttpResult, batchBoundaryOf, send } from '../helpers/batch-http';
 import { readLikeWcfClient } from '../batch/helpers';
 import type { ClientPart, ClientResponse } from '../batch/helpers';
 

@@ -3,11 +3,11 @@
  * serving OData at /api/odata through a custom DataProvider over its own store. Per-user
  * authorisation holds for single requests and for every part of a $batch; writes honour If-Match.
  */
-import { IncomingHttpHeaders, request as httpRequest } from 'http';
+import { type IncomingHttpHeaders, request as httpRequest } from 'http';
 import request from 'supertest';
 import { gunzipSync } from 'zlib';
 import { EXPRESS_VERSIONS } from '../helpers/demo';
-import { startServer, RunningServer } from '../helpers/server';
+import { startServer, type RunningServer } from '../helpers/server';
 
 // eslint-disable-next-line @typescript-eslint/no-require-imports
 const { createApp } = require('../../examples/existing-app/app') as {

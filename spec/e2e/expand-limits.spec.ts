@@ -12,7 +12,7 @@ import request from 'supertest';
 import { MemoryProvider, odata } from '../../lib';
 import type { ODataServiceOptions } from '../../lib';
 import { DEMO_LINKS, DEMO_MODEL, demoData } from '../helpers/demo';
-import { startServer, RunningServer } from '../helpers/server';
+import { startServer, type RunningServer } from '../helpers/server';
 
 const DEEP = 'Suppliers(0)?$expand=Products/Supplier/Products/Supplier/Products';
 

@@ -9,7 +9,7 @@ import { readFileSync } from 'fs';
 import { join } from 'path';
 import { loadEdmx, MemoryProvider, ODataError, odata } from '../../lib';
 import type { DataProvider, Entity } from '../../lib';
-import { startServer, RunningServer } from '../helpers/server';
+import { startServer, type RunningServer } from '../helpers/server';
 import { DEMO_LINKS, DEMO_MODEL, demoData, startDemo } from '../helpers/demo';
 
 const JSON_TYPE = 'application/json';

@@ -6,7 +6,7 @@ import request from 'supertest';
 import { readFileSync } from 'fs';
 import { join } from 'path';
 import { loadEdmx, MemoryProvider, odata } from '../../lib';
-import { startServer, RunningServer } from '../helpers/server';
+import { startServer, type RunningServer } from '../helpers/server';
 
 const MODEL = loadEdmx(readFileSync(join(__dirname, '..', 'fixtures', 'e2e', 'gallery.xml'), 'utf8'));
 const PNG = Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0x00, 0xff, 0x10]);
@@ -35,7 +35,7 @@ describe('media, open types and OnDelete', () => {
     it('creates a media link entry from a raw body, serves and replaces its media', async () => {
       const created = await api().post('/odata/Photos').set('content-type', 'image/png').set('slug', 'beach.png').set('accept', 'application/json').send(PNG);
       expect(created.status).toBe(201);
-      const location = created.headers['location'] as string;
+      const location = created.headers['location'];
       expect(location).toMatch(/\/odata\/Photos\(1\)$/);
       const metadata = created.body.d.__metadata;
       expect(metadata).toMatchObject({ media_src: `${server.url}/odata/Photos(1)/$value`, edit_media: `${server.url}/odata/Photos(1)/$value`, content_type: 'image/png' });
@@ -54,7 +54,7 @@ describe('media, open types and OnDelete', () => {
       expect(atom.text).toContain('rel="edit-media"');
       expect(atom.text).toMatch(/<m:properties>.*<d:ID m:type="Edm.Int32">1<\/d:ID>/);
 
-      const etag = atom.headers['etag'] as string;
+      const etag = atom.headers['etag'];
       const replaced = await api().put('/odata/Photos(1)/$value').set('content-type', 'text/plain').set('if-match', etag).send('now text');
       expect(replaced.status).toBe(204);
       const again = await api().get('/odata/Photos(1)/$value');
@@ -69,7 +69,7 @@ describe('media, open types and OnDelete', () => {
 
     it("checks If-Match on a media read against the entry's ETag: 412 when stale", async () => {
       await api().post('/odata/Photos').set('content-type', 'image/png').send(PNG);
-      const etag = (await api().get('/odata/Photos(1)')).headers['etag'] as string;
+      const etag = (await api().get('/odata/Photos(1)')).headers['etag'];
       expect(etag).toMatch(/^W\/"\d+"$/);
       const stale = await api().get('/odata/Photos(1)/$value').set('if-match', 'W/"99"').set('accept', 'application/json');
       expect([stale.status, stale.body.error.code]).toEqual([412, 'PRECONDITION_FAILED']);
@@ -80,7 +80,7 @@ describe('media, open types and OnDelete', () => {
 
     it('deletes the media resource with its entry', async () => {
       await api().post('/odata/Photos').set('content-type', 'image/png').send(PNG);
-      const etag = (await api().get('/odata/Photos(1)')).headers['etag'] as string;
+      const etag = (await api().get('/odata/Photos(1)')).headers['etag'];
       expect((await api().delete('/odata/Photos(1)').set('if-match', etag)).status).toBe(204);
       expect((await api().get('/odata/Photos(1)/$value')).status).toBe(404);
     });

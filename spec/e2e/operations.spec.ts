@@ -8,7 +8,7 @@ import { readFileSync } from 'fs';
 import { join } from 'path';
 import { loadEdmx, MemoryProvider, odata } from '../../lib';
 import type { OperationResult } from '../../lib';
-import { startServer, RunningServer } from '../helpers/server';
+import { startServer, type RunningServer } from '../helpers/server';
 
 const MODEL = loadEdmx(readFileSync(join(__dirname, '..', 'fixtures', 'e2e', 'operations.xml'), 'utf8'));
 

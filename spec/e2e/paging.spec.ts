@@ -10,7 +10,7 @@ import request from 'supertest';
 import { odata } from '../../lib';
 import { DEMO_MODEL, FIXED_NOW, demoProvider } from '../helpers/demo';
 import { seededRandom } from '../helpers/random';
-import { RunningServer, startServer } from '../helpers/server';
+import { type RunningServer, startServer } from '../helpers/server';
 
 const model = DEMO_MODEL;
 

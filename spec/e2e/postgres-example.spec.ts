@@ -4,7 +4,7 @@
  * process, PGlite in a data folder) it listens on 127.0.0.1, keeps its data across restarts and
  * stops cleanly; and the README's "Serve your database" commands are the ones that work.
  */
-import { ChildProcess, spawn } from 'child_process';
+import { type ChildProcess, spawn } from 'child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'fs';
 import { tmpdir } from 'os';
 import { join, resolve } from 'path';

@@ -11,7 +11,7 @@ import request from 'supertest';
 import { loadEdmx, MemoryProvider, odata } from '../../lib';
 import type { DataProvider, EdmModel, Entity, ODataServiceOptions } from '../../lib';
 import { batchBody, changeset, operation, readBatchResponse, send } from '../helpers/batch-http';
-import { startServer, RunningServer } from '../helpers/server';
+import { startServer, type RunningServer } from '../helpers/server';
 
 const MODEL: EdmModel = loadEdmx(readFileSync(join(__dirname, '..', 'fixtures', 'e2e', 'faults.xml'), 'utf8'));
 const JSON_TYPE = 'application/json';

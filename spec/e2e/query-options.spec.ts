@@ -9,12 +9,12 @@ import { readFileSync } from 'fs';
 import { resolve } from 'path';
 import express from 'express';
 import request from 'supertest';
-import { MemoryProvider, odata } from '../../lib';
+import { type MemoryProvider, odata } from '../../lib';
 import type { EdmModel } from '../../lib/edm/model';
 import type { CountRequest, DataProvider, QueryRequest, QueryResult } from '../../lib/provider/types';
 import type { RequestContext } from '../../lib/protocol/message';
 import { DEMO_MODEL, EXPRESS_VERSIONS, FIXED_NOW, demoData as loadDemoData, demoProvider, startDemo } from '../helpers/demo';
-import { RunningServer, startServer } from '../helpers/server';
+import { type RunningServer, startServer } from '../helpers/server';
 
 const demoData = loadDemoData() as Record<string, Record<string, unknown>[]>;
 

@@ -11,7 +11,7 @@ import { setFlagsFromString } from 'v8';
 import { runInNewContext } from 'vm';
 import { odata } from '../../lib';
 import type { DataProvider, Entity, QueryResult } from '../../lib/provider/types';
-import { startServer, RunningServer } from '../helpers/server';
+import { startServer, type RunningServer } from '../helpers/server';
 import { DEMO_MODEL, demoData, demoProvider } from '../helpers/demo';
 
 const ENTITIES = 100_000;

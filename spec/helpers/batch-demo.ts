@@ -5,7 +5,7 @@
  */
 import { join } from 'path';
 import type { EmbeddedResponse, HttpResult, LineEnds, ResponsePart } from './batch-http';
-import { BatchPart, batchBody, readBatchResponse, send } from './batch-http';
+import { type BatchPart, batchBody, readBatchResponse, send } from './batch-http';
 import { startDemo } from './demo';
 import type { RunningServer } from './server';
 

@@ -10,7 +10,7 @@
  *   writes run outside a transaction (only `$batch` changesets get one): concurrent writers with
  *   the same entity tag all pass the check.
  */
-import { compileFilter, compileSkipTokenFilter, evaluate, MemoryProvider, ODataError, transformExpression } from '../../lib';
+import { compileFilter, compileSkipTokenFilter, evaluate, type MemoryProvider, ODataError, transformExpression } from '../../lib';
 import type { DataProvider, DeleteRequest, Entity, ExprNode, OrderByItem, QueryRequest, QueryResult, UpdateRequest } from '../../lib';
 import { compareValues } from '../../lib/provider/compare';
 import type { RequestContext } from '../../lib/protocol/message';

@@ -9,7 +9,7 @@ import { join } from 'path';
 import { loadEdmx, MemoryProvider } from '../../lib';
 import type { EdmModel } from '../../lib';
 import type { MemoryData } from '../../lib/providers/memory';
-import { startServer, RunningServer } from './server';
+import { startServer, type RunningServer } from './server';
 
 const DEMO_FIXTURE = join(__dirname, '..', 'fixtures', 'odata-demo');
 

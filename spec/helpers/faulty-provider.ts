@@ -4,7 +4,7 @@
  * the request fail after the write; the service must leave nothing of it behind.
  */
 import type { EdmEntityType } from '../../lib/edm/model';
-import { MemoryProvider } from '../../lib';
+import type { MemoryProvider } from '../../lib';
 import type { DataProvider, Entity, OperationHandler } from '../../lib';
 import type { RequestContext } from '../../lib/protocol/message';
 

@@ -2,7 +2,7 @@
  * Catching the ODataError a call must throw, for every spec. Anything else thrown (a bug, a
  * TypeError) fails the test as itself, and throwing nothing fails it with a clear message.
  */
-import { ODataError, isODataError } from '../../lib/errors';
+import { type ODataError, isODataError } from '../../lib/errors';
 
 /** Run `fn`, which must throw an ODataError, and return that error. */
 export function catchODataError(fn: () => unknown): ODataError {

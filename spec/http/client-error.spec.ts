@@ -3,7 +3,7 @@
  * 127.0.0.1 server. A method it does not know (`FOO`) gets 501 with an OData error body in the
  * format the request asks for; every other parse error gets Node's own bare answer.
  */
-import { createServer, Server } from 'http';
+import { createServer, type Server } from 'http';
 import type { AddressInfo } from 'net';
 import { connect } from 'net';
 import { odataClientErrorHandler } from '../../lib';

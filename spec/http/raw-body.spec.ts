@@ -4,7 +4,7 @@ import { request as httpRequest } from 'http';
 import { readRawBody } from '../../lib/http';
 import type { ExpressLikeRequest } from '../../lib/http';
 import { isODataError } from '../../lib/errors';
-import { startServer, RunningServer } from '../helpers/server';
+import { startServer, type RunningServer } from '../helpers/server';
 
 describe('readRawBody', () => {
   let server: RunningServer;

@@ -9,15 +9,15 @@ import type { EdmEntitySet, EdmEntityType } from '../../edm/model';
 import type { Entity } from '../../provider/types';
 import type { SelectExpand } from '../../uri/types';
 import type { MediaInfo, WriterContext } from '../context';
-import { EntryPlan, isDynamicKey, NavigationPlan, WriterCache } from '../entry-plan';
+import { type EntryPlan, isDynamicKey, type NavigationPlan, WriterCache } from '../entry-plan';
 import { ATOM_ENTRY_TYPE, ATOM_FEED_TYPE, ATOM_NS, DATA_NS, METADATA_NS, RELATED_REL, SCHEME_NS } from '../names';
 import { encodePathSegment, entryPathOf, isWritableName } from '../values';
 import { isEntity } from '../value-guards';
-import { chargeExpanded, ChunkOut, isAsyncIterable, SYNC_EXPANDED } from '../stream';
+import { chargeExpanded, type ChunkOut, isAsyncIterable, SYNC_EXPANDED } from '../stream';
 import { expandedCount } from '../expanded-count';
 import type { EntryCount } from '../expanded-count';
 import { escapeXmlAttribute, escapeXmlText } from '../xml/escape';
-import { compileXmlElement, writeDynamicXmlElement, XmlValueWriter } from '../xml/value-writer';
+import { compileXmlElement, writeDynamicXmlElement, type XmlValueWriter } from '../xml/value-writer';
 import { compileFeedCustomization } from './feed-customization';
 
 /**

@@ -9,12 +9,12 @@ import type { EdmEntitySet, EdmEntityType } from '../../edm/model';
 import type { Entity } from '../../provider/types';
 import type { SelectExpand } from '../../uri/types';
 import type { WriterContext } from '../context';
-import { EntryPlan, isDynamicKey, NavigationPlan, WriterCache } from '../entry-plan';
+import { type EntryPlan, isDynamicKey, type NavigationPlan, WriterCache } from '../entry-plan';
 import { encodePathSegment, entryPathOf, isWritableName } from '../values';
 import { isEntity } from '../value-guards';
-import { chargeExpanded, ChunkOut, isAsyncIterable, SYNC_EXPANDED } from '../stream';
+import { chargeExpanded, type ChunkOut, isAsyncIterable, SYNC_EXPANDED } from '../stream';
 import { expandedCount } from '../expanded-count';
-import { compileJsonValue, JsonValueWriter, writeDynamicJsonValue } from './value-writer';
+import { compileJsonValue, type JsonValueWriter, writeDynamicJsonValue } from './value-writer';
 
 /**
  * The compiled writer of one entry shape: `write` gives the whole entry object at once (expanded

@@ -9,7 +9,7 @@ import { decodeBodyText } from '../body-text';
 import type { LinkBody, LinkTarget, ReadContext } from '../entry-body';
 import { resolveEntryLink } from '../link-uri';
 import { DATA_NS, METADATA_NS } from '../names';
-import { hasChildElements, parseXml, XmlElement } from './safe-sax';
+import { hasChildElements, parseXml, type XmlElement } from './safe-sax';
 
 /**
  * The namespaces a link element may be in. MS-ODATA writes `uri` and `links` in the data

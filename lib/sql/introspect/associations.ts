@@ -9,7 +9,7 @@
 import type { AssociationDefinition, AssociationSetDefinition, NavigationPropertyDefinition } from '../../edm/definition';
 import type { SqlAssociationSetMapping } from '../mapping/types';
 import type { CatalogConstraint } from './catalog';
-import { NameScope, toIdentifier, withoutKeySuffix } from './names';
+import { type NameScope, toIdentifier, withoutKeySuffix } from './names';
 import type { ColumnDraft, EntityDraft } from './tables';
 import type { IntrospectionWarning } from './types';
 

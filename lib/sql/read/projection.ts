@@ -132,7 +132,7 @@ export class Projection {
         next = {};
         container[steps[i].name] = next;
       }
-      container = next as Record<string, PropertyValue>;
+      container = next;
     }
     container[steps[steps.length - 1].name] = value;
   }

@@ -15,7 +15,7 @@ export function tupleKey(values: readonly (PrimitiveValue | null)[]): string {
 export function entityTuple(entity: Entity, names: readonly string[]): (PrimitiveValue | null)[] {
   return names.map((name) => {
     const value = entity[name];
-    return value === undefined || value === null || (typeof value === 'object' && !(value instanceof Date) && !(value instanceof Uint8Array)) ? null : (value as PrimitiveValue);
+    return value === undefined || value === null || (typeof value === 'object' && !(value instanceof Date) && !(value instanceof Uint8Array)) ? null : (value);
   });
 }
 

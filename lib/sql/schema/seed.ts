@@ -77,7 +77,7 @@ async function relatedOf(value: Entity[string]): Promise<readonly Entity[]> {
   if (Array.isArray(value)) return value as readonly Entity[];
   if (typeof value === 'object' && Symbol.asyncIterator in value) {
     const list: Entity[] = [];
-    for await (const entity of value as AsyncIterable<Entity>) list.push(entity);
+    for await (const entity of value) list.push(entity);
     return list;
   }
   return [value as Entity];
@@ -169,7 +169,7 @@ export async function seed(db: SqlDatabase, model: EdmModel, mapping: SqlMapping
     const fromFirst = property.fromEnd.role === first.role;
     const link = compiled.link(fromFirst ? first.entitySet : associationSet.ends[1].entitySet, property);
     // Orient each pair as (link source key, link target key).
-    const oriented = pairs.map(([a, b]) => (fromFirst ? [a, b] : [b, a]) as [PrimitiveValue[], PrimitiveValue[]]);
+    const oriented = pairs.map(([a, b]) => (fromFirst ? [a, b] : [b, a]));
     if (link.via !== undefined) {
       const via = link.via;
       joinRows.push({

@@ -8,7 +8,7 @@ import type { Entity } from '../../../lib/provider/types';
 import type { SelectExpand } from '../../../lib/uri/types';
 import { ALL, byId, context, demo, entitySet, expandItem, productWith, selection, SERVICE_ROOT, text, UPDATED } from '../support';
 import { testModel } from '../test-model';
-import { attr, Node, one, parseTree, select } from '../xml-tree';
+import { attr, type Node, one, parseTree, select } from '../xml-tree';
 
 function entryOf(setName: string, entity: Entity, selectExpand: SelectExpand = ALL): Node {
   const set = entitySet(setName);

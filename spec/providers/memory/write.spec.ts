@@ -6,7 +6,7 @@
 import type { IncomingMessage } from 'http';
 import type { EdmEntitySet, EdmEntityType, EdmModel } from '../../../lib/edm/model';
 import type { PropertyValue } from '../../../lib/edm/primitives';
-import { ODataError } from '../../../lib/errors';
+import type { ODataError } from '../../../lib/errors';
 import { decodeETag, encodeETag, matchesIfMatch, parseETagList } from '../../../lib/protocol';
 import type { RequestContext } from '../../../lib/protocol/message';
 import type { CreateRequest, Entity, EntityReference, LinkRequest, Precondition, UpdateRequest } from '../../../lib/provider/types';

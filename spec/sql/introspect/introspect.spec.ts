@@ -29,7 +29,7 @@ let db: SqlDatabase;
 beforeAll(async () => {
   instance = await openTestPGlite();
   await instance.exec(FIXTURE_SQL + FIXTURE_DATA + SECOND_SCHEMA);
-  db = pglite(instance as never);
+  db = pglite(instance);
 }, 30_000);
 
 afterAll(async () => {

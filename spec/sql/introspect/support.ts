@@ -61,7 +61,7 @@ function plain(row: Record<string, unknown>): Record<string, unknown> {
     if (name === '__metadata') continue;
     if (typeof value === 'object' && value !== null && '__deferred' in value) continue;
     if (typeof value === 'object' && value !== null && 'results' in value) out[name] = rows(value);
-    else if (typeof value === 'object' && value !== null && '__metadata' in value) out[name] = plain(value as Record<string, unknown>);
+    else if (typeof value === 'object' && value !== null && '__metadata' in value) out[name] = plain(value);
     else out[name] = value;
   }
   return out;

@@ -7,7 +7,11 @@ module.exports = {
     '^.+\\.ts$': ['ts-jest', { isolatedModules: true, diagnostics: false }],
   },
   // The examples require the package by name, as users do; in tests that name is the source.
-  moduleNameMapper: { "^express-odata-v2$": "<rootDir>/lib/index.ts", "^express-odata-v2/sql$": "<rootDir>/lib/sql/index.ts", "^express-odata-v2/testing$": "<rootDir>/lib/testing/index.ts" },
+  moduleNameMapper: {
+    '^express-odata-v2$': '<rootDir>/lib/index.ts',
+    '^express-odata-v2/sql$': '<rootDir>/lib/sql/index.ts',
+    '^express-odata-v2/testing$': '<rootDir>/lib/testing/index.ts',
+  },
   // Specs against a PostgreSQL server run in `npm run test:postgres` (jest.postgres.config.js).
   testPathIgnorePatterns: ['/node_modules/', '\\.pg\\.spec\\.ts$'],
   moduleFileExtensions: ['ts', 'js', 'json'],

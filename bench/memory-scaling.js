@@ -31,14 +31,24 @@ function scenarios(size) {
     { id: 'navcount', label: '`Categories(7)/Products/$count`', url: 'Categories(7)/Products/$count', check: (body) => /^\d+$/.test(body) },
     { id: 'first', label: 'first page `Products`', url: 'Products?$format=json', check: firstIdIs(0) },
     { id: 'middle', label: `middle page \`Products?$skiptoken=${mid - 1}\``, url: `Products?$format=json&$skiptoken=${mid - 1}`, check: firstIdIs(mid) },
-    { id: 'inline', label: '`Products?$inlinecount=allpages`', url: 'Products?$format=json&$inlinecount=allpages', check: (body) => JSON.parse(body).d.__count === String(size) },
+    {
+      id: 'inline',
+      label: '`Products?$inlinecount=allpages`',
+      url: 'Products?$format=json&$inlinecount=allpages',
+      check: (body) => JSON.parse(body).d.__count === String(size),
+    },
     {
       id: 'filtered',
       label: '`Products?$filter=Price gt 20 and Rating ge 3&$inlinecount=allpages`',
       url: `Products?$format=json&$inlinecount=allpages&$filter=${encodeURIComponent('Price gt 20 and Rating ge 3')}`,
       check: (body) => JSON.parse(body).d.results.length === Math.min(PAGE, Number(JSON.parse(body).d.__count)),
     },
-    { id: 'ordered', label: '`Products?$orderby=Name` (first page)', url: `Products?$format=json&$orderby=Name`, check: (body) => JSON.parse(body).d.results.length === PAGE },
+    {
+      id: 'ordered',
+      label: '`Products?$orderby=Name` (first page)',
+      url: `Products?$format=json&$orderby=Name`,
+      check: (body) => JSON.parse(body).d.results.length === PAGE,
+    },
   ];
 }
 
@@ -184,7 +194,12 @@ function snapshot(size) {
     const type = types[nodes[i + typeAt]];
     const name = heap.strings[nodes[i + nameAt]];
     // Unnamed arrays are mostly the backing stores of Maps, Sets and WeakMaps (hash tables).
-    const label = ['object', 'closure', 'array', 'hidden'].includes(type) && name !== '' ? `${type} ${name}` : type === 'array' ? 'array (hash tables, backing stores)' : type;
+    const label =
+      ['object', 'closure', 'array', 'hidden'].includes(type) && name !== ''
+        ? `${type} ${name}`
+        : type === 'array'
+          ? 'array (hash tables, backing stores)'
+          : type;
     const group = groups.get(label) ?? { count: 0, bytes: 0 };
     group.count++;
     group.bytes += nodes[i + sizeAt];
@@ -225,7 +240,9 @@ function report(results, args) {
     const ratio = values[values.length - 1] / values[0];
     lines.push(`| ${name} | ${values.map((value) => format(value, digits)).join(' | ')} | ${ratio.toFixed(1)}x |`);
   }
-  console.log(`\nMemoryProvider at scale: ${os.cpus().length} cores (${os.cpus()[0]?.model ?? 'unknown'}), Node ${process.version}, reads: CPU ms of one request (server and client share the process), median of ${args.runs} (5 for reads over 200 ms); page size ${PAGE}\n`);
+  console.log(
+    `\nMemoryProvider at scale: ${os.cpus().length} cores (${os.cpus()[0]?.model ?? 'unknown'}), Node ${process.version}, reads: CPU ms of one request (server and client share the process), median of ${args.runs} (5 for reads over 200 ms); page size ${PAGE}\n`,
+  );
   console.log(lines.join('\n'));
   if (args.json) console.log(`\n${JSON.stringify(results, null, 2)}`);
 }

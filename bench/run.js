@@ -57,7 +57,12 @@ function readSettings(argv, env) {
   };
   const list = (flag, name) => {
     const text = pick(flag, name);
-    return text === undefined || text === '' ? undefined : text.split(',').map((s) => s.trim()).filter(Boolean);
+    return text === undefined || text === ''
+      ? undefined
+      : text
+          .split(',')
+          .map((s) => s.trim())
+          .filter(Boolean);
   };
   // autocannon samples once a second and stops on a tick: durations are whole seconds.
   const settings = {
@@ -179,7 +184,10 @@ const median = (values) => {
 async function runScenario(scenario, settings, log, lane) {
   const record = { engine: lane.id, id: scenario.id, title: scenario.title, method: scenario.method, path: scenario.path, servers: {} };
   const names = settings.servers;
-  const execArgvOf = (name) => (settings.profile && name === 'ours' ? ['--cpu-prof', `--cpu-prof-dir=${path.join(RESULTS_DIR, 'profiles')}`, `--cpu-prof-name=ours-${scenario.id}-${Date.now()}.cpuprofile`] : []);
+  const execArgvOf = (name) =>
+    settings.profile && name === 'ours'
+      ? ['--cpu-prof', `--cpu-prof-dir=${path.join(RESULTS_DIR, 'profiles')}`, `--cpu-prof-name=ours-${scenario.id}-${Date.now()}.cpuprofile`]
+      : [];
   const running = new Map();
   const peak = new Map(names.map((name) => [name, 0]));
   const remember = async (name) => {
@@ -288,7 +296,9 @@ function compareAnswers(ours, ceiling) {
   if (a !== b) {
     let at = 0;
     while (at < a.length && a[at] === b[at]) at++;
-    differences.push(`body differs at byte ${at} (${a.length} vs ${b.length} bytes): ours '${a.slice(Math.max(0, at - 40), at + 60)}' vs ceiling '${b.slice(Math.max(0, at - 40), at + 60)}'`);
+    differences.push(
+      `body differs at byte ${at} (${a.length} vs ${b.length} bytes): ours '${a.slice(Math.max(0, at - 40), at + 60)}' vs ceiling '${b.slice(Math.max(0, at - 40), at + 60)}'`,
+    );
   }
   return differences.length === 0 ? true : differences.join('; ');
 }
@@ -299,7 +309,9 @@ function machine() {
   const cpu = os.cpus();
   let commit;
   try {
-    commit = execSync('git rev-parse --short HEAD', { cwd: ROOT, stdio: ['ignore', 'pipe', 'ignore'] }).toString().trim();
+    commit = execSync('git rev-parse --short HEAD', { cwd: ROOT, stdio: ['ignore', 'pipe', 'ignore'] })
+      .toString()
+      .trim();
   } catch {
     commit = undefined;
   }
@@ -380,12 +392,15 @@ function targetLine(results) {
   const sql = results.filter((r) => r.engine !== 'memory' && r.ratio !== undefined);
   if (sql.length === 0) return '';
   const missed = sql.filter((r) => r.ratio < 0.5).map((r) => `${r.engine} ${r.id} ${r.ratio.toFixed(2)}`);
-  return missed.length === 0 ? '\nSQL lanes: every scenario >= 0.5 of its database ceiling.' : `\nSQL lanes below 0.5 of the database ceiling: ${missed.join(', ')}`;
+  return missed.length === 0
+    ? '\nSQL lanes: every scenario >= 0.5 of its database ceiling.'
+    : `\nSQL lanes below 0.5 of the database ceiling: ${missed.join(', ')}`;
 }
 
 /** A lane: which server files, their environment, what it skips; undefined (with a printed line) when it cannot run. */
 async function prepareLane(engine, log) {
-  if (engine === 'memory') return { id: engine, label: 'memory', files: SERVER_FILES, envOf: () => ({}), skips: {}, strictBytes: false, close: async () => undefined };
+  if (engine === 'memory')
+    return { id: engine, label: 'memory', files: SERVER_FILES, envOf: () => ({}), skips: {}, strictBytes: false, close: async () => undefined };
   const { preparePGlite, preparePostgres } = require('./sql/prepare');
   const started = Date.now();
   if (engine === 'pglite') {
@@ -440,7 +455,10 @@ async function runAndLog(scenario, settings, log, lane) {
   if (record.sameBytes !== undefined && record.sameBytes !== true && !lane.strictBytes) log(`  note: answers differ: ${record.sameBytes}`);
   for (const name of settings.servers) {
     const s = record.servers[name];
-    if (s) log(`  ${name.padEnd(8)} ${s.rps.toFixed(0).padStart(7)} req/s  p50 ${fixed(s.p50)} ms  p99 ${fixed(s.p99)} ms  CPU ${s.cpuMicros === undefined ? '-' : s.cpuMicros.toFixed(0)} µs/req  peak RSS ${(s.peakRss / 2 ** 20).toFixed(0)} MB`);
+    if (s)
+      log(
+        `  ${name.padEnd(8)} ${s.rps.toFixed(0).padStart(7)} req/s  p50 ${fixed(s.p50)} ms  p99 ${fixed(s.p99)} ms  CPU ${s.cpuMicros === undefined ? '-' : s.cpuMicros.toFixed(0)} µs/req  peak RSS ${(s.peakRss / 2 ** 20).toFixed(0)} MB`,
+      );
   }
   if (record.ratio !== undefined) log(`  ours/ceiling ${record.ratio.toFixed(2)}`);
   return record;

@@ -21,11 +21,12 @@ const BATCH_PART_IDS = [10, 20, 30, 40, 50, 60, 70, 80, 90, 100];
 const BATCH_BOUNDARY = 'batch_bench-7f3c';
 
 /** The multipart body of S7: 10 retrieve parts, JSON by Accept (MS-ODATA §2.2.7.6). */
-const batchBody = BATCH_PART_IDS.map(
-  (id) =>
-    `--${BATCH_BOUNDARY}\r\nContent-Type: application/http\r\nContent-Transfer-Encoding: binary\r\n\r\n` +
-    `GET Products(${id}) HTTP/1.1\r\nAccept: application/json\r\nMaxDataServiceVersion: 2.0\r\n\r\n\r\n`,
-).join('') + `--${BATCH_BOUNDARY}--\r\n`;
+const batchBody =
+  BATCH_PART_IDS.map(
+    (id) =>
+      `--${BATCH_BOUNDARY}\r\nContent-Type: application/http\r\nContent-Transfer-Encoding: binary\r\n\r\n` +
+      `GET Products(${id}) HTTP/1.1\r\nAccept: application/json\r\nMaxDataServiceVersion: 2.0\r\n\r\n\r\n`,
+  ).join('') + `--${BATCH_BOUNDARY}--\r\n`;
 
 /** The JSON body of one new product (S6). */
 function newProductBody(id) {
@@ -259,7 +260,7 @@ const SCENARIOS = [
     title: 'POST $batch with 10 GET parts (JSON entries)',
     method: 'POST',
     path: '/odata/$batch',
-    headers: { 'content-type': `multipart/mixed; boundary=${BATCH_BOUNDARY}`, 'maxdataserviceversion': '2.0' },
+    headers: { 'content-type': `multipart/mixed; boundary=${BATCH_BOUNDARY}`, maxdataserviceversion: '2.0' },
     body: batchBody,
     check(response, { root }) {
       expectEqual(response.status, 202, 'status');

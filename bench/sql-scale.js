@@ -57,7 +57,12 @@ function reads(rows) {
   const middle = Math.floor(rows / 2);
   return [
     { id: 'key', title: 'a key read', path: `/odata/Products(${middle + 7})?$format=json`, check: (d) => d.ID === middle + 7 },
-    { id: 'first', title: 'the first page', path: '/odata/Products?$format=json', check: (d) => d.results.length === PAGE && d.results[0].ID === 0 && d.__next !== undefined },
+    {
+      id: 'first',
+      title: 'the first page',
+      path: '/odata/Products?$format=json',
+      check: (d) => d.results.length === PAGE && d.results[0].ID === 0 && d.__next !== undefined,
+    },
     {
       id: 'middle',
       title: 'a page in the middle ($skiptoken)',
@@ -68,7 +73,8 @@ function reads(rows) {
       id: 'filtered',
       title: 'a filtered page ordered by Name',
       path: `/odata/Products?$format=json&$filter=${encodeURIComponent('Price gt 20 and Rating ge 3')}&$orderby=Name`,
-      check: (d) => d.results.length === PAGE && d.results.every((p, i) => Number(p.Price) > 20 && p.Rating >= 3 && (i === 0 || d.results[i - 1].Name <= p.Name)),
+      check: (d) =>
+        d.results.length === PAGE && d.results.every((p, i) => Number(p.Price) > 20 && p.Rating >= 3 && (i === 0 || d.results[i - 1].Name <= p.Name)),
     },
   ];
 }
@@ -129,7 +135,12 @@ async function measureCost(server, dataDir, target, seconds) {
 
 async function main() {
   const log = (line) => process.stdout.write(`${line}\n`);
-  log(`SqlProvider at scale: ${LARGE.toLocaleString('en-US')} vs 1,000 Products; ${ROUNDS} rounds x ${DURATION} s, ${CONNECTIONS} connections; load average ${os.loadavg().map((n) => n.toFixed(2)).join(' ')}`);
+  log(
+    `SqlProvider at scale: ${LARGE.toLocaleString('en-US')} vs 1,000 Products; ${ROUNDS} rounds x ${DURATION} s, ${CONNECTIONS} connections; load average ${os
+      .loadavg()
+      .map((n) => n.toFixed(2))
+      .join(' ')}`,
+  );
   const started = Date.now();
   const small = await preparePostgres(undefined, { name: 'eov2_scale_small' });
   if (small.skipped !== undefined) {
@@ -170,7 +181,13 @@ async function main() {
           results[s].push(result);
         }
       }
-      const summary = (list) => ({ rps: median(list.map((r) => r.rps)), p50: median(list.map((r) => r.p50)), ours: median(list.map((r) => r.ours)), database: median(list.map((r) => r.database ?? 0)), cost: median(list.map((r) => r.cost)) });
+      const summary = (list) => ({
+        rps: median(list.map((r) => r.rps)),
+        p50: median(list.map((r) => r.p50)),
+        ours: median(list.map((r) => r.ours)),
+        database: median(list.map((r) => r.database ?? 0)),
+        cost: median(list.map((r) => r.cost)),
+      });
       const [a, b] = results.map(summary);
       table.push({ read, small: a, large: b, factor: b.cost / a.cost });
       const shown = (x) => `${x.rps.toFixed(0).padStart(5)} req/s, ${x.ours.toFixed(0)} + ${x.database.toFixed(0)} µs CPU`;
@@ -181,10 +198,18 @@ async function main() {
     log(`| read | 1,000 rows: µs CPU (ours + PostgreSQL), req/s | ${largeLabel} rows: µs CPU, req/s | cost at ${largeLabel} / at 1,000 |`);
     log('| --- | ---: | ---: | ---: |');
     const cell = (x) => `${x.ours.toFixed(0)} + ${x.database.toFixed(0)}, ${x.rps.toFixed(0)}`;
-    for (const row of table) log(`| ${row.read.title}: \`${reads(LARGE)[table.indexOf(row)].path.replace('/odata/', '')}\` | ${cell(row.small)} | ${cell(row.large)} | ${row.factor.toFixed(2)} |`);
+    for (const row of table)
+      log(
+        `| ${row.read.title}: \`${reads(LARGE)[table.indexOf(row)].path.replace('/odata/', '')}\` | ${cell(row.small)} | ${cell(row.large)} | ${row.factor.toFixed(2)} |`,
+      );
     const missed = table.filter((row) => row.factor > 2);
     log(missed.length === 0 ? '\nevery read within 2x of its cost at 1,000 rows' : `\nabove 2x: ${missed.map((row) => row.read.id).join(', ')}`);
-    log(`load average after the run ${os.loadavg().map((n) => n.toFixed(2)).join(' ')}; ${((Date.now() - started) / 1000).toFixed(0)} s`);
+    log(
+      `load average after the run ${os
+        .loadavg()
+        .map((n) => n.toFixed(2))
+        .join(' ')}; ${((Date.now() - started) / 1000).toFixed(0)} s`,
+    );
     if (missed.length > 0) process.exitCode = 1;
   } finally {
     for (const server of servers) await server.stop();

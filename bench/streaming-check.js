@@ -28,29 +28,43 @@ const MB = (bytes) => (bytes / 2 ** 20).toFixed(1);
 function readFeed(port, format, count) {
   return new Promise((resolve, reject) => {
     const sent = now();
-    const request = http.get({ host: '127.0.0.1', port, path: `/odata/Products?${format.query}&n=${count}${CONTROL ? '&buffered=1' : ''}`, agent: false }, (response) => {
-      const headers = now();
-      let firstByte;
-      let bytes = 0;
-      let entries = 0;
-      let head = '';
-      let carry = '';
-      let tail = '';
-      response.setEncoding('utf8');
-      response.on('data', (chunk) => {
-        if (firstByte === undefined) firstByte = now();
-        bytes += Buffer.byteLength(chunk);
-        if (head.length < 64) head += chunk.slice(0, 64);
-        const text = carry + chunk;
-        for (let at = text.indexOf(format.needle); at >= 0; at = text.indexOf(format.needle, at + format.needle.length)) entries++;
-        carry = text.slice(-(format.needle.length - 1));
-        tail = (tail + chunk).slice(-64);
-      });
-      response.on('end', () =>
-        resolve({ status: response.statusCode, contentType: response.headers['content-type'], sent, headers, firstByte, end: now(), bytes, entries, head, tail }),
-      );
-      response.on('error', reject);
-    });
+    const request = http.get(
+      { host: '127.0.0.1', port, path: `/odata/Products?${format.query}&n=${count}${CONTROL ? '&buffered=1' : ''}`, agent: false },
+      (response) => {
+        const headers = now();
+        let firstByte;
+        let bytes = 0;
+        let entries = 0;
+        let head = '';
+        let carry = '';
+        let tail = '';
+        response.setEncoding('utf8');
+        response.on('data', (chunk) => {
+          if (firstByte === undefined) firstByte = now();
+          bytes += Buffer.byteLength(chunk);
+          if (head.length < 64) head += chunk.slice(0, 64);
+          const text = carry + chunk;
+          for (let at = text.indexOf(format.needle); at >= 0; at = text.indexOf(format.needle, at + format.needle.length)) entries++;
+          carry = text.slice(-(format.needle.length - 1));
+          tail = (tail + chunk).slice(-64);
+        });
+        response.on('end', () =>
+          resolve({
+            status: response.statusCode,
+            contentType: response.headers['content-type'],
+            sent,
+            headers,
+            firstByte,
+            end: now(),
+            bytes,
+            entries,
+            head,
+            tail,
+          }),
+        );
+        response.on('error', reject);
+      },
+    );
     request.on('error', reject);
   });
 }
@@ -126,7 +140,11 @@ async function main() {
     MB(r.rssBefore),
     MB(r.peak),
     MB(r.growth),
-    r.problems.length > 0 ? `WRONG: ${r.problems.join(', ')}` : r.streams && r.bounded ? 'streams' : `${r.streams ? '' : 'first byte after the last entity; '}${r.bounded ? '' : 'memory grows with the feed'}`,
+    r.problems.length > 0
+      ? `WRONG: ${r.problems.join(', ')}`
+      : r.streams && r.bounded
+        ? 'streams'
+        : `${r.streams ? '' : 'first byte after the last entity; '}${r.bounded ? '' : 'memory grows with the feed'}`,
   ]);
   const widths = head.map((h, i) => Math.max(h.length, ...lines.map((l) => l[i].length)));
   for (const row of [head, widths.map((w) => '-'.repeat(w)), ...lines]) process.stdout.write(`${row.map((c, i) => c.padEnd(widths[i])).join('  ')}\n`);

@@ -25,7 +25,18 @@ export type * from './edm/model';
 export type { EdmPrimitiveTypeName, PrimitiveValue, ComplexValue, PropertyValue } from './edm/primitives';
 export type * from './provider/types';
 // What the provider contract's requests are made of (QueryRequest.path, orderBy, selectExpand, skipToken).
-export type { EntityKey, EntityPath, EntityPathRoot, NavigationStep, OrderByItem, SortDirection, SelectExpand, Selection, ExpandItem, SkipTokenPosition } from './uri/types';
+export type {
+  EntityKey,
+  EntityPath,
+  EntityPathRoot,
+  NavigationStep,
+  OrderByItem,
+  SortDirection,
+  SelectExpand,
+  Selection,
+  ExpandItem,
+  SkipTokenPosition,
+} from './uri/types';
 export type * from './uri/expr/ast';
 export type { RequestContext } from './protocol/message';
 // Shared query helpers: a custom provider hands rows and the typed request to these and gets

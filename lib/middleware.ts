@@ -7,7 +7,19 @@
 import type { ServerResponse } from 'http';
 import { normalizeError, ODataError } from './errors';
 import { writeError } from './format';
-import { checkCsrf, checkServiceRoot, clearHeaders, csrfFetchHeaders, csrfPolicyOf, type CsrfPolicy, type ExpressLikeRequest, readRawBody, ResponseCutOffError, sendResponse, toODataRequest } from './http';
+import {
+  checkCsrf,
+  checkServiceRoot,
+  clearHeaders,
+  csrfFetchHeaders,
+  csrfPolicyOf,
+  type CsrfPolicy,
+  type ExpressLikeRequest,
+  readRawBody,
+  ResponseCutOffError,
+  sendResponse,
+  toODataRequest,
+} from './http';
 import type { ODataServiceOptions } from './options';
 import type { ODataRequest, ODataResponse, RequestContext } from './protocol/message';
 import { createService, type Service } from './service';

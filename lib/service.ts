@@ -15,7 +15,19 @@ import { buildRoutes, chooseResponseVersion, createUnitOfWork, dispatch } from '
 import type { Handler, Routes, ServiceConfig } from './handlers';
 import { type ODataServiceOptions, type ResolvedOptions, resolveOptions } from './options';
 import type { Entity } from './provider/types';
-import { assertETagValue, assertHeaderValues, checkMethodImplemented, checkRequestFeatures, checkRequestVersion, checkResponseVersion, effectiveMethod, encodeETag, formatVersion, negotiateFor, preferredErrorFormat } from './protocol';
+import {
+  assertETagValue,
+  assertHeaderValues,
+  checkMethodImplemented,
+  checkRequestFeatures,
+  checkRequestVersion,
+  checkResponseVersion,
+  effectiveMethod,
+  encodeETag,
+  formatVersion,
+  negotiateFor,
+  preferredErrorFormat,
+} from './protocol';
 import type { ResponseFormat } from './protocol';
 import type { ODataRequest, ODataResponse } from './protocol/message';
 import type { HandlerOutcome } from './result';
@@ -217,4 +229,3 @@ function withValidHeaders(error: ODataError): ODataError {
     return normalizeError(invalid);
   }
 }
-

@@ -77,12 +77,15 @@ describe('layer order', () => {
     expect(violations).toEqual([]);
   });
 
-  it.each(['sql', 'testing'])('keeps lib/%s out of the core: no module outside it imports it (lib/sql: but the command line), not even the public surface', (subpath) => {
-    const importers = files.filter((file) => {
-      if (layerOf(file) === subpath || (subpath === 'sql' && layerOf(file) === 'cli')) return false;
-      const source = readFileSync(join(LIB, file), 'utf8');
-      return [...source.matchAll(/from\s+'(\.[^']*)'/g)].some((match) => layerOf(relative(LIB, resolve(LIB, dirname(file), match[1]))) === subpath);
-    });
-    expect(importers).toEqual([]);
-  });
+  it.each(['sql', 'testing'])(
+    'keeps lib/%s out of the core: no module outside it imports it (lib/sql: but the command line), not even the public surface',
+    (subpath) => {
+      const importers = files.filter((file) => {
+        if (layerOf(file) === subpath || (subpath === 'sql' && layerOf(file) === 'cli')) return false;
+        const source = readFileSync(join(LIB, file), 'utf8');
+        return [...source.matchAll(/from\s+'(\.[^']*)'/g)].some((match) => layerOf(relative(LIB, resolve(LIB, dirname(file), match[1]))) === subpath);
+      });
+      expect(importers).toEqual([]);
+    },
+  );
 });

@@ -31,7 +31,13 @@ const productsById = new Map(products.map((p) => [p.ID, p]));
 const categories = data.Categories;
 // The demo's metadata.xml, less the redundant xmlns:m on Schema (already declared on
 // edmx:DataServices), which ours does not repeat: the two answers then compare byte for byte.
-const metadata = Buffer.from(readMetadata().replace(' xmlns:m="http://schemas.microsoft.com/ado/2007/08/dataservices/metadata" xmlns="http://schemas.microsoft.com/ado/2007/05/edm">', ' xmlns="http://schemas.microsoft.com/ado/2007/05/edm">'), 'utf8');
+const metadata = Buffer.from(
+  readMetadata().replace(
+    ' xmlns:m="http://schemas.microsoft.com/ado/2007/08/dataservices/metadata" xmlns="http://schemas.microsoft.com/ado/2007/05/edm">',
+    ' xmlns="http://schemas.microsoft.com/ado/2007/05/edm">',
+  ),
+  'utf8',
+);
 // An ETag of the bytes, computed once, as ours sends with $metadata.
 const metadataETag = `"${crypto.createHash('sha1').update(metadata).digest('base64url')}"`;
 
@@ -52,7 +58,8 @@ function get(root, path, query, json) {
     if (!json) return unsupported(path);
     return answer(200, '1.0;', JSON_TYPE, `{"d":${jsonProduct(root, p, undefined)}}`);
   }
-  if (path === '/$metadata') return { status: 200, headers: { 'content-type': 'application/xml;charset=utf-8', etag: metadataETag, dataserviceversion: '2.0;' }, body: metadata };
+  if (path === '/$metadata')
+    return { status: 200, headers: { 'content-type': 'application/xml;charset=utf-8', etag: metadataETag, dataserviceversion: '2.0;' }, body: metadata };
   return unsupported(path);
 }
 

@@ -75,7 +75,11 @@ function atomFeed(root, list) {
   return body + '</feed>';
 }
 
-const answer = (status, version, contentType, body, extra) => ({ status, headers: { ...extra, dataserviceversion: version, 'content-type': contentType }, body });
+const answer = (status, version, contentType, body, extra) => ({
+  status,
+  headers: { ...extra, dataserviceversion: version, 'content-type': contentType },
+  body,
+});
 const unsupported = (what) => ({ status: 400, headers: { 'content-type': 'text/plain' }, body: `ceiling: unsupported request ${what}` });
 
 // ---- $batch: a minimal multipart splitter and writer (RFC 2046 §5.1.1, MS-ODATA §2.2.7.6) ----

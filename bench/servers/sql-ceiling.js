@@ -98,7 +98,15 @@ async function main() {
     } catch {
       return unsupported('body');
     }
-    const values = [input.ID, input.Name ?? null, input.Description ?? null, isoOf(input.ReleaseDate), isoOf(input.DiscontinuedDate), input.Rating, input.Price];
+    const values = [
+      input.ID,
+      input.Name ?? null,
+      input.Description ?? null,
+      isoOf(input.ReleaseDate),
+      isoOf(input.DiscontinuedDate),
+      input.Rating,
+      input.Price,
+    ];
     const [p] = await query(INSERT, values);
     return answer(201, '1.0;', JSON_TYPE, `{"d":${jsonProduct(root, p, undefined)}}`, { location: `${root}Products(${p.ID})` });
   }

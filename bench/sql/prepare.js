@@ -59,7 +59,9 @@ async function preparePGlite(file) {
 function loadHarness() {
   const ts = require('typescript');
   const file = path.join(ROOT, 'spec', 'helpers', 'postgres-server.ts');
-  const { outputText } = ts.transpileModule(fs.readFileSync(file, 'utf8'), { compilerOptions: { module: ts.ModuleKind.CommonJS, target: ts.ScriptTarget.ES2022 } });
+  const { outputText } = ts.transpileModule(fs.readFileSync(file, 'utf8'), {
+    compilerOptions: { module: ts.ModuleKind.CommonJS, target: ts.ScriptTarget.ES2022 },
+  });
   const harness = new Module(file, module);
   harness.filename = file;
   harness.paths = Module._nodeModulePaths(path.dirname(file));

@@ -211,15 +211,19 @@ function createProvider(store) {
 
     /** A write or a $batch changeset: undo every write made inside `work` when it fails. */
     async transaction(work, context) {
-      return undoLog.run(context, async (body) => {
-        const log = [];
-        try {
-          return await body(log);
-        } catch (error) {
-          for (const undo of log.reverse()) undo();
-          throw error;
-        }
-      }, work);
+      return undoLog.run(
+        context,
+        async (body) => {
+          const log = [];
+          try {
+            return await body(log);
+          } catch (error) {
+            for (const undo of log.reverse()) undo();
+            throw error;
+          }
+        },
+        work,
+      );
     },
 
     /** Invoices keep a Revision column that the model does not show; it is their ETag. */

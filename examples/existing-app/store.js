@@ -33,7 +33,11 @@ class Store {
   /** `seed` defaults to the sample data above; rows are copied, never shared with the caller. */
   constructor(seed = SEED) {
     this.tables = new Map();
-    for (const [name, rows] of Object.entries(seed)) this.tables.set(name, rows.map((row) => ({ ...row })));
+    for (const [name, rows] of Object.entries(seed))
+      this.tables.set(
+        name,
+        rows.map((row) => ({ ...row })),
+      );
   }
 
   /** Every row of a table. Rows are replaced on write, never changed in place, so callers may keep them. */

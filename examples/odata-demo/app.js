@@ -28,8 +28,7 @@ function createDemoApp(options = {}) {
     operations: {
       // FunctionImport GetProductsByRating(rating Edm.Int32): GET, Collection(ODataDemo.Product).
       // The service composes $filter, $orderby, $top, $skip, $inlinecount and $expand on the result.
-      GetProductsByRating: async ({ parameters }) =>
-        provider.store.all(products).filter((product) => product.Rating === parameters.rating),
+      GetProductsByRating: async ({ parameters }) => provider.store.all(products).filter((product) => product.Rating === parameters.rating),
     },
   });
   const app = express();

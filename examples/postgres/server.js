@@ -17,13 +17,20 @@ async function main() {
     const address = server.address();
     const shown = address.family === 'IPv6' ? `[${address.address}]` : address.address;
     const root = `http://${shown}:${address.port}/odata/`;
-    console.log(`ODataDemo service over ${db.engine === 'pglite' ? 'PGlite' : 'PostgreSQL'}: ${root}  (listening on ${address.address}; HOST and PORT change that)`);
+    console.log(
+      `ODataDemo service over ${db.engine === 'pglite' ? 'PGlite' : 'PostgreSQL'}: ${root}  (listening on ${address.address}; HOST and PORT change that)`,
+    );
     console.log(`  try: curl '${root}Products?$filter=Price%20gt%2020&$expand=Category&$format=json'`);
   });
   server.on('clientError', odataClientErrorHandler());
   // Close the pool (or write PGlite's folder out) before leaving.
   const shutdown = () => {
-    server.close(() => db.close().then(() => process.exit(0), () => process.exit(1)));
+    server.close(() =>
+      db.close().then(
+        () => process.exit(0),
+        () => process.exit(1),
+      ),
+    );
     server.closeIdleConnections();
   };
   process.once('SIGINT', shutdown);

@@ -59,11 +59,7 @@ export function resolveReferences(request: ODataRequest, ids: ReadonlyMap<string
  * The resource path an operation's Content-ID stands for: the `Location` of its response (a created
  * entity), made relative to the service root; without a Location, the path the request addressed.
  */
-export function referencedPath(
-  request: ODataRequest,
-  responseHeaders: Readonly<Record<string, string>>,
-  servicePath: string,
-): string {
+export function referencedPath(request: ODataRequest, responseHeaders: Readonly<Record<string, string>>, servicePath: string): string {
   const location = headerValue(responseHeaders, 'location');
   if (location === undefined) return request.path;
   const relative = location.startsWith(request.serviceRoot) ? location.slice(request.serviceRoot.length) : location;

@@ -14,10 +14,11 @@ const METADATA_NS = 'http://schemas.microsoft.com/ado/2007/08/dataservices/metad
 export function defaultErrorResponse(request: ODataRequest, thrown: unknown): ODataResponse {
   const error = normalizeError(thrown);
   const format = preferredErrorFormat(request);
-  const body = format === 'json'
-    ? JSON.stringify({ error: { code: error.code, message: { lang: 'en-US', value: error.message } } })
-    : `<?xml version="1.0" encoding="utf-8"?><m:error xmlns:m="${METADATA_NS}"><m:code>${escapeXml(error.code)}</m:code>` +
-      `<m:message xml:lang="en-US">${escapeXml(error.message)}</m:message></m:error>`;
+  const body =
+    format === 'json'
+      ? JSON.stringify({ error: { code: error.code, message: { lang: 'en-US', value: error.message } } })
+      : `<?xml version="1.0" encoding="utf-8"?><m:error xmlns:m="${METADATA_NS}"><m:code>${escapeXml(error.code)}</m:code>` +
+        `<m:message xml:lang="en-US">${escapeXml(error.message)}</m:message></m:error>`;
   return {
     status: error.status,
     headers: {

@@ -65,7 +65,12 @@ class Runner {
       case 'operation': {
         const { operation } = part;
         if (operation.kind === 'invalid') {
-          return { kind: 'response', response: await this.fail(operation.request, operation.error), contentId: operation.contentId, contentIdPlacement: operation.contentIdPlacement };
+          return {
+            kind: 'response',
+            response: await this.fail(operation.request, operation.error),
+            contentId: operation.contentId,
+            contentIdPlacement: operation.contentIdPlacement,
+          };
         }
         if (READ_METHODS.has(operation.request.method)) {
           const response = await this.retrieve(operation);
@@ -80,7 +85,12 @@ class Runner {
         const checked = this.check(part.operations);
         if (checked.kind === 'refused') {
           const { operation, error } = checked;
-          return { kind: 'response', response: await this.fail(operation.request, error), contentId: operation.contentId, contentIdPlacement: operation.contentIdPlacement };
+          return {
+            kind: 'response',
+            response: await this.fail(operation.request, error),
+            contentId: operation.contentId,
+            contentIdPlacement: operation.contentIdPlacement,
+          };
         }
         return this.changeset(checked.operations);
       }

@@ -48,7 +48,7 @@ export function readHeaderText(text: string, start: number, end: number, maxByte
   const scanEnd = Math.min(end, Math.max(start + 2, countFrom + maxBytes + 4));
   let blockEnd = scanEnd;
   let contentStart = scanEnd === end ? end : -1;
-  for (let lineStart = start; ; ) {
+  for (let lineStart = start; ;) {
     const lf = text.indexOf('\n', lineStart);
     if (lf < 0 || lf >= scanEnd) break;
     if (lf === lineStart || (lf === lineStart + 1 && text.charCodeAt(lineStart) === CR)) {

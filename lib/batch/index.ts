@@ -8,14 +8,7 @@ import { readBatchRequest } from './batch-request';
 import { parseMultipartBoundary } from './content-type';
 import { executeBatch } from './executor';
 import { type BoundaryFactory, writeBatchResponse } from './multipart-writer';
-import {
-  type BatchErrorResponder,
-  type BatchHandler,
-  type BatchLimits,
-  type BatchTransaction,
-  DEFAULT_BATCH_LIMITS,
-  type OuterRequest,
-} from './types';
+import { type BatchErrorResponder, type BatchHandler, type BatchLimits, type BatchTransaction, DEFAULT_BATCH_LIMITS, type OuterRequest } from './types';
 
 export type { BatchLimits, OuterRequest } from './types';
 export { splitMultipart } from './multipart-reader';

@@ -34,9 +34,7 @@ interface WrittenPart {
 
 /** Write the parts in order; each boundary is checked against the bytes it delimits, so it cannot occur inside them. */
 export function writeBatchResponse(parts: readonly BatchResponsePart[], createBoundary: BoundaryFactory = randomBoundary): WrittenBatch {
-  const written = parts.map((part) =>
-    part.kind === 'response' ? writeOperation(part) : { changeset: part.responses.map(writeOperation) },
-  );
+  const written = parts.map((part) => (part.kind === 'response' ? writeOperation(part) : { changeset: part.responses.map(writeOperation) }));
   const everything = written.flatMap((part) => ('changeset' in part ? part.changeset : [part]));
   const batchBoundary = pickBoundary('batch_', everything, createBoundary);
   const body = new BodyAssembler();
@@ -126,8 +124,7 @@ function pickBoundary(prefix: string, parts: readonly WrittenPart[], createBound
   for (let attempt = 0; attempt < 8; attempt++) {
     const boundary = createBoundary(prefix);
     const delimiter = `--${boundary}`;
-    const clashes =
-      enclosing !== undefined && (`${delimiter}--`.includes(`--${enclosing}`) || `--${enclosing}--`.includes(delimiter));
+    const clashes = enclosing !== undefined && (`${delimiter}--`.includes(`--${enclosing}`) || `--${enclosing}--`.includes(delimiter));
     if (!clashes && !parts.some((part) => contains(part, delimiter))) return boundary;
   }
   throw new Error('Could not find a multipart boundary that does not occur in the response parts.');

@@ -35,8 +35,7 @@ export function servicePathOf(serviceRoot: string): string {
  * are percent-encoded; control characters, `#` and the asterisk form are refused (BATCH_SYNTAX).
  */
 export function toServiceTarget(target: string, servicePath: string, where: string): ServiceTarget {
-  const fail = (detail: string): ODataError =>
-    ODataError.fromCode('BATCH_SYNTAX', { detail: `${where}: the request target '${printable(target)}' ${detail}` });
+  const fail = (detail: string): ODataError => ODataError.fromCode('BATCH_SYNTAX', { detail: `${where}: the request target '${printable(target)}' ${detail}` });
   let needsEncoding = false;
   for (let i = 0; i < target.length; i++) {
     const code = target.charCodeAt(i);

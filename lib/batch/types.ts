@@ -95,8 +95,7 @@ export interface BatchOperationResponse {
 
 /** A top-level part of a batch response: one response, or the responses of a committed changeset. */
 export type BatchResponsePart =
-  | ({ readonly kind: 'response' } & BatchOperationResponse)
-  | { readonly kind: 'changeset'; readonly responses: readonly BatchOperationResponse[] };
+  ({ readonly kind: 'response' } & BatchOperationResponse) | { readonly kind: 'changeset'; readonly responses: readonly BatchOperationResponse[] };
 
 /** The single-request pipeline (`service.handle`). */
 export type BatchHandler = (request: ODataRequest) => Promise<ODataResponse>;

@@ -29,12 +29,35 @@ const HELP: OptionSpec = { name: 'help', short: 'h', kind: 'boolean', help: 'Sho
 
 /** The options that choose and read the database, shared by serve and introspect. */
 export const DATABASE_OPTIONS: readonly OptionSpec[] = [
-  { name: 'db', kind: 'string', value: '<url|folder>', help: 'A PostgreSQL server (postgres://user:password@host:5432/name) or a PGlite data folder. Default: the DATABASE_URL environment variable (which keeps a password out of the process list).' },
+  {
+    name: 'db',
+    kind: 'string',
+    value: '<url|folder>',
+    help: 'A PostgreSQL server (postgres://user:password@host:5432/name) or a PGlite data folder. Default: the DATABASE_URL environment variable (which keeps a password out of the process list).',
+  },
   { name: 'schema', kind: 'string', value: '<name>', multiple: true, help: 'A schema to read (repeatable; default public).' },
-  { name: 'include', kind: 'string', value: '<pattern>', multiple: true, help: 'Only the tables and views matching (repeatable; table or schema.table, with * and ?).' },
+  {
+    name: 'include',
+    kind: 'string',
+    value: '<pattern>',
+    multiple: true,
+    help: 'Only the tables and views matching (repeatable; table or schema.table, with * and ?).',
+  },
   { name: 'exclude', kind: 'string', value: '<pattern>', multiple: true, help: 'Leave out the tables and views matching (repeatable).' },
-  { name: 'key', kind: 'string', value: '<table>=<columns>', multiple: true, help: 'Key columns (comma-separated) of a view or of a table without a primary key (repeatable).' },
-  { name: 'version-column', kind: 'string', value: '<name>', multiple: true, help: 'Columns that are concurrency tokens (repeatable; default version, row_version).' },
+  {
+    name: 'key',
+    kind: 'string',
+    value: '<table>=<columns>',
+    multiple: true,
+    help: 'Key columns (comma-separated) of a view or of a table without a primary key (repeatable).',
+  },
+  {
+    name: 'version-column',
+    kind: 'string',
+    value: '<name>',
+    multiple: true,
+    help: 'Columns that are concurrency tokens (repeatable; default version, row_version).',
+  },
   { name: 'namespace', kind: 'string', value: '<name>', help: 'The namespace of the model (default Database).' },
 ];
 
@@ -72,7 +95,8 @@ export function integerOption(command: string, options: ParsedOptions, name: str
   const text = stringOption(options, name);
   if (text === undefined) return fallback;
   const value = /^\d+$/.test(text) ? Number(text) : NaN;
-  if (!Number.isSafeInteger(value) || value < min || value > max) throw new UsageError(`${command}: --${name} must be an integer from ${min} to ${max}, got '${text}'`, command);
+  if (!Number.isSafeInteger(value) || value < min || value > max)
+    throw new UsageError(`${command}: --${name} must be an integer from ${min} to ${max}, got '${text}'`, command);
   return value;
 }
 
@@ -107,7 +131,8 @@ function wrap(text: string, width: number): string[] {
 
 /** The help text of a command's options, grouped, with aligned and wrapped descriptions. */
 export function optionsHelp(groups: readonly OptionGroup[]): string {
-  const spelled = (spec: OptionSpec): string => `${spec.short === undefined ? '    ' : `-${spec.short}, `}--${spec.name}${spec.value === undefined ? '' : ` ${spec.value}`}`;
+  const spelled = (spec: OptionSpec): string =>
+    `${spec.short === undefined ? '    ' : `-${spec.short}, `}--${spec.name}${spec.value === undefined ? '' : ` ${spec.value}`}`;
   const all = [...groups, { title: 'Other', options: [HELP] }];
   const width = Math.max(...all.flatMap((group) => group.options.map((spec) => spelled(spec).length))) + 4;
   const describe = (spec: OptionSpec): string =>

@@ -28,7 +28,10 @@ export async function loadSql(): Promise<Sql> {
   try {
     return await import('../sql');
   } catch (error) {
-    throw new CliError('The command line needs kysely and a driver: npm install kysely pg (a PostgreSQL server), or npm install kysely @electric-sql/pglite (a PGlite folder).', { cause: error });
+    throw new CliError(
+      'The command line needs kysely and a driver: npm install kysely pg (a PostgreSQL server), or npm install kysely @electric-sql/pglite (a PGlite folder).',
+      { cause: error },
+    );
   }
 }
 
@@ -43,7 +46,8 @@ export function databaseArgument(command: string, options: ParsedOptions, io: Cl
   const given = stringOption(options, 'db');
   if (given !== undefined) return { spec: given, source: '--db' };
   const fromEnvironment = io.env.DATABASE_URL;
-  if (fromEnvironment === undefined || fromEnvironment === '') throw new UsageError(`${command}: --db is required (a postgres:// URL or a PGlite folder), or set DATABASE_URL`, command);
+  if (fromEnvironment === undefined || fromEnvironment === '')
+    throw new UsageError(`${command}: --db is required (a postgres:// URL or a PGlite folder), or set DATABASE_URL`, command);
   return { spec: fromEnvironment, source: 'DATABASE_URL' };
 }
 
@@ -59,7 +63,8 @@ export async function openDatabase({ spec, source }: DatabaseArgument, cwd: stri
   } else {
     const folder = resolve(cwd, spec);
     where = `the PGlite database in ${spec}`;
-    if (!existsSync(folder) || !statSync(folder).isDirectory()) throw new CliError(`${source} ${spec}: no such folder (give a postgres:// URL, or the data folder of a PGlite database).`);
+    if (!existsSync(folder) || !statSync(folder).isDirectory())
+      throw new CliError(`${source} ${spec}: no such folder (give a postgres:// URL, or the data folder of a PGlite database).`);
     if (!existsSync(join(folder, 'PG_VERSION'))) throw new CliError(`${source} ${spec}: the folder holds no PGlite database (no PG_VERSION file).`);
     db = sql.pglite(folder);
   }

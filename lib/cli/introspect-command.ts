@@ -57,7 +57,8 @@ export async function introspectCommand(options: ParsedOptions, io: CliIO): Prom
   const force = options.force === true;
   const keys = keysOption('introspect', options);
   // Checked before the database is read, so a refusal costs nothing.
-  for (const file of [out, mappingFile]) if (!force && existsSync(resolve(io.cwd, file))) throw new CliError(`${file} exists; give --force to replace it (it may hold your edits).`);
+  for (const file of [out, mappingFile])
+    if (!force && existsSync(resolve(io.cwd, file))) throw new CliError(`${file} exists; give --force to replace it (it may hold your edits).`);
   const open = await openDatabase(dbSpec, io.cwd, await loadSql());
   try {
     const { model, mapping } = await introspectDatabase('introspect', open, options, keys, io);
@@ -65,7 +66,9 @@ export async function introspectCommand(options: ParsedOptions, io: CliIO): Prom
     write(mappingFile, `${JSON.stringify(mapping, null, 2)}\n`, io.cwd, force);
     const sets = model.defaultContainer.entitySets.length;
     const associations = model.defaultContainer.associationSets.length;
-    io.out(`Wrote ${out} (${sets} entity set${sets === 1 ? '' : 's'}, ${associations} association${associations === 1 ? '' : 's'}) and ${mappingFile} from ${open.where}.`);
+    io.out(
+      `Wrote ${out} (${sets} entity set${sets === 1 ? '' : 's'}, ${associations} association${associations === 1 ? '' : 's'}) and ${mappingFile} from ${open.where}.`,
+    );
     return 0;
   } finally {
     await open.db.close();

@@ -8,7 +8,12 @@ import { messageOf } from './errors';
 import { runCommand } from './run';
 
 async function main(): Promise<void> {
-  const io = { out: (line: string) => process.stdout.write(`${line}\n`), err: (line: string) => process.stderr.write(`${line}\n`), cwd: process.cwd(), env: process.env };
+  const io = {
+    out: (line: string) => process.stdout.write(`${line}\n`),
+    err: (line: string) => process.stderr.write(`${line}\n`),
+    cwd: process.cwd(),
+    env: process.env,
+  };
   const outcome = await runCommand(process.argv.slice(2), io);
   if (outcome.kind === 'exit') {
     process.exitCode = outcome.code;

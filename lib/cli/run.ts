@@ -76,7 +76,8 @@ export async function runCommand(args: readonly string[], io: CliIO): Promise<Co
   }
   if (name === 'help') {
     const topic = rest[0] === undefined ? undefined : COMMANDS[rest[0]];
-    if (rest[0] !== undefined && topic === undefined) return usage(new UsageError(`help: unknown command '${rest[0]}' (expected ${Object.keys(COMMANDS).join(' or ')})`), io);
+    if (rest[0] !== undefined && topic === undefined)
+      return usage(new UsageError(`help: unknown command '${rest[0]}' (expected ${Object.keys(COMMANDS).join(' or ')})`), io);
     io.out(topic?.help ?? MAIN_HELP);
     return exit(0);
   }

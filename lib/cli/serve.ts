@@ -23,7 +23,12 @@ export const SERVE_OPTIONS: readonly OptionGroup[] = [
     title: 'Model',
     options: [
       { name: 'metadata', kind: 'string', value: '<file>', help: 'Serve this model (a metadata.xml introspect wrote, maybe edited) instead of introspecting.' },
-      { name: 'mapping', kind: 'string', value: '<file>', help: "With --metadata: the model's mapping (mapping.json); without it the naming conventions apply." },
+      {
+        name: 'mapping',
+        kind: 'string',
+        value: '<file>',
+        help: "With --metadata: the model's mapping (mapping.json); without it the naming conventions apply.",
+      },
     ],
   },
   {
@@ -102,7 +107,10 @@ function modelFromFiles(sql: Sql, metadataFile: string, mappingFile: string | un
 
 /** A mapping error's problems on one line (the first five, and how many more). */
 function problemsOf(error: unknown): string {
-  const problems = typeof error === 'object' && error !== null && Array.isArray((error as { problems?: unknown }).problems) ? ((error as { problems: unknown[] }).problems).map(String) : [oneLine(error)];
+  const problems =
+    typeof error === 'object' && error !== null && Array.isArray((error as { problems?: unknown }).problems)
+      ? (error as { problems: unknown[] }).problems.map(String)
+      : [oneLine(error)];
   const shown = problems.slice(0, 5).join(' ');
   return problems.length > 5 ? `${shown} (and ${problems.length - 5} more)` : shown;
 }
@@ -115,7 +123,14 @@ function origin(host: string, port: number): string {
 function listen(server: Server, port: number, host: string): Promise<number> {
   return new Promise((done, fail) => {
     const failed = (error: NodeJS.ErrnoException): void => {
-      const reason = error.code === 'EADDRINUSE' ? 'the port is in use (choose another with --port, or --port 0 for a free one)' : error.code === 'EACCES' ? 'permission denied' : error.code === 'EADDRNOTAVAIL' ? 'no such address on this machine' : oneLine(error);
+      const reason =
+        error.code === 'EADDRINUSE'
+          ? 'the port is in use (choose another with --port, or --port 0 for a free one)'
+          : error.code === 'EACCES'
+            ? 'permission denied'
+            : error.code === 'EADDRNOTAVAIL'
+              ? 'no such address on this machine'
+              : oneLine(error);
       fail(new CliError(`Cannot listen on ${origin(host, port)}: ${reason}.`, { cause: error }));
     };
     server.once('error', failed);
@@ -151,14 +166,17 @@ export async function serve(options: ParsedOptions, io: CliIO): Promise<RunningS
       provider: options['read-only'] === true ? readOnlyProvider(provider) : provider,
       ...(maxPageSize === undefined ? {} : { maxPageSize }),
       ...(options.csrf === true ? { csrf: true } : {}),
-      logger: (event: ServiceLogEvent) => io.err(`${new Date().toISOString()} ${event.level} ${event.status} ${event.method} ${path}/${event.url}: ${oneLine(event.message)}`),
+      logger: (event: ServiceLogEvent) =>
+        io.err(`${new Date().toISOString()} ${event.level} ${event.status} ${event.method} ${path}/${event.url}: ${oneLine(event.message)}`),
     });
     const server = createServer((request: IncomingMessage & { baseUrl?: string }, response: ServerResponse) => {
       const started = process.hrtime.bigint();
       const url = request.url ?? '/';
       response.on('close', () => {
         const milliseconds = Number((process.hrtime.bigint() - started) / 1_000_000n);
-        io.out(`${new Date().toISOString()} ${request.method ?? '-'} ${url} ${response.statusCode}${response.writableFinished ? '' : ' (aborted)'} ${milliseconds}ms`);
+        io.out(
+          `${new Date().toISOString()} ${request.method ?? '-'} ${url} ${response.statusCode}${response.writableFinished ? '' : ' (aborted)'} ${milliseconds}ms`,
+        );
       });
       const within = path === '' ? url : url === path || url.startsWith(`${path}/`) || url.startsWith(`${path}?`) ? url.slice(path.length) : undefined;
       if (within === undefined) {
@@ -187,7 +205,13 @@ export async function serve(options: ParsedOptions, io: CliIO): Promise<RunningS
 }
 
 /** Introspect with the command line's options, printing the warnings. */
-export async function introspectDatabase(command: string, open: OpenDatabase, options: ParsedOptions, keys: Record<string, string[]>, io: CliIO): Promise<{ model: EdmModel; mapping: SqlMapping }> {
+export async function introspectDatabase(
+  command: string,
+  open: OpenDatabase,
+  options: ParsedOptions,
+  keys: Record<string, string[]>,
+  io: CliIO,
+): Promise<{ model: EdmModel; mapping: SqlMapping }> {
   const schemas = listOption(options, 'schema');
   const versionColumns = listOption(options, 'version-column');
   const namespace = stringOption(options, 'namespace');
@@ -207,7 +231,8 @@ export async function introspectDatabase(command: string, open: OpenDatabase, op
       for (const warning of error.warnings) io.err(`warning: ${warning.message}`);
       throw new CliError(error.message, { cause: error });
     }
-    if (error instanceof TypeError && error.message.startsWith('introspect:')) throw new UsageError(error.message.replace(/^introspect: /, `${command}: `), command);
+    if (error instanceof TypeError && error.message.startsWith('introspect:'))
+      throw new UsageError(error.message.replace(/^introspect: /, `${command}: `), command);
     throw new CliError(describeDatabaseError(error, open.where), { cause: error });
   }
 }

@@ -4,13 +4,7 @@
  * partners. Assumes `collectModelErrors` found nothing; it does not re-check.
  * @internal
  */
-import type {
-  Annotated,
-  AssociationDefinition,
-  FacetsDefinition,
-  PropertyDefinition,
-  SchemaDefinition,
-} from './definition';
+import type { Annotated, AssociationDefinition, FacetsDefinition, PropertyDefinition, SchemaDefinition } from './definition';
 import type { DefinitionIndex } from './definition-index';
 import { FrozenMap } from './frozen';
 import type {
@@ -180,7 +174,10 @@ function orderByDepth(types: Mutable<EdmEntityType>[]): Mutable<EdmEntityType>[]
     for (let t = type.baseType; t !== undefined; t = t.baseType) n++;
     return n;
   };
-  return types.map((type) => ({ type, depth: depth(type) })).sort((a, b) => a.depth - b.depth).map((entry) => entry.type);
+  return types
+    .map((type) => ({ type, depth: depth(type) }))
+    .sort((a, b) => a.depth - b.depth)
+    .map((entry) => entry.type);
 }
 
 function buildAssociation(
@@ -251,7 +248,8 @@ function wireNavigation(
   }
   for (const shell of ordered) {
     const base = shell.baseType;
-    shell.navigationProperties = base === undefined ? shell.declaredNavigationProperties : [...base.navigationProperties, ...shell.declaredNavigationProperties];
+    shell.navigationProperties =
+      base === undefined ? shell.declaredNavigationProperties : [...base.navigationProperties, ...shell.declaredNavigationProperties];
     shell.navigationPropertiesByName = new FrozenMap(shell.navigationProperties.map((n) => [n.name, n]));
   }
   // The partner walks the same association back: its roles are ours, swapped.

@@ -171,7 +171,10 @@ function navigationTargetTable(containers: readonly EdmEntityContainer[]): Map<E
   const table = new Map<EdmEntitySet, Map<EdmNavigationProperty, EdmEntitySet>>();
   for (const container of containers) {
     for (const associationSet of container.associationSets) {
-      for (const [from, to] of [[0, 1], [1, 0]] as const) {
+      for (const [from, to] of [
+        [0, 1],
+        [1, 0],
+      ] as const) {
         const source = associationSet.ends[from].entitySet;
         const target = associationSet.ends[to].entitySet;
         // Entries of a set may be of the set's type or of any type derived from it.
@@ -195,7 +198,10 @@ function entitySetsByType(graph: TypeGraph, container: EdmEntityContainer): Map<
   for (const type of graph.entityTypes.values()) {
     const lineage = new Set<EdmEntityType>();
     for (let t: EdmEntityType | undefined = type; t !== undefined; t = t.baseType) lineage.add(t);
-    table.set(type, container.entitySets.filter((set) => lineage.has(set.entityType)));
+    table.set(
+      type,
+      container.entitySets.filter((set) => lineage.has(set.entityType)),
+    );
   }
   return table;
 }

@@ -145,7 +145,8 @@ export class CsdlElement {
   /** Refuse CSDL children this element cannot have (V3 constructs, typos). */
   expectChildren(allowed: readonly string[]): void {
     for (const child of this.children()) {
-      if (child.local !== 'Documentation' && !allowed.includes(child.local)) unsupported(child, `a <${child.local}> element is not supported inside <${this.element.local}>`);
+      if (child.local !== 'Documentation' && !allowed.includes(child.local))
+        unsupported(child, `a <${child.local}> element is not supported inside <${this.element.local}>`);
     }
   }
 

@@ -86,7 +86,11 @@ function readSchema(schema: CsdlElement): SchemaDefinition {
   schema.expectChildren(['EntityType', 'ComplexType', 'Association', 'EntityContainer']);
   const namespace = schema.required('Namespace');
   const alias = schema.optional('Alias');
-  const of = (local: string): CsdlElement[] => schema.children().filter((c) => c.local === local).map((c) => new CsdlElement(c, schema.csdlNamespace));
+  const of = (local: string): CsdlElement[] =>
+    schema
+      .children()
+      .filter((c) => c.local === local)
+      .map((c) => new CsdlElement(c, schema.csdlNamespace));
   const entityTypes = of('EntityType').map(readEntityType);
   const complexTypes = of('ComplexType').map(readComplexType);
   const associations = of('Association').map(readAssociation);
@@ -104,7 +108,10 @@ function readSchema(schema: CsdlElement): SchemaDefinition {
 }
 
 function childrenNamed(parent: CsdlElement, local: string): CsdlElement[] {
-  return parent.children().filter((c) => c.local === local).map((c) => new CsdlElement(c, parent.csdlNamespace));
+  return parent
+    .children()
+    .filter((c) => c.local === local)
+    .map((c) => new CsdlElement(c, parent.csdlNamespace));
 }
 
 function readEntityType(type: CsdlElement): EntityTypeDefinition {
@@ -250,9 +257,11 @@ function readContainer(container: CsdlElement): EntityContainerDefinition {
     set.expectChildren(['End']);
     const setName = set.required('Name');
     const association = set.required('Association');
-    const ends = childrenNamed(set, 'End').map(
-      (end): AssociationSetEndDefinition => ({ role: end.required('Role'), entitySet: end.required('EntitySet'), ...end.annotated() }),
-    );
+    const ends = childrenNamed(set, 'End').map((end): AssociationSetEndDefinition => ({
+      role: end.required('Role'),
+      entitySet: end.required('EntitySet'),
+      ...end.annotated(),
+    }));
     if (ends.length !== 2) unsupported(set.element, `an AssociationSet has exactly two <End> elements, found ${ends.length}`);
     return { name: setName, association, ends: [ends[0], ends[1]] as const, ...set.annotated() };
   });

@@ -183,7 +183,12 @@ function writeEntityType(parent: XMLBuilder, scope: Scope, type: EntityTypeDefin
   }
   for (const property of type.properties ?? []) writeProperty(node, inner, property);
   for (const nav of type.navigationProperties ?? []) {
-    const attrs: Attributes = [['Name', nav.name], ['Relationship', nav.relationship], ['FromRole', nav.fromRole], ['ToRole', nav.toRole]];
+    const attrs: Attributes = [
+      ['Name', nav.name],
+      ['Relationship', nav.relationship],
+      ['FromRole', nav.fromRole],
+      ['ToRole', nav.toRole],
+    ];
     const written = element(node, inner, 'NavigationProperty', attrs, nav);
     annotationElements(written.node, written.scope, nav);
   }
@@ -193,7 +198,11 @@ function writeEntityType(parent: XMLBuilder, scope: Scope, type: EntityTypeDefin
 function writeAssociation(parent: XMLBuilder, scope: Scope, association: AssociationDefinition): void {
   const { node, scope: inner } = element(parent, scope, 'Association', [['Name', association.name]], association);
   for (const end of association.ends) {
-    const attrs: Attributes = [['Role', end.role], ['Type', end.type], ['Multiplicity', end.multiplicity]];
+    const attrs: Attributes = [
+      ['Role', end.role],
+      ['Type', end.type],
+      ['Multiplicity', end.multiplicity],
+    ];
     const written = element(node, inner, 'End', attrs, end);
     if (end.onDelete !== undefined) written.node.ele('OnDelete', { Action: end.onDelete });
     annotationElements(written.node, written.scope, end);
@@ -201,7 +210,10 @@ function writeAssociation(parent: XMLBuilder, scope: Scope, association: Associa
   const constraint = association.referentialConstraint;
   if (constraint !== undefined) {
     const written = element(node, inner, 'ReferentialConstraint', [], constraint);
-    for (const [local, side] of [['Principal', constraint.principal], ['Dependent', constraint.dependent]] as const) {
+    for (const [local, side] of [
+      ['Principal', constraint.principal],
+      ['Dependent', constraint.dependent],
+    ] as const) {
       const part = written.node.ele(local, { Role: escapeAttribute(side.role) });
       for (const name of side.propertyRefs) part.ele('PropertyRef', { Name: escapeAttribute(name) });
     }
@@ -217,7 +229,10 @@ function writeFunctionImport(parent: XMLBuilder, scope: Scope, functionImport: F
   pushDefined(attributes, 'm:HttpMethod', functionImport.httpMethod);
   const { node, scope: inner } = element(parent, scope, 'FunctionImport', attributes, functionImport);
   for (const parameter of functionImport.parameters ?? []) {
-    const attrs: Attributes = [['Name', parameter.name], ['Type', parameter.type]];
+    const attrs: Attributes = [
+      ['Name', parameter.name],
+      ['Type', parameter.type],
+    ];
     pushDefined(attrs, 'Mode', parameter.mode);
     const written = element(node, inner, 'Parameter', [...attrs, ...facetAttributes(parameter)], parameter);
     annotationElements(written.node, written.scope, parameter);
@@ -230,13 +245,40 @@ function writeContainer(parent: XMLBuilder, scope: Scope, container: EntityConta
   pushDefined(attributes, 'm:IsDefaultEntityContainer', container.isDefaultEntityContainer);
   const { node, scope: inner } = element(parent, scope, 'EntityContainer', attributes, container);
   for (const set of container.entitySets ?? []) {
-    const written = element(node, inner, 'EntitySet', [['Name', set.name], ['EntityType', set.entityType]], set);
+    const written = element(
+      node,
+      inner,
+      'EntitySet',
+      [
+        ['Name', set.name],
+        ['EntityType', set.entityType],
+      ],
+      set,
+    );
     annotationElements(written.node, written.scope, set);
   }
   for (const set of container.associationSets ?? []) {
-    const written = element(node, inner, 'AssociationSet', [['Name', set.name], ['Association', set.association]], set);
+    const written = element(
+      node,
+      inner,
+      'AssociationSet',
+      [
+        ['Name', set.name],
+        ['Association', set.association],
+      ],
+      set,
+    );
     for (const end of set.ends) {
-      const endWritten = element(written.node, written.scope, 'End', [['Role', end.role], ['EntitySet', end.entitySet]], end);
+      const endWritten = element(
+        written.node,
+        written.scope,
+        'End',
+        [
+          ['Role', end.role],
+          ['EntitySet', end.entitySet],
+        ],
+        end,
+      );
       annotationElements(endWritten.node, endWritten.scope, end);
     }
     annotationElements(written.node, written.scope, set);
@@ -270,7 +312,10 @@ function writeSchema(parent: XMLBuilder, scope: Scope, schema: SchemaDefinition)
 export function writeEdmx(model: EdmModel): string {
   const definition = model.definition;
   const document = create({ version: '1.0', encoding: 'utf-8', standalone: true });
-  const rootAttributes: Attributes = [['Version', '1.0'], ['xmlns:edmx', EDMX_NAMESPACE]];
+  const rootAttributes: Attributes = [
+    ['Version', '1.0'],
+    ['xmlns:edmx', EDMX_NAMESPACE],
+  ];
   for (const [prefix, uri] of Object.entries(definition.namespaces ?? {})) {
     if (!['edmx', 'm', 'd', 'xml', 'xmlns'].includes(prefix)) rootAttributes.push([`xmlns:${prefix}`, uri]);
   }

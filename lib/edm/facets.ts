@@ -56,7 +56,9 @@ function representationProblem(type: EdmPrimitiveTypeName, value: PrimitiveValue
       if (!(value instanceof Date) || Number.isNaN(value.getTime())) return 'expected a valid date.';
       return isWritableTime(value.getTime()) ? undefined : 'the date is outside the years 0001 to 9999 (UTC).';
     case 'time':
-      return typeof value === 'string' && timeToMilliseconds(value) !== undefined ? undefined : 'expected an xs:duration of at most 10675199 days such as PT13H20M.';
+      return typeof value === 'string' && timeToMilliseconds(value) !== undefined
+        ? undefined
+        : 'expected an xs:duration of at most 10675199 days such as PT13H20M.';
     case 'guid':
       return typeof value === 'string' && canonicalGuid(value) !== undefined ? undefined : 'expected a GUID string.';
     case 'binary':

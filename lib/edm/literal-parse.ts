@@ -33,7 +33,7 @@ function isLetter(code: number): boolean {
 
 /** Characters that continue an identifier: a keyword followed by one is not a keyword. */
 function isNameChar(code: number): boolean {
-  return isLetter(code) || isDigit(code) || code === 95 /* _ */;
+  return isLetter(code) || isDigit(code) || code === 95; /* _ */
 }
 
 /** Keyword literals, case-sensitive as in WCF (a property may be called `True`). */
@@ -76,8 +76,22 @@ function parseDateTimeOffsetBody(body: string): Date | undefined {
 const PREFIXES: ReadonlyMap<string, PrefixRule> = new Map<string, PrefixRule>([
   ['x', { type: 'Edm.Binary', parse: parseHex, expected: 'an even number of hex digits' }],
   ['binary', { type: 'Edm.Binary', parse: parseHex, expected: 'an even number of hex digits' }],
-  ['datetime', { type: 'Edm.DateTime', parse: (body) => parseDateTimeText(body, true), expected: 'a valid date and time yyyy-mm-ddThh:mm[:ss[.fffffff]] in the years 0001 to 9999 (UTC)' }],
-  ['datetimeoffset', { type: 'Edm.DateTimeOffset', parse: parseDateTimeOffsetBody, expected: 'a valid date and time with offset yyyy-mm-ddThh:mm[:ss[.fffffff]](Z|+hh:mm|-hh:mm) in the years 0001 to 9999 (UTC)' }],
+  [
+    'datetime',
+    {
+      type: 'Edm.DateTime',
+      parse: (body) => parseDateTimeText(body, true),
+      expected: 'a valid date and time yyyy-mm-ddThh:mm[:ss[.fffffff]] in the years 0001 to 9999 (UTC)',
+    },
+  ],
+  [
+    'datetimeoffset',
+    {
+      type: 'Edm.DateTimeOffset',
+      parse: parseDateTimeOffsetBody,
+      expected: 'a valid date and time with offset yyyy-mm-ddThh:mm[:ss[.fffffff]](Z|+hh:mm|-hh:mm) in the years 0001 to 9999 (UTC)',
+    },
+  ],
   ['guid', { type: 'Edm.Guid', parse: canonicalGuid, expected: 'a GUID dddddddd-dddd-dddd-dddd-dddddddddddd' }],
   ['time', { type: 'Edm.Time', parse: canonicalTime, expected: 'an xs:duration of at most 10675199 days such as PT13H20M' }],
 ]);

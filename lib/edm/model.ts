@@ -3,14 +3,7 @@
  * `ModelDefinition`; all references are object references (no name lookups per request) and every
  * object is frozen. Lookups by name go through the maps on `EdmModel`.
  */
-import type {
-  AnnotationAttribute,
-  AnnotationElement,
-  DocumentationDefinition,
-  FeedCustomizationDefinition,
-  ModelDefinition,
-  Multiplicity,
-} from './definition';
+import type { AnnotationAttribute, AnnotationElement, DocumentationDefinition, FeedCustomizationDefinition, ModelDefinition, Multiplicity } from './definition';
 import type { EdmPrimitiveTypeName } from './primitives';
 
 /** Annotations an element keeps from its definition (written back into `$metadata`). */

@@ -103,9 +103,7 @@ export function toJsonValue(type: EdmPrimitiveTypeName, value: PrimitiveValue): 
 }
 
 /** Types whose JSON string is plain ASCII without quotes or backslashes: no escaping needed. */
-const SAFE_JSON_STRINGS: ReadonlySet<EdmPrimitiveTypeName> = new Set<EdmPrimitiveTypeName>([
-  'Edm.Binary', 'Edm.Int64', 'Edm.Decimal', 'Edm.Guid',
-]);
+const SAFE_JSON_STRINGS: ReadonlySet<EdmPrimitiveTypeName> = new Set<EdmPrimitiveTypeName>(['Edm.Binary', 'Edm.Int64', 'Edm.Decimal', 'Edm.Guid']);
 
 /**
  * The JSON text of a value, ready to splice into a body. Dates come out as `"\/Date(694224000000)\/"`

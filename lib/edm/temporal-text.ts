@@ -125,8 +125,17 @@ export function formatDateTimeText(date: Date, suffix: '' | 'Z' = ''): string {
   assertWritableDate(date);
   const year = date.getUTCFullYear();
   let text =
-    pad(year, 4) + '-' + pad(date.getUTCMonth() + 1, 2) + '-' + pad(date.getUTCDate(), 2) +
-    'T' + pad(date.getUTCHours(), 2) + ':' + pad(date.getUTCMinutes(), 2) + ':' + pad(date.getUTCSeconds(), 2);
+    pad(year, 4) +
+    '-' +
+    pad(date.getUTCMonth() + 1, 2) +
+    '-' +
+    pad(date.getUTCDate(), 2) +
+    'T' +
+    pad(date.getUTCHours(), 2) +
+    ':' +
+    pad(date.getUTCMinutes(), 2) +
+    ':' +
+    pad(date.getUTCSeconds(), 2);
   const ms = date.getUTCMilliseconds();
   if (ms !== 0) text += '.' + pad(ms, 3).replace(/0+$/, '');
   return text + suffix;

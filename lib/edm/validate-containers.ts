@@ -62,7 +62,9 @@ function checkContainer(index: DefinitionIndex, path: string, indexed: Indexed<E
     const ends = associationSet.ends ?? [];
     const roles = association.definition.ends.map((end) => end.role);
     if (ends.length !== 2 || ends[0].role === ends[1].role || !ends.every((end) => roles.includes(end.role))) {
-      problems.push(`${setPath}: the ends (${ends.map((e) => `'${e.role}'`).join(', ')}) must name the two roles of '${association.qualifiedName}' (${roles.map((r) => `'${r}'`).join(', ')})`);
+      problems.push(
+        `${setPath}: the ends (${ends.map((e) => `'${e.role}'`).join(', ')}) must name the two roles of '${association.qualifiedName}' (${roles.map((r) => `'${r}'`).join(', ')})`,
+      );
     }
     for (const end of ends) {
       const set = sets.get(end.entitySet);
@@ -113,7 +115,9 @@ function checkFunctionImport(
         }
       }
     } else if (!isPrimitiveTypeName(name) && index.complexType(name) === undefined) {
-      problems.push(`${path}: unknown return type '${functionImport.returnType}'${suggestion(name, [...index.entityTypes.keys(), ...index.complexTypes.keys()])}`);
+      problems.push(
+        `${path}: unknown return type '${functionImport.returnType}'${suggestion(name, [...index.entityTypes.keys(), ...index.complexTypes.keys()])}`,
+      );
     } else if (functionImport.entitySet !== undefined) {
       problems.push(`${path}: EntitySet applies only to entity results, not to '${functionImport.returnType}'`);
     }

@@ -21,10 +21,7 @@ const FACET_ATTRIBUTE: Readonly<Record<TypeSpecificFacet, string>> = {
 };
 
 /** The type-specific facets each primitive type accepts; Nullable, DefaultValue and ConcurrencyMode apply to all. */
-const FACETS_BY_TYPE: ReadonlyMap<EdmPrimitiveTypeName, ReadonlySet<TypeSpecificFacet>> = new Map<
-  EdmPrimitiveTypeName,
-  ReadonlySet<TypeSpecificFacet>
->([
+const FACETS_BY_TYPE: ReadonlyMap<EdmPrimitiveTypeName, ReadonlySet<TypeSpecificFacet>> = new Map<EdmPrimitiveTypeName, ReadonlySet<TypeSpecificFacet>>([
   ['Edm.String', new Set<TypeSpecificFacet>(['maxLength', 'fixedLength', 'unicode', 'collation'])],
   ['Edm.Binary', new Set<TypeSpecificFacet>(['maxLength', 'fixedLength'])],
   ['Edm.Decimal', new Set<TypeSpecificFacet>(['precision', 'scale'])],

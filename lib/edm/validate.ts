@@ -20,7 +20,6 @@ import { isPrimitiveTypeName, PRIMITIVE_TYPES } from './primitives';
 import { containerProblems } from './validate-containers';
 import { commonFacetProblems, feedCustomizationProblems, primitiveFacetProblems } from './validate-facets';
 
-
 const MULTIPLICITIES: ReadonlySet<string> = new Set(['0..1', '1', '*']);
 
 /** Every problem of a definition, one line each, in document order; empty when the model is valid. */
@@ -141,7 +140,12 @@ function checkKey(path: string, type: EntityTypeDefinition, problems: string[]):
     seen.add(name);
     const property = (type.properties ?? []).find((p) => p.name === name);
     if (property === undefined) {
-      problems.push(`${path} / Key: property '${name}' not found${suggestion(name, (type.properties ?? []).map((p) => p.name))}`);
+      problems.push(
+        `${path} / Key: property '${name}' not found${suggestion(
+          name,
+          (type.properties ?? []).map((p) => p.name),
+        )}`,
+      );
     } else if (!isPrimitiveTypeName(property.type)) {
       problems.push(`${path} / Key: property '${name}' is of type '${property.type}'; key properties must be primitive`);
     } else if (property.nullable === true) {
@@ -224,8 +228,12 @@ function checkNavigation(
     return;
   }
   const roles = (association.definition.ends ?? []).map((end) => end.role);
-  for (const [attribute, role] of [['FromRole', nav.fromRole], ['ToRole', nav.toRole]] as const) {
-    if (!roles.includes(role)) problems.push(`${path}: ${attribute} '${role}' is not a role of association '${association.qualifiedName}'${suggestion(role, roles)}`);
+  for (const [attribute, role] of [
+    ['FromRole', nav.fromRole],
+    ['ToRole', nav.toRole],
+  ] as const) {
+    if (!roles.includes(role))
+      problems.push(`${path}: ${attribute} '${role}' is not a role of association '${association.qualifiedName}'${suggestion(role, roles)}`);
   }
   if (nav.fromRole === nav.toRole) problems.push(`${path}: FromRole and ToRole must be different roles`);
   const fromEnd = association.definition.ends?.find((end) => end.role === nav.fromRole);
@@ -249,7 +257,8 @@ function checkAssociation(index: DefinitionIndex, schema: SchemaDefinition, asso
   for (const end of ends) {
     const endPath = `${path} / End '${end.role}'`;
     if (!isSimpleIdentifier(end.role)) problems.push(`${endPath}: invalid role name`);
-    if (index.entityType(end.type) === undefined) problems.push(`${endPath}: entity type '${end.type}' not found${suggestion(end.type, index.entityTypes.keys())}`);
+    if (index.entityType(end.type) === undefined)
+      problems.push(`${endPath}: entity type '${end.type}' not found${suggestion(end.type, index.entityTypes.keys())}`);
     if (!MULTIPLICITIES.has(end.multiplicity)) problems.push(`${endPath}: invalid multiplicity '${String(end.multiplicity)}' (use 0..1, 1 or *)`);
     if (end.onDelete !== undefined && end.onDelete !== 'Cascade' && end.onDelete !== 'None') {
       problems.push(`${endPath}: OnDelete Action must be Cascade or None, got '${String(end.onDelete)}'`);
@@ -283,7 +292,8 @@ function checkAssociation(index: DefinitionIndex, schema: SchemaDefinition, asso
   if (dependentType !== undefined) {
     const all = [dependentType, ...index.baseTypes(dependentType.definition)].flatMap((t) => (t.definition.properties ?? []).map((p) => p.name));
     for (const name of constraint.dependent.propertyRefs) {
-      if (!all.includes(name)) problems.push(`${constraintPath}: Dependent property '${name}' not found on '${dependentType.qualifiedName}'${suggestion(name, all)}`);
+      if (!all.includes(name))
+        problems.push(`${constraintPath}: Dependent property '${name}' not found on '${dependentType.qualifiedName}'${suggestion(name, all)}`);
     }
   }
 }

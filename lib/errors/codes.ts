@@ -62,11 +62,17 @@ export const ERROR_CODES = define({
   VERSION_INVALID: { status: 400, message: "Invalid {header} header '{value}'." },
   VERSION_TOO_HIGH: { status: 400, message: 'The {header} {value} is not supported; this service implements OData 1.0 and 2.0.' },
   VERSION_TOO_LOW: { status: 400, message: 'The response requires DataServiceVersion {required}, but MaxDataServiceVersion is {max}.' },
-  VERSION_REQUEST_TOO_LOW: { status: 400, message: 'The request uses {feature}, which needs DataServiceVersion {required}, but it declares DataServiceVersion {declared}.' },
+  VERSION_REQUEST_TOO_LOW: {
+    status: 400,
+    message: 'The request uses {feature}, which needs DataServiceVersion {required}, but it declares DataServiceVersion {declared}.',
+  },
 
   // --- methods and preconditions ---
   METHOD_NOT_ALLOWED: { status: 405, message: 'The method {method} is not allowed on this resource ({resource}).' },
-  METHOD_NOT_IMPLEMENTED: { status: 501, message: 'The HTTP method {method} is not implemented by this service; it serves GET, HEAD, POST, PUT, MERGE, PATCH and DELETE.' },
+  METHOD_NOT_IMPLEMENTED: {
+    status: 501,
+    message: 'The HTTP method {method} is not implemented by this service; it serves GET, HEAD, POST, PUT, MERGE, PATCH and DELETE.',
+  },
   PRECONDITION_FAILED: { status: 412, message: 'The entity tag given in {header} does not match the current entity tag.' },
   PRECONDITION_REQUIRED: { status: 428, message: 'This entity is concurrency-controlled: send an If-Match header with its entity tag.' },
   PRECONDITION_INVALID: { status: 400, message: '{detail}' },
@@ -81,7 +87,10 @@ export const ERROR_CODES = define({
   BODY_INVALID: { status: 400, message: 'The request body is invalid: {detail}' },
   BODY_DOCTYPE: { status: 400, message: 'XML bodies with a DOCTYPE or entity declarations are refused.' },
   VALUE_INVALID: { status: 400, message: "Invalid value for property '{property}' of type {type}: {detail}" },
-  PROPERTY_REQUIRED: { status: 400, message: "The property '{property}' of {entityType} is required: it is not nullable and has no default value, so a new entry must give it." },
+  PROPERTY_REQUIRED: {
+    status: 400,
+    message: "The property '{property}' of {entityType} is required: it is not nullable and has no default value, so a new entry must give it.",
+  },
   KEY_MISMATCH: { status: 400, message: 'The key in the request body does not match the key in the URL.' },
 
   // --- data (raised by handlers or providers) ---
@@ -103,7 +112,5 @@ export type ErrorCode = keyof typeof ERROR_CODES;
 
 /** Fill a template's `{name}` holes; an unknown name is left visible so a typo shows in tests. */
 export function formatMessage(template: string, params: Readonly<Record<string, string | number>>): string {
-  return template.replace(/\{(\w+)\}/g, (hole, name: string) =>
-    Object.prototype.hasOwnProperty.call(params, name) ? String(params[name]) : hole,
-  );
+  return template.replace(/\{(\w+)\}/g, (hole, name: string) => (Object.prototype.hasOwnProperty.call(params, name) ? String(params[name]) : hole));
 }

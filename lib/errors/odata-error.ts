@@ -61,20 +61,14 @@ export class ODataError extends Error {
   }
 
   /** Build an error from the catalogue: `ODataError.fromCode('ENTITY_NOT_FOUND', { key: '(1)', entitySet: 'Products' })`. */
-  static fromCode(
-    code: ErrorCode,
-    params: Readonly<Record<string, string | number>> = {},
-    options: ODataErrorOptions = {},
-  ): ODataError {
+  static fromCode(code: ErrorCode, params: Readonly<Record<string, string | number>> = {}, options: ODataErrorOptions = {}): ODataError {
     const definition = ERROR_CODES[code];
     return new ODataError(definition.status, code, formatMessage(definition.message, params), options);
   }
 
   /** The fields that may reach the wire; a whitelist, as graphql-js does in `toJSON`. */
   toJSON(): { code: string; message: string; target?: string } {
-    return this.target === undefined
-      ? { code: this.code, message: this.message }
-      : { code: this.code, message: this.message, target: this.target };
+    return this.target === undefined ? { code: this.code, message: this.message } : { code: this.code, message: this.message, target: this.target };
   }
 }
 

@@ -40,7 +40,11 @@ export function resolveEntryType(name: string | undefined, declared: EdmEntityTy
 }
 
 /** 400 for a member name the type does not declare, with suggestions. */
-export function unknownPropertyError(name: string, owner: { readonly qualifiedName: string; readonly propertiesByName: ReadonlyMap<string, unknown> }, navigation?: ReadonlyMap<string, unknown>): ODataError {
+export function unknownPropertyError(
+  name: string,
+  owner: { readonly qualifiedName: string; readonly propertiesByName: ReadonlyMap<string, unknown> },
+  navigation?: ReadonlyMap<string, unknown>,
+): ODataError {
   const candidates = navigation === undefined ? [...owner.propertiesByName.keys()] : [...owner.propertiesByName.keys(), ...navigation.keys()];
   return ODataError.fromCode('BODY_INVALID', {
     detail: `the type '${owner.qualifiedName}' has no property '${name}'.${didYouMean(name, candidates)}`,

@@ -38,8 +38,7 @@ function planEntry(entitySet: EdmEntitySet, entityType: EdmEntityType, selectExp
   const { select, expand } = selectExpand;
   const expanded = new Map<EdmNavigationProperty, ExpandItem>();
   for (const item of expand) expanded.set(item.property, item);
-  const properties =
-    select === undefined || select.allProperties ? entityType.properties : entityType.properties.filter((p) => select.properties.has(p.name));
+  const properties = select === undefined || select.allProperties ? entityType.properties : entityType.properties.filter((p) => select.properties.has(p.name));
   const navigation: NavigationPlan[] = [];
   for (const property of entityType.navigationProperties) {
     const item = expanded.get(property);

@@ -43,7 +43,7 @@ function describeException(value: unknown, seen: Set<unknown>): ExceptionInfo | 
   try {
     // String() only for what JSON cannot write (undefined, functions, symbols), never a plain object.
     // eslint-disable-next-line @typescript-eslint/no-base-to-string -- see the line above
-    message = typeof value === 'string' ? value : JSON.stringify(value) ?? String(value);
+    message = typeof value === 'string' ? value : (JSON.stringify(value) ?? String(value));
   } catch {
     message = Object.prototype.toString.call(value);
   }

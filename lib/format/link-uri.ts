@@ -10,9 +10,7 @@ import type { ResourcePath } from '../uri/types';
 import type { EntryReference, ReadContext } from './entry-body';
 
 /** What a link URI addresses: an entry by key, or a navigation property of some entry (a deferred link). */
-type ResolvedLink =
-  | { readonly kind: 'Entry'; readonly reference: EntryReference }
-  | { readonly kind: 'Navigation'; readonly property: EdmNavigationProperty };
+type ResolvedLink = { readonly kind: 'Entry'; readonly reference: EntryReference } | { readonly kind: 'Navigation'; readonly property: EdmNavigationProperty };
 
 /** RFC 3986 §3.1: `scheme = ALPHA *( ALPHA / DIGIT / "+" / "-" / "." )`, followed by `:`. */
 const SCHEME = /^[A-Za-z][A-Za-z0-9+.-]*:/;
@@ -108,13 +106,7 @@ export function resolveLinkUri(uri: string, context: ReadContext, base?: string)
  * in the entity set the association set binds (MS-ODATA §2.2.7.1.1: links go to entries "in the
  * EntitySet associated with the navigation property"), or, without an association set, have the target type.
  */
-function checkLinkTarget(
-  reference: EntryReference,
-  source: EdmEntitySet,
-  property: EdmNavigationProperty,
-  context: ReadContext,
-  uri: string,
-): EntryReference {
+function checkLinkTarget(reference: EntryReference, source: EdmEntitySet, property: EdmNavigationProperty, context: ReadContext, uri: string): EntryReference {
   const expected = context.model.navigationTarget(source, property);
   if (expected !== undefined) {
     if (reference.entitySet !== expected) {
@@ -153,13 +145,7 @@ export function bindingTarget(
 }
 
 /** Resolve a link to an entry for a binding or a `$links` body and check its set (both 400 BODY_INVALID). */
-export function resolveEntryLink(
-  uri: string,
-  source: EdmEntitySet,
-  property: EdmNavigationProperty,
-  context: ReadContext,
-  base?: string,
-): EntryReference {
+export function resolveEntryLink(uri: string, source: EdmEntitySet, property: EdmNavigationProperty, context: ReadContext, base?: string): EntryReference {
   const resolved = resolveLinkUri(uri, context, base);
   if (resolved.kind !== 'Entry') throw invalidLink(uri.trim(), 'does not address a single entry by its key.');
   return checkLinkTarget(resolved.reference, source, property, context, uri.trim());

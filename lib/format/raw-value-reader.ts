@@ -29,7 +29,7 @@ function acceptedMediaTypes(type: EdmPrimitiveTypeName, declared: string | undef
  */
 export function readRawValue(body: Buffer | string, target: PropertyTarget, context: Pick<ReadContext, 'contentType'>): PropertyBody {
   const property = target.kind === 'Property' ? target.property : undefined;
-  const name = property === undefined ? target.kind === 'Dynamic' ? target.name : '' : property.name;
+  const name = property === undefined ? (target.kind === 'Dynamic' ? target.name : '') : property.name;
   if (property !== undefined && property.type.kind === 'Complex') {
     throw ODataError.fromCode('BODY_INVALID', { detail: `the complex property '${name}' has no raw value.` });
   }

@@ -180,7 +180,12 @@ async function* streamSequence<T>(
 }
 
 /** One item written at once when it can be, else streamed (an entry with many or streamed expanded entries). */
-export function writeItem<T>(item: T, writer: ItemWriter<T>, wrap: { readonly head: string; readonly tail: string }, budget: ExpansionBudget | undefined): string | AsyncIterable<string> {
+export function writeItem<T>(
+  item: T,
+  writer: ItemWriter<T>,
+  wrap: { readonly head: string; readonly tail: string },
+  budget: ExpansionBudget | undefined,
+): string | AsyncIterable<string> {
   const found = writer.count === undefined ? 0 : writer.count(item, SYNC_EXPANDED);
   if (found >= 0 || writer.stream === undefined) {
     chargeExpanded(budget, found);

@@ -10,14 +10,10 @@ import type { HandlerContext } from './context';
 
 type BodyFormat = 'atom' | 'json' | 'xml';
 
-
 function formatOf(contentType: string | undefined, allowed: readonly BodyFormat[]): BodyFormat {
   const media = mediaTypeOf(contentType);
   const format: BodyFormat | undefined =
-    media === 'application/json' ? 'json'
-      : media === 'application/atom+xml' ? 'atom'
-        : media === 'application/xml' || media === 'text/xml' ? 'xml'
-          : undefined;
+    media === 'application/json' ? 'json' : media === 'application/atom+xml' ? 'atom' : media === 'application/xml' || media === 'text/xml' ? 'xml' : undefined;
   // An entry in application/xml is how some clients label Atom; accept it as Atom.
   const effective = format === 'xml' && !allowed.includes('xml') && allowed.includes('atom') ? 'atom' : format;
   if (effective === undefined || !allowed.includes(effective)) {

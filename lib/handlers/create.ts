@@ -41,7 +41,10 @@ function createdOutcome(context: HandlerContext, target: EntityTarget, entity: E
 }
 
 /** POST on an entity set or a navigation collection. */
-export async function createEntry(context: HandlerContext<CollectionPath<'EntitySet' | 'NavigationCollection'>>, provider: ProviderWith<'create'>): Promise<HandlerOutcome> {
+export async function createEntry(
+  context: HandlerContext<CollectionPath<'EntitySet' | 'NavigationCollection'>>,
+  provider: ProviderWith<'create'>,
+): Promise<HandlerOutcome> {
   const target: EntityTarget = context.path;
   checkCollectionPreconditions(context, target.entitySet.name);
   const contentType = context.request.headers['content-type'];

@@ -133,7 +133,11 @@ export function buildRoutes(provider: DataProvider, service: ServiceRoutes): Rou
     // a complex value merges its members.
     ComplexProperty: route({ GET: readProperty, PUT: updatePropertyBody, MERGE: updatePropertyBody, PATCH: updatePropertyBody }),
     PrimitiveProperty: route({ GET: readProperty, PUT: updatePropertyBody, MERGE: updatePropertyBody, PATCH: updatePropertyBody }),
-    PropertyValue: route({ GET: readPropertyValue, PUT: using(provider, 'update', updatePropertyValue), DELETE: using(provider, 'update', deletePropertyValue) }),
+    PropertyValue: route({
+      GET: readPropertyValue,
+      PUT: using(provider, 'update', updatePropertyValue),
+      DELETE: using(provider, 'update', deletePropertyValue),
+    }),
     MediaResource: route({ GET: using(provider, 'readMedia', readMediaResource), PUT: using(provider, 'writeMedia', updateMediaResource) }),
     Links: route({ GET: readLinks, POST: writeLinks }),
     Link: route({ GET: readLinks, PUT: writeLinks, DELETE: deleteLinks }, linkAccepts),

@@ -29,8 +29,7 @@ export const readLinks: Handler<LinksPath> = async (context) => {
   if ((await collect(sourceResult.entities)).length === 0) throw notFound(source);
 
   const target = linkedTarget(path);
-  const uriOf = (entity: Entity): string =>
-    `${context.request.serviceRoot}${target.entitySet.name}${printKeyPredicate(target.entityType, entity)}`;
+  const uriOf = (entity: Entity): string => `${context.request.serviceRoot}${target.entitySet.name}${printKeyPredicate(target.entityType, entity)}`;
 
   if (path.kind === 'Link') {
     const result = await provider.query(entityQuery(target, undefined), context.request.context);

@@ -14,7 +14,10 @@ import { keyOf } from './update';
  * GET `Entity/$value` of a media link entry. An If-Match is checked against the entry's ETag
  * (412 when stale), which needs the entry: it is read only when the header is there.
  */
-export async function readMediaResource(context: HandlerContext<SingleEntityPath<'MediaResource'>>, provider: ProviderWith<'readMedia'>): Promise<HandlerOutcome> {
+export async function readMediaResource(
+  context: HandlerContext<SingleEntityPath<'MediaResource'>>,
+  provider: ProviderWith<'readMedia'>,
+): Promise<HandlerOutcome> {
   const target = context.path;
   let key: EntityKey;
   if (context.request.headers['if-match'] === undefined) {
@@ -29,7 +32,10 @@ export async function readMediaResource(context: HandlerContext<SingleEntityPath
 }
 
 /** PUT `Entity/$value`: replace the media resource; 204 with the entry's new ETag. */
-export async function updateMediaResource(context: HandlerContext<SingleEntityPath<'MediaResource'>>, provider: ProviderWith<'writeMedia'>): Promise<HandlerOutcome> {
+export async function updateMediaResource(
+  context: HandlerContext<SingleEntityPath<'MediaResource'>>,
+  provider: ProviderWith<'writeMedia'>,
+): Promise<HandlerOutcome> {
   const target = context.path;
   const body = requireBody(context);
   const precondition = preconditionOf(context, target.entityType);

@@ -23,7 +23,11 @@ function operationParameters(functionImport: EdmFunctionImport, custom: Readonly
   for (const parameter of functionImport.parameters) {
     const raw = custom[parameter.name];
     if (raw === undefined) {
-      throw ODataError.fromCode('QUERY_INVALID_VALUE', { option: parameter.name, value: '', detail: `the parameter '${parameter.name}' of ${functionImport.name} is required` });
+      throw ODataError.fromCode('QUERY_INVALID_VALUE', {
+        option: parameter.name,
+        value: '',
+        detail: `the parameter '${parameter.name}' of ${functionImport.name} is required`,
+      });
     }
     let converted: PropertyValue | undefined;
     try {
@@ -78,7 +82,11 @@ function entitySetOf(functionImport: EdmFunctionImport): EdmEntitySet {
 }
 
 /** The entities of a collection result, `$filter`, `$orderby`, paging and the count applied here (MS-ODATA §2.2.3.5). */
-function queriedEntities({ context, value }: Invocation, entityType: EdmEntityType, wantsCount: boolean): { entities: readonly Entity[]; count: number | undefined } {
+function queriedEntities(
+  { context, value }: Invocation,
+  entityType: EdmEntityType,
+  wantsCount: boolean,
+): { entities: readonly Entity[]; count: number | undefined } {
   const { query } = context;
   return applyQuery(isEntityList(value) ? value : [], {
     filter: query.filter,

@@ -44,9 +44,7 @@ interface ExpansionNode {
 }
 
 function freezeExpansion(children: ReadonlyMap<string, ExpansionNode>): readonly ExpandItem[] {
-  return Object.freeze(
-    [...children.values()].map((node) => Object.freeze({ ...node.item, select: undefined, expand: freezeExpansion(node.children) })),
-  );
+  return Object.freeze([...children.values()].map((node) => Object.freeze({ ...node.item, select: undefined, expand: freezeExpansion(node.children) })));
 }
 
 /**

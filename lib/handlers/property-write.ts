@@ -34,7 +34,12 @@ function mergeComplex(current: PropertyValue, listed: PropertyValue): PropertyVa
 }
 
 /** Write `value` at the property path; with `merge`, a complex value merges into the current one. */
-async function writeProperty(context: HandlerContext<PropertyPath>, provider: ProviderWith<'update'>, value: PropertyValue, merge = false): Promise<Record<string, string>> {
+async function writeProperty(
+  context: HandlerContext<PropertyPath>,
+  provider: ProviderWith<'update'>,
+  value: PropertyValue,
+  merge = false,
+): Promise<Record<string, string>> {
   const target = context.path;
   const { properties } = target;
   const [first, ...rest] = properties;
@@ -53,7 +58,16 @@ async function writeProperty(context: HandlerContext<PropertyPath>, provider: Pr
     key = await keyOf(context, target);
   }
   const updated = await provider.update(
-    { entitySet: target.entitySet, entityType: target.entityType, key, mode: 'merge', values: { [name]: topValue }, sent: new Set([name]), bindings: [], precondition },
+    {
+      entitySet: target.entitySet,
+      entityType: target.entityType,
+      key,
+      mode: 'merge',
+      values: { [name]: topValue },
+      sent: new Set([name]),
+      bindings: [],
+      precondition,
+    },
     context.request.context,
   );
   return etagHeaders(context, target.entityType, updated);
@@ -67,7 +81,10 @@ function assertWritable(steps: readonly PropertyStep[]): void {
 }
 
 /** PUT, MERGE or PATCH on a property with an XML or JSON property body. */
-export async function updateProperty(context: HandlerContext<PropertyPath<'ComplexProperty' | 'PrimitiveProperty'>>, provider: ProviderWith<'update'>): Promise<HandlerOutcome> {
+export async function updateProperty(
+  context: HandlerContext<PropertyPath<'ComplexProperty' | 'PrimitiveProperty'>>,
+  provider: ProviderWith<'update'>,
+): Promise<HandlerOutcome> {
   const { properties } = context.path;
   assertWritable(properties);
   const body = readPropertyBody(context, properties[properties.length - 1]);
@@ -88,7 +105,9 @@ export async function deletePropertyValue(context: HandlerContext<PropertyPath<'
   const { properties } = context.path;
   const last = properties[properties.length - 1];
   if (last.kind === 'Property' && (last.property.isKey || !last.property.nullable)) {
-    throw ODataError.fromCode('BAD_REQUEST', { detail: `The property '${last.property.name}' is ${last.property.isKey ? 'a key' : 'not nullable'}; its value cannot be deleted.` });
+    throw ODataError.fromCode('BAD_REQUEST', {
+      detail: `The property '${last.property.name}' is ${last.property.isKey ? 'a key' : 'not nullable'}; its value cannot be deleted.`,
+    });
   }
   return { result: { kind: 'NoContent' }, status: 204, headers: await writeProperty(context, provider, null) };
 }

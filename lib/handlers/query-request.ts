@@ -17,7 +17,6 @@ export interface EntityTarget {
   readonly entityType: EdmEntityType;
 }
 
-
 /** The QueryRequest for a collection or entity read with all of the request's query options. */
 export function collectionQuery(target: EntityTarget, query: QueryOptions, count: boolean): QueryRequest {
   return {
@@ -120,9 +119,11 @@ export function providerCount(value: unknown): number | undefined {
   if (value === undefined) return undefined;
   if (typeof value === 'number' && Number.isSafeInteger(value) && value >= 0) return value;
   const shown =
-    typeof value === 'string' ? `the string '${value.slice(0, 40)}'`
-    : typeof value === 'number' || typeof value === 'bigint' || typeof value === 'boolean' || value === null ? String(value)
-    : `a value of type ${Array.isArray(value) ? 'array' : typeof value}`;
+    typeof value === 'string'
+      ? `the string '${value.slice(0, 40)}'`
+      : typeof value === 'number' || typeof value === 'bigint' || typeof value === 'boolean' || value === null
+        ? String(value)
+        : `a value of type ${Array.isArray(value) ? 'array' : typeof value}`;
   throw new TypeError(`The provider returned ${shown} as a count; a count is a non-negative integer.`);
 }
 

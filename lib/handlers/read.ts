@@ -27,7 +27,11 @@ async function positionEntity(context: HandlerContext, target: EntityTarget, las
   if (expansion === undefined || expansionCovered(expansion, context.query.selectExpand)) return last;
   const key = entityKeyOf(target.entityType, last);
   if (key === undefined) return last;
-  const byKey: EntityTarget = { path: { root: { entitySet: target.entitySet, key }, navigation: [] }, entitySet: target.entitySet, entityType: target.entityType };
+  const byKey: EntityTarget = {
+    path: { root: { entitySet: target.entitySet, key }, navigation: [] },
+    entitySet: target.entitySet,
+    entityType: target.entityType,
+  };
   const result = await provider.query({ ...entityQuery(byKey, undefined), selectExpand: expansion }, context.request.context);
   const [entity] = await collect(result.entities);
   return entity ?? last;

@@ -24,10 +24,7 @@ function movesPropertiesOutOfContent(type: EdmEntityType): boolean {
 }
 
 function expandedTypesMoveContent(type: EdmEntityType, selectExpand: SelectExpand): boolean {
-  return (
-    movesPropertiesOutOfContent(type) ||
-    selectExpand.expand.some((item) => expandedTypesMoveContent(item.entitySet.entityType, item))
-  );
+  return movesPropertiesOutOfContent(type) || selectExpand.expand.some((item) => expandedTypesMoveContent(item.entitySet.entityType, item));
 }
 
 /** The version a result needs in the given format. */
@@ -60,7 +57,9 @@ export function responseVersion(result: Result, format: ResponseFormat): Respons
 
 /** Results whose verbose JSON differs between 1.0 (bare arrays) and 2.0 (`{"results":[...]}`). */
 function hasJsonCollection(result: Result): boolean {
-  return result.kind === 'Feed' || result.kind === 'Links' || result.kind === 'Collection' || (result.kind === 'Entry' && result.selectExpand.expand.length > 0);
+  return (
+    result.kind === 'Feed' || result.kind === 'Links' || result.kind === 'Collection' || (result.kind === 'Entry' && result.selectExpand.expand.length > 0)
+  );
 }
 
 /**

@@ -23,7 +23,10 @@ export async function keyOf(context: HandlerContext, target: EntityTarget): Prom
 }
 
 /** PUT (replace) or MERGE/PATCH (merge) of an entry; 204 with the new ETag. */
-export async function updateEntry(context: HandlerContext<SingleEntityPath<'Entity' | 'NavigationEntity'>>, provider: ProviderWith<'update'>): Promise<HandlerOutcome> {
+export async function updateEntry(
+  context: HandlerContext<SingleEntityPath<'Entity' | 'NavigationEntity'>>,
+  provider: ProviderWith<'update'>,
+): Promise<HandlerOutcome> {
   const target: EntityTarget = context.path;
   const key = await keyOf(context, target);
   const body = readEntryBody(context, { entitySet: target.entitySet, entityType: target.entityType, expectedKey: key });
@@ -31,7 +34,16 @@ export async function updateEntry(context: HandlerContext<SingleEntityPath<'Enti
   const mode = context.request.method === 'PUT' ? 'replace' : 'merge';
   const values = mode === 'replace' ? completeValues(body.entityType, body, key) : listedValues(body.entityType, body);
   const updated = await provider.update(
-    { entitySet: target.entitySet, entityType: body.entityType, key, mode, values, sent: sentNames(body.entityType, body, false), bindings: updateBindingsOf(body), precondition },
+    {
+      entitySet: target.entitySet,
+      entityType: body.entityType,
+      key,
+      mode,
+      values,
+      sent: sentNames(body.entityType, body, false),
+      bindings: updateBindingsOf(body),
+      precondition,
+    },
     context.request.context,
   );
   return { result: { kind: 'NoContent' }, status: 204, headers: etagHeaders(context, target.entityType, updated) };
@@ -42,7 +54,10 @@ export async function updateEntry(context: HandlerContext<SingleEntityPath<'Enti
  * MS-ODATA §2.2.7.4.1: the response "MUST have a 204 (No Content)" status code; the "200 OK, no
  * body" of the older AtomPub wording breaks pyodata, odata2ts and SAPUI5.
  */
-export async function deleteEntry(context: HandlerContext<SingleEntityPath<'Entity' | 'NavigationEntity'>>, provider: ProviderWith<'delete'>): Promise<HandlerOutcome> {
+export async function deleteEntry(
+  context: HandlerContext<SingleEntityPath<'Entity' | 'NavigationEntity'>>,
+  provider: ProviderWith<'delete'>,
+): Promise<HandlerOutcome> {
   const target: EntityTarget = context.path;
   const key = await keyOf(context, target);
   const precondition = preconditionOf(context, target.entityType);

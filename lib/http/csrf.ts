@@ -22,7 +22,7 @@ const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
 
 export function csrfPolicyOf(option: boolean | CsrfOptions | undefined): CsrfPolicy | undefined {
   if (option === undefined || option === false) return undefined;
-  return { cookieName: option === true ? 'odata_csrf' : option.cookieName ?? 'odata_csrf' };
+  return { cookieName: option === true ? 'odata_csrf' : (option.cookieName ?? 'odata_csrf') };
 }
 
 function cookieValue(cookieHeader: string | undefined, name: string): string | undefined {
@@ -44,7 +44,12 @@ function sameToken(a: string, b: string): boolean {
  * Headers to add for a token fetch (`x-csrf-token: Fetch` on a safe request), reusing the client's
  * current token when it has a valid one so parallel fetches do not invalidate each other.
  */
-export function csrfFetchHeaders(policy: CsrfPolicy, method: string, headers: Readonly<Record<string, string | undefined>>, secure: boolean): Record<string, string> | undefined {
+export function csrfFetchHeaders(
+  policy: CsrfPolicy,
+  method: string,
+  headers: Readonly<Record<string, string | undefined>>,
+  secure: boolean,
+): Record<string, string> | undefined {
   if (!SAFE_METHODS.has(method) || headers['x-csrf-token']?.trim().toLowerCase() !== 'fetch') return undefined;
   const current = cookieValue(headers['cookie'], policy.cookieName);
   const token = current !== undefined && /^[A-Za-z0-9_-]{43}$/.test(current) ? current : randomBytes(32).toString('base64url');

@@ -22,7 +22,8 @@ export interface ExpressLikeRequest extends IncomingMessage {
 export function serviceRootOf(request: ExpressLikeRequest): string {
   const protocol = request.protocol ?? ((request.socket as TLSSocket | undefined)?.encrypted ? 'https' : 'http');
   const trustProxy = request.app?.get?.('trust proxy fn');
-  const trusted = typeof trustProxy === 'function' && Boolean((trustProxy as (addr: string | undefined, i: number) => boolean)(request.socket?.remoteAddress, 0));
+  const trusted =
+    typeof trustProxy === 'function' && Boolean((trustProxy as (addr: string | undefined, i: number) => boolean)(request.socket?.remoteAddress, 0));
   const forwardedHost = trusted ? firstValue(request.headers['x-forwarded-host']) : undefined;
   const host = forwardedHost ?? request.headers.host ?? 'localhost';
   return `${protocol}://${host}${request.baseUrl ?? ''}/`;
@@ -76,12 +77,7 @@ export function splitUrl(url: string): { path: string; query: string } {
 }
 
 /** Build the ODataRequest; method tunneling and the body are resolved by the caller. */
-export function toODataRequest(
-  request: ExpressLikeRequest,
-  method: string,
-  body: Buffer | undefined,
-  context: RequestContext,
-): ODataRequest {
+export function toODataRequest(request: ExpressLikeRequest, method: string, body: Buffer | undefined, context: RequestContext): ODataRequest {
   const { path, query } = splitUrl(request.url ?? '/');
   return { method, path, query, headers: headersOf(request), body, serviceRoot: serviceRootOf(request), context };
 }

@@ -190,13 +190,7 @@ function readParameter(text: string, pos: number, end: number): Parameter | Faul
  * (or a fault). Empty `;` segments are skipped. When `skipMalformed`, a malformed parameter is
  * passed over up to the next `;` outside a quoted string instead of ending the read with a fault.
  */
-function readParameters(
-  text: string,
-  pos: number,
-  end: number,
-  skipMalformed: boolean,
-  visit: (parameter: Parameter) => boolean | Fault,
-): Fault | undefined {
+function readParameters(text: string, pos: number, end: number, skipMalformed: boolean, visit: (parameter: Parameter) => boolean | Fault): Fault | undefined {
   pos = skipWhitespace(text, pos, end);
   while (pos < end) {
     if (text.charCodeAt(pos) !== SEMICOLON) {

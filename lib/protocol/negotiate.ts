@@ -9,17 +9,7 @@ import { parseAccept, parseAcceptCharset, parseMediaRange, readContentType } fro
 import type { MediaRange } from './media-type';
 
 /** What a response carries, which decides the formats it can take. */
-export type PayloadKind =
-  | 'serviceDocument'
-  | 'metadata'
-  | 'feed'
-  | 'entry'
-  | 'property'
-  | 'links'
-  | 'collection'
-  | 'count'
-  | 'raw'
-  | 'error';
+export type PayloadKind = 'serviceDocument' | 'metadata' | 'feed' | 'entry' | 'property' | 'links' | 'collection' | 'count' | 'raw' | 'error';
 
 /**
  * The serialization of a response, the one format union from negotiation to the writers: Atom

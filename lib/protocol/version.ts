@@ -89,7 +89,8 @@ export function checkRequestVersion(headers: Readonly<Record<string, string | un
  * (at any level) and `$skiptoken` (MS-ODATA §2.2.3.6.1: each is marked as new in 2.0).
  */
 function versionTwoFeatureOf(path: ResourcePath, query: QueryOptions): string | undefined {
-  if (path.kind === 'CollectionCount' || path.kind === 'LinksCount' || (path.kind === 'ServiceOperation' && path.suffix === 'count')) return 'the $count segment';
+  if (path.kind === 'CollectionCount' || path.kind === 'LinksCount' || (path.kind === 'ServiceOperation' && path.suffix === 'count'))
+    return 'the $count segment';
   if (query.inlineCount === 'allpages') return '$inlinecount=allpages';
   if (usesSelect(query.selectExpand)) return '$select';
   if (query.skipToken !== undefined) return '$skiptoken';

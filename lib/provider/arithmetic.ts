@@ -6,15 +6,7 @@
  */
 import type { EdmPrimitiveTypeName } from '../edm/primitives';
 import type { BinaryOperator } from '../uri/expr/ast';
-import {
-  addDecimal,
-  divideDecimal,
-  moduloDecimal,
-  multiplyDecimal,
-  negateDecimal,
-  subtractDecimal,
-  type ExactDecimal,
-} from './decimal';
+import { addDecimal, divideDecimal, moduloDecimal, multiplyDecimal, negateDecimal, subtractDecimal, type ExactDecimal } from './decimal';
 
 /** A value of a numeric lane. */
 export type NumericLaneValue = number | bigint | ExactDecimal;

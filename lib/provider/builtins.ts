@@ -9,14 +9,7 @@ import { timeToMilliseconds } from '../edm/temporal-text';
 import type { CallNode, ExprNode } from '../uri/expr/ast';
 import { canCast, isNumeric } from '../uri/expr/promotion';
 import { fromNumericLane, inferType, laneOf, toLane } from './coerce';
-import {
-  ceilingDecimal,
-  floorDecimal,
-  formatDecimal,
-  roundDecimal,
-  truncateDecimal,
-  type ExactDecimal,
-} from './decimal';
+import { ceilingDecimal, floorDecimal, formatDecimal, roundDecimal, truncateDecimal, type ExactDecimal } from './decimal';
 import { isStructured, orNull, staticPrimitive, type EvaluationSettings, type Evaluator, type RuntimeValue } from './runtime';
 import type { Entity } from './types';
 

@@ -57,12 +57,7 @@ export function sortComparator(lane: Lane): LaneComparator {
  * common type of both. Values of types that cannot be compared are ordered by type name, so the
  * result is still a total order for sorting. `declared` types, when known, replace inference.
  */
-export function compareValues(
-  a: unknown,
-  b: unknown,
-  leftType?: EdmPrimitiveTypeName,
-  rightType?: EdmPrimitiveTypeName,
-): number {
+export function compareValues(a: unknown, b: unknown, leftType?: EdmPrimitiveTypeName, rightType?: EdmPrimitiveTypeName): number {
   const aNull = a === null || a === undefined;
   const bNull = b === null || b === undefined;
   if (aNull || bNull) return aNull && bNull ? 0 : aNull ? -1 : 1;
@@ -79,13 +74,7 @@ export function compareValues(
  * not compare (`'a'` with `1`). `total` picks the sorting order (NaN first) over the operator
  * semantics (NaN compares with nothing: the result is NaN).
  */
-export function compareKnown(
-  a: unknown,
-  b: unknown,
-  leftType?: EdmPrimitiveTypeName,
-  rightType?: EdmPrimitiveTypeName,
-  total = true,
-): number | undefined {
+export function compareKnown(a: unknown, b: unknown, leftType?: EdmPrimitiveTypeName, rightType?: EdmPrimitiveTypeName, total = true): number | undefined {
   const [typeA, typeB] = inferPair(a, b, leftType, rightType);
   if (typeA === undefined || typeB === undefined || !areComparable(typeA, typeB, false)) return undefined;
   const common = commonType(typeA, typeB);

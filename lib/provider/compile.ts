@@ -101,7 +101,7 @@ function compileStep(step: MemberStep, settings: EvaluationSettings): Step {
 
 /** A provider's value as the evaluator sees it: a stream of entities (an expanded feed) compares as absent. */
 function notStream(value: Entity[string]): RuntimeValue | undefined {
-  return typeof value === 'object' && value !== null && Symbol.asyncIterator in value ? undefined : (value);
+  return typeof value === 'object' && value !== null && Symbol.asyncIterator in value ? undefined : value;
 }
 
 /** `A/B/C`: each step reads from the previous value; a null (or absent) value on the way gives null. */

@@ -207,7 +207,7 @@ function roundedQuotient(numerator: bigint, denominator: bigint): bigint {
   const twice = (remainder < 0n ? -remainder : remainder) * 2n;
   const absDenominator = denominator < 0n ? -denominator : denominator;
   if (twice < absDenominator) return quotient;
-  return (numerator < 0n) !== (denominator < 0n) ? quotient - 1n : quotient + 1n;
+  return numerator < 0n !== denominator < 0n ? quotient - 1n : quotient + 1n;
 }
 
 /** `a mod b` with the sign of `a` (.NET `%` on decimal); undefined when `b` is zero. */

@@ -86,11 +86,7 @@ function keyName(item: OrderByItem, position: SkipTokenPosition): string | undef
  * compared last, ascending, so the position is exact either way. 400 SKIPTOKEN_INVALID when the
  * position does not fit the ordering.
  */
-export function compileSkipTokenFilter(
-  orderBy: readonly OrderByItem[],
-  position: SkipTokenPosition,
-  access?: EvaluationAccess,
-): (entity: Entity) => boolean {
+export function compileSkipTokenFilter(orderBy: readonly OrderByItem[], position: SkipTokenPosition, access?: EvaluationAccess): (entity: Entity) => boolean {
   const given = position.orderByValues.length;
   if (given > orderBy.length) throw invalidToken(position, 'more values than $orderby items');
   const keys = compileKeys(orderBy, access);
@@ -127,12 +123,7 @@ export function compileSkipTokenFilter(
 }
 
 /** True when `entity` comes strictly after the skiptoken position (compile once for many entities). */
-export function afterPosition(
-  entity: Entity,
-  orderBy: readonly OrderByItem[],
-  position: SkipTokenPosition,
-  access?: EvaluationAccess,
-): boolean {
+export function afterPosition(entity: Entity, orderBy: readonly OrderByItem[], position: SkipTokenPosition, access?: EvaluationAccess): boolean {
   return compileSkipTokenFilter(orderBy, position, access)(entity);
 }
 
@@ -144,11 +135,7 @@ export type QueryPart = Pick<QueryRequest, 'filter' | 'orderBy' | 'skip' | 'top'
  * paging: MS-ODATA §2.2.3.6.1.10), the `$skiptoken` position, `$orderby` (stable), `$skip`, `$top`.
  * The input is not modified; the result holds the same entity objects.
  */
-export function applyQuery(
-  entities: readonly Entity[],
-  request: QueryPart,
-  access?: EvaluationAccess,
-): { entities: Entity[]; count: number | undefined } {
+export function applyQuery(entities: readonly Entity[], request: QueryPart, access?: EvaluationAccess): { entities: Entity[]; count: number | undefined } {
   // No defensive copy of the input: every step below makes a new array, and the end copies it if none did.
   let selected: readonly Entity[] = request.filter === undefined ? entities : entities.filter(compileFilter(request.filter, access));
   const count = request.count ? selected.length : undefined;
@@ -202,7 +189,7 @@ function smallest(count: number, limit: number, compare: (a: number, b: number) 
   for (let index = 0; index < count; index++) {
     if (heap.length < limit) {
       heap.push(index);
-      for (let i = heap.length - 1; i > 0; ) {
+      for (let i = heap.length - 1; i > 0;) {
         const parent = (i - 1) >> 1;
         if (compare(heap[i], heap[parent]) <= 0) break;
         const swap = heap[i];

@@ -90,7 +90,10 @@ export function assertRequiredSent(request: CreateRequest, linkedFrom?: EdmNavig
  * The values of the properties the client sent, and only those: what a provider writes when it
  * leaves every omitted column to its store's default (`INSERT … (sent columns) VALUES …`).
  */
-export function sentValues(request: { readonly values: Readonly<Record<string, PropertyValue>>; readonly sent: ReadonlySet<string> }): Record<string, PropertyValue> {
+export function sentValues(request: {
+  readonly values: Readonly<Record<string, PropertyValue>>;
+  readonly sent: ReadonlySet<string>;
+}): Record<string, PropertyValue> {
   const values: Record<string, PropertyValue> = {};
   for (const name of request.sent) {
     const value = request.values[name];

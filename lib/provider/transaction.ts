@@ -60,7 +60,8 @@ export function createTransactionScope<T>(name: string): TransactionScope<T> {
     async run(context, begin, work, options = {}) {
       if (open.has(context)) return work();
       const attempts = options.attempts ?? DEFAULT_ATTEMPTS;
-      if (!Number.isInteger(attempts) || attempts < 1) throw new TypeError(`TransactionScope '${name}': attempts must be an integer >= 1, got ${String(attempts)}`);
+      if (!Number.isInteger(attempts) || attempts < 1)
+        throw new TypeError(`TransactionScope '${name}': attempts must be an integer >= 1, got ${String(attempts)}`);
       for (let tried = 1; ; tried++) {
         try {
           return await attempt(context, begin, work);

@@ -264,10 +264,7 @@ export interface DataProvider {
 }
 
 /** A service operation's implementation: parameters are already typed EDM values. */
-export type OperationHandler = (
-  call: OperationCall,
-  context: RequestContext,
-) => Promise<OperationResult>;
+export type OperationHandler = (call: OperationCall, context: RequestContext) => Promise<OperationResult>;
 
 /** A call of a service operation: which one, and its parameters. */
 export interface OperationCall {

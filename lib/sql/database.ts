@@ -70,11 +70,7 @@ export function resolveConnectionOptions(options: SqlConnectionOptions): Resolve
  * A SqlDatabase over a PostgreSQL-protocol pool. `openPool` runs once, on the first statement (so
  * creating the database is synchronous and opens nothing until used).
  */
-export function postgresDatabase(
-  engine: SqlDatabase['engine'],
-  openPool: () => Promise<PostgresPool>,
-  options: SqlConnectionOptions,
-): SqlDatabase {
+export function postgresDatabase(engine: SqlDatabase['engine'], openPool: () => Promise<PostgresPool>, options: SqlConnectionOptions): SqlDatabase {
   const kysely = new Kysely<SqlSchema>({ dialect: new PostgresDialect({ pool: openPool }) });
   const dialect = createPostgresDialect({ caseMappingCollation: options.caseMappingCollation });
   let closing: Promise<void> | undefined;

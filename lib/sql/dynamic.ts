@@ -13,7 +13,10 @@ import { PRIMITIVE_TYPES, type EdmPrimitiveTypeName, type PrimitiveValue } from 
 type StoredDynamic = string | boolean | number | null | { readonly $type: string; readonly value: string };
 
 /** One value in its stored JSON form, with the EDM type it has (inferred from the JS value when not given). */
-export function encodeDynamicValue(value: PrimitiveValue | null, type: EdmPrimitiveTypeName = value === null ? 'Edm.String' : inferPrimitiveType(value)): StoredDynamic {
+export function encodeDynamicValue(
+  value: PrimitiveValue | null,
+  type: EdmPrimitiveTypeName = value === null ? 'Edm.String' : inferPrimitiveType(value),
+): StoredDynamic {
   if (value === null) return null;
   if (type === 'Edm.String' && typeof value === 'string') return value;
   if (type === 'Edm.Boolean' && typeof value === 'boolean') return value;
@@ -42,7 +45,14 @@ export function encodeDynamicProperties(entity: Readonly<Record<string, unknown>
     if (type.propertiesByName.has(name) || type.navigationPropertiesByName.has(name)) continue;
     const value = entity[name];
     if (value === undefined) continue;
-    if (value !== null && typeof value !== 'string' && typeof value !== 'number' && typeof value !== 'boolean' && !(value instanceof Date) && !(value instanceof Uint8Array)) {
+    if (
+      value !== null &&
+      typeof value !== 'string' &&
+      typeof value !== 'number' &&
+      typeof value !== 'boolean' &&
+      !(value instanceof Date) &&
+      !(value instanceof Uint8Array)
+    ) {
       throw new TypeError(`The dynamic property '${name}' must hold a primitive value.`);
     }
     stored[name] = encodeDynamicValue(value);
@@ -55,7 +65,8 @@ export function encodeDynamicProperties(entity: Readonly<Record<string, unknown>
 export function decodeDynamicProperties(raw: unknown): Record<string, PrimitiveValue | null> {
   if (raw === null || raw === undefined) return {};
   const document: unknown = typeof raw === 'string' ? JSON.parse(raw) : raw;
-  if (typeof document !== 'object' || document === null || Array.isArray(document)) throw new TypeError('The dynamic properties column must hold a JSON object.');
+  if (typeof document !== 'object' || document === null || Array.isArray(document))
+    throw new TypeError('The dynamic properties column must hold a JSON object.');
   const out: Record<string, PrimitiveValue | null> = {};
   for (const [name, stored] of Object.entries(document)) out[name] = decodeDynamicValue(stored, name);
   return out;

@@ -73,7 +73,11 @@ export function toODataError(error: unknown, scene: ErrorScene): unknown {
   if (error instanceof ODataError) return error;
   const retryAfter = { 'retry-after': String(scene.retryAfterSeconds) };
   if (error instanceof SqlAcquireTimeoutError) {
-    return ODataError.fromCode('SERVICE_UNAVAILABLE', { detail: 'no database connection is free' }, { headers: { 'retry-after': String(error.retryAfterSeconds) }, cause: error });
+    return ODataError.fromCode(
+      'SERVICE_UNAVAILABLE',
+      { detail: 'no database connection is free' },
+      { headers: { 'retry-after': String(error.retryAfterSeconds) }, cause: error },
+    );
   }
   const state = sqlStateOf(error);
   if (state === undefined) return error;
@@ -85,11 +89,19 @@ export function toODataError(error: unknown, scene: ErrorScene): unknown {
       return ODataError.fromCode('STATEMENT_TIMEOUT', { timeout: scene.statementTimeoutMs ?? 'its' }, { headers: retryAfter, cause: error });
     case SQLSTATE.divisionByZero:
       if (operation !== 'read') break;
-      return ODataError.fromCode('FILTER_DIVISION_BY_ZERO', { expression: scene.filter === undefined ? '' : printExpression(scene.filter) }, { target: '$filter', cause: error });
+      return ODataError.fromCode(
+        'FILTER_DIVISION_BY_ZERO',
+        { expression: scene.filter === undefined ? '' : printExpression(scene.filter) },
+        { target: '$filter', cause: error },
+      );
     case SQLSTATE.numericValueOutOfRange:
       if (operation === 'read') {
         const expression = scene.filter === undefined ? '' : printExpression(scene.filter);
-        return ODataError.fromCode('BAD_REQUEST', { detail: `A value computed while evaluating '${expression}' is out of the range of its type.` }, { target: '$filter', cause: error });
+        return ODataError.fromCode(
+          'BAD_REQUEST',
+          { detail: `A value computed while evaluating '${expression}' is out of the range of its type.` },
+          { target: '$filter', cause: error },
+        );
       }
       return bodyInvalid(`${subject} is out of the range its column can hold.`, error);
     case SQLSTATE.stringTooLong:
@@ -99,10 +111,18 @@ export function toODataError(error: unknown, scene: ErrorScene): unknown {
     case SQLSTATE.checkViolation:
       return bodyInvalid(`${subject} breaks a constraint of its table.`, error);
     case SQLSTATE.uniqueViolation:
-      return ODataError.fromCode('CONSTRAINT_VIOLATION', { detail: `The write would repeat a value that must be unique in '${described?.entitySet.name ?? 'its entity set'}'.` }, { cause: error });
+      return ODataError.fromCode(
+        'CONSTRAINT_VIOLATION',
+        { detail: `The write would repeat a value that must be unique in '${described?.entitySet.name ?? 'its entity set'}'.` },
+        { cause: error },
+      );
     case SQLSTATE.foreignKeyViolation:
       if (operation === 'delete') {
-        return ODataError.fromCode('CONSTRAINT_VIOLATION', { detail: `Entries that require a link to it still exist; delete them or link them elsewhere first.` }, { cause: error });
+        return ODataError.fromCode(
+          'CONSTRAINT_VIOLATION',
+          { detail: `Entries that require a link to it still exist; delete them or link them elsewhere first.` },
+          { cause: error },
+        );
       }
       if (operation === 'create' || operation === 'update') return bodyInvalid('an entry it links to does not exist.', error);
       return ODataError.fromCode('CONSTRAINT_VIOLATION', { detail: 'The write would leave a link to an entry that does not exist.' }, { cause: error });

@@ -36,20 +36,19 @@ export type { PGliteDatabaseOptions, PGliteLike, PGliteResultLike } from './pgli
 export { postgres } from './postgres';
 export type { PgClientLike, PgPoolLike, PgQueryConfig, PgResultLike, PostgresDatabaseOptions } from './postgres';
 export type { SqlConnectionOptions, SqlDatabase, SqlKysely, SqlSchema } from './database';
-export { SQLSTATE, SqlAcquireTimeoutError, SqlIntrospectionError, SqlMappingError, SqlSeedError, UntranslatableExpressionError, isRetryableTransactionError, sqlStateOf } from './errors';
+export {
+  SQLSTATE,
+  SqlAcquireTimeoutError,
+  SqlIntrospectionError,
+  SqlMappingError,
+  SqlSeedError,
+  UntranslatableExpressionError,
+  isRetryableTransactionError,
+  sqlStateOf,
+} from './errors';
 export { createPostgresDialect } from './postgres-dialect';
 export type { PostgresDialectOptions } from './postgres-dialect';
-export type {
-  ArithmeticOperator,
-  ColumnFacets,
-  ComparisonOperator,
-  DatePart,
-  NanSides,
-  Share,
-  Sql,
-  SqlDialect,
-  SqlLane,
-} from './dialect';
+export type { ArithmeticOperator, ColumnFacets, ComparisonOperator, DatePart, NanSides, Share, Sql, SqlDialect, SqlLane } from './dialect';
 export { fromSqlValue, toSqlParameter } from './values';
 export type { SqlParameterValue } from './values';
 export type { PgTypeParsers } from './type-parsers';

@@ -108,11 +108,14 @@ function wrap64(exact: Sql): Sql {
  * (the sign of a zero read from its text, '-0'), 0/0 and NaN/0 are NaN.
  */
 function floatDivision(left: Sql, right: Sql, share: Share): Sql {
-  return share([left, right], ([a, b]) => sql`(case when ${a} is null or ${b} is null then null
+  return share(
+    [left, right],
+    ([a, b]) => sql`(case when ${a} is null or ${b} is null then null
     when ${b} <> 0 then ${a} / ${b}
     when ${a} = 0 or ${a} = 'NaN' then 'NaN'::double precision
     when (${a} > 0) = (cast(${b} as text) <> '-0') then 'Infinity'::double precision
-    else '-Infinity'::double precision end)`);
+    else '-Infinity'::double precision end)`,
+  );
 }
 
 /**
@@ -121,10 +124,13 @@ function floatDivision(left: Sql, right: Sql, share: Share): Sql {
  * cast raises overflow/underflow instead.
  */
 function single(value: Sql, share: Share): Sql {
-  return share([value], ([v]) => sql`(case when ${v} = 'NaN' then ${v}
+  return share(
+    [value],
+    ([v]) => sql`(case when ${v} = 'NaN' then ${v}
     when abs(${v}) >= 3.4028235677973366e38 then case when ${v} > 0 then 'Infinity'::double precision else '-Infinity'::double precision end
     when abs(${v}) <= 7.006492321624085e-46 then ${v} * 0
-    else cast(cast(${v} as real) as double precision) end)`);
+    else cast(cast(${v} as real) as double precision) end)`,
+  );
 }
 
 /**
@@ -154,7 +160,18 @@ function roundDouble(value: Sql, share: Share): Sql {
  */
 function compareFloats(operator: ComparisonOperator, left: Sql, right: Sql, nan: NanSides, share: Share): Sql {
   const symbol = sql.raw(OPERATORS[operator]);
-  const tested = operator === 'eq' || operator === 'ne' ? (nan.left && nan.right ? 'left' : undefined) : operator === 'lt' || operator === 'le' ? (nan.right ? 'right' : undefined) : nan.left ? 'left' : undefined;
+  const tested =
+    operator === 'eq' || operator === 'ne'
+      ? nan.left && nan.right
+        ? 'left'
+        : undefined
+      : operator === 'lt' || operator === 'le'
+        ? nan.right
+          ? 'right'
+          : undefined
+        : nan.left
+          ? 'left'
+          : undefined;
   if (tested === undefined) return sql`(${left} ${symbol} ${right})`;
   return share([left, right], ([a, b]) => {
     const side = tested === 'left' ? a : b;
@@ -235,7 +252,8 @@ export function createPostgresDialect(options: PostgresDialectOptions = {}): Sql
       }
       if (type !== 'Edm.DateTime' && type !== 'Edm.DateTimeOffset') return undefined;
       // clock_timestamp(), not now(): two writes in one transaction still get different tokens.
-      const clock = type === 'Edm.DateTime' ? sql`date_trunc('milliseconds', clock_timestamp() at time zone 'UTC')` : sql`date_trunc('milliseconds', clock_timestamp())`;
+      const clock =
+        type === 'Edm.DateTime' ? sql`date_trunc('milliseconds', clock_timestamp() at time zone 'UTC')` : sql`date_trunc('milliseconds', clock_timestamp())`;
       return current === undefined ? clock : sql`greatest(${clock}, date_trunc('milliseconds', ${current}) + interval '1 millisecond')`;
     },
     statementTimeout: (milliseconds) => sql`select set_config('statement_timeout', ${sql.val(String(milliseconds))}, true)`,

@@ -105,7 +105,11 @@ class BoundedPool implements PostgresPool {
       return wrapped;
     } catch (error) {
       // A connection that arrives after we gave up goes straight back to the pool.
-      if (error instanceof SqlAcquireTimeoutError) pending.then((late) => late.release(), () => undefined);
+      if (error instanceof SqlAcquireTimeoutError)
+        pending.then(
+          (late) => late.release(),
+          () => undefined,
+        );
       throw error;
     } finally {
       clearTimeout(timer);

@@ -131,7 +131,8 @@ export class SqlProvider implements DataProvider {
     this.compiled = compileMapping(this.model, this.mapping);
     this.statementTimeoutMs = options.statementTimeoutMs === undefined ? undefined : positiveInteger(options.statementTimeoutMs, 0, 'statementTimeoutMs');
     this.retryAfterSeconds = options.retryAfterSeconds ?? 1;
-    if (!Number.isInteger(this.retryAfterSeconds) || this.retryAfterSeconds < 0) throw new TypeError(`SqlProvider option 'retryAfterSeconds' must be a non-negative integer, got ${String(options.retryAfterSeconds)}.`);
+    if (!Number.isInteger(this.retryAfterSeconds) || this.retryAfterSeconds < 0)
+      throw new TypeError(`SqlProvider option 'retryAfterSeconds' must be a non-negative integer, got ${String(options.retryAfterSeconds)}.`);
     this.transactions = new SqlTransactions({
       db: this.db,
       isolationLevel: options.isolationLevel ?? 'read committed',

@@ -28,7 +28,8 @@ export function parseTimestampText(text: string, withZone: boolean): Date {
   const match = /^(\d{4,})-(\d\d)-(\d\d)(?:[ T](\d\d):(\d\d):(\d\d)(?:\.(\d{1,6}))?(?:([+-])(\d\d)(?::?(\d\d))?(?::(\d\d))?)?)?( BC)?$/.exec(text);
   const what = withZone ? 'timestamptz' : 'timestamp';
   if (match === null || (match[8] !== undefined) !== withZone || (withZone && match[4] === undefined)) fail(what, text);
-  const [, year, month, day, hour = '0', minute = '0', second = '0', fraction = '', sign, offsetHours = '0', offsetMinutes = '0', offsetSeconds = '0', bc] = match;
+  const [, year, month, day, hour = '0', minute = '0', second = '0', fraction = '', sign, offsetHours = '0', offsetMinutes = '0', offsetSeconds = '0', bc] =
+    match;
   const fields = [Number(month), Number(day), Number(hour), Number(minute), Number(second)];
   if (fields[0] < 1 || fields[0] > 12 || fields[1] < 1 || fields[1] > 31 || fields[2] > 23 || fields[3] > 59 || fields[4] > 59) fail(what, text);
   const offset = (Number(offsetHours) * 3600 + Number(offsetMinutes) * 60 + Number(offsetSeconds)) * (sign === '-' ? -1 : 1);
@@ -46,8 +47,18 @@ export function formatTimestampParameter(date: Date, withZone: boolean): string 
   if (Number.isNaN(time)) throw new TypeError('Cannot write an invalid Date.');
   const year = date.getUTCFullYear();
   const text =
-    pad(year > 0 ? year : 1 - year, 4) + '-' + pad(date.getUTCMonth() + 1, 2) + '-' + pad(date.getUTCDate(), 2) + ' ' +
-    pad(date.getUTCHours(), 2) + ':' + pad(date.getUTCMinutes(), 2) + ':' + pad(date.getUTCSeconds(), 2) + '.' +
+    pad(year > 0 ? year : 1 - year, 4) +
+    '-' +
+    pad(date.getUTCMonth() + 1, 2) +
+    '-' +
+    pad(date.getUTCDate(), 2) +
+    ' ' +
+    pad(date.getUTCHours(), 2) +
+    ':' +
+    pad(date.getUTCMinutes(), 2) +
+    ':' +
+    pad(date.getUTCSeconds(), 2) +
+    '.' +
     pad(date.getUTCMilliseconds(), 3);
   return text + (withZone ? '+00' : '') + (year > 0 ? '' : ' BC');
 }
@@ -57,8 +68,7 @@ function clockMicroseconds(text: string): bigint | undefined {
   const match = /^([+-])?(\d+):(\d\d):(\d\d)(?:\.(\d{1,6}))?$/.exec(text);
   if (match === null) return undefined;
   const [, sign, hours, minutes, seconds, fraction = ''] = match;
-  const total =
-    (BigInt(hours) * 3600n + BigInt(minutes) * 60n + BigInt(seconds)) * US_PER_SECOND + BigInt(fraction.padEnd(6, '0'));
+  const total = (BigInt(hours) * 3600n + BigInt(minutes) * 60n + BigInt(seconds)) * US_PER_SECOND + BigInt(fraction.padEnd(6, '0'));
   return sign === '-' ? -total : total;
 }
 

@@ -29,9 +29,8 @@ export const TYPE_OID = Object.freeze({
 
 /** Array types of the exact types: kept as their text (`{1,2}`) rather than parsed element by element. */
 const EXACT_ARRAY_OIDS: readonly number[] = [
-  1016 /* int8[] */, 1231 /* numeric[] */, 1115 /* timestamp[] */, 1185 /* timestamptz[] */, 1182 /* date[] */,
-  1183 /* time[] */, 1270 /* timetz[] */, 1187 /* interval[] */, 2951 /* uuid[] */, 1001 /* bytea[] */,
-  199 /* json[] */, 3807 /* jsonb[] */,
+  1016 /* int8[] */, 1231 /* numeric[] */, 1115 /* timestamp[] */, 1185 /* timestamptz[] */, 1182 /* date[] */, 1183 /* time[] */, 1270 /* timetz[] */,
+  1187 /* interval[] */, 2951 /* uuid[] */, 1001 /* bytea[] */, 199 /* json[] */, 3807 /* jsonb[] */,
 ];
 
 const keepText = (text: string): string => text;

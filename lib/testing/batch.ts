@@ -22,9 +22,15 @@ export type BatchPart = { readonly changeset: readonly BatchRequest[] } | { read
 export type BatchAnswerPart = { readonly statuses: readonly number[]; readonly text: string };
 
 function request(operation: BatchRequest): string {
-  const mime = ['Content-Type: application/http', 'Content-Transfer-Encoding: binary', ...(operation.contentId === undefined ? [] : [`Content-ID: ${operation.contentId}`])];
+  const mime = [
+    'Content-Type: application/http',
+    'Content-Transfer-Encoding: binary',
+    ...(operation.contentId === undefined ? [] : [`Content-ID: ${operation.contentId}`]),
+  ];
   const body = operation.body === undefined ? '' : JSON.stringify(operation.body);
-  const headers = Object.entries({ ...(body === '' ? {} : { 'Content-Type': 'application/json' }), Accept: 'application/json', ...operation.headers }).map(([name, value]) => `${name}: ${value}`);
+  const headers = Object.entries({ ...(body === '' ? {} : { 'Content-Type': 'application/json' }), Accept: 'application/json', ...operation.headers }).map(
+    ([name, value]) => `${name}: ${value}`,
+  );
   return [...mime, '', `${operation.method} ${encodePath(operation.path)} HTTP/1.1`, ...headers, '', body].join('\r\n');
 }
 

@@ -41,7 +41,12 @@ export function sortIds(ids: readonly EntityId[]): EntityId[] {
 }
 
 /** The ids of a feed read (`path` with `query`), in the order the service answered. */
-export async function readIds(service: ServiceClient, set: FixtureSet, path: string, query: Readonly<Record<string, string | number | undefined>> = {}): Promise<EntityId[]> {
+export async function readIds(
+  service: ServiceClient,
+  set: FixtureSet,
+  path: string,
+  query: Readonly<Record<string, string | number | undefined>> = {},
+): Promise<EntityId[]> {
   const target = url(path, { $select: keySelect(set), ...query });
   const answer = await service.get(target);
   expectStatus(answer, 200, `GET ${target}`);

@@ -41,6 +41,7 @@ export class ConformanceFailure extends Error {
 export function failureOf(error: unknown, rule: ConformanceRuleId, caseName: string, logged: readonly string[]): ConformanceFailure {
   const violated = error instanceof RuleViolation ? error.rule : rule;
   let detail = error instanceof Error ? error.message : String(error);
-  if (logged.length > 0) detail += `\nThe service logged: ${logged.slice(0, 5).join('\n  ')}${logged.length > 5 ? `\n  ... and ${logged.length - 5} more` : ''}`;
+  if (logged.length > 0)
+    detail += `\nThe service logged: ${logged.slice(0, 5).join('\n  ')}${logged.length > 5 ? `\n  ... and ${logged.length - 5} more` : ''}`;
   return new ConformanceFailure(ruleOf(violated), caseName, detail, error);
 }

@@ -184,10 +184,38 @@ const DEFINITION: SingleSchemaDefinition = {
         { name: 'Notes', entityType: 'Conformance.Note' },
       ],
       associationSets: [
-        { name: 'Item_Category', association: 'Conformance.Item_Category', ends: [{ role: 'Items', entitySet: 'Items' }, { role: 'Category', entitySet: 'Categories' }] },
-        { name: 'Item_Tags', association: 'Conformance.Item_Tags', ends: [{ role: 'Items', entitySet: 'Items' }, { role: 'Tags', entitySet: 'Tags' }] },
-        { name: 'Customer_Orders', association: 'Conformance.Customer_Orders', ends: [{ role: 'Customer', entitySet: 'Customers' }, { role: 'Orders', entitySet: 'Orders' }] },
-        { name: 'Order_Lines', association: 'Conformance.Order_Lines', ends: [{ role: 'Order', entitySet: 'Orders' }, { role: 'Lines', entitySet: 'OrderLines' }] },
+        {
+          name: 'Item_Category',
+          association: 'Conformance.Item_Category',
+          ends: [
+            { role: 'Items', entitySet: 'Items' },
+            { role: 'Category', entitySet: 'Categories' },
+          ],
+        },
+        {
+          name: 'Item_Tags',
+          association: 'Conformance.Item_Tags',
+          ends: [
+            { role: 'Items', entitySet: 'Items' },
+            { role: 'Tags', entitySet: 'Tags' },
+          ],
+        },
+        {
+          name: 'Customer_Orders',
+          association: 'Conformance.Customer_Orders',
+          ends: [
+            { role: 'Customer', entitySet: 'Customers' },
+            { role: 'Orders', entitySet: 'Orders' },
+          ],
+        },
+        {
+          name: 'Order_Lines',
+          association: 'Conformance.Order_Lines',
+          ends: [
+            { role: 'Order', entitySet: 'Orders' },
+            { role: 'Lines', entitySet: 'OrderLines' },
+          ],
+        },
       ],
     },
   ],

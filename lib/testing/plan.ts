@@ -25,7 +25,16 @@ function unit(name: string, groups: readonly GroupDefinition[]): UnitDefinition 
 /** The units to run, keeping only the named groups when `only` is given. */
 export function planSuite(capabilities: Capabilities, only: readonly string[] | undefined): UnitDefinition[] {
   const units = [
-    unit('reads', [...valueGroups, ...filterValueGroups, ...filterFunctionGroups, ...orderingGroups, pagingGroup, ...navigationGroups, ...shapeGroups, ...(capabilities.openTypes ? openReadGroups : [])]),
+    unit('reads', [
+      ...valueGroups,
+      ...filterValueGroups,
+      ...filterFunctionGroups,
+      ...orderingGroups,
+      pagingGroup,
+      ...navigationGroups,
+      ...shapeGroups,
+      ...(capabilities.openTypes ? openReadGroups : []),
+    ]),
     ...(capabilities.writes
       ? [
           unit('writes', [...createGroups, ...updateGroups]),
@@ -34,7 +43,10 @@ export function planSuite(capabilities: Capabilities, only: readonly string[] | 
           unit('changesets', changesetGroups),
         ]
       : []),
-    unit('media and open types', [...(capabilities.media && capabilities.writes ? mediaGroups : []), ...(capabilities.openTypes && capabilities.writes ? openWriteGroups : [])]),
+    unit('media and open types', [
+      ...(capabilities.media && capabilities.writes ? mediaGroups : []),
+      ...(capabilities.openTypes && capabilities.writes ? openWriteGroups : []),
+    ]),
     unit('capabilities', capabilityGroups(capabilities)),
   ];
   const wanted = only === undefined ? undefined : new Set(only);
@@ -46,7 +58,9 @@ export function planSuite(capabilities: Capabilities, only: readonly string[] | 
 /** Every group name, for the `groups` option's check: the groups of every capability set. */
 export function allGroupNames(): string[] {
   const sets: Capabilities[] = [true, false].flatMap((writes) =>
-    [true, false].flatMap((links) => [true, false].flatMap((media) => [true, false].map((openTypes) => ({ writes, links: writes && links, media, openTypes })))),
+    [true, false].flatMap((links) =>
+      [true, false].flatMap((media) => [true, false].map((openTypes) => ({ writes, links: writes && links, media, openTypes }))),
+    ),
   );
   return [...new Set(sets.flatMap((capabilities) => planSuite(capabilities, undefined).flatMap((planned) => planned.groups.map((group) => group.name))))];
 }

@@ -21,29 +21,41 @@ const RULES = {
   'filter.string-literals':
     "substringof, startswith and endswith match the literal's characters exactly: '%', '_' and '\\' are ordinary characters, never wildcards or escapes (an unescaped SQL LIKE breaks this).",
   'filter.date-functions': 'year, month, day, hour, minute and second give the UTC components of DateTime and DateTimeOffset values.',
-  'filter.math-functions': 'round, floor and ceiling keep a Decimal exact and a Double a Double; round takes midpoints away from zero (round(2.5) is 3, round(-2.5) is -3).',
-  'filter.type-functions': "isof and cast test and convert types: cast to an integer type truncates toward zero, isof('Edm.T') holds for non-null values of type T.",
-  'filter.paths': 'Member paths reach through complex properties and single-valued navigation properties; a path through a missing link or a null complex member is null.',
-  'orderby.values': '$orderby sorts by value per type (numbers exactly, strings ordinally by UTF-16 code units, date/times by instant, Booleans false before true), by each item in turn, ascending or descending as asked.',
+  'filter.math-functions':
+    'round, floor and ceiling keep a Decimal exact and a Double a Double; round takes midpoints away from zero (round(2.5) is 3, round(-2.5) is -3).',
+  'filter.type-functions':
+    "isof and cast test and convert types: cast to an integer type truncates toward zero, isof('Edm.T') holds for non-null values of type T.",
+  'filter.paths':
+    'Member paths reach through complex properties and single-valued navigation properties; a path through a missing link or a null complex member is null.',
+  'orderby.values':
+    '$orderby sorts by value per type (numbers exactly, strings ordinally by UTF-16 code units, date/times by instant, Booleans false before true), by each item in turn, ascending or descending as asked.',
   'orderby.nulls': 'In $orderby a null sorts before every value: first when ascending, last when descending (as the service pages, WCF Data Services order).',
-  'orderby.ties': 'Entries that tie on every $orderby item are ordered by key, ascending, so every request returns ties in one order; without $orderby a feed is in key order.',
-  'query.top-skip': '$skip leaves out the first n entries and $top keeps at most n of the rest, after $filter and $orderby (MS-ODATA §2.2.3.6.1.7, §2.2.3.6.1.8).',
+  'orderby.ties':
+    'Entries that tie on every $orderby item are ordered by key, ascending, so every request returns ties in one order; without $orderby a feed is in key order.',
+  'query.top-skip':
+    '$skip leaves out the first n entries and $top keeps at most n of the rest, after $filter and $orderby (MS-ODATA §2.2.3.6.1.7, §2.2.3.6.1.8).',
   'paging.skiptoken':
     'Server-driven paging (MS-ODATA §2.2.3.6.1.9): following the next links from the first page returns every entry exactly once, in the order of the request, under every $orderby, with duplicate and null sort values, until a page has no next link.',
-  'query.count': '$inlinecount=allpages and /$count give the number of entries that pass $filter, before $skip, $top and paging (MS-ODATA §2.2.3.6.1.10, §2.2.3.5); /$count after $skip/$top counts what they leave.',
+  'query.count':
+    '$inlinecount=allpages and /$count give the number of entries that pass $filter, before $skip, $top and paging (MS-ODATA §2.2.3.6.1.10, §2.2.3.5); /$count after $skip/$top counts what they leave.',
   'query.select': '$select keeps the named properties (a complex property whole), and paths into expanded navigation properties (MS-ODATA §2.2.3.6.1.11).',
   'query.expand':
     '$expand writes related entries inline (MS-ODATA §2.2.3.6.1.3): a single-valued navigation as its entry or null, to-many and many-to-many navigations as feeds with exactly the linked entries, also two levels deep.',
-  'navigation.paths': 'Navigation paths address related entries and their properties (MS-ODATA §2.2.3.1); an unlinked key after a navigation is 404, a single-valued navigation without a link is empty.',
+  'navigation.paths':
+    'Navigation paths address related entries and their properties (MS-ODATA §2.2.3.1); an unlinked key after a navigation is 404, a single-valued navigation without a link is empty.',
   'create.values':
     'POST creates the entry (MS-ODATA §2.2.7.1.1): 201 with Location and the stored entry; sent values are stored exactly, an omitted property takes its DefaultValue, or null; a taken key is 409.',
   'create.links':
     'A new entry is linked to what its body binds (MS-ODATA §2.2.7.1.1) and to the source of a POST through a navigation property; a binding to an entry that does not exist is 400, and nothing is created.',
   'create.deep': 'A deep insert creates the whole tree of inline entries linked to each other, atomically: when any entry fails, none is created.',
-  'create.required-link': "A new entry whose type has a required (multiplicity 1) to-one end must be linked to it: without the link it is refused with 4xx and nothing is created.",
-  'update.replace': 'PUT replaces the entry (MS-ODATA §2.2.7.3.1): properties the body leaves out go back to their default or null; the key cannot change; a missing entry is 404.',
-  'update.merge': 'MERGE and PATCH change only the properties and links the body lists (MS-ODATA §2.2.7.3.1); a to-one link sent as null is removed, and refused (4xx) for a required end.',
-  'update.properties': 'A property, complex property or $value can be replaced on its own (MS-ODATA §2.2.7.3.2, §2.2.7.3.3); DELETE of a nullable $value sets it to null.',
+  'create.required-link':
+    'A new entry whose type has a required (multiplicity 1) to-one end must be linked to it: without the link it is refused with 4xx and nothing is created.',
+  'update.replace':
+    'PUT replaces the entry (MS-ODATA §2.2.7.3.1): properties the body leaves out go back to their default or null; the key cannot change; a missing entry is 404.',
+  'update.merge':
+    'MERGE and PATCH change only the properties and links the body lists (MS-ODATA §2.2.7.3.1); a to-one link sent as null is removed, and refused (4xx) for a required end.',
+  'update.properties':
+    'A property, complex property or $value can be replaced on its own (MS-ODATA §2.2.7.3.2, §2.2.7.3.3); DELETE of a nullable $value sets it to null.',
   'delete.entries':
     'DELETE removes the entry and its links (MS-ODATA §2.2.7.4.1); OnDelete="Cascade" deletes the dependents too; an entry a required end still needs is refused with 409 and nothing changes; a missing entry is 404.',
   'links.writes':
@@ -51,7 +63,7 @@ const RULES = {
   'precondition.check':
     'If-Match (RFC 7232 §3.1, MS-ODATA §3.2.5.1): a stale entity tag is 412 and changes nothing, the current tag or * lets the write through, a write that succeeds changes the tag, and a missing entity is 404, never 412.',
   'precondition.atomic':
-    'The If-Match check and the write are one atomic step: of concurrent writers sending the same current tag exactly one succeeds, every other one gets 412 (404 after a delete), and the final state is the winner\'s.',
+    "The If-Match check and the write are one atomic step: of concurrent writers sending the same current tag exactly one succeeds, every other one gets 412 (404 after a delete), and the final state is the winner's.",
   'changeset.atomic':
     'A $batch changeset is atomic (MS-ODATA §2.2.7.6.4): when any of its operations fails, the changeset answers one error and none of its operations persist; when all succeed, all persist.',
   'media.resources':

@@ -27,7 +27,10 @@ function resolve(setup: ProviderSetup, options: ConformanceOptions, caller: stri
   if (options.groups !== undefined) {
     const known = allGroupNames();
     const unknown = options.groups.filter((name) => !known.includes(name));
-    if (unknown.length > 0) throw new TypeError(`${caller}: unknown groups ${unknown.map((name) => `'${name}'`).join(', ')}; the groups are ${known.map((name) => `'${name}'`).join(', ')}`);
+    if (unknown.length > 0)
+      throw new TypeError(
+        `${caller}: unknown groups ${unknown.map((name) => `'${name}'`).join(', ')}; the groups are ${known.map((name) => `'${name}'`).join(', ')}`,
+      );
   }
   const capabilities = resolveCapabilities(options.capabilities);
   return { capabilities, units: planSuite(capabilities, options.groups), timeout };
@@ -61,7 +64,12 @@ export async function checkDataProvider(setup: ProviderSetup, options: Conforman
           const started = performance.now();
           let failure;
           if (open === undefined) {
-            failure = failureOf(new Error(`The provider could not be set up: ${setupError instanceof Error ? setupError.message : String(setupError)}`), definition.rule, name, []);
+            failure = failureOf(
+              new Error(`The provider could not be set up: ${setupError instanceof Error ? setupError.message : String(setupError)}`),
+              definition.rule,
+              name,
+              [],
+            );
           } else {
             failure = await runCase(open, definition, name, timeout);
           }

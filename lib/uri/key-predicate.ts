@@ -27,8 +27,7 @@ export function scanIdentifier(text: string, start: number): number {
   let i = start;
   while (i < text.length) {
     const code = text.charCodeAt(i);
-    const ascii =
-      (code >= 0x61 && code <= 0x7a) || (code >= 0x41 && code <= 0x5a) || code === 0x5f || (i > start && code >= 0x30 && code <= 0x39);
+    const ascii = (code >= 0x61 && code <= 0x7a) || (code >= 0x41 && code <= 0x5a) || code === 0x5f || (i > start && code >= 0x30 && code <= 0x39);
     if (ascii || (code > 0x7f && (i === start ? IDENTIFIER_START : IDENTIFIER_PART).test(text[i]))) i++;
     else break;
   }
@@ -36,11 +35,7 @@ export function scanIdentifier(text: string, start: number): number {
 }
 
 function keyError(predicate: string, entityType: EdmEntityType, detail: string, position: number, cause?: unknown): ODataError {
-  return ODataError.fromCode(
-    'URI_KEY_SYNTAX',
-    { key: predicate, type: entityType.qualifiedName, detail },
-    { target: 'key', position, cause },
-  );
+  return ODataError.fromCode('URI_KEY_SYNTAX', { key: predicate, type: entityType.qualifiedName, detail }, { target: 'key', position, cause });
 }
 
 function describeKey(entityType: EdmEntityType): string {
@@ -87,12 +82,7 @@ function assignItems(predicate: string, entityType: EdmEntityType, items: readon
   const named = items.filter((item) => item.name !== undefined).length;
   if (named === 0) {
     if (keyProperties.length !== 1) {
-      throw keyError(
-        predicate,
-        entityType,
-        `the key has ${keyProperties.length} properties (${describeKey(entityType)}); name each one as Name=value`,
-        0,
-      );
+      throw keyError(predicate, entityType, `the key has ${keyProperties.length} properties (${describeKey(entityType)}); name each one as Name=value`, 0);
     }
     if (items.length !== 1) {
       throw keyError(predicate, entityType, `expected 1 key value (${describeKey(entityType)}), got ${items.length}`, items[1].start);
@@ -108,7 +98,10 @@ function assignItems(predicate: string, entityType: EdmEntityType, items: readon
     const name = item.name ?? '';
     const property = entityType.propertiesByName.get(name);
     if (property === undefined || !property.isKey) {
-      const suggestion = didYouMean(name, keyProperties.map((p) => p.name));
+      const suggestion = didYouMean(
+        name,
+        keyProperties.map((p) => p.name),
+      );
       throw keyError(predicate, entityType, `'${name}' is not a key property; the key is (${describeKey(entityType)}).${suggestion}`, item.start);
     }
     if (assigned.has(property)) {
@@ -140,7 +133,12 @@ function convertItem(predicate: string, entityType: EdmEntityType, property: Edm
     throw keyError(predicate, entityType, `the key property '${property.name}' (${typeName}) cannot be null`, item.valueStart);
   }
   if (value === undefined) {
-    throw keyError(predicate, entityType, `the value ${item.literal} is not compatible with the key property '${property.name}' of type ${typeName}`, item.valueStart);
+    throw keyError(
+      predicate,
+      entityType,
+      `the value ${item.literal} is not compatible with the key property '${property.name}' of type ${typeName}`,
+      item.valueStart,
+    );
   }
   return value;
 }

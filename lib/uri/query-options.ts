@@ -12,13 +12,7 @@ import { checkFilter, parseExpression } from './expr';
 import type { ExprNode } from './expr/ast';
 import { parseOrderByOption } from './orderby';
 import { parseQueryString } from './query-string';
-import {
-  QUERY_OPTION_TARGET_DESCRIPTIONS,
-  SYSTEM_QUERY_OPTIONS,
-  isQueryOptionAllowed,
-  isSystemQueryOption,
-  queryOptionTarget,
-} from './resource-kinds';
+import { QUERY_OPTION_TARGET_DESCRIPTIONS, SYSTEM_QUERY_OPTIONS, isQueryOptionAllowed, isSystemQueryOption, queryOptionTarget } from './resource-kinds';
 import type { SystemQueryOption } from './resource-kinds';
 import { decodeSkipToken } from './skiptoken';
 import type { OrderByItem, QueryOptions, ResourcePath, SkipTokenPosition } from './types';
@@ -36,7 +30,6 @@ export interface QueryLimits {
 
 /** `$top` and `$skip` are Int32 in WCF Data Services; larger values are refused rather than rounded. */
 const MAX_INTEGER_OPTION = 2147483647;
-
 
 /** The options of a request without a query string: the same for every path. */
 const NO_QUERY_OPTIONS: QueryOptions = Object.freeze({

@@ -7,16 +7,7 @@ import type { EdmFunctionImport, EdmReturnType } from '../edm/model';
 import type { ResourceKind, ResourcePath } from './types';
 
 /** The system query options of OData 2.0. */
-export type SystemQueryOption =
-  | '$filter'
-  | '$orderby'
-  | '$top'
-  | '$skip'
-  | '$skiptoken'
-  | '$inlinecount'
-  | '$expand'
-  | '$select'
-  | '$format';
+export type SystemQueryOption = '$filter' | '$orderby' | '$top' | '$skip' | '$skiptoken' | '$inlinecount' | '$expand' | '$select' | '$format';
 
 /** Every system query option, in the order they are processed. */
 export const SYSTEM_QUERY_OPTIONS: readonly SystemQueryOption[] = Object.freeze([
@@ -38,15 +29,7 @@ export function isSystemQueryOption(name: string): name is SystemQueryOption {
 
 /** A service operation's result shape, which decides its options (Olingo URI10..URI14, URI1 for entity feeds). */
 export type ServiceOperationShape =
-  | 'EntityCollection'
-  | 'Entity'
-  | 'ComplexCollection'
-  | 'Complex'
-  | 'PrimitiveCollection'
-  | 'Primitive'
-  | 'Void'
-  | 'Count'
-  | 'Value';
+  'EntityCollection' | 'Entity' | 'ComplexCollection' | 'Complex' | 'PrimitiveCollection' | 'Primitive' | 'Void' | 'Count' | 'Value';
 
 /** What the options table is keyed by: resource kinds, with service operations split by result. */
 export type QueryOptionTarget = Exclude<ResourceKind, 'ServiceOperation'> | `ServiceOperation.${ServiceOperationShape}`;

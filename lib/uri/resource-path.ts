@@ -13,15 +13,7 @@
  * - 400 URI_KEY_SYNTAX: a key predicate that does not fit the key (key-predicate.ts).
  */
 import { ODataError } from '../errors';
-import type {
-  EdmComplexType,
-  EdmEntitySet,
-  EdmEntityType,
-  EdmFunctionImport,
-  EdmModel,
-  EdmNavigationProperty,
-  EdmProperty,
-} from '../edm/model';
+import type { EdmComplexType, EdmEntitySet, EdmEntityType, EdmFunctionImport, EdmModel, EdmNavigationProperty, EdmProperty } from '../edm/model';
 import { didYouMean } from '../util';
 import { parseKeyPredicate } from './key-predicate';
 import { invalidSegment, splitPath, splitSegment } from './segments';
@@ -171,13 +163,7 @@ function previousName(base: EntityBase): string {
 }
 
 /** Follow a navigation property; a key is allowed after a many-valued one only. */
-function navigate(
-  base: EntityBase,
-  property: EdmNavigationProperty,
-  predicate: string | undefined,
-  segment: PathSegment,
-  model: EdmModel,
-): Cursor {
+function navigate(base: EntityBase, property: EdmNavigationProperty, predicate: string | undefined, segment: PathSegment, model: EdmModel): Cursor {
   const entitySet = model.navigationTarget(base.entitySet, property);
   if (entitySet === undefined) {
     throw ODataError.fromCode('RESOURCE_NOT_FOUND', { segment: segment.text }, { target: segment.text, position: segment.start });
@@ -195,16 +181,12 @@ function navigate(
     entityType: property.target,
   };
   if (key !== undefined) return { state: 'Entity', kind: 'Entity', base: next };
-  return property.isCollection
-    ? { state: 'Collection', kind: 'NavigationCollection', base: next }
-    : { state: 'Entity', kind: 'NavigationEntity', base: next };
+  return property.isCollection ? { state: 'Collection', kind: 'NavigationCollection', base: next } : { state: 'Entity', kind: 'NavigationEntity', base: next };
 }
 
 function propertyCursor(base: EntityBase, before: readonly PropertyStep[], property: EdmProperty): Cursor {
   const properties: readonly PropertyStep[] = [...before, { kind: 'Property', property }];
-  return property.type.kind === 'Complex'
-    ? { state: 'Complex', base, properties, type: property.type.type }
-    : { state: 'Primitive', base, properties };
+  return property.type.kind === 'Complex' ? { state: 'Complex', base, properties, type: property.type.type } : { state: 'Primitive', base, properties };
 }
 
 /**
@@ -296,7 +278,12 @@ function step(cursor: Cursor, segment: PathSegment, previous: PathSegment, model
         }
         return { state: 'Final', result: { ...linksPath(cursor), kind: 'LinksCount' }, last: name };
       }
-      throw invalidSegment(segment, cursor.kind === 'Links' ? `only '$count' may follow '$links/${cursor.navigationProperty.name}'` : `nothing may follow the single link '$links/${cursor.navigationProperty.name}'`);
+      throw invalidSegment(
+        segment,
+        cursor.kind === 'Links'
+          ? `only '$count' may follow '$links/${cursor.navigationProperty.name}'`
+          : `nothing may follow the single link '$links/${cursor.navigationProperty.name}'`,
+      );
     }
     case 'ServiceOperation':
       return afterServiceOperation(cursor.functionImport, segment);

@@ -134,9 +134,5 @@ export function splitSegment(segment: PathSegment): SegmentParts {
 
 /** 400 URI_INVALID_SEGMENT for a segment, with its position in the raw path. */
 export function invalidSegment(segment: PathSegment, detail: string): ODataError {
-  return ODataError.fromCode(
-    'URI_INVALID_SEGMENT',
-    { segment: segment.text, detail },
-    { target: segment.text, position: segment.start },
-  );
+  return ODataError.fromCode('URI_INVALID_SEGMENT', { segment: segment.text, detail }, { target: segment.text, position: segment.start });
 }

@@ -36,9 +36,7 @@ export interface EntityPath {
 }
 
 /** A property step below an entity: a declared property (maybe complex) or an open type's dynamic one. */
-export type PropertyStep =
-  | { readonly kind: 'Property'; readonly property: EdmProperty }
-  | { readonly kind: 'Dynamic'; readonly name: string };
+export type PropertyStep = { readonly kind: 'Property'; readonly property: EdmProperty } | { readonly kind: 'Dynamic'; readonly name: string };
 
 /** The kinds of resource a URI can address (Olingo's URI1..URI17, with readable names). */
 export type ResourceKind =
@@ -70,19 +68,25 @@ interface EntityTargetBase {
 }
 
 /** A collection of entities (`EntitySet`, `NavigationCollection`: a many-valued navigation without key) or its `$count`. */
-export interface CollectionPath<K extends 'EntitySet' | 'NavigationCollection' | 'CollectionCount' = 'EntitySet' | 'NavigationCollection' | 'CollectionCount'> extends EntityTargetBase {
+export interface CollectionPath<
+  K extends 'EntitySet' | 'NavigationCollection' | 'CollectionCount' = 'EntitySet' | 'NavigationCollection' | 'CollectionCount',
+> extends EntityTargetBase {
   /** Which of the three this path is. */
   readonly kind: K;
 }
 
 /** One entity (`Entity`: by key, `NavigationEntity`: a single-valued navigation) or its media resource (`Entity/$value`). */
-export interface SingleEntityPath<K extends 'Entity' | 'NavigationEntity' | 'MediaResource' = 'Entity' | 'NavigationEntity' | 'MediaResource'> extends EntityTargetBase {
+export interface SingleEntityPath<
+  K extends 'Entity' | 'NavigationEntity' | 'MediaResource' = 'Entity' | 'NavigationEntity' | 'MediaResource',
+> extends EntityTargetBase {
   /** Which of the three this path is. */
   readonly kind: K;
 }
 
 /** A property of one entity, or its raw `$value`; `properties` walks into complex values. */
-export interface PropertyPath<K extends 'ComplexProperty' | 'PrimitiveProperty' | 'PropertyValue' = 'ComplexProperty' | 'PrimitiveProperty' | 'PropertyValue'> extends EntityTargetBase {
+export interface PropertyPath<
+  K extends 'ComplexProperty' | 'PrimitiveProperty' | 'PropertyValue' = 'ComplexProperty' | 'PrimitiveProperty' | 'PropertyValue',
+> extends EntityTargetBase {
   /** Which of the three this path is. */
   readonly kind: K;
   /** The property steps below the entity, the addressed one last. */

@@ -79,6 +79,10 @@ describe('referencedPath', () => {
 
 describe('headerValue', () => {
   it('finds a header whatever its case', () => {
-    expect([headerValue({ Location: 'a' }, 'location'), headerValue({ location: 'b' }, 'location'), headerValue({}, 'location')]).toEqual(['a', 'b', undefined]);
+    expect([headerValue({ Location: 'a' }, 'location'), headerValue({ location: 'b' }, 'location'), headerValue({}, 'location')]).toEqual([
+      'a',
+      'b',
+      undefined,
+    ]);
   });
 });

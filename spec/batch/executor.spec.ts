@@ -21,7 +21,11 @@ function body(...parts: string[]): Buffer {
   return Buffer.from(`--b\r\n${parts.join('\r\n--b\r\n')}\r\n--b--\r\n`, 'utf8');
 }
 
-async function run(batch: Buffer, service = fakeService(), extra: { transaction?: BatchTransaction; fail?: (r: ODataRequest, e: unknown) => ODataResponse } = {}) {
+async function run(
+  batch: Buffer,
+  service = fakeService(),
+  extra: { transaction?: BatchTransaction; fail?: (r: ODataRequest, e: unknown) => ODataResponse } = {},
+) {
   const batchOuter = outer();
   const parts = readBatchRequest(batch, 'b', batchOuter, DEFAULT_BATCH_LIMITS);
   const responses = await executeBatch(parts, { handle: service.handle, transaction: extra.transaction ?? service.transaction, fail: extra.fail });
@@ -145,7 +149,13 @@ describe('executeBatch: Content-ID references (MS-ODATA §2.2.7.6.1.1)', () => {
   it('accepts any token as Content-ID (SAP Cloud SDK UUIDs, SAPUI5 ids)', async () => {
     const uuid = '2cbf3f2b-0b1e-4a6a-9d3e-0c1e5c1d8a10';
     const { service } = await run(
-      body(changeset(op('POST Orders HTTP/1.1', { id: uuid }), op(`POST $${uuid}/Items HTTP/1.1`, { headers: ['Content-ID: id-1700000000000-12'] }), op('POST $id-1700000000000-12/Notes HTTP/1.1'))),
+      body(
+        changeset(
+          op('POST Orders HTTP/1.1', { id: uuid }),
+          op(`POST $${uuid}/Items HTTP/1.1`, { headers: ['Content-ID: id-1700000000000-12'] }),
+          op('POST $id-1700000000000-12/Notes HTTP/1.1'),
+        ),
+      ),
     );
     expect(service.calls.map((c) => c.path)).toEqual(['Orders', 'Orders(100)/Items', 'Orders(100)/Items(101)/Notes']);
   });
@@ -244,7 +254,9 @@ describe('executeBatch: changesets are all or nothing', () => {
 
   it('starts over cleanly when a transaction retries its function', async () => {
     let attempts = 0;
-    const service = fakeService((request) => (request.path === 'B' && attempts === 1 ? json(409, { error: { code: 'X', message: { value: 'conflict' } } }) : undefined));
+    const service = fakeService((request) =>
+      request.path === 'B' && attempts === 1 ? json(409, { error: { code: 'X', message: { value: 'conflict' } } }) : undefined,
+    );
     const retrying: BatchTransaction = async (fn) => {
       for (;;) {
         attempts++;
@@ -255,7 +267,9 @@ describe('executeBatch: changesets are all or nothing', () => {
         }
       }
     };
-    const { responses } = await run(body(changeset(op('POST A HTTP/1.1', { id: '1' }), op('POST B HTTP/1.1', { id: '2' }))), service, { transaction: retrying });
+    const { responses } = await run(body(changeset(op('POST A HTTP/1.1', { id: '1' }), op('POST B HTTP/1.1', { id: '2' }))), service, {
+      transaction: retrying,
+    });
     expect(shape(responses)).toEqual([['201 [1]', '201 [2]']]);
   });
 
@@ -275,10 +289,24 @@ describe('executeBatch: response bodies and error responses', () => {
   it('reads streamed bodies into bytes, and turns a failing stream into an error response', async () => {
     const service = fakeService((request) => {
       if (request.path === 'Stream') {
-        return { status: 200, headers: {}, body: (async function* () { yield 'a'; yield Buffer.from('ü'); })() };
+        return {
+          status: 200,
+          headers: {},
+          body: (async function* () {
+            yield 'a';
+            yield Buffer.from('ü');
+          })(),
+        };
       }
       if (request.path === 'Broken') {
-        return { status: 200, headers: {}, body: (async function* () { yield 'a'; throw new Error('disk gone'); })() };
+        return {
+          status: 200,
+          headers: {},
+          body: (async function* () {
+            yield 'a';
+            throw new Error('disk gone');
+          })(),
+        };
       }
       return undefined;
     });

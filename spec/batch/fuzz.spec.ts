@@ -16,7 +16,20 @@ const SEEDS = [
   ['curl-example.txt', 'batch_1'],
 ] as const;
 
-const INSERTS = ['\r\n', '\n', '\r', '--', ':', ' ', '\u0000', '--changeset_', 'Content-Length: 99999\r\n', 'Content-Type: multipart/mixed; boundary=x\r\n', '$1/', '\u00ff'];
+const INSERTS = [
+  '\r\n',
+  '\n',
+  '\r',
+  '--',
+  ':',
+  ' ',
+  '\u0000',
+  '--changeset_',
+  'Content-Length: 99999\r\n',
+  'Content-Type: multipart/mixed; boundary=x\r\n',
+  '$1/',
+  '\u00ff',
+];
 
 function mutate(seed: Buffer, boundary: string, next: () => number): Buffer {
   let bytes = Buffer.from(seed);
@@ -53,7 +66,14 @@ function mutate(seed: Buffer, boundary: string, next: () => number): Buffer {
 async function total(body: Buffer, contentType: string): Promise<string> {
   const service = fakeService();
   try {
-    const response = await processBatch({ body, contentType, outer: outer(), handle: service.handle, transaction: service.transaction, limits: { maxBatchParts: 50 } });
+    const response = await processBatch({
+      body,
+      contentType,
+      outer: outer(),
+      handle: service.handle,
+      transaction: service.transaction,
+      limits: { maxBatchParts: 50 },
+    });
     // The answer is itself a well-formed multipart body, and no part of it is a 5xx of the batch layer.
     const boundary = response.headers['content-type'].split('boundary=')[1];
     splitMultipart(response.body, boundary, 1000, 'parts', 'the response');

@@ -52,11 +52,7 @@ describe('readHeaderText', () => {
 
   it('refuses a block longer than the limit with BATCH_PART_LIMIT', () => {
     const error = catchODataError(() => read(`A: ${'x'.repeat(40)}\r\n\r\n`, 20));
-    expect([error.status, error.code, error.message]).toEqual([
-      400,
-      'BATCH_PART_LIMIT',
-      'The batch request has more than 20 bytes in the headers of part 1.',
-    ]);
+    expect([error.status, error.code, error.message]).toEqual([400, 'BATCH_PART_LIMIT', 'The batch request has more than 20 bytes in the headers of part 1.']);
   });
 
   it('accepts a block of exactly the limit', () => {
@@ -78,7 +74,8 @@ function referenceReadHeaderBlock(buffer: Buffer, start: number, end: number, ma
   const checkValue = (value: string, name: string): string => {
     for (let i = 0; i < value.length; i++) {
       const code = value.charCodeAt(i);
-      if ((code < 0x20 && code !== 0x09) || code === 0x7f) throw syntax(`control character 0x${code.toString(16).padStart(2, '0')} in the value of the header '${name}'`);
+      if ((code < 0x20 && code !== 0x09) || code === 0x7f)
+        throw syntax(`control character 0x${code.toString(16).padStart(2, '0')} in the value of the header '${name}'`);
     }
     return value;
   };
@@ -99,7 +96,8 @@ function referenceReadHeaderBlock(buffer: Buffer, start: number, end: number, ma
     } else {
       const colon = line.indexOf(':');
       if (colon <= 0) throw syntax(`'${printable(line)}' is not a header field (name: value)`);
-      for (let i = 0; i < colon; i++) if (!isTokenChar(line.charCodeAt(i))) throw syntax(`bad character in the header name '${printable(line.slice(0, colon))}'`);
+      for (let i = 0; i < colon; i++)
+        if (!isTokenChar(line.charCodeAt(i))) throw syntax(`bad character in the header name '${printable(line.slice(0, colon))}'`);
       const name = line.slice(0, colon).toLowerCase();
       const value = checkValue(line.slice(colon + 1).trim(), name);
       headers[name] = name in headers ? `${headers[name]}, ${value}` : value;
@@ -120,7 +118,21 @@ function outcome(read: () => unknown): unknown {
 }
 
 describe('readHeaderText against the line-by-line reference', () => {
-  const PIECES = ['A: 1', 'Content-Type: application/http', 'accept: b', ' folded', '\tx', ': v', 'B :x', 'C:\u0001', '\r\n', '\n', '\r', 'x'.repeat(30), 'body'];
+  const PIECES = [
+    'A: 1',
+    'Content-Type: application/http',
+    'accept: b',
+    ' folded',
+    '\tx',
+    ': v',
+    'B :x',
+    'C:\u0001',
+    '\r\n',
+    '\n',
+    '\r',
+    'x'.repeat(30),
+    'body',
+  ];
 
   it('answers 20,000 random blocks, limits and offsets exactly as the reference', () => {
     const random = seededRandom(2024);
@@ -141,7 +153,9 @@ describe('readHeaderText against the line-by-line reference', () => {
         return { headers: { ...block.headers }, contentStart: block.contentStart };
       });
       if (JSON.stringify(actual) !== JSON.stringify(expected)) {
-        throw new Error(`differs for ${JSON.stringify({ text: prefix + text, start, end, maxBytes, countFrom })}: ${JSON.stringify(actual)} vs ${JSON.stringify(expected)}`);
+        throw new Error(
+          `differs for ${JSON.stringify({ text: prefix + text, start, end, maxBytes, countFrom })}: ${JSON.stringify(actual)} vs ${JSON.stringify(expected)}`,
+        );
       }
     }
   });

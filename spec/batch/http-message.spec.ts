@@ -1,9 +1,4 @@
-import {
-  readEmbeddedRequest,
-  readRequestMessage,
-  utf16ByteCount,
-  writeEmbeddedResponse,
-} from '../../lib/batch/http-message';
+import { readEmbeddedRequest, readRequestMessage, utf16ByteCount, writeEmbeddedResponse } from '../../lib/batch/http-message';
 import type { MimePart } from '../../lib/batch/multipart-reader';
 import { DEFAULT_BATCH_LIMITS } from '../../lib/batch/types';
 import { catchODataError, outer } from './helpers';
@@ -56,7 +51,12 @@ describe('readRequestMessage: headers and body (RFC 7230 §3.3.3)', () => {
     ['no Content-Length: only one line break is dropped', 'POST A HTTP/1.1\r\n\r\nline\r\n\r\n', {}, 'line\r\n'],
     ['no Content-Length: a lone line break is no body (SAP Cloud SDK DELETE)', 'DELETE A HTTP/1.1\r\n\r\n\r\n', {}, undefined],
     ['Content-Length: exact', 'POST A HTTP/1.1\r\nContent-Length: 7\r\n\r\n{"a":1}', { 'content-length': '7' }, '{"a":1}'],
-    ['Content-Length: whitespace after the body is ignored', 'POST A HTTP/1.1\r\nContent-Length: 7\r\n\r\n{"a":1}\r\n\r\n \t', { 'content-length': '7' }, '{"a":1}'],
+    [
+      'Content-Length: whitespace after the body is ignored',
+      'POST A HTTP/1.1\r\nContent-Length: 7\r\n\r\n{"a":1}\r\n\r\n \t',
+      { 'content-length': '7' },
+      '{"a":1}',
+    ],
     ['Content-Length: 0', 'POST A HTTP/1.1\r\nContent-Length: 0\r\n\r\n', { 'content-length': '0' }, undefined],
     ['Content-Length keeps a body that ends with CRLF', 'POST A HTTP/1.1\r\nContent-Length: 6\r\n\r\nline\r\n', { 'content-length': '6' }, 'line\r\n'],
     ['Content-Length counts bytes of multi-byte UTF-8', 'POST A HTTP/1.1\r\nContent-Length: 9\r\n\r\n"Grüße"\r\n', {}, '"Grüße"'],
@@ -75,19 +75,30 @@ describe('readRequestMessage: headers and body (RFC 7230 §3.3.3)', () => {
 
   it('keeps binary bytes exactly, by Content-Length or to the part end', () => {
     const bytes = Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0x00, 0xff, 0x2d, 0x2d]);
-    const withLength = Buffer.concat([Buffer.from(`PUT Photos(1)/$value HTTP/1.1\r\nContent-Type: image/png\r\nContent-Length: ${bytes.length}\r\n\r\n`), bytes]);
+    const withLength = Buffer.concat([
+      Buffer.from(`PUT Photos(1)/$value HTTP/1.1\r\nContent-Type: image/png\r\nContent-Length: ${bytes.length}\r\n\r\n`),
+      bytes,
+    ]);
     expect(readRequestMessage(withLength, 'part 1', 4096).body).toEqual(bytes);
     const withoutLength = Buffer.concat([Buffer.from('PUT Photos(1)/$value HTTP/1.1\r\n\r\n'), bytes]);
     expect(readRequestMessage(withoutLength, 'part 1', 4096).body).toEqual(bytes);
   });
 
   it.each([
-    ['a truncated body', 'POST A HTTP/1.1\r\nContent-Length: 50\r\n\r\n{"a":1}', 'part 1: the body is truncated: Content-Length is 50 but the part holds 7 bytes'],
+    [
+      'a truncated body',
+      'POST A HTTP/1.1\r\nContent-Length: 50\r\n\r\n{"a":1}',
+      'part 1: the body is truncated: Content-Length is 50 but the part holds 7 bytes',
+    ],
     ['bytes after the body', 'POST A HTTP/1.1\r\nContent-Length: 3\r\n\r\n{"a":1}', 'part 1: 4 bytes follow the 3-byte body given by Content-Length'],
     ['a non-numeric Content-Length', 'POST A HTTP/1.1\r\nContent-Length: ten\r\n\r\n{}', "Content-Length 'ten' is not a number of bytes"],
     ['a negative Content-Length', 'POST A HTTP/1.1\r\nContent-Length: -1\r\n\r\n{}', "Content-Length '-1' is not a number of bytes"],
     ['two Content-Length fields', 'POST A HTTP/1.1\r\nContent-Length: 2\r\nContent-Length: 2\r\n\r\n{}', "Content-Length '2, 2' is not a number of bytes"],
-    ['Transfer-Encoding', 'POST A HTTP/1.1\r\nTransfer-Encoding: chunked\r\n\r\n2\r\n{}\r\n0\r\n\r\n', "Transfer-Encoding 'chunked' is not supported inside a batch"],
+    [
+      'Transfer-Encoding',
+      'POST A HTTP/1.1\r\nTransfer-Encoding: chunked\r\n\r\n2\r\n{}\r\n0\r\n\r\n',
+      "Transfer-Encoding 'chunked' is not supported inside a batch",
+    ],
     ['a bad header', 'GET A HTTP/1.1\r\nAccept application/json\r\n\r\n', "'Accept application/json' is not a header field"],
   ])('refuses %s with BATCH_SYNTAX', (_name, text, detail) => {
     const error = catchODataError(() => message(text));
@@ -103,7 +114,9 @@ describe('readRequestMessage: headers and body (RFC 7230 §3.3.3)', () => {
     const content = Buffer.from(`POST A HTTP/1.1${nl}Content-Length: ${entry.length + delimiterBreak}${nl}${nl}${entry}`);
     expect(readRequestMessage(content, 'part 1', 4096, undefined, delimiterBreak).body?.toString()).toBe(entry);
     // Without the delimiter's break (a part that ends the body), the same count is an overrun.
-    expect(catchODataError(() => readRequestMessage(content, 'part 1', 4096, undefined, 0)).message).toContain(`Content-Length is ${entry.length + delimiterBreak} but the part holds ${entry.length} bytes`);
+    expect(catchODataError(() => readRequestMessage(content, 'part 1', 4096, undefined, 0)).message).toContain(
+      `Content-Length is ${entry.length + delimiterBreak} but the part holds ${entry.length} bytes`,
+    );
     const overrun = Buffer.from(`POST A HTTP/1.1${nl}Content-Length: ${entry.length + delimiterBreak + 1}${nl}${nl}${entry}`);
     const error = catchODataError(() => readRequestMessage(overrun, 'part 1', 4096, undefined, delimiterBreak));
     expect([error.code, error.message]).toEqual([
@@ -196,8 +209,20 @@ describe('readEmbeddedRequest', () => {
   });
 
   it.each([
-    ['a MIME Content-ID (MS-ODATA, SAP Cloud SDK)', 'POST A HTTP/1.1\r\n\r\n{}', { 'content-id': '2cbf3f2b-0b1e-4a6a-9d3e-0c1e5c1d8a10' }, '2cbf3f2b-0b1e-4a6a-9d3e-0c1e5c1d8a10', undefined],
-    ['a Content-ID inside the request (SAPUI5, WCF Data Services)', 'POST A HTTP/1.1\r\nContent-ID: id-1700000000000-12\r\n\r\n{}', {}, 'id-1700000000000-12', 'message'],
+    [
+      'a MIME Content-ID (MS-ODATA, SAP Cloud SDK)',
+      'POST A HTTP/1.1\r\n\r\n{}',
+      { 'content-id': '2cbf3f2b-0b1e-4a6a-9d3e-0c1e5c1d8a10' },
+      '2cbf3f2b-0b1e-4a6a-9d3e-0c1e5c1d8a10',
+      undefined,
+    ],
+    [
+      'a Content-ID inside the request (SAPUI5, WCF Data Services)',
+      'POST A HTTP/1.1\r\nContent-ID: id-1700000000000-12\r\n\r\n{}',
+      {},
+      'id-1700000000000-12',
+      'message',
+    ],
     ['both: the MIME header wins', 'POST A HTTP/1.1\r\nContent-ID: inner\r\n\r\n{}', { 'content-id': 'outer' }, 'outer', 'both'],
     ['none', 'POST A HTTP/1.1\r\n\r\n{}', {}, undefined, undefined],
   ])('reads %s, and where it was (to echo it there)', (_name, content, headers, contentId, placement) => {
@@ -215,7 +240,13 @@ describe('readEmbeddedRequest', () => {
   it.each([
     ['a garbage request line', 'HELLO', {}, 'BATCH_SYNTAX', "part 2, operation 1: 'HELLO' is not a request line"],
     ['a nested $batch', 'POST $batch HTTP/1.1\r\n\r\n', {}, 'BATCH_NOT_ALLOWED', 'part 2, operation 1: a batch cannot contain another $batch request'],
-    ['a bad Content-ID', 'POST A HTTP/1.1\r\n\r\n', { 'content-id': 'a/b' }, 'BATCH_CONTENT_ID', "the Content-ID 'a/b' may contain only visible ASCII characters"],
+    [
+      'a bad Content-ID',
+      'POST A HTTP/1.1\r\n\r\n',
+      { 'content-id': 'a/b' },
+      'BATCH_CONTENT_ID',
+      "the Content-ID 'a/b' may contain only visible ASCII characters",
+    ],
     ['a bad target', 'GET A#b HTTP/1.1\r\n\r\n', {}, 'BATCH_SYNTAX', "contains '#'"],
   ])('turns %s into an invalid operation, not a throw', (_name, content, headers, code, detail) => {
     const operation = readEmbeddedRequest(mimePart(content, headers), batchOuter, '/odata', DEFAULT_BATCH_LIMITS);
@@ -233,7 +264,10 @@ describe('readEmbeddedRequest', () => {
 
   it('lets a header limit refuse the whole batch', () => {
     const error = catchODataError(() =>
-      readEmbeddedRequest(mimePart(`GET A HTTP/1.1\r\nX: ${'x'.repeat(200)}\r\n\r\n`), batchOuter, '/odata', { ...DEFAULT_BATCH_LIMITS, maxBatchPartHeaderBytes: 100 }),
+      readEmbeddedRequest(mimePart(`GET A HTTP/1.1\r\nX: ${'x'.repeat(200)}\r\n\r\n`), batchOuter, '/odata', {
+        ...DEFAULT_BATCH_LIMITS,
+        maxBatchPartHeaderBytes: 100,
+      }),
     );
     expect(error.code).toBe('BATCH_PART_LIMIT');
   });

@@ -136,21 +136,72 @@ describe('readBatchBody: operations and changesets (MS-ODATA §2.2.7.6)', () => 
   });
 
   it('accepts a part without Content-Transfer-Encoding, and 7bit/8bit', () => {
-    const body = batch('Content-Type: application/http\r\n\r\nGET A HTTP/1.1', 'Content-Type: application/http\r\nContent-Transfer-Encoding: 8BIT\r\n\r\nGET B HTTP/1.1');
+    const body = batch(
+      'Content-Type: application/http\r\n\r\nGET A HTTP/1.1',
+      'Content-Type: application/http\r\nContent-Transfer-Encoding: 8BIT\r\n\r\nGET B HTTP/1.1',
+    );
     expect(summary(body).map((p) => ('operation' in p ? p.content : p))).toEqual(['GET A HTTP/1.1', 'GET B HTTP/1.1']);
   });
 
   it.each([
     ['no Content-Type', 'X-Other: 1\r\n\r\nGET A HTTP/1.1', false, 'BATCH_SYNTAX', 'part 1 has no Content-Type; expected application/http or multipart/mixed'],
-    ['another Content-Type', 'Content-Type: text/plain\r\n\r\nGET A HTTP/1.1', false, 'BATCH_SYNTAX', "part 1 has Content-Type 'text/plain'; expected application/http or multipart/mixed"],
+    [
+      'another Content-Type',
+      'Content-Type: text/plain\r\n\r\nGET A HTTP/1.1',
+      false,
+      'BATCH_SYNTAX',
+      "part 1 has Content-Type 'text/plain'; expected application/http or multipart/mixed",
+    ],
     ['a bad Content-Type', 'Content-Type: application\r\n\r\nx', false, 'BATCH_SYNTAX', "expected '/' after the type"],
-    ['base64 encoding', 'Content-Type: application/http\r\nContent-Transfer-Encoding: base64\r\n\r\nR0VU', false, 'BATCH_SYNTAX', "part 1 has Content-Transfer-Encoding 'base64'; only binary is supported"],
-    ['a bad MIME header', 'Content-Type application/http\r\n\r\nGET A HTTP/1.1', false, 'BATCH_SYNTAX', "part 1: 'Content-Type application/http' is not a header field"],
-    ['a changeset without boundary', 'Content-Type: multipart/mixed\r\n\r\n--cs--', true, 'BATCH_SYNTAX', "the boundary parameter is missing in 'multipart/mixed'"],
-    ['a changeset whose boundary is not found', changeset('cs', `${HTTP}POST B HTTP/1.1`).replace('boundary=cs', 'boundary=other'), true, 'BATCH_SYNTAX', "changeset part 1: no delimiter line '--other' found"],
-    ['a changeset without close delimiter', changeset('cs', `${HTTP}POST B HTTP/1.1`).replace('--cs--', ''), true, 'BATCH_SYNTAX', "changeset part 1: the closing delimiter '--cs--' is missing"],
-    ['a nested changeset', changeset('cs', changeset('inner', `${HTTP}POST B HTTP/1.1`)), true, 'BATCH_NOT_ALLOWED', 'part 1, operation 1: changesets cannot be nested'],
-    ['a GET-less changeset part with another type', changeset('cs', `Content-Type: text/plain\r\n\r\nx`), true, 'BATCH_SYNTAX', "part 1, operation 1 has Content-Type 'text/plain'"],
+    [
+      'base64 encoding',
+      'Content-Type: application/http\r\nContent-Transfer-Encoding: base64\r\n\r\nR0VU',
+      false,
+      'BATCH_SYNTAX',
+      "part 1 has Content-Transfer-Encoding 'base64'; only binary is supported",
+    ],
+    [
+      'a bad MIME header',
+      'Content-Type application/http\r\n\r\nGET A HTTP/1.1',
+      false,
+      'BATCH_SYNTAX',
+      "part 1: 'Content-Type application/http' is not a header field",
+    ],
+    [
+      'a changeset without boundary',
+      'Content-Type: multipart/mixed\r\n\r\n--cs--',
+      true,
+      'BATCH_SYNTAX',
+      "the boundary parameter is missing in 'multipart/mixed'",
+    ],
+    [
+      'a changeset whose boundary is not found',
+      changeset('cs', `${HTTP}POST B HTTP/1.1`).replace('boundary=cs', 'boundary=other'),
+      true,
+      'BATCH_SYNTAX',
+      "changeset part 1: no delimiter line '--other' found",
+    ],
+    [
+      'a changeset without close delimiter',
+      changeset('cs', `${HTTP}POST B HTTP/1.1`).replace('--cs--', ''),
+      true,
+      'BATCH_SYNTAX',
+      "changeset part 1: the closing delimiter '--cs--' is missing",
+    ],
+    [
+      'a nested changeset',
+      changeset('cs', changeset('inner', `${HTTP}POST B HTTP/1.1`)),
+      true,
+      'BATCH_NOT_ALLOWED',
+      'part 1, operation 1: changesets cannot be nested',
+    ],
+    [
+      'a GET-less changeset part with another type',
+      changeset('cs', `Content-Type: text/plain\r\n\r\nx`),
+      true,
+      'BATCH_SYNTAX',
+      "part 1, operation 1 has Content-Type 'text/plain'",
+    ],
   ])('answers a part with %s by one error (%s)', (_name, part, isChangeset, code, detail) => {
     const [result] = summary(batch(part));
     expect(result).toMatchObject({ broken: 'part 1', changeset: isChangeset, code });
@@ -219,7 +270,13 @@ describe('readBatchBody: totality', () => {
   });
 
   it('reads the same parts whatever the line ends', () => {
-    const lf = summary(Buffer.from(batch(`${HTTP}GET A HTTP/1.1`, changeset('cs', `${HTTP}POST B HTTP/1.1\r\n\r\n{}`)).toString().replace(/\r\n/g, '\n')));
+    const lf = summary(
+      Buffer.from(
+        batch(`${HTTP}GET A HTTP/1.1`, changeset('cs', `${HTTP}POST B HTTP/1.1\r\n\r\n{}`))
+          .toString()
+          .replace(/\r\n/g, '\n'),
+      ),
+    );
     const crlfParts = summary(crlf(batch(`${HTTP}GET A HTTP/1.1`, changeset('cs', `${HTTP}POST B HTTP/1.1\r\n\r\n{}`))));
     expect(lf.map((p) => Object.keys(p)[0])).toEqual(crlfParts.map((p) => Object.keys(p)[0]));
   });

@@ -57,7 +57,12 @@ describe('writeBatchResponse', () => {
     ['message', '\r\nHTTP/1.1 204 No Content\r\nDataServiceVersion: 1.0;\r\nContent-ID: 7\r\n\r\n'],
     ['both', 'Content-ID: 7\r\n\r\nHTTP/1.1 204 No Content\r\nDataServiceVersion: 1.0;\r\nContent-ID: 7\r\n\r\n'],
   ] as const)('echoes a Content-ID read from the %s where it was read (MS-ODATA §2.2.7.6.6)', (placement, expected) => {
-    const parts: BatchResponsePart[] = [{ kind: 'changeset', responses: [{ contentId: '7', contentIdPlacement: placement, response: { status: 204, headers: { dataserviceversion: '1.0;' }, body: undefined } }] }];
+    const parts: BatchResponsePart[] = [
+      {
+        kind: 'changeset',
+        responses: [{ contentId: '7', contentIdPlacement: placement, response: { status: 204, headers: { dataserviceversion: '1.0;' }, body: undefined } }],
+      },
+    ];
     const text = writeBatchResponse(parts, countingBoundaries()).body.toString('latin1');
     expect(text).toBe(
       'Content-Type: multipart/mixed; boundary=changesetresponse_2\r\n\r\n'.replace(/^/, '--batch_1\r\n') +
@@ -69,7 +74,10 @@ describe('writeBatchResponse', () => {
 
   it('writes text bodies as UTF-8, byte for byte as the same bodies given as bytes', () => {
     const asText = (part: BatchResponsePart): BatchResponsePart => {
-      const text = (response: BufferedResponse): BufferedResponse => ({ ...response, body: response.body === undefined ? undefined : response.body.toString() });
+      const text = (response: BufferedResponse): BufferedResponse => ({
+        ...response,
+        body: response.body === undefined ? undefined : response.body.toString(),
+      });
       return part.kind === 'response'
         ? { ...part, response: text(part.response) }
         : { ...part, responses: part.responses.map((r) => ({ ...r, response: text(r.response) })) };
@@ -80,7 +88,11 @@ describe('writeBatchResponse', () => {
 
   it('checks a boundary against the bytes a head becomes (a character above U+00FF is written as its low byte)', () => {
     // U+012D is written as 0x2D ('-'): this header value becomes the bytes '--batch_1'.
-    const sneaky: BatchResponsePart = { kind: 'response', contentId: undefined, response: { status: 204, headers: { 'x-note': '\u012d\u012dbatch_1' }, body: undefined } };
+    const sneaky: BatchResponsePart = {
+      kind: 'response',
+      contentId: undefined,
+      response: { status: 204, headers: { 'x-note': '\u012d\u012dbatch_1' }, body: undefined },
+    };
     const written = writeBatchResponse([sneaky], countingBoundaries());
     expect(written.contentType).toBe('multipart/mixed; boundary=batch_2');
     expect(written.body.toString('latin1')).toContain('X-Note: --batch_1\r\n');
@@ -103,7 +115,11 @@ describe('writeBatchResponse', () => {
   it('is read back by a datajs-style reader (SAPUI5 v2)', () => {
     const written = writeBatchResponse(PARTS, countingBoundaries());
     expect(readLikeDatajs(written.body.toString('utf8'), 'batch_1')).toEqual([
-      { status: 200, headers: { 'content-type': 'application/json;charset=utf-8', dataserviceversion: '1.0;', 'content-length': '14' }, body: '{"d":{"ID":1}}' },
+      {
+        status: 200,
+        headers: { 'content-type': 'application/json;charset=utf-8', dataserviceversion: '1.0;', 'content-length': '14' },
+        body: '{"d":{"ID":1}}',
+      },
       {
         changeset: [
           {

@@ -31,7 +31,13 @@ describe.each(LINE_ENDS)('client batch bodies with %s line ends', (lineEnds) => 
       ['GET', 'Products', '$skip=0&$top=2', undefined, undefined],
       ['MERGE', 'Products(1)', '', '{"Name":"Kaffee ☕","Description":"😀"}', {}],
       ['POST', 'Categories', '', '{"ID":9,"Name":"Drinks"}', {}],
-      ['POST', 'Categories(100)/Products', '', '{"ID":77,"Name":"Mate","ReleaseDate":"\\/Date(1700000000000)\\/","Rating":3,"Price":"2.5"}', { 'id-1700000000000-12': 'Categories(100)' }],
+      [
+        'POST',
+        'Categories(100)/Products',
+        '',
+        '{"ID":77,"Name":"Mate","ReleaseDate":"\\/Date(1700000000000)\\/","Rating":3,"Price":"2.5"}',
+        { 'id-1700000000000-12': 'Categories(100)' },
+      ],
     ]);
     expect(service.calls[1].headers).toMatchObject({
       'content-length': '42',
@@ -120,13 +126,17 @@ describe('processBatch', () => {
     ['a wrong Content-Type', simple, 'application/json', 'BATCH_CONTENT_TYPE', 400],
     ['a missing Content-Type', simple, undefined, 'BATCH_CONTENT_TYPE', 400],
     ['a boundary that does not match', simple, 'multipart/mixed; boundary=zz', 'BATCH_SYNTAX', 400],
-    ['a missing close delimiter', Buffer.from('--b\r\nContent-Type: application/http\r\n\r\nGET A HTTP/1.1\r\n'), 'multipart/mixed; boundary=b', 'BATCH_SYNTAX', 400],
+    [
+      'a missing close delimiter',
+      Buffer.from('--b\r\nContent-Type: application/http\r\n\r\nGET A HTTP/1.1\r\n'),
+      'multipart/mixed; boundary=b',
+      'BATCH_SYNTAX',
+      400,
+    ],
     ['an empty body', Buffer.alloc(0), 'multipart/mixed; boundary=b', 'BATCH_SYNTAX', 400],
   ])('refuses %s with nothing processed', async (_name, body, contentType, code, status) => {
     const service = fakeService();
-    const error = await rejectsWithODataError(
-      processBatch({ body, contentType, outer: outer(), handle: service.handle, transaction: service.transaction }),
-    );
+    const error = await rejectsWithODataError(processBatch({ body, contentType, outer: outer(), handle: service.handle, transaction: service.transaction }));
     expect([error.code, error.status]).toEqual([code, status]);
     expect(service.log).toEqual([]);
   });
@@ -134,7 +144,14 @@ describe('processBatch', () => {
   it('refuses a body over maxBodyBytes with 413 BODY_TOO_LARGE', async () => {
     const service = fakeService();
     const error = await rejectsWithODataError(
-      processBatch({ body: simple, contentType: 'multipart/mixed; boundary=b', outer: outer(), handle: service.handle, transaction: service.transaction, limits: { maxBodyBytes: 10 } }),
+      processBatch({
+        body: simple,
+        contentType: 'multipart/mixed; boundary=b',
+        outer: outer(),
+        handle: service.handle,
+        transaction: service.transaction,
+        limits: { maxBodyBytes: 10 },
+      }),
     );
     expect([error.code, error.status, error.message]).toEqual(['BODY_TOO_LARGE', 413, 'The request body exceeds the limit of 10 bytes.']);
   });
@@ -145,7 +162,14 @@ describe('processBatch', () => {
     );
     const service = fakeService();
     const error = await rejectsWithODataError(
-      processBatch({ body, contentType: 'multipart/mixed; boundary=b', outer: outer(), handle: service.handle, transaction: service.transaction, limits: { maxBatchPartHeaderBytes: 200 } }),
+      processBatch({
+        body,
+        contentType: 'multipart/mixed; boundary=b',
+        outer: outer(),
+        handle: service.handle,
+        transaction: service.transaction,
+        limits: { maxBatchPartHeaderBytes: 200 },
+      }),
     );
     expect([error.code, error.message]).toEqual(['BATCH_PART_LIMIT', 'The batch request has more than 200 bytes in the headers of part 2.']);
     expect(service.log).toEqual([]);
@@ -167,7 +191,9 @@ describe('processBatch', () => {
       request.method === 'GET' ? { status: 200, headers: { 'content-type': 'image/png' }, body: png } : undefined,
     );
     const body = Buffer.concat([
-      Buffer.from('--b\r\nContent-Type: multipart/mixed; boundary=cs\r\n\r\n--cs\r\nContent-Type: application/http\r\nContent-Transfer-Encoding: binary\r\n\r\n'),
+      Buffer.from(
+        '--b\r\nContent-Type: multipart/mixed; boundary=cs\r\n\r\n--cs\r\nContent-Type: application/http\r\nContent-Transfer-Encoding: binary\r\n\r\n',
+      ),
       Buffer.from(`PUT Photos(1)/$value HTTP/1.1\r\nContent-Type: image/png\r\nContent-Length: ${png.length}\r\n\r\n`),
       png,
       Buffer.from('\r\n--cs--\r\n--b\r\nContent-Type: application/http\r\n\r\nGET Photos(1)/$value HTTP/1.1\r\n\r\n\r\n--b--\r\n'),

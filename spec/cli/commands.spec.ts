@@ -87,7 +87,27 @@ describe('help', () => {
   });
 
   it.each([
-    ['serve', ['--db', '--schema', '--include', '--exclude', '--key', '--version-column', '--namespace', '--metadata', '--mapping', '--port', '--host', '--path', '--read-only', '--max-page-size', '--csrf', '--help']],
+    [
+      'serve',
+      [
+        '--db',
+        '--schema',
+        '--include',
+        '--exclude',
+        '--key',
+        '--version-column',
+        '--namespace',
+        '--metadata',
+        '--mapping',
+        '--port',
+        '--host',
+        '--path',
+        '--read-only',
+        '--max-page-size',
+        '--csrf',
+        '--help',
+      ],
+    ],
     ['introspect', ['--db', '--schema', '--include', '--exclude', '--key', '--version-column', '--namespace', '--out', '--mapping', '--force', '--help']],
   ])('%s --help lists every option, in lines of at most 96 columns', async (command, options) => {
     const help = await exited(command, '--help');
@@ -114,11 +134,17 @@ describe('mistakes in the arguments: one line on stderr, exit code 2', () => {
     [['introspect'], "introspect: --db is required (a postgres:// URL or a PGlite folder), or set DATABASE_URL. See 'express-odata-v2 introspect --help'."],
     [['serve', '--db', 'x', '--port', '70000'], "serve: --port must be an integer from 0 to 65535, got '70000'. See 'express-odata-v2 serve --help'."],
     [['serve', '--db', 'x', '--port', '80a'], "serve: --port must be an integer from 0 to 65535, got '80a'. See 'express-odata-v2 serve --help'."],
-    [['serve', '--db', 'x', '--max-page-size', '0'], "serve: --max-page-size must be an integer from 1 to 1000000, got '0'. See 'express-odata-v2 serve --help'."],
+    [
+      ['serve', '--db', 'x', '--max-page-size', '0'],
+      "serve: --max-page-size must be an integer from 1 to 1000000, got '0'. See 'express-odata-v2 serve --help'.",
+    ],
     [['serve', '--db', 'x', '--key', 'orders'], "serve: --key expects <table>=<column>[,<column>...], got 'orders'. See 'express-odata-v2 serve --help'."],
     [['serve', '--db', 'x', '--path', 'odata'], "serve: --path must start with / (got 'odata'). See 'express-odata-v2 serve --help'."],
     [['serve', '--db', 'x', '--mapping', 'mapping.json'], "serve: --mapping needs --metadata (the model it maps). See 'express-odata-v2 serve --help'."],
-    [['introspect', '--db', 'x', '--out', 'same.json', '--mapping', 'same.json'], "introspect: --out and --mapping name the same file. See 'express-odata-v2 introspect --help'."],
+    [
+      ['introspect', '--db', 'x', '--out', 'same.json', '--mapping', 'same.json'],
+      "introspect: --out and --mapping name the same file. See 'express-odata-v2 introspect --help'.",
+    ],
   ])('%j', async (args, message) => {
     expect(await exited(...args)).toEqual({ code: 2, out: [], err: [`express-odata-v2: ${message}`] });
   });
@@ -127,7 +153,9 @@ describe('mistakes in the arguments: one line on stderr, exit code 2', () => {
     expect(await exited('introspect', '--db', 'shop', '--namespace', '1bad', '--out', 'n.xml', '--mapping', 'n.json')).toEqual({
       code: 2,
       out: [],
-      err: ["express-odata-v2: introspect: the namespace '1bad' is not a CSDL namespace name (identifiers joined by dots). See 'express-odata-v2 introspect --help'."],
+      err: [
+        "express-odata-v2: introspect: the namespace '1bad' is not a CSDL namespace name (identifiers joined by dots). See 'express-odata-v2 introspect --help'.",
+      ],
     });
   });
 });
@@ -135,13 +163,24 @@ describe('mistakes in the arguments: one line on stderr, exit code 2', () => {
 describe('failures: one line on stderr, exit code 1', () => {
   it('names a --db folder that does not exist, or holds no database', async () => {
     mkdirSync(join(work, 'plain'), { recursive: true });
-    expect(await exited('serve', '--db', 'missing')).toEqual({ code: 1, out: [], err: ['express-odata-v2: --db missing: no such folder (give a postgres:// URL, or the data folder of a PGlite database).'] });
-    expect(await exited('serve', '--db', 'plain')).toEqual({ code: 1, out: [], err: ['express-odata-v2: --db plain: the folder holds no PGlite database (no PG_VERSION file).'] });
+    expect(await exited('serve', '--db', 'missing')).toEqual({
+      code: 1,
+      out: [],
+      err: ['express-odata-v2: --db missing: no such folder (give a postgres:// URL, or the data folder of a PGlite database).'],
+    });
+    expect(await exited('serve', '--db', 'plain')).toEqual({
+      code: 1,
+      out: [],
+      err: ['express-odata-v2: --db plain: the folder holds no PGlite database (no PG_VERSION file).'],
+    });
   });
 
   it('takes DATABASE_URL when --db is not given', async () => {
     const { outcome, err } = await runWith({ DATABASE_URL: 'missing' }, ['introspect']);
-    expect([outcome, err]).toEqual([{ kind: 'exit', code: 1 }, ['express-odata-v2: DATABASE_URL missing: no such folder (give a postgres:// URL, or the data folder of a PGlite database).']]);
+    expect([outcome, err]).toEqual([
+      { kind: 'exit', code: 1 },
+      ['express-odata-v2: DATABASE_URL missing: no such folder (give a postgres:// URL, or the data folder of a PGlite database).'],
+    ]);
   });
 
   it('says a server that refuses connections is not running there, without the password', async () => {
@@ -155,11 +194,19 @@ describe('failures: one line on stderr, exit code 1', () => {
 
   it('says an unknown host is not known', async () => {
     const result = await exited('serve', '--db', 'postgres://app:secret@no-such-host.invalid/shop');
-    expect(result).toEqual({ code: 1, out: [], err: ['express-odata-v2: Cannot connect to the database at no-such-host.invalid/shop: the host name is not known.'] });
+    expect(result).toEqual({
+      code: 1,
+      out: [],
+      err: ['express-odata-v2: Cannot connect to the database at no-such-host.invalid/shop: the host name is not known.'],
+    });
   });
 
   it('says a database without tables has nothing to serve', async () => {
-    expect(await exited('serve', '--db', 'empty', '--port', '0')).toEqual({ code: 1, out: [], err: ["express-odata-v2: No table to serve in schema 'public'."] });
+    expect(await exited('serve', '--db', 'empty', '--port', '0')).toEqual({
+      code: 1,
+      out: [],
+      err: ["express-odata-v2: No table to serve in schema 'public'."],
+    });
   }, 30_000);
 
   it('names a model or mapping file that is missing, malformed or does not fit, before connecting', async () => {
@@ -208,20 +255,43 @@ describe('introspect', () => {
     mkdirSync(folder);
     const result = await exited('introspect', '--db', shop, '--out', join(folder, 'metadata.xml'), '--mapping', join(folder, 'mapping.json'));
     expect(result.code).toBe(0);
-    expect(result.out).toEqual([`Wrote ${join(folder, 'metadata.xml')} (2 entity sets, 1 association) and ${join(folder, 'mapping.json')} from the PGlite database in ${shop}.`]);
+    expect(result.out).toEqual([
+      `Wrote ${join(folder, 'metadata.xml')} (2 entity sets, 1 association) and ${join(folder, 'mapping.json')} from the PGlite database in ${shop}.`,
+    ]);
     expect(result.err).toEqual([
       expect.stringMatching(/^warning: The table public\.audit_log is left out: .*--key.*$/),
       expect.stringMatching(/^warning: The view public\.big_orders is left out: .*--key.*$/),
     ]);
     const metadata = readFileSync(join(folder, 'metadata.xml'), 'utf8');
     expect(metadata).toContain('<Property Name="name" Type="Edm.String" Nullable="false" MaxLength="40" sap:label="Customer name">');
-    const mapping = JSON.parse(readFileSync(join(folder, 'mapping.json'), 'utf8')) as { entitySets: Record<string, { table: string; storeGenerated?: unknown }> };
+    const mapping = JSON.parse(readFileSync(join(folder, 'mapping.json'), 'utf8')) as {
+      entitySets: Record<string, { table: string; storeGenerated?: unknown }>;
+    };
     expect(mapping.entitySets.orders).toMatchObject({ table: 'orders', storeGenerated: { id: 'identity' } });
 
     const again = await exited('introspect', '--db', shop, '--out', join(folder, 'metadata.xml'), '--mapping', join(folder, 'other.json'));
-    expect(again).toEqual({ code: 1, out: [], err: [`express-odata-v2: ${join(folder, 'metadata.xml')} exists; give --force to replace it (it may hold your edits).`] });
+    expect(again).toEqual({
+      code: 1,
+      out: [],
+      err: [`express-odata-v2: ${join(folder, 'metadata.xml')} exists; give --force to replace it (it may hold your edits).`],
+    });
     expect(existsSync(join(folder, 'other.json'))).toBe(false);
-    const forced = await exited('introspect', '--db', shop, '--out', join(folder, 'metadata.xml'), '--mapping', join(folder, 'mapping.json'), '--force', '--key', 'big_orders=id', '--key', 'audit_log=happened', '--namespace', 'Shop');
+    const forced = await exited(
+      'introspect',
+      '--db',
+      shop,
+      '--out',
+      join(folder, 'metadata.xml'),
+      '--mapping',
+      join(folder, 'mapping.json'),
+      '--force',
+      '--key',
+      'big_orders=id',
+      '--key',
+      'audit_log=happened',
+      '--namespace',
+      'Shop',
+    );
     expect([forced.code, forced.err]).toEqual([0, []]);
     expect(forced.out[0]).toMatch(/\(4 entity sets, 1 association\)/);
     expect(readFileSync(join(folder, 'metadata.xml'), 'utf8')).toContain('<Schema Namespace="Shop"');

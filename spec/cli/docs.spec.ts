@@ -15,7 +15,12 @@ const COMMANDS: Readonly<Record<string, readonly OptionGroup[]>> = { serve: SERV
 
 /** `file:line` and the command line of every `express-odata-v2` line in a sh fence. */
 function documentedCommandLines(): { where: string; line: string }[] {
-  const files = ['README.md', ...readdirSync(join(ROOT, 'docs')).filter((name) => name.endsWith('.md')).map((name) => `docs/${name}`)];
+  const files = [
+    'README.md',
+    ...readdirSync(join(ROOT, 'docs'))
+      .filter((name) => name.endsWith('.md'))
+      .map((name) => `docs/${name}`),
+  ];
   const found: { where: string; line: string }[] = [];
   for (const file of files) {
     let inShell = false;
@@ -23,7 +28,8 @@ function documentedCommandLines(): { where: string; line: string }[] {
       .split('\n')
       .forEach((text, i) => {
         if (/^```/.test(text)) inShell = !inShell && /^```(sh|bash|shell)\s*$/.test(text);
-        else if (inShell && /(^|\s)npx express-odata-v2 |^express-odata-v2 /.test(text)) found.push({ where: `${file}:${i + 1}`, line: text.replace(/\s+#.*$/, '').trim() });
+        else if (inShell && /(^|\s)npx express-odata-v2 |^express-odata-v2 /.test(text))
+          found.push({ where: `${file}:${i + 1}`, line: text.replace(/\s+#.*$/, '').trim() });
       });
   }
   return found;
@@ -53,6 +59,7 @@ it('documents every option of serve and introspect in docs/command-line.md', () 
   const firstCells = text.split('\n').flatMap((row) => (row.startsWith('| `-') ? [row.split(' | ')[0]] : []));
   const documented = new Set(firstCells.flatMap((cell) => [...cell.matchAll(/--[\w-]+/g)].map((match) => match[0])));
   for (const [command, groups] of Object.entries(COMMANDS)) {
-    for (const spec of groups.flatMap((group) => group.options)) expect(`${command} --${spec.name}: ${documented.has(`--${spec.name}`)}`).toBe(`${command} --${spec.name}: true`);
+    for (const spec of groups.flatMap((group) => group.options))
+      expect(`${command} --${spec.name}: ${documented.has(`--${spec.name}`)}`).toBe(`${command} --${spec.name}: true`);
   }
 });

@@ -109,5 +109,7 @@ export interface NorthwindModule {
 export function isNorthwindModule(value: unknown): value is NorthwindModule {
   if (typeof value !== 'object' || value === null) return false;
   const exports = value as Record<string, unknown>;
-  return ['northwind', 'Products', 'Categories', 'Customers', 'Orders', 'Order_Details', 'Employees', 'Territories', 'Region', 'Suppliers'].every((name) => typeof exports[name] === 'function');
+  return ['northwind', 'Products', 'Categories', 'Customers', 'Orders', 'Order_Details', 'Employees', 'Territories', 'Region', 'Suppliers'].every(
+    (name) => typeof exports[name] === 'function',
+  );
 }

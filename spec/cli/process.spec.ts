@@ -15,13 +15,16 @@ import { runCli, startServe } from './support';
 const work = mkdtempSync(join(tmpdir(), 'express-odata-v2-cli-process-'));
 
 beforeAll(async () => {
-  await createTestPGliteFolder(join(work, 'shop'), `
+  await createTestPGliteFolder(
+    join(work, 'shop'),
+    `
     create table customers (id integer primary key, name varchar(40) not null);
     create table orders (id integer primary key, customer_id integer not null references customers, total numeric(10,2));
     comment on column orders.total is 'Total';
     insert into customers values (1, 'Ada'), (2, 'Grace');
     insert into orders values (10, 1, 50), (11, 2, 150);
-  `);
+  `,
+  );
   await createTestPGliteFolder(join(work, 'empty'), '');
 }, 60_000);
 
@@ -36,18 +39,37 @@ function portIsFree(port: number): Promise<boolean> {
 }
 
 it.each([
-  ['a mistake in the arguments', ['serve', '--db', 'shop', '--prot', '80'], 2, "express-odata-v2: serve: Unknown option '--prot'. See 'express-odata-v2 serve --help'."],
-  ['an unreachable server', ['introspect', '--db', 'postgres://app:secret@127.0.0.1:1/shop'], 1, 'express-odata-v2: Cannot connect to the database at 127.0.0.1:1/shop: connection refused (is the server running, on that host and port?).'],
+  [
+    'a mistake in the arguments',
+    ['serve', '--db', 'shop', '--prot', '80'],
+    2,
+    "express-odata-v2: serve: Unknown option '--prot'. See 'express-odata-v2 serve --help'.",
+  ],
+  [
+    'an unreachable server',
+    ['introspect', '--db', 'postgres://app:secret@127.0.0.1:1/shop'],
+    1,
+    'express-odata-v2: Cannot connect to the database at 127.0.0.1:1/shop: connection refused (is the server running, on that host and port?).',
+  ],
   ['a database without tables', ['serve', '--db', 'empty'], 1, "express-odata-v2: No table to serve in schema 'public'."],
   ['a model file that is not there', ['serve', '--db', 'shop', '--metadata', 'none.xml'], 1, 'express-odata-v2: Cannot read none.xml: no such file.'],
-])('%s is one line on stderr and a non-zero exit code, never a stack trace', async (_, args, code, line) => {
-  const result = await runCli(args, work);
-  expect(result).toEqual({ code, signal: null, stdout: [], stderr: [line] });
-}, 30_000);
+])(
+  '%s is one line on stderr and a non-zero exit code, never a stack trace',
+  async (_, args, code, line) => {
+    const result = await runCli(args, work);
+    expect(result).toEqual({ code, signal: null, stdout: [], stderr: [line] });
+  },
+  30_000,
+);
 
 it('introspects, serves the edited files read-only, and stops on SIGTERM with exit code 0 and the port released', async () => {
   const introspected = await runCli(['introspect', '--db', 'shop'], work);
-  expect(introspected).toEqual({ code: 0, signal: null, stdout: [`Wrote metadata.xml (2 entity sets, 1 association) and mapping.json from the PGlite database in shop.`], stderr: [] });
+  expect(introspected).toEqual({
+    code: 0,
+    signal: null,
+    stdout: [`Wrote metadata.xml (2 entity sets, 1 association) and mapping.json from the PGlite database in shop.`],
+    stderr: [],
+  });
 
   // The edits a user makes: the set `customers` renamed to `Customers` (its mapping entry keeps
   // the table), and the order's total relabelled.
@@ -60,10 +82,18 @@ it('introspects, serves the edited files read-only, and stops on SIGTERM with ex
   mapping.entitySets = { Customers: mapping.entitySets.customers, orders: mapping.entitySets.orders };
   writeFileSync(join(work, 'mapping.json'), JSON.stringify(mapping, null, 2));
 
-  const { process: cli, url, port } = await startServe(['--metadata', 'metadata.xml', '--mapping', 'mapping.json', '--db', 'shop', '--port', '0', '--read-only'], work);
+  const {
+    process: cli,
+    url,
+    port,
+  } = await startServe(['--metadata', 'metadata.xml', '--mapping', 'mapping.json', '--db', 'shop', '--port', '0', '--read-only'], work);
   try {
     expect(cli.stdout[0]).toBe(`Serving 2 entity sets of the PGlite database in shop (read-only) at ${url}`);
-    const refused = await fetch(`${url}Customers`, { method: 'POST', headers: { 'content-type': 'application/json', accept: 'application/json' }, body: JSON.stringify({ id: 3, name: 'Cy' }) });
+    const refused = await fetch(`${url}Customers`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', accept: 'application/json' },
+      body: JSON.stringify({ id: 3, name: 'Cy' }),
+    });
     expect([refused.status, ((await refused.json()) as { error: { code: string } }).error.code]).toEqual([405, 'METHOD_NOT_ALLOWED']);
     const served = await (await fetch(`${url}$metadata`)).text();
     expect(served).toContain('<EntitySet Name="Customers" EntityType="Database.customers" />');

@@ -81,7 +81,9 @@ export function describeServe(database: () => E2EDatabase, more: (service: () =>
   it('prints the service root on the port the system chose, and what it serves', () => {
     const { where, extraArgs = [] } = database();
     expect(port).toBeGreaterThan(0);
-    expect(cli.stdout[0]).toBe(`Serving 9 entity sets of ${where}${extraArgs.includes('--read-only') ? ' (read-only)' : ''} at http://127.0.0.1:${port}/odata/`);
+    expect(cli.stdout[0]).toBe(
+      `Serving 9 entity sets of ${where}${extraArgs.includes('--read-only') ? ' (read-only)' : ''} at http://127.0.0.1:${port}/odata/`,
+    );
   });
 
   it('answers the service document with every table as a collection', async () => {
@@ -99,7 +101,9 @@ export function describeServe(database: () => E2EDatabase, more: (service: () =>
     expect(xml).toContain('<EntityType Name="categories" sap:label="Product categories">');
     expect(xml).toContain('<Property Name="product_name" Type="Edm.String" Nullable="false" MaxLength="40" sap:label="Product name">');
     expect(xml).toContain('<Property Name="row_version" Type="Edm.Int32" Nullable="false" DefaultValue="1" ConcurrencyMode="Fixed" />');
-    expect(xml).toContain('<Property Name="order_id" Type="Edm.Int32" Nullable="false" sap:creatable="false" sap:updatable="false" annotation:StoreGeneratedPattern="Identity" />');
+    expect(xml).toContain(
+      '<Property Name="order_id" Type="Edm.Int32" Nullable="false" sap:creatable="false" sap:updatable="false" annotation:StoreGeneratedPattern="Identity" />',
+    );
     expect(xml).toContain('<NavigationProperty Name="territories" Relationship="Database.employee_territories" FromRole="employees" ToRole="territories" />');
   });
 
@@ -112,11 +116,22 @@ export function describeServe(database: () => E2EDatabase, more: (service: () =>
       order_id: order.order_id,
       order_date: order.order_date,
       customer: (order.customer as Record<string, unknown>).company_name,
-      lines: (order.order_details as { results: { quantity: number; product: { product_name: string } }[] }).results.map((line) => [line.product.product_name, line.quantity]),
+      lines: (order.order_details as { results: { quantity: number; product: { product_name: string } }[] }).results.map((line) => [
+        line.product.product_name,
+        line.quantity,
+      ]),
     }));
     expect(plain).toEqual([
       { order_id: 10249, order_date: '/Date(836524800000)/', customer: 'Alfreds Futterkiste', lines: [["Chef Anton's Cajun Seasoning", 9]] },
-      { order_id: 10248, order_date: '/Date(836438400000)/', customer: 'Alfreds Futterkiste', lines: [['Chai', 12], ['Chang', 10]] },
+      {
+        order_id: 10248,
+        order_date: '/Date(836438400000)/',
+        customer: 'Alfreds Futterkiste',
+        lines: [
+          ['Chai', 12],
+          ['Chang', 10],
+        ],
+      },
     ]);
   });
 
@@ -157,7 +172,11 @@ export function describeServe(database: () => E2EDatabase, more: (service: () =>
   const JSON_HEADERS = { 'content-type': 'application/json', accept: 'application/json' };
 
   it('creates an order with the key the database generates (an identity starting at 11000)', async () => {
-    const response = await call('orders', { method: 'POST', headers: JSON_HEADERS, body: JSON.stringify({ customer_id: 'BONAP', employee_id: 3, order_date: '/Date(852076800000)/', ship_country: 'France' }) });
+    const response = await call('orders', {
+      method: 'POST',
+      headers: JSON_HEADERS,
+      body: JSON.stringify({ customer_id: 'BONAP', employee_id: 3, order_date: '/Date(852076800000)/', ship_country: 'France' }),
+    });
     expect(response.status).toBe(201);
     expect(response.headers.get('location')).toBe(`${url}orders(11000)`);
     const created = ((await response.json()) as { d: Record<string, unknown> }).d;

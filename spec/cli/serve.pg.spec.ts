@@ -47,7 +47,12 @@ describe('refusals against the server: one line, exit code 1', () => {
       parsed.password = 'secret';
     });
     const result = await runCli(['introspect', '--db', target], process.cwd());
-    expect(result).toEqual({ code: 1, signal: null, stdout: [], stderr: [`express-odata-v2: ${where(target)} refused the credentials: role "no_such_role" does not exist.`] });
+    expect(result).toEqual({
+      code: 1,
+      signal: null,
+      stdout: [],
+      stderr: [`express-odata-v2: ${where(target)} refused the credentials: role "no_such_role" does not exist.`],
+    });
   });
 
   it('names a database the server does not have', async () => {

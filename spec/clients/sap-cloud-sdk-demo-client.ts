@@ -26,7 +26,13 @@ import type {
 type Ds = DefaultDeSerializers;
 /** The JS value type the SDK's default (de)serializers use for an EDM type. */
 type V<EdmT extends 'Edm.Int32' | 'Edm.String' | 'Edm.DateTime' | 'Edm.Decimal'> = DeserializedType<Ds, EdmT>;
-type Field<EntityT extends Entity, EdmT extends 'Edm.Int32' | 'Edm.String' | 'Edm.DateTime' | 'Edm.Decimal', NullableT extends boolean> = OrderableEdmTypeField<EntityT, Ds, EdmT, NullableT, true>;
+type Field<EntityT extends Entity, EdmT extends 'Edm.Int32' | 'Edm.String' | 'Edm.DateTime' | 'Edm.Decimal', NullableT extends boolean> = OrderableEdmTypeField<
+  EntityT,
+  Ds,
+  EdmT,
+  NullableT,
+  true
+>;
 
 /** ODataDemo.Address as the generated client types it. */
 interface Address {

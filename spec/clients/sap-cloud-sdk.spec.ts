@@ -154,7 +154,11 @@ function readCases(served: () => Served): void {
       const categories = await categoriesApi
         .requestBuilder()
         .getAll()
-        .select(categoriesApi.schema.ID, categoriesApi.schema.NAME, categoriesApi.schema.PRODUCTS.select(productsApi.schema.ID, productsApi.schema.RELEASE_DATE))
+        .select(
+          categoriesApi.schema.ID,
+          categoriesApi.schema.NAME,
+          categoriesApi.schema.PRODUCTS.select(productsApi.schema.ID, productsApi.schema.RELEASE_DATE),
+        )
         .orderBy(asc(categoriesApi.schema.ID))
         .execute(served().destination);
       expect(categories.map((category) => [category.id, category.name, category.products.map((product) => product.id)])).toEqual([
@@ -195,7 +199,13 @@ function readCases(served: () => Served): void {
 
     it('getAll with filter, orderBy and top but no select', async () => {
       const { schema } = client.productsApi;
-      const products = await client.productsApi.requestBuilder().getAll().filter(schema.PRICE.greaterThan(new BigNumber('30'))).orderBy(desc(schema.PRICE)).top(5).execute(served().destination);
+      const products = await client.productsApi
+        .requestBuilder()
+        .getAll()
+        .filter(schema.PRICE.greaterThan(new BigNumber('30')))
+        .orderBy(desc(schema.PRICE))
+        .top(5)
+        .execute(served().destination);
       expect(products.map((product) => [product.id, product.price.toString()])).toEqual([
         [8, '1088.8'],
         [7, '35.88'],
@@ -205,7 +215,11 @@ function readCases(served: () => Served): void {
     it('a batch retrieve of a collection', async () => {
       const { productsApi } = client;
       const [response] = await client.batch(productsApi.requestBuilder().getAll().filter(productsApi.schema.RATING.equals(4))).execute(served().destination);
-      expect(readResponse(response).as(productsApi).map((product) => product.name)).toEqual(['Bread']);
+      expect(
+        readResponse(response)
+          .as(productsApi)
+          .map((product) => product.name),
+      ).toEqual(['Bread']);
     });
   });
 }
@@ -363,7 +377,11 @@ function writeCases(served: () => Served): void {
         [true, false, true, false],
         [true, true, false, false],
       ]);
-      expect(readResponse(responses[0]).as(productsApi).map((product) => product.name)).toEqual(['Bread']);
+      expect(
+        readResponse(responses[0])
+          .as(productsApi)
+          .map((product) => product.name),
+      ).toEqual(['Bread']);
       const changes = writeResponses(responses[1]);
       // The delete answers 204 No Content (MS-ODATA §2.2.7.4.1), as the PATCH does.
       expect(changes.responses.map((response) => response.httpCode)).toEqual([201, 204, 204]);
@@ -382,11 +400,18 @@ function writeCases(served: () => Served): void {
       const { productsApi } = client;
       const duplicate = productsApi.entityBuilder().id(0).name('Clash').releaseDate(moment.utc('2020-01-01')).rating(1).price(new BigNumber('1')).build();
       const responses = await client
-        .batch(client.changeset(productsApi.requestBuilder().delete(1), productsApi.requestBuilder().create(duplicate)), productsApi.requestBuilder().getByKey(1))
+        .batch(
+          client.changeset(productsApi.requestBuilder().delete(1), productsApi.requestBuilder().create(duplicate)),
+          productsApi.requestBuilder().getByKey(1),
+        )
         .execute(served().destination);
       expect(responses.map((response) => response.isError())).toEqual([true, false]);
       expect(errorResponse(responses[0]).httpCode).toBe(409);
-      expect(readResponse(responses[1]).as(productsApi).map((product) => product.name)).toEqual(['Milk']);
+      expect(
+        readResponse(responses[1])
+          .as(productsApi)
+          .map((product) => product.name),
+      ).toEqual(['Milk']);
     });
   });
 }
@@ -420,7 +445,18 @@ describe('client generation', () => {
   });
 
   it('generates the fields that sap-cloud-sdk-demo-client.ts declares, so the static mirror stays true', () => {
-    expect(Object.keys(client.productsApi.schema)).toEqual(['ID', 'NAME', 'DESCRIPTION', 'RELEASE_DATE', 'DISCONTINUED_DATE', 'RATING', 'PRICE', 'CATEGORY', 'SUPPLIER', 'ALL_FIELDS']);
+    expect(Object.keys(client.productsApi.schema)).toEqual([
+      'ID',
+      'NAME',
+      'DESCRIPTION',
+      'RELEASE_DATE',
+      'DISCONTINUED_DATE',
+      'RATING',
+      'PRICE',
+      'CATEGORY',
+      'SUPPLIER',
+      'ALL_FIELDS',
+    ]);
     expect(Object.keys(client.categoriesApi.schema)).toEqual(['ID', 'NAME', 'PRODUCTS', 'ALL_FIELDS']);
     expect(Object.keys(client.suppliersApi.schema)).toEqual(['ID', 'NAME', 'ADDRESS', 'CONCURRENCY', 'PRODUCTS', 'ALL_FIELDS']);
   });
@@ -442,7 +478,6 @@ describe('SAP Cloud SDK OData V2 client against the demo service', () => {
   readCases(() => ({ destination, seen }));
 
   writeCases(() => ({ destination, seen }));
-
 
   describe('x-csrf-token', () => {
     it('without a token from the server (csrf off), the SDK asks with HEAD and goes on without one', async () => {
@@ -528,7 +563,9 @@ describe('SAP Cloud SDK against the demo with the csrf option on', () => {
   });
 
   it('a write without the handshake is refused with 403 and x-csrf-token: Required', async () => {
-    const status = await failureStatus(client.productsApi.requestBuilder().create(newProductFor(302)).addCustomHeaders({ 'x-csrf-token': 'stale' }).execute({ url: demo.url }));
+    const status = await failureStatus(
+      client.productsApi.requestBuilder().create(newProductFor(302)).addCustomHeaders({ 'x-csrf-token': 'stale' }).execute({ url: demo.url }),
+    );
     expect(status).toBe(403);
     expect(seen.map((entry) => [entry.method, entry.status, entry.responseHeaders['x-csrf-token']])).toEqual([['POST', 403, 'Required']]);
   });

@@ -84,7 +84,11 @@ function compile(blocks: readonly Block[]): string[] {
     skipLibCheck: true,
     noEmit: true,
     baseUrl: ROOT,
-    paths: { 'express-odata-v2': ['dist/index.d.ts'], 'express-odata-v2/sql': ['dist/sql/index.d.ts'], 'express-odata-v2/testing': ['dist/testing/index.d.ts'] },
+    paths: {
+      'express-odata-v2': ['dist/index.d.ts'],
+      'express-odata-v2/sql': ['dist/sql/index.d.ts'],
+      'express-odata-v2/testing': ['dist/testing/index.d.ts'],
+    },
   };
   // Virtual files live in docs/ so that relative imports in contexts resolve from there.
   const virtual = new Map<string, { text: string; block?: Block; contextLines: number }>();
@@ -122,7 +126,8 @@ describe('TypeScript blocks in the docs', () => {
   it('finds the blocks of README.md and docs/', () => {
     const files = new Set(blocks.map((block) => block.where.split(':')[0]));
     expect(files).toEqual(expect.objectContaining({ size: expect.any(Number) }));
-    for (const file of ['README.md', 'docs/getting-started.md', 'docs/provider-tutorial.md', 'docs/deployment.md', 'docs/query-options.md']) expect(files.has(file)).toBe(true);
+    for (const file of ['README.md', 'docs/getting-started.md', 'docs/provider-tutorial.md', 'docs/deployment.md', 'docs/query-options.md'])
+      expect(files.has(file)).toBe(true);
     expect(blocks.length).toBeGreaterThanOrEqual(20);
   });
 

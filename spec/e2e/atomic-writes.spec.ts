@@ -27,7 +27,11 @@ const JSON_TYPE = 'application/json';
 
 function freshProvider(): FaultyProvider {
   const inner = new MemoryProvider(MODEL, {
-    Albums: [{ ID: 1, Name: 'One' }, { ID: 2, Name: 'Two' }, { ID: 3, Name: 'Three' }],
+    Albums: [
+      { ID: 1, Name: 'One' },
+      { ID: 2, Name: 'Two' },
+      { ID: 3, Name: 'Three' },
+    ],
     Photos: [
       { ID: 1, Title: 'a', Version: 0, Album: 1 },
       { ID: 2, Title: 'b', Version: 0, Album: 1 },
@@ -62,22 +66,42 @@ function writeKinds(random: () => number): Record<string, () => RequestSpec> {
   const album = () => 1 + Math.floor(random() * 5);
   const photo = () => 1 + Math.floor(random() * 7);
   const fresh = () => 10 + Math.floor(random() * 90);
-  const json = (method: string, path: string, body: unknown, query = ''): RequestSpec => ({ method, path, query, headers: { 'content-type': JSON_TYPE, accept: JSON_TYPE }, body: JSON.stringify(body) });
+  const json = (method: string, path: string, body: unknown, query = ''): RequestSpec => ({
+    method,
+    path,
+    query,
+    headers: { 'content-type': JSON_TYPE, accept: JSON_TYPE },
+    body: JSON.stringify(body),
+  });
   return {
-    'create': () => json('POST', 'Albums', { ID: fresh(), Name: 'New' }),
+    create: () => json('POST', 'Albums', { ID: fresh(), Name: 'New' }),
     'create with deep insert': () => json('POST', 'Albums', { ID: fresh(), Name: 'Deep', Photos: [{ ID: fresh(), Title: 'inline', Version: 0 }] }),
     'create through navigation': () => json('POST', `Albums(${album()})/Photos`, { ID: fresh(), Title: 'nav', Version: 0 }),
-    'create with a binding to a required end': () => json('POST', 'Notes', { ID: fresh(), Text: 'n', Mood: 'open', Owner: { __metadata: { uri: `Owners(${1 + Math.floor(random() * 3)})` } } }),
-    'create a media link entry': () => ({ method: 'POST', path: 'Photos', query: '', headers: { 'content-type': 'image/png', slug: 'x.png', accept: JSON_TYPE }, body: Buffer.from([0x89, 0x50, 0x4e, 0x47]) }),
+    'create with a binding to a required end': () =>
+      json('POST', 'Notes', { ID: fresh(), Text: 'n', Mood: 'open', Owner: { __metadata: { uri: `Owners(${1 + Math.floor(random() * 3)})` } } }),
+    'create a media link entry': () => ({
+      method: 'POST',
+      path: 'Photos',
+      query: '',
+      headers: { 'content-type': 'image/png', slug: 'x.png', accept: JSON_TYPE },
+      body: Buffer.from([0x89, 0x50, 0x4e, 0x47]),
+    }),
     'update (PUT)': () => json('PUT', `Albums(${album()})`, { Name: 'Put' }),
     'update (MERGE)': () => json('MERGE', `Albums(${album()})`, { Name: 'Merged' }),
-    'update (tunnelled PATCH)': () => ({ ...json('POST', `Photos(${photo()})`, { Title: 'Patched' }), headers: { 'content-type': JSON_TYPE, 'x-http-method': 'PATCH' } }),
-    'delete': () => ({ method: 'DELETE', path: random() < 0.5 ? `Albums(${album()})` : `Photos(${photo()})`, query: '' }),
+    'update (tunnelled PATCH)': () => ({
+      ...json('POST', `Photos(${photo()})`, { Title: 'Patched' }),
+      headers: { 'content-type': JSON_TYPE, 'x-http-method': 'PATCH' },
+    }),
+    delete: () => ({ method: 'DELETE', path: random() < 0.5 ? `Albums(${album()})` : `Photos(${photo()})`, query: '' }),
     '$links add': () => json('POST', `Albums(${album()})/$links/Photos`, { uri: `Photos(${photo()})` }),
     '$links replace': () => json('PUT', `Photos(${photo()})/$links/Album`, { uri: `Albums(${album()})` }),
-    '$links remove': () => ({ method: 'DELETE', path: random() < 0.5 ? `Albums(${album()})/$links/Photos(${photo()})` : `Photos(${photo()})/$links/Album`, query: '' }),
-    'property': () => json('PUT', `Albums(${album()})/Name`, { Name: 'Prop' }),
-    '$value': () => ({ method: 'PUT', path: `Albums(${album()})/Name/$value`, query: '', headers: { 'content-type': 'text/plain' }, body: 'Raw' }),
+    '$links remove': () => ({
+      method: 'DELETE',
+      path: random() < 0.5 ? `Albums(${album()})/$links/Photos(${photo()})` : `Photos(${photo()})/$links/Album`,
+      query: '',
+    }),
+    property: () => json('PUT', `Albums(${album()})/Name`, { Name: 'Prop' }),
+    $value: () => ({ method: 'PUT', path: `Albums(${album()})/Name/$value`, query: '', headers: { 'content-type': 'text/plain' }, body: 'Raw' }),
     '$value delete': () => ({ method: 'DELETE', path: `Albums(${album()})/Name/$value`, query: '' }),
     'media resource': () => ({ method: 'PUT', path: `Photos(${photo()})/$value`, query: '', headers: { 'content-type': 'text/plain' }, body: 'new bytes' }),
     'service operation (POST)': () => ({ method: 'POST', path: 'AddAlbum', query: `ID=${fresh()}&Name='Op'`, headers: { accept: JSON_TYPE } }),
@@ -133,7 +157,12 @@ describe('a failed single write leaves nothing behind (fault-injecting provider)
     try {
       const before = snapshot(provider);
       provider.fault = fault;
-      const response = await request(server.url).post('/odata/Photos').set('content-type', 'image/png').set('slug', 'y.png').set('accept', JSON_TYPE).send(Buffer.from([1, 2, 3]));
+      const response = await request(server.url)
+        .post('/odata/Photos')
+        .set('content-type', 'image/png')
+        .set('slug', 'y.png')
+        .set('accept', JSON_TYPE)
+        .send(Buffer.from([1, 2, 3]));
       provider.fault = 'none';
       expect(response.status).toBe(500);
       expect(response.body.error).toEqual({ code: 'INTERNAL', message: { lang: 'en-US', value: 'An internal error occurred.' } });

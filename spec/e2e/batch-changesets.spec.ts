@@ -376,5 +376,4 @@ describe.each(EXPRESS_VERSIONS)('changesets of $batch on the demo service on %s'
       expect((await getJson('Categories(4)')).status).toBe(404);
     });
   });
-
 });

@@ -25,18 +25,7 @@ import {
   statuses,
   toCrlf,
 } from '../helpers/batch-http';
-import {
-  ATOM_WRITE,
-  FIXTURES,
-  JSON_HEADERS,
-  JSON_TYPE,
-  JSON_WRITE,
-  LINE_ENDS,
-  jsonError,
-  productAtom,
-  productJson,
-  useBatchDemo,
-} from '../helpers/batch-demo';
+import { ATOM_WRITE, FIXTURES, JSON_HEADERS, JSON_TYPE, JSON_WRITE, LINE_ENDS, jsonError, productAtom, productJson, useBatchDemo } from '../helpers/batch-demo';
 import { EXPRESS_VERSIONS } from '../helpers/demo';
 
 describe.each(EXPRESS_VERSIONS)('$batch as clients send it, on the demo service on %s', (_name, expressModule) => {
@@ -119,7 +108,13 @@ describe.each(EXPRESS_VERSIONS)('$batch as clients send it, on the demo service 
     it('SAPUI5 v2 ODataModel remove() inside a changeset: 204 No Content, which datajs resolves (a 200 left the promise pending)', async () => {
       const ui5 = { Accept: JSON_TYPE, 'Accept-Language': 'en', DataServiceVersion: '2.0', MaxDataServiceVersion: '2.0' };
       const result = await postBatch(
-        batchBody([changeset('changeset_9a1e-77d2-03bc', operation('DELETE', 'Products(8)', { headers: ui5 }), operation('DELETE', 'Products(7)/Description/$value', { headers: ui5 }))]),
+        batchBody([
+          changeset(
+            'changeset_9a1e-77d2-03bc',
+            operation('DELETE', 'Products(8)', { headers: ui5 }),
+            operation('DELETE', 'Products(7)/Description/$value', { headers: ui5 }),
+          ),
+        ]),
       );
       const parts = readBatchResponse(result);
       expect(statuses(parts)).toEqual([[204, 204]]);

@@ -6,24 +6,8 @@
  * (spec/helpers/batch-http.ts checks the framing, CRLF line ends and that each part's Content-Length
  * counts bytes); retrieve parts are compared with the same request sent on its own.
  */
-import {
-  batchBody,
-  changeset,
-  jsonOf,
-  operation,
-  readBatchResponse,
-  send,
-  single,
-  statuses,
-} from '../helpers/batch-http';
-import {
-  JSON_HEADERS,
-  JSON_TYPE,
-  JSON_UTF8,
-  JSON_WRITE,
-  jsonError,
-  useBatchDemo,
-} from '../helpers/batch-demo';
+import { batchBody, changeset, jsonOf, operation, readBatchResponse, send, single, statuses } from '../helpers/batch-http';
+import { JSON_HEADERS, JSON_TYPE, JSON_UTF8, JSON_WRITE, jsonError, useBatchDemo } from '../helpers/batch-demo';
 import { EXPRESS_VERSIONS } from '../helpers/demo';
 
 describe.each(EXPRESS_VERSIONS)('failures and refusals of $batch on the demo service on %s', (_name, expressModule) => {
@@ -146,7 +130,12 @@ describe.each(EXPRESS_VERSIONS)('failures and refusals of $batch on the demo ser
     });
 
     it('serves POST %24batch, the percent-encoded spelling, like $batch', async () => {
-      const response = await send(`${root()}%24batch`, 'POST', { 'content-type': 'multipart/mixed; boundary=batch_1' }, batchBody([operation('GET', 'Categories/$count')]));
+      const response = await send(
+        `${root()}%24batch`,
+        'POST',
+        { 'content-type': 'multipart/mixed; boundary=batch_1' },
+        batchBody([operation('GET', 'Categories/$count')]),
+      );
       const parts = readBatchResponse(response);
       expect([response.status, statuses(parts), single(parts, 0).body.toString()]).toEqual([202, [200], '3']);
     });
@@ -347,5 +336,4 @@ describe.each(EXPRESS_VERSIONS)('failures and refusals of $batch on the demo ser
       expect((await getJson('Categories(3)')).status).toBe(404);
     });
   });
-
 });

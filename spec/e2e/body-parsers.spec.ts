@@ -26,7 +26,7 @@ describe.each([
       const provider = new MemoryProvider(model, { Categories: [{ ID: 0, Name: 'Food' }] });
       const app = expressModule();
       const options = parser === 'text' || parser === 'raw' ? { type: '*/*' } : {};
-      app.use((expressModule)[parser](options as never));
+      app.use(expressModule[parser](options as never));
       app.use('/odata', odata({ model, provider }));
       server = await startServer(app);
     });

@@ -69,7 +69,8 @@ describe('bodies that never end, and bodies past the limit', () => {
     server = await startServer(app);
   });
   afterAll(() => server.close());
-  const post = (headers: string) => `POST /odata/Categories HTTP/1.1\r\nHost: localhost\r\nContent-Type: application/json\r\nAccept: application/json\r\n${headers}\r\n`;
+  const post = (headers: string) =>
+    `POST /odata/Categories HTTP/1.1\r\nHost: localhost\r\nContent-Type: application/json\r\nAccept: application/json\r\n${headers}\r\n`;
 
   it('Content-Length: 1000000 and 7 bytes: 408 BODY_TIMEOUT after bodyTimeout, then the connection is closed', async () => {
     const result = await exchange(server.url, post('Content-Length: 1000000\r\n'), '{"ID":7');

@@ -10,7 +10,6 @@ import type { RequestContext } from '../../lib/protocol/message';
 import { DEMO_MODEL, demoProvider, startDemo } from '../helpers/demo';
 import { startServer, type RunningServer } from '../helpers/server';
 
-
 /** supertest parser that keeps a multipart body as text. */
 function asText(res: request.Response, done: (error: Error | null, body: string) => void): void {
   let text = '';
@@ -68,7 +67,11 @@ describe('client conventions', () => {
       ['Products?$select=Name', '$select'],
       ['Products/$count', 'the $count segment'],
     ])('GET %s with DataServiceVersion: 1.0 is 400 naming the version it needs', async (path, feature) => {
-      const response = await request(demo.url).get(`/odata/${path}`).set('accept', 'application/json').set('dataserviceversion', '1.0').set('maxdataserviceversion', '2.0');
+      const response = await request(demo.url)
+        .get(`/odata/${path}`)
+        .set('accept', 'application/json')
+        .set('dataserviceversion', '1.0')
+        .set('maxdataserviceversion', '2.0');
       expect(response.status).toBe(400);
       expect(response.body.error).toEqual({
         code: 'VERSION_REQUEST_TOO_LOW',
@@ -78,7 +81,10 @@ describe('client conventions', () => {
 
     it('serves the same requests with DataServiceVersion 2.0 (SAPUI5) or none (SAP Cloud SDK, odata2ts, pyodata)', async () => {
       for (const headers of [{ dataserviceversion: '2.0', maxdataserviceversion: '2.0' }, {}]) {
-        const response = await request(demo.url).get('/odata/Products?$inlinecount=allpages&$select=Name&$top=1').set('accept', 'application/json').set(headers);
+        const response = await request(demo.url)
+          .get('/odata/Products?$inlinecount=allpages&$select=Name&$top=1')
+          .set('accept', 'application/json')
+          .set(headers);
         expect(response.status).toBe(200);
         expect(response.body.d.__count).toBe('9');
       }
@@ -134,12 +140,7 @@ describe('client conventions', () => {
         '--b--',
         '',
       ].join('\r\n');
-      const response = await request(demo.url)
-        .post('/odata/$batch')
-        .set('content-type', 'multipart/mixed; boundary=b')
-        .buffer(true)
-        .parse(asText)
-        .send(body);
+      const response = await request(demo.url).post('/odata/$batch').set('content-type', 'multipart/mixed; boundary=b').buffer(true).parse(asText).send(body);
       const text = response.body as string;
       expect([...text.matchAll(/^HTTP\/1\.1 (\d{3})/gm)].map((m) => Number(m[1]))).toEqual([400, 200]);
       expect(text).toContain('"code":"VERSION_REQUEST_TOO_LOW"');
@@ -149,14 +150,19 @@ describe('client conventions', () => {
   describe('methods the service does not implement (RFC 9110 §9.1)', () => {
     const MESSAGE = 'is not implemented by this service; it serves GET, HEAD, POST, PUT, MERGE, PATCH and DELETE.';
 
-    it.each(['PROPFIND', 'OPTIONS', 'PURGE', 'LINK'])('answers %s (which Node parses) 501 with an OData error body, before resolving the path', async (method) => {
-      for (const path of ['/odata/Products', '/odata/Nope', '/odata/$batch']) {
-        const response = await request(demo.url)[method.toLowerCase() as 'options'](path).set('accept', 'application/json');
-        expect([method, path, response.status]).toEqual([method, path, 501]);
-        expect(response.headers['content-type']).toBe('application/json;charset=utf-8');
-        expect(response.body).toEqual({ error: { code: 'METHOD_NOT_IMPLEMENTED', message: { lang: 'en-US', value: `The HTTP method ${method} ${MESSAGE}` } } });
-      }
-    });
+    it.each(['PROPFIND', 'OPTIONS', 'PURGE', 'LINK'])(
+      'answers %s (which Node parses) 501 with an OData error body, before resolving the path',
+      async (method) => {
+        for (const path of ['/odata/Products', '/odata/Nope', '/odata/$batch']) {
+          const response = await request(demo.url)[method.toLowerCase() as 'options'](path).set('accept', 'application/json');
+          expect([method, path, response.status]).toEqual([method, path, 501]);
+          expect(response.headers['content-type']).toBe('application/json;charset=utf-8');
+          expect(response.body).toEqual({
+            error: { code: 'METHOD_NOT_IMPLEMENTED', message: { lang: 'en-US', value: `The HTTP method ${method} ${MESSAGE}` } },
+          });
+        }
+      },
+    );
 
     it('answers an unknown method inside a $batch 501 in its part, and serves the other parts', async () => {
       const body = [
@@ -238,9 +244,13 @@ describe('client conventions', () => {
       const provider: DataProvider = {
         query(queryRequest: QueryRequest, context: RequestContext) {
           if (queryRequest.entitySet.name === 'Suppliers') {
-            throw ODataError.fromCode('FORBIDDEN', { detail: 'Suppliers are confidential.' }, {
-              details: [{ code: 'AUTH/042', message: 'Ask your administrator for the SUPPLIER_READ role.', target: 'Suppliers', severity: 'error' }],
-            });
+            throw ODataError.fromCode(
+              'FORBIDDEN',
+              { detail: 'Suppliers are confidential.' },
+              {
+                details: [{ code: 'AUTH/042', message: 'Ask your administrator for the SUPPLIER_READ role.', target: 'Suppliers', severity: 'error' }],
+              },
+            );
           }
           if (queryRequest.entitySet.name === 'Categories') throw new Error('connection string postgres://secret');
           return memory.query(queryRequest, context);

@@ -80,7 +80,9 @@ describe('examples/odata-demo/server.js', () => {
     try {
       const response = await raw(Number(new URL(root).port), 'FOO /odata/Products HTTP/1.1\r\nHost: x\r\nAccept: application/json\r\n\r\n');
       expect(response.split('\r\n')[0]).toBe('HTTP/1.1 501 Not Implemented');
-      expect(response).toContain('{"error":{"code":"METHOD_NOT_IMPLEMENTED","message":{"lang":"en-US","value":"The HTTP method FOO is not implemented by this service;');
+      expect(response).toContain(
+        '{"error":{"code":"METHOD_NOT_IMPLEMENTED","message":{"lang":"en-US","value":"The HTTP method FOO is not implemented by this service;',
+      );
     } finally {
       await stop(child);
     }

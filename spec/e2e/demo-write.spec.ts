@@ -8,7 +8,8 @@ import { EXPRESS_VERSIONS, startDemo } from '../helpers/demo';
 import type { RunningServer } from '../helpers/server';
 
 const JSON_TYPE = 'application/json';
-const ATOM_NS = 'xmlns="http://www.w3.org/2005/Atom" xmlns:d="http://schemas.microsoft.com/ado/2007/08/dataservices" xmlns:m="http://schemas.microsoft.com/ado/2007/08/dataservices/metadata"';
+const ATOM_NS =
+  'xmlns="http://www.w3.org/2005/Atom" xmlns:d="http://schemas.microsoft.com/ado/2007/08/dataservices" xmlns:m="http://schemas.microsoft.com/ado/2007/08/dataservices/metadata"';
 
 describe.each(EXPRESS_VERSIONS)('demo service writes on %s', (_name, expressModule) => {
   let demo: RunningServer;
@@ -79,7 +80,14 @@ describe.each(EXPRESS_VERSIONS)('demo service writes on %s', (_name, expressModu
       const failing = await api()
         .post('/odata/Categories')
         .set('content-type', JSON_TYPE)
-        .send({ ID: 11, Name: 'Broken', Products: [{ ID: 51, Name: 'Fine', ReleaseDate: '/Date(0)/', Rating: 3, Price: '1' }, { ID: 50, Name: 'Duplicate key', ReleaseDate: '/Date(0)/', Rating: 3, Price: '1' }] });
+        .send({
+          ID: 11,
+          Name: 'Broken',
+          Products: [
+            { ID: 51, Name: 'Fine', ReleaseDate: '/Date(0)/', Rating: 3, Price: '1' },
+            { ID: 50, Name: 'Duplicate key', ReleaseDate: '/Date(0)/', Rating: 3, Price: '1' },
+          ],
+        });
       expect(failing.status).toBe(409);
       expect(await snapshot()).toEqual(before);
     });
@@ -104,7 +112,10 @@ describe.each(EXPRESS_VERSIONS)('demo service writes on %s', (_name, expressModu
 
   describe('update', () => {
     it('PUT replaces: unlisted properties go back to their defaults', async () => {
-      const response = await api().put('/odata/Products(1)').set('content-type', JSON_TYPE).send({ ID: 1, Name: 'Oat milk', ReleaseDate: '/Date(0)/', Rating: 4, Price: '2.75' });
+      const response = await api()
+        .put('/odata/Products(1)')
+        .set('content-type', JSON_TYPE)
+        .send({ ID: 1, Name: 'Oat milk', ReleaseDate: '/Date(0)/', Rating: 4, Price: '2.75' });
       expect(response.status).toBe(204);
       expect(response.text).toBe('');
       const after = (await getJson('Products(1)')).d;
@@ -120,7 +131,10 @@ describe.each(EXPRESS_VERSIONS)('demo service writes on %s', (_name, expressModu
     });
 
     it('MERGE with only a link updates only the link', async () => {
-      const response = await api().merge('/odata/Products(0)').set('content-type', JSON_TYPE).send({ Category: { __metadata: { uri: 'Categories(2)' } } });
+      const response = await api()
+        .merge('/odata/Products(0)')
+        .set('content-type', JSON_TYPE)
+        .send({ Category: { __metadata: { uri: 'Categories(2)' } } });
       expect(response.status).toBe(204);
       expect((await getJson('Products(0)/Category')).d.ID).toBe(2);
       expect((await getJson('Products(0)')).d.Name).toBe('Bread');
@@ -143,7 +157,11 @@ describe.each(EXPRESS_VERSIONS)('demo service writes on %s', (_name, expressModu
 
     it('refuses a key in the body that differs from the URL', async () => {
       const before = await snapshot();
-      const response = await api().put('/odata/Products(1)').set('content-type', JSON_TYPE).set('accept', JSON_TYPE).send({ ID: 2, ReleaseDate: '/Date(0)/', Rating: 1, Price: '1' });
+      const response = await api()
+        .put('/odata/Products(1)')
+        .set('content-type', JSON_TYPE)
+        .set('accept', JSON_TYPE)
+        .send({ ID: 2, ReleaseDate: '/Date(0)/', Rating: 1, Price: '1' });
       expect([response.status, response.body.error.code]).toEqual([400, 'KEY_MISMATCH']);
       expect(await snapshot()).toEqual(before);
     });
@@ -155,7 +173,11 @@ describe.each(EXPRESS_VERSIONS)('demo service writes on %s', (_name, expressModu
   });
 
   describe('ETags', () => {
-    const supplierBody = { ID: 0, Name: 'Exotic Liquids Ltd', Address: { Street: 'NE 228th', City: 'Sammamish', State: 'WA', ZipCode: '98074', Country: 'USA' } };
+    const supplierBody = {
+      ID: 0,
+      Name: 'Exotic Liquids Ltd',
+      Address: { Street: 'NE 228th', City: 'Sammamish', State: 'WA', ZipCode: '98074', Country: 'USA' },
+    };
 
     it('updates with a matching If-Match and returns the new ETag', async () => {
       const response = await api().put('/odata/Suppliers(0)').set('content-type', JSON_TYPE).set('if-match', 'W/"0"').send(supplierBody);
@@ -169,7 +191,12 @@ describe.each(EXPRESS_VERSIONS)('demo service writes on %s', (_name, expressModu
       ['a malformed ETag', 'nonsense', 412, 'PRECONDITION_FAILED'],
     ])('refuses %s with 412 and changes nothing', async (_case, ifMatch, status, code) => {
       const before = await snapshot();
-      const response = await api().put('/odata/Suppliers(0)').set('content-type', JSON_TYPE).set('accept', JSON_TYPE).set('if-match', ifMatch).send(supplierBody);
+      const response = await api()
+        .put('/odata/Suppliers(0)')
+        .set('content-type', JSON_TYPE)
+        .set('accept', JSON_TYPE)
+        .set('if-match', ifMatch)
+        .send(supplierBody);
       expect([response.status, response.body.error.code]).toEqual([status, code]);
       expect(await snapshot()).toEqual(before);
     });
@@ -181,14 +208,23 @@ describe.each(EXPRESS_VERSIONS)('demo service writes on %s', (_name, expressModu
     it('requires If-Match on ETag-bearing entities (428), and refuses If-None-Match on writes (400)', async () => {
       const missing = await api().merge('/odata/Suppliers(1)').set('content-type', JSON_TYPE).send({ Name: 'TT' });
       expect(missing.status).toBe(428);
-      const both = await api().merge('/odata/Suppliers(1)').set('content-type', JSON_TYPE).set('if-match', 'W/"0"').set('if-none-match', 'W/"0"').send({ Name: 'TT' });
+      const both = await api()
+        .merge('/odata/Suppliers(1)')
+        .set('content-type', JSON_TYPE)
+        .set('if-match', 'W/"0"')
+        .set('if-none-match', 'W/"0"')
+        .send({ Name: 'TT' });
       expect(both.status).toBe(400);
     });
 
     it('lets exactly one of 50 concurrent PUTs with the same If-Match win', async () => {
       const responses = await Promise.all(
         Array.from({ length: 50 }, (_, i) =>
-          api().put('/odata/Suppliers(0)').set('content-type', JSON_TYPE).set('if-match', 'W/"0"').send({ ...supplierBody, Name: `Writer ${i}` }),
+          api()
+            .put('/odata/Suppliers(0)')
+            .set('content-type', JSON_TYPE)
+            .set('if-match', 'W/"0"')
+            .send({ ...supplierBody, Name: `Writer ${i}` }),
         ),
       );
       const statuses = responses.map((r) => r.status);
@@ -203,10 +239,16 @@ describe.each(EXPRESS_VERSIONS)('demo service writes on %s', (_name, expressModu
 
   describe('properties and $value', () => {
     it('PUTs a property in XML and in JSON, and a raw $value', async () => {
-      const xml = await api().put('/odata/Products(1)/Name').set('content-type', 'application/xml').send('<d:Name xmlns:d="http://schemas.microsoft.com/ado/2007/08/dataservices">Skim milk</d:Name>');
+      const xml = await api()
+        .put('/odata/Products(1)/Name')
+        .set('content-type', 'application/xml')
+        .send('<d:Name xmlns:d="http://schemas.microsoft.com/ado/2007/08/dataservices">Skim milk</d:Name>');
       expect(xml.status).toBe(204);
       expect((await getJson('Products(1)')).d.Name).toBe('Skim milk');
-      const json = await api().put('/odata/Products(1)/Rating').set('content-type', JSON_TYPE).send({ d: { Rating: 1 } });
+      const json = await api()
+        .put('/odata/Products(1)/Rating')
+        .set('content-type', JSON_TYPE)
+        .send({ d: { Rating: 1 } });
       expect(json.status).toBe(204);
       const raw = await api().put('/odata/Products(1)/Price/$value').set('content-type', 'text/plain').send('7.5');
       expect(raw.status).toBe(204);
@@ -223,15 +265,22 @@ describe.each(EXPRESS_VERSIONS)('demo service writes on %s', (_name, expressModu
       const json = await api()[method === 'MERGE' ? 'merge' : 'patch']('/odata/Products(1)/Name').set('content-type', JSON_TYPE).send({ Name: 'Oat milk' });
       expect(json.status).toBe(204);
       expect((await getJson('Products(1)')).d.Name).toBe('Oat milk');
-      const xml = await api()[method === 'MERGE' ? 'merge' : 'patch']('/odata/Products(1)/Rating')
+      const xml = await api()
+        [method === 'MERGE' ? 'merge' : 'patch']('/odata/Products(1)/Rating')
         .set('content-type', 'application/xml')
-        .send('<d:Rating xmlns:d="http://schemas.microsoft.com/ado/2007/08/dataservices" xmlns:m="http://schemas.microsoft.com/ado/2007/08/dataservices/metadata" m:type="Edm.Int32">5</d:Rating>');
+        .send(
+          '<d:Rating xmlns:d="http://schemas.microsoft.com/ado/2007/08/dataservices" xmlns:m="http://schemas.microsoft.com/ado/2007/08/dataservices/metadata" m:type="Edm.Int32">5</d:Rating>',
+        );
       expect(xml.status).toBe(204);
       expect((await getJson('Products(1)')).d).toMatchObject({ Name: 'Oat milk', Rating: 5 });
     });
 
     it('MERGE of a complex property changes only the listed members (MS-ODATA §2.2.7.3.3); PUT replaces the value', async () => {
-      const merge = await api().merge('/odata/Suppliers(1)/Address').set('content-type', JSON_TYPE).set('if-match', '*').send({ Address: { City: 'Kyoto' } });
+      const merge = await api()
+        .merge('/odata/Suppliers(1)/Address')
+        .set('content-type', JSON_TYPE)
+        .set('if-match', '*')
+        .send({ Address: { City: 'Kyoto' } });
       expect(merge.status).toBe(204);
       expect(merge.headers['etag']).toBe('W/"1"');
       expect((await getJson('Suppliers(1)/Address')).d.Address).toEqual({
@@ -242,13 +291,21 @@ describe.each(EXPRESS_VERSIONS)('demo service writes on %s', (_name, expressModu
         ZipCode: '98052',
         Country: 'USA',
       });
-      const put = await api().put('/odata/Suppliers(1)/Address').set('content-type', JSON_TYPE).set('if-match', '*').send({ Address: { City: 'Osaka' } });
+      const put = await api()
+        .put('/odata/Suppliers(1)/Address')
+        .set('content-type', JSON_TYPE)
+        .set('if-match', '*')
+        .send({ Address: { City: 'Osaka' } });
       expect(put.status).toBe(204);
       expect((await getJson('Suppliers(1)/Address')).d.Address).toMatchObject({ Street: null, City: 'Osaka', Country: null });
     });
 
     it('tunnels MERGE on a property through POST (X-HTTP-Method), as datajs and the .NET client send it', async () => {
-      const response = await api().post('/odata/Products(2)/Description').set('x-http-method', 'MERGE').set('content-type', JSON_TYPE).send({ Description: 'Tunnelled' });
+      const response = await api()
+        .post('/odata/Products(2)/Description')
+        .set('x-http-method', 'MERGE')
+        .set('content-type', JSON_TYPE)
+        .send({ Description: 'Tunnelled' });
       expect(response.status).toBe(204);
       expect((await getJson('Products(2)')).d.Description).toBe('Tunnelled');
     });
@@ -265,7 +322,11 @@ describe.each(EXPRESS_VERSIONS)('demo service writes on %s', (_name, expressModu
       expect(text.status).toBe(204);
       expect((await getJson('Products(1)')).d.Name).toBe('Grüße');
       for (const contentType of ['application/json', 'application/xml', 'application/x-www-form-urlencoded', 'text/plain; charset=iso-8859-1']) {
-        const refused = await api().put('/odata/Products(1)/Name/$value').set('content-type', contentType).set('accept', JSON_TYPE).send(Buffer.from('"Quoted"'));
+        const refused = await api()
+          .put('/odata/Products(1)/Name/$value')
+          .set('content-type', contentType)
+          .set('accept', JSON_TYPE)
+          .send(Buffer.from('"Quoted"'));
         expect([contentType, refused.status, refused.body.error.code]).toEqual([contentType, 415, 'UNSUPPORTED_MEDIA_TYPE']);
       }
       expect((await getJson('Products(1)')).d.Name).toBe('Grüße');
@@ -311,7 +372,12 @@ describe.each(EXPRESS_VERSIONS)('demo service writes on %s', (_name, expressModu
 
   describe('a single-valued navigation without a related entity', () => {
     /** What the .NET DataServiceContext sends for LoadProperty(product, "Category"). */
-    const NET_CLIENT = { accept: 'application/atom+xml,application/xml', 'accept-charset': 'UTF-8', dataserviceversion: '1.0;NetFx', maxdataserviceversion: '2.0;NetFx' };
+    const NET_CLIENT = {
+      accept: 'application/atom+xml,application/xml',
+      'accept-charset': 'UTF-8',
+      dataserviceversion: '1.0;NetFx',
+      maxdataserviceversion: '2.0;NetFx',
+    };
 
     beforeEach(async () => {
       expect((await api().delete('/odata/Products(1)/$links/Category')).status).toBe(204);
@@ -343,7 +409,10 @@ describe.each(EXPRESS_VERSIONS)('demo service writes on %s', (_name, expressModu
 
   describe('$links', () => {
     it('adds, replaces and removes links', async () => {
-      const add = await api().post('/odata/Categories(0)/$links/Products').set('content-type', JSON_TYPE).send({ uri: `${demo.url}/odata/Products(1)` });
+      const add = await api()
+        .post('/odata/Categories(0)/$links/Products')
+        .set('content-type', JSON_TYPE)
+        .send({ uri: `${demo.url}/odata/Products(1)` });
       expect(add.status).toBe(204);
       expect((await getJson('Products(1)/Category')).d.ID).toBe(0);
 

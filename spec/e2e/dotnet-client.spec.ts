@@ -58,7 +58,13 @@ function categoryEntry(id: number, name: string): string {
 }
 
 /** One changeset operation of the 4.0 client; `body` gets the newline the client appends, and is counted. */
-function net4Operation(nl: string, method: string, uri: string, contentId: number, options: { contentType?: string; body?: string; ifMatch?: string; version2?: boolean } = {}): string {
+function net4Operation(
+  nl: string,
+  method: string,
+  uri: string,
+  contentId: number,
+  options: { contentType?: string; body?: string; ifMatch?: string; version2?: boolean } = {},
+): string {
   const lines = [`--${CHANGESET}`, 'Content-Type: application/http', 'Content-Transfer-Encoding: binary', '', `${method} ${uri} HTTP/1.1`];
   if (options.version2 === true) lines.push('DataServiceVersion: 2.0;NetFx');
   lines.push(`Content-ID: ${contentId}`);
@@ -78,13 +84,23 @@ function net4Batch(nl: string, operations: string[]): Buffer {
 
 /** One changeset operation of the 5.x client (ODataBatchWriter): headers of the message, no Content-Length, CRLF before the next delimiter. */
 function net5Operation(method: string, uri: string, contentId: number, headers: Record<string, string>, body?: string): string {
-  const lines = [`--${CHANGESET}`, 'Content-Type: application/http', 'Content-Transfer-Encoding: binary', '', `${method} ${uri} HTTP/1.1`, `Content-ID: ${contentId}`];
+  const lines = [
+    `--${CHANGESET}`,
+    'Content-Type: application/http',
+    'Content-Transfer-Encoding: binary',
+    '',
+    `${method} ${uri} HTTP/1.1`,
+    `Content-ID: ${contentId}`,
+  ];
   for (const [name, value] of Object.entries(headers)) lines.push(`${name}: ${value}`);
   return lines.join('\r\n') + '\r\n\r\n' + (body ?? '') + '\r\n';
 }
 
 function net5Batch(operations: string[]): Buffer {
-  return Buffer.from(`--${BATCH}\r\nContent-Type: multipart/mixed; boundary=${CHANGESET}\r\n\r\n` + operations.join('') + `--${CHANGESET}--\r\n--${BATCH}--\r\n`, 'utf8');
+  return Buffer.from(
+    `--${BATCH}\r\nContent-Type: multipart/mixed; boundary=${CHANGESET}\r\n\r\n` + operations.join('') + `--${CHANGESET}--\r\n--${BATCH}--\r\n`,
+    'utf8',
+  );
 }
 
 function changesetOf(parts: ClientPart[]): ClientResponse[] {
@@ -115,7 +131,12 @@ describe.each(EXPRESS_VERSIONS)('the .NET WCF Data Services clients on %s', (_na
   describe('$links bodies in the metadata namespace (AddLink, SetLink)', () => {
     it('AddLink: POST $links with <uri xmlns="…/metadata"> is 204 and adds the link (4.0 and 5.x write the same element)', async () => {
       const body = linkBody(`${root()}Products(1)`);
-      const response = await send(`${root()}Categories(0)/$links/Products`, 'POST', { ...NET4_HEADERS, 'content-type': 'application/xml', 'content-length': String(Buffer.byteLength(body)) }, body);
+      const response = await send(
+        `${root()}Categories(0)/$links/Products`,
+        'POST',
+        { ...NET4_HEADERS, 'content-type': 'application/xml', 'content-length': String(Buffer.byteLength(body)) },
+        body,
+      );
       expect([response.status, response.body.length]).toEqual([204, 0]);
       expect((await getJson('Products(1)/Category')).d).toMatchObject({ ID: 0 });
     });
@@ -129,7 +150,12 @@ describe.each(EXPRESS_VERSIONS)('the .NET WCF Data Services clients on %s', (_na
 
     it('still refuses another element with 400 BODY_INVALID', async () => {
       const body = `${XML_DECLARATION}<link xmlns="${METADATA}">${root()}Products(1)</link>`;
-      const response = await send(`${root()}Categories(0)/$links/Products`, 'POST', { ...NET4_HEADERS, accept: 'application/json', 'content-type': 'application/xml' }, body);
+      const response = await send(
+        `${root()}Categories(0)/$links/Products`,
+        'POST',
+        { ...NET4_HEADERS, accept: 'application/json', 'content-type': 'application/xml' },
+        body,
+      );
       expect(response.status).toBe(400);
       expect(JSON.parse(response.body.toString('utf8')).error.code).toBe('BODY_INVALID');
     });
@@ -177,7 +203,12 @@ describe.each(EXPRESS_VERSIONS)('the .NET WCF Data Services clients on %s', (_na
       const [failed] = readAsWcfClient(await postBatch(stale));
       expect(failed).toMatchObject({ status: 412, headers: { 'content-id': '1' } });
       const fresh = net4Batch(nl, [
-        net4Operation(nl, 'MERGE', `${root()}Suppliers(0)`, 1, { contentType: 'application/atom+xml;type=entry', ifMatch: 'W/"0"', body: supplier('Fresh'), version2: true }),
+        net4Operation(nl, 'MERGE', `${root()}Suppliers(0)`, 1, {
+          contentType: 'application/atom+xml;type=entry',
+          ifMatch: 'W/"0"',
+          body: supplier('Fresh'),
+          version2: true,
+        }),
       ]);
       const [merged] = changesetOf(readAsWcfClient(await postBatch(fresh)));
       expect(merged).toMatchObject({ status: 204, headers: { 'content-id': '1', etag: 'W/"1"' } });
@@ -198,7 +229,16 @@ describe.each(EXPRESS_VERSIONS)('the .NET WCF Data Services clients on %s', (_na
 
   it('.NET 4.0 ExecuteBatch of queries: GET parts with absolute URIs', async () => {
     const body = Buffer.from(
-      [`--${BATCH}`, 'Content-Type: application/http', 'Content-Transfer-Encoding: binary', '', `GET ${root()}Products(1) HTTP/1.1`, '', `--${BATCH}--`, ''].join('\r\n'),
+      [
+        `--${BATCH}`,
+        'Content-Type: application/http',
+        'Content-Transfer-Encoding: binary',
+        '',
+        `GET ${root()}Products(1) HTTP/1.1`,
+        '',
+        `--${BATCH}--`,
+        '',
+      ].join('\r\n'),
       'utf8',
     );
     const [product] = readAsWcfClient(await postBatch(body));
@@ -207,10 +247,21 @@ describe.each(EXPRESS_VERSIONS)('the .NET WCF Data Services clients on %s', (_na
   });
 
   it('.NET 5.x SaveChanges(Batch): Content-ID inside the embedded request is echoed inside the embedded response, never as a MIME header', async () => {
-    const headers = { DataServiceVersion: '1.0;NetFx', MaxDataServiceVersion: '2.0;NetFx', Accept: 'application/atom+xml,application/xml', 'Accept-Charset': 'UTF-8' };
+    const headers = {
+      DataServiceVersion: '1.0;NetFx',
+      MaxDataServiceVersion: '2.0;NetFx',
+      Accept: 'application/atom+xml,application/xml',
+      'Accept-Charset': 'UTF-8',
+    };
     const body = net5Batch([
       net5Operation('POST', `${root()}Categories`, 1, { ...headers, 'Content-Type': 'application/atom+xml;type=entry' }, categoryEntry(5, 'Five')),
-      net5Operation('POST', '$1/$links/Products', 2, { ...headers, 'Content-Type': 'application/xml' }, `<?xml version="1.0" encoding="utf-8"?><uri xmlns="${METADATA}">${root()}Products(4)</uri>`),
+      net5Operation(
+        'POST',
+        '$1/$links/Products',
+        2,
+        { ...headers, 'Content-Type': 'application/xml' },
+        `<?xml version="1.0" encoding="utf-8"?><uri xmlns="${METADATA}">${root()}Products(4)</uri>`,
+      ),
       net5Operation('DELETE', `${root()}Products(8)`, 3, headers),
     ]);
     const result = await postBatch(body);
@@ -256,8 +307,12 @@ describe.each(EXPRESS_VERSIONS)('the .NET WCF Data Services clients on %s', (_na
     );
     const text = (await postBatch(body)).body.toString('utf8');
     const operations = text.split(/\r\n--changesetresponse_[^\r]+\r\n/).slice(1);
-    expect(operations[0]).toMatch(/^Content-Type: application\/http\r\nContent-Transfer-Encoding: binary\r\nContent-ID: mime-only\r\n\r\nHTTP\/1\.1 204 No Content\r\nDataServiceVersion: 1\.0;\r\n\r\n$/);
-    expect(operations[1]).toMatch(/^Content-Type: application\/http\r\nContent-Transfer-Encoding: binary\r\nContent-ID: both\r\n\r\nHTTP\/1\.1 204 No Content\r\nDataServiceVersion: 1\.0;\r\nContent-ID: both\r\n/);
+    expect(operations[0]).toMatch(
+      /^Content-Type: application\/http\r\nContent-Transfer-Encoding: binary\r\nContent-ID: mime-only\r\n\r\nHTTP\/1\.1 204 No Content\r\nDataServiceVersion: 1\.0;\r\n\r\n$/,
+    );
+    expect(operations[1]).toMatch(
+      /^Content-Type: application\/http\r\nContent-Transfer-Encoding: binary\r\nContent-ID: both\r\n\r\nHTTP\/1\.1 204 No Content\r\nDataServiceVersion: 1\.0;\r\nContent-ID: both\r\n/,
+    );
   });
 
   it('LoadProperty of a null single-valued navigation: 204, which the client reads as null', async () => {

@@ -11,14 +11,24 @@ import { startServer, type RunningServer } from '../helpers/server';
 
 // eslint-disable-next-line @typescript-eslint/no-require-imports
 const { createApp } = require('../../examples/existing-app/app') as {
-  createApp(options: { express?: unknown; log?: (line: string) => void; service?: Record<string, unknown>; corsOrigins?: string[] }): Parameters<typeof startServer>[0];
+  createApp(options: {
+    express?: unknown;
+    log?: (line: string) => void;
+    service?: Record<string, unknown>;
+    corsOrigins?: string[];
+  }): Parameters<typeof startServer>[0];
 };
 
 /** The UI origin the spec's app allows (option corsOrigins). */
 const UI_ORIGIN = 'https://ui.example.com';
 
 /** One request over a raw Node client, without decompressing: status, headers and the body bytes. */
-function rawRequest(url: string, method: string, headers: Record<string, string>, body?: string): Promise<{ status: number; headers: IncomingHttpHeaders; body: Buffer }> {
+function rawRequest(
+  url: string,
+  method: string,
+  headers: Record<string, string>,
+  body?: string,
+): Promise<{ status: number; headers: IncomingHttpHeaders; body: Buffer }> {
   return new Promise((resolve, reject) => {
     const request = httpRequest(url, { method, headers }, (response) => {
       const chunks: Buffer[] = [];
@@ -126,17 +136,18 @@ describe.each(EXPRESS_VERSIONS)('examples/existing-app on %s', (_name, expressMo
       await api().get('/health');
       await odata('Customers/$count');
       await api().get('/api/odata/');
-      expect(logLines.map((line) => line.replace(/ [\d.]+ms$/, ''))).toEqual([
-        'GET /health 200',
-        'GET /api/odata/Customers/$count 200',
-        'GET /api/odata/ 401',
-      ]);
+      expect(logLines.map((line) => line.replace(/ [\d.]+ms$/, ''))).toEqual(['GET /health 200', 'GET /api/odata/Customers/$count 200', 'GET /api/odata/ 401']);
     });
   });
 
   describe("the host's express.json() and odataErrorHandler()", () => {
     it('answers malformed JSON on the service routes with an OData error in the format asked for, not an HTML page', async () => {
-      const json = await api().post('/api/odata/Orders').set('authorization', ALICE).set('content-type', JSON_TYPE).set('accept', JSON_TYPE).send('{"CustomerID": 1,');
+      const json = await api()
+        .post('/api/odata/Orders')
+        .set('authorization', ALICE)
+        .set('content-type', JSON_TYPE)
+        .set('accept', JSON_TYPE)
+        .send('{"CustomerID": 1,');
       expect(json.status).toBe(400);
       expect(json.headers['content-type']).toBe('application/json;charset=utf-8');
       expect(json.headers['dataserviceversion']).toBe('1.0;');
@@ -163,7 +174,12 @@ describe.each(EXPRESS_VERSIONS)('examples/existing-app on %s', (_name, expressMo
     });
 
     it('still serves well-formed JSON bodies that express.json() parsed first', async () => {
-      const created = await api().post('/api/odata/Customers').set('authorization', ALICE).set('content-type', JSON_TYPE).set('accept', JSON_TYPE).send({ ID: 50, Name: 'Parsed' });
+      const created = await api()
+        .post('/api/odata/Customers')
+        .set('authorization', ALICE)
+        .set('content-type', JSON_TYPE)
+        .set('accept', JSON_TYPE)
+        .send({ ID: 50, Name: 'Parsed' });
       expect(created.status).toBe(201);
       expect(created.body.d).toMatchObject({ ID: 50, Name: 'Parsed' });
     });
@@ -172,7 +188,12 @@ describe.each(EXPRESS_VERSIONS)('examples/existing-app on %s', (_name, expressMo
   describe('compression() and cors() in front of the service', () => {
     it('compresses $batch answers (multipart/mixed) with the filter the app adds, and feeds as usual', async () => {
       const parts = Array.from({ length: 6 }, () => get('Orders'));
-      const batch = await rawRequest(`${app.url}/api/odata/$batch`, 'POST', { authorization: ALICE, 'content-type': 'multipart/mixed; boundary=batch_1', 'accept-encoding': 'gzip' }, batchBody(parts));
+      const batch = await rawRequest(
+        `${app.url}/api/odata/$batch`,
+        'POST',
+        { authorization: ALICE, 'content-type': 'multipart/mixed; boundary=batch_1', 'accept-encoding': 'gzip' },
+        batchBody(parts),
+      );
       expect(batch.status).toBe(202);
       expect(batch.headers['content-encoding']).toBe('gzip');
       expect(batch.headers['content-type']).toMatch(/^multipart\/mixed; boundary=batch_/);
@@ -240,7 +261,9 @@ describe.each(EXPRESS_VERSIONS)('examples/existing-app on %s', (_name, expressMo
     });
 
     it('filters, orders, pages and counts through applyQuery', async () => {
-      const response = await odata("Orders?$filter=Status eq 'open' or Quantity gt 9&$orderby=Total desc&$top=2&$skip=1&$inlinecount=allpages&$select=ID,Total");
+      const response = await odata(
+        "Orders?$filter=Status eq 'open' or Quantity gt 9&$orderby=Total desc&$top=2&$skip=1&$inlinecount=allpages&$select=ID,Total",
+      );
       expect(response.status).toBe(200);
       expect(response.body.d.__count).toBe('3');
       expect(response.body.d.results.map((o: { ID: number; Total: string }) => [o.ID, o.Total])).toEqual([
@@ -281,7 +304,10 @@ describe.each(EXPRESS_VERSIONS)('examples/existing-app on %s', (_name, expressMo
       expect(ids(first.body)).toEqual([3, 1, 2]);
       const next: string = first.body.d.__next;
       expect(next).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/api\/odata\/Orders\?\$orderby=Item&\$skiptoken=/);
-      const second = await api().get(new URL(next).pathname + new URL(next).search).set('authorization', ALICE).set('accept', JSON_TYPE);
+      const second = await api()
+        .get(new URL(next).pathname + new URL(next).search)
+        .set('authorization', ALICE)
+        .set('accept', JSON_TYPE);
       expect(ids(second.body)).toEqual([4]);
       expect(second.body.d.__next).toBeUndefined();
     });
@@ -316,10 +342,20 @@ describe.each(EXPRESS_VERSIONS)('examples/existing-app on %s', (_name, expressMo
     });
 
     it('refuses an order for a customer that does not exist (409) and a taken key (409)', async () => {
-      const orphan = await api().post('/api/odata/Orders').set('authorization', ALICE).set('content-type', JSON_TYPE).set('accept', JSON_TYPE).send({ CustomerID: 99, Item: 'X', Total: '1' });
+      const orphan = await api()
+        .post('/api/odata/Orders')
+        .set('authorization', ALICE)
+        .set('content-type', JSON_TYPE)
+        .set('accept', JSON_TYPE)
+        .send({ CustomerID: 99, Item: 'X', Total: '1' });
       expect(orphan.status).toBe(409);
       expect(orphan.body.error).toEqual({ code: 'CONSTRAINT_VIOLATION', message: { lang: 'en-US', value: 'Customer 99 does not exist.' } });
-      const taken = await api().post('/api/odata/Customers').set('authorization', ALICE).set('content-type', JSON_TYPE).set('accept', JSON_TYPE).send({ ID: 1, Name: 'Again' });
+      const taken = await api()
+        .post('/api/odata/Customers')
+        .set('authorization', ALICE)
+        .set('content-type', JSON_TYPE)
+        .set('accept', JSON_TYPE)
+        .send({ ID: 1, Name: 'Again' });
       expect(taken.status).toBe(409);
       expect(taken.body.error.code).toBe('ENTITY_EXISTS');
     });
@@ -402,7 +438,10 @@ describe.each(EXPRESS_VERSIONS)('examples/existing-app on %s', (_name, expressMo
     });
 
     it('holds inside $batch: the forbidden part answers 403, the others are served', async () => {
-      const response = await sendBatch(BOB, batchBody([get('Customers(1)'), get('Invoices'), [post('Orders', { CustomerID: 1, Item: 'Konbu', Total: '6.00' })]]));
+      const response = await sendBatch(
+        BOB,
+        batchBody([get('Customers(1)'), get('Invoices'), [post('Orders', { CustomerID: 1, Item: 'Konbu', Total: '6.00' })]]),
+      );
       expect(response.status).toBe(202);
       expect(batchStatuses(response.text)).toEqual([200, 403, 201]);
       expect(response.text).toContain('{"error":{"code":"FORBIDDEN","message":{"lang":"en-US","value":"You may not access Invoices."}}}');
@@ -410,7 +449,13 @@ describe.each(EXPRESS_VERSIONS)('examples/existing-app on %s', (_name, expressMo
     });
 
     it('rolls back a changeset with a forbidden write: the allowed write before it is undone', async () => {
-      const response = await sendBatch(BOB, batchBody([[post('Orders', { CustomerID: 1, Item: 'Konbu', Total: '6.00' }), post('Invoices', { CustomerID: 1, Amount: '6.00' })], get('Orders/$count')]));
+      const response = await sendBatch(
+        BOB,
+        batchBody([
+          [post('Orders', { CustomerID: 1, Item: 'Konbu', Total: '6.00' }), post('Invoices', { CustomerID: 1, Amount: '6.00' })],
+          get('Orders/$count'),
+        ]),
+      );
       expect(response.status).toBe(202);
       expect(batchStatuses(response.text)).toEqual([403, 200]);
       expect(response.text).toMatch(/\r\n\r\n4\r\n--batch_/);
@@ -431,7 +476,10 @@ describe.each(EXPRESS_VERSIONS)('examples/existing-app on %s', (_name, expressMo
     });
 
     it('lets a user with the role do the same batch', async () => {
-      const response = await sendBatch(ALICE, batchBody([get('Invoices'), [post('Orders', { CustomerID: 1, Item: 'Konbu', Total: '6.00' }), post('Invoices', { CustomerID: 1, Amount: '6.00' })]]));
+      const response = await sendBatch(
+        ALICE,
+        batchBody([get('Invoices'), [post('Orders', { CustomerID: 1, Item: 'Konbu', Total: '6.00' }), post('Invoices', { CustomerID: 1, Amount: '6.00' })]]),
+      );
       expect(batchStatuses(response.text)).toEqual([200, 201, 201]);
       expect((await odata('Invoices(3)')).headers['etag']).toBe('W/"r1"');
     });

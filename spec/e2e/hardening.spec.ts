@@ -24,10 +24,16 @@ describe('data that poisons the store (items 1 and 2)', () => {
   const product = (id: number, extra: Record<string, unknown>) => ({ ID: id, Name: 'x', ReleaseDate: '/Date(0)/', Rating: 1, Price: '1', ...extra });
 
   it('refuses "ReleaseDate":"/Date(253402300800000)/" (year 10000) with 400 naming the property; nothing is stored and Atom feeds still answer', async () => {
-    const response = await api().post('/odata/Products').set('content-type', JSON_TYPE).set('accept', JSON_TYPE).send(product(60, { ReleaseDate: '/Date(253402300800000)/' }));
+    const response = await api()
+      .post('/odata/Products')
+      .set('content-type', JSON_TYPE)
+      .set('accept', JSON_TYPE)
+      .send(product(60, { ReleaseDate: '/Date(253402300800000)/' }));
     expect(response.status).toBe(400);
     expect(response.body.error.code).toBe('VALUE_INVALID');
-    expect(response.body.error.message.value).toMatch(/^Invalid value for property 'ReleaseDate' of type Edm\.DateTime: '\/Date\(253402300800000\)\/' is not a valid Edm\.DateTime/);
+    expect(response.body.error.message.value).toMatch(
+      /^Invalid value for property 'ReleaseDate' of type Edm\.DateTime: '\/Date\(253402300800000\)\/' is not a valid Edm\.DateTime/,
+    );
     expect((await api().get('/odata/Products(60)')).status).toBe(404);
     expect((await api().get('/odata/Products')).status).toBe(200);
   });
@@ -58,7 +64,11 @@ describe('data that poisons the store (items 1 and 2)', () => {
   });
 
   it('refuses {"Name":"\\ud800"} with 400; nothing is stored', async () => {
-    const response = await api().post('/odata/Products').set('content-type', JSON_TYPE).set('accept', JSON_TYPE).send('{"ID":63,"Name":"\\ud800","ReleaseDate":"/Date(0)/","Rating":1,"Price":"1"}');
+    const response = await api()
+      .post('/odata/Products')
+      .set('content-type', JSON_TYPE)
+      .set('accept', JSON_TYPE)
+      .send('{"ID":63,"Name":"\\ud800","ReleaseDate":"/Date(0)/","Rating":1,"Price":"1"}');
     expect([response.status, response.body.error.code]).toEqual([400, 'BODY_INVALID']);
     expect(response.body.error.message.value).toContain('U+D800');
     expect((await api().get('/odata/Products(63)')).status).toBe(404);
@@ -108,7 +118,7 @@ describe('link and skiptoken building is total (item 2)', () => {
   afterAll(() => server.close());
 
   it('writes the next link of a page that ends at such a value with U+FFFD instead of answering 500', async () => {
-    const response = await request(server.url).get("/odata/Products?$orderby=Name desc&$format=json");
+    const response = await request(server.url).get('/odata/Products?$orderby=Name desc&$format=json');
     expect(response.status).toBe(200);
     expect(response.body.d.results[0].Name).toBe('\ud800 Milk');
     expect(response.body.d.__next).toBe(`${server.url}/odata/Products?$orderby=Name%20desc&$format=json&$skiptoken='%EF%BF%BD%20Milk',1`);
@@ -143,11 +153,36 @@ describe('provider values are checked before they are written (item 6)', () => {
   });
 
   it.each([
-    ['NaN for an Int32 property', { Rating: Number.NaN }, 'Products(1)?$format=json', 'A Edm.Int32 value must be an integer from -2147483648 to 2147483647; got number NaN.'],
-    ['NaN for an Int32 property, in Atom', { Rating: Number.NaN }, 'Products(1)', 'A Edm.Int32 value must be an integer from -2147483648 to 2147483647; got number NaN.'],
-    ['-Infinity for the key (no Products(-Infinity) link)', { ID: Number.NEGATIVE_INFINITY }, 'Products?$format=json', 'A Edm.Int32 value must be an integer from -2147483648 to 2147483647; got number -Infinity.'],
-    ['a Decimal string that would break out of its JSON string', { Price: '1","Rating":5,"x":"' }, 'Products?$format=json', `A Edm.Decimal value must be a decimal string such as -12.50; got the string '1","Rating":5,"x":"'.`],
-    ['Infinity for a Decimal property', { Price: Number.POSITIVE_INFINITY }, 'Products(1)', 'A Edm.Decimal value must be a decimal string; got number Infinity.'],
+    [
+      'NaN for an Int32 property',
+      { Rating: Number.NaN },
+      'Products(1)?$format=json',
+      'A Edm.Int32 value must be an integer from -2147483648 to 2147483647; got number NaN.',
+    ],
+    [
+      'NaN for an Int32 property, in Atom',
+      { Rating: Number.NaN },
+      'Products(1)',
+      'A Edm.Int32 value must be an integer from -2147483648 to 2147483647; got number NaN.',
+    ],
+    [
+      '-Infinity for the key (no Products(-Infinity) link)',
+      { ID: Number.NEGATIVE_INFINITY },
+      'Products?$format=json',
+      'A Edm.Int32 value must be an integer from -2147483648 to 2147483647; got number -Infinity.',
+    ],
+    [
+      'a Decimal string that would break out of its JSON string',
+      { Price: '1","Rating":5,"x":"' },
+      'Products?$format=json',
+      `A Edm.Decimal value must be a decimal string such as -12.50; got the string '1","Rating":5,"x":"'.`,
+    ],
+    [
+      'Infinity for a Decimal property',
+      { Price: Number.POSITIVE_INFINITY },
+      'Products(1)',
+      'A Edm.Decimal value must be a decimal string; got number Infinity.',
+    ],
   ])('%s: a logged provider error and a clean 500, never a malformed 200', async (_case, values, path, message) => {
     patch = values;
     const response = await request(server.url).get(`/odata/${path}`);
@@ -171,7 +206,13 @@ describe('provider values are checked before they are written (item 6)', () => {
 });
 
 /** A raw request with exactly the headers given (supertest would fill in Host). */
-function rawRequest(url: string, method: string, path: string, headers: Record<string, string>, body?: string): Promise<{ status: number; headers: http.IncomingHttpHeaders; text: string }> {
+function rawRequest(
+  url: string,
+  method: string,
+  path: string,
+  headers: Record<string, string>,
+  body?: string,
+): Promise<{ status: number; headers: http.IncomingHttpHeaders; text: string }> {
   return new Promise((resolve, reject) => {
     const target = new URL(url);
     const call = http.request({ host: target.hostname, port: target.port, method, path, headers, agent: false, setHost: false }, (response) => {
@@ -194,7 +235,7 @@ describe('a Host header that cannot form the service root (item 7)', () => {
   afterAll(() => demo.close());
 
   it.each([
-    ['POST $links (the issue\'s case)', 'a b', 'POST', '/odata/Products(1)/$links/Category'],
+    ["POST $links (the issue's case)", 'a b', 'POST', '/odata/Products(1)/$links/Category'],
     ['GET of a feed', 'a b', 'GET', '/odata/Products'],
     ['a slash in the host', 'evil.example/x', 'GET', '/odata/Products'],
     ['an empty Host', '', 'GET', '/odata/Products'],
@@ -240,7 +281,11 @@ describe('nothing reaches the client but an OData answer (item 5)', () => {
       },
       etag: (entity, type) => {
         if (type.name !== 'Supplier') return undefined;
-        return behaviour === 'etag-line-break' ? `${String(entity.Concurrency)}\r\nSet-Cookie: x=1` : behaviour === 'etag-quote' ? 'a"b' : String(entity.Concurrency);
+        return behaviour === 'etag-line-break'
+          ? `${String(entity.Concurrency)}\r\nSet-Cookie: x=1`
+          : behaviour === 'etag-quote'
+            ? 'a"b'
+            : String(entity.Concurrency);
       },
     };
     const app = express();
@@ -338,9 +383,16 @@ describe('an explicit null for a required to-one navigation property (item 4)', 
   afterAll(() => server.close());
 
   it('is a 400 naming the property (multiplicity 1), and the link stays', async () => {
-    const response = await request(server.url).post('/odata/Notes(1)').set('x-http-method', 'MERGE').set('content-type', JSON_TYPE).set('accept', JSON_TYPE).send('{"Owner":null}');
+    const response = await request(server.url)
+      .post('/odata/Notes(1)')
+      .set('x-http-method', 'MERGE')
+      .set('content-type', JSON_TYPE)
+      .set('accept', JSON_TYPE)
+      .send('{"Owner":null}');
     expect([response.status, response.body.error.code]).toEqual([400, 'BODY_INVALID']);
-    expect(response.body.error.message.value).toBe("The request body is invalid: the navigation property 'Owner' is required (multiplicity 1): it cannot be set to null; link another entry instead.");
+    expect(response.body.error.message.value).toBe(
+      "The request body is invalid: the navigation property 'Owner' is required (multiplicity 1): it cannot be set to null; link another entry instead.",
+    );
     expect((await request(server.url).get('/odata/Notes(1)?$expand=Owner&$format=json')).body.d.Owner.ID).toBe(1);
   });
 });

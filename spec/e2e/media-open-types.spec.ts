@@ -38,13 +38,20 @@ describe('media, open types and OnDelete', () => {
       const location = created.headers['location'];
       expect(location).toMatch(/\/odata\/Photos\(1\)$/);
       const metadata = created.body.d.__metadata;
-      expect(metadata).toMatchObject({ media_src: `${server.url}/odata/Photos(1)/$value`, edit_media: `${server.url}/odata/Photos(1)/$value`, content_type: 'image/png' });
-
-      const media = await api().get('/odata/Photos(1)/$value').buffer(true).parse((res, done) => {
-        const chunks: Buffer[] = [];
-        res.on('data', (chunk: Buffer) => chunks.push(chunk));
-        res.on('end', () => done(null, Buffer.concat(chunks)));
+      expect(metadata).toMatchObject({
+        media_src: `${server.url}/odata/Photos(1)/$value`,
+        edit_media: `${server.url}/odata/Photos(1)/$value`,
+        content_type: 'image/png',
       });
+
+      const media = await api()
+        .get('/odata/Photos(1)/$value')
+        .buffer(true)
+        .parse((res, done) => {
+          const chunks: Buffer[] = [];
+          res.on('data', (chunk: Buffer) => chunks.push(chunk));
+          res.on('end', () => done(null, Buffer.concat(chunks)));
+        });
       expect(media.status).toBe(200);
       expect(media.headers['content-type']).toBe('image/png');
       expect(Buffer.compare(media.body as Buffer, PNG)).toBe(0);
@@ -62,7 +69,10 @@ describe('media, open types and OnDelete', () => {
     });
 
     it('creates a media link entry from an HTML form upload', async () => {
-      const created = await api().post('/odata/Photos').set('accept', 'application/json').attach('file', PNG, { filename: 'upload.png', contentType: 'image/png' });
+      const created = await api()
+        .post('/odata/Photos')
+        .set('accept', 'application/json')
+        .attach('file', PNG, { filename: 'upload.png', contentType: 'image/png' });
       expect(created.status).toBe(201);
       expect(created.body.d.__metadata.content_type).toBe('image/png');
     });

@@ -21,12 +21,19 @@ function limited(provider: MemoryProvider, media: readonly ('readMedia' | 'write
     query: (queryRequest, context) => provider.query(queryRequest, context),
     mediaOf: (entity, type) => provider.mediaOf(entity, type),
     ...(media.includes('readMedia') ? { readMedia: (entity, context) => provider.readMedia(entity, context) } : {}),
-    ...(media.includes('writeMedia') ? { writeMedia: (entity, content, precondition, context) => provider.writeMedia(entity, content, precondition, context) } : {}),
+    ...(media.includes('writeMedia')
+      ? { writeMedia: (entity, content, precondition, context) => provider.writeMedia(entity, content, precondition, context) }
+      : {}),
   };
 }
 
 function app() {
-  const provider = new MemoryProvider(MODEL, { Albums: [{ ID: 1, Name: 'Holidays' }], Photos: [], Owners: [{ ID: 1 }], Notes: [{ ID: 1, Text: 'first', Owner: 1 }] });
+  const provider = new MemoryProvider(MODEL, {
+    Albums: [{ ID: 1, Name: 'Holidays' }],
+    Photos: [],
+    Owners: [{ ID: 1 }],
+    Notes: [{ ID: 1, Text: 'first', Owner: 1 }],
+  });
   const host = express();
   host.use('/full', odata({ model: MODEL, provider }));
   host.use('/readonly', odata({ model: MODEL, provider: limited(provider, []) }));
@@ -46,9 +53,7 @@ describe('405 Method Not Allowed, derived from the provider', () => {
 
   const send = (method: string, path: string) => {
     const verb = method === 'MERGE' ? 'merge' : (method.toLowerCase() as 'get' | 'post' | 'put' | 'patch' | 'delete' | 'head');
-    return request(server.url)[verb](path)
-      .set('accept', JSON_TYPE)
-      .set('if-match', '*');
+    return request(server.url)[verb](path).set('accept', JSON_TYPE).set('if-match', '*');
   };
 
   it.each([
@@ -91,7 +96,11 @@ describe('405 Method Not Allowed, derived from the provider', () => {
   it('serves what the limited providers do implement', async () => {
     expect((await send('GET', '/readonly/Photos(1)')).status).toBe(200);
     expect((await send('GET', '/read-media/Photos(1)/$value')).status).toBe(200);
-    const replaced = await request(server.url).put('/write-media/Photos(1)/$value').set('content-type', 'image/gif').set('if-match', '*').send(Buffer.from('GIF89a'));
+    const replaced = await request(server.url)
+      .put('/write-media/Photos(1)/$value')
+      .set('content-type', 'image/gif')
+      .set('if-match', '*')
+      .send(Buffer.from('GIF89a'));
     expect(replaced.status).toBe(204);
   });
 });

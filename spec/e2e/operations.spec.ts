@@ -16,19 +16,31 @@ describe('service operations of every kind', () => {
   let server: RunningServer;
   const resets: unknown[] = [];
   beforeAll(async () => {
-    const provider = new MemoryProvider(MODEL, { Items: [{ ID: 1, Name: 'pen' }, { ID: 2, Name: 'ink' }] }, {
-      operations: {
-        ItemByName: async ({ parameters }) => ({ ID: parameters.name === 'ink' ? 2 : 1, Name: parameters.name }),
-        Origin: async () => ({ X: 0, Y: 0 }),
-        Corners: async () => [{ X: 0, Y: 0 }, { X: 1, Y: 1 }],
-        Add: async ({ parameters }) => (BigInt(parameters.a as string) + BigInt(parameters.b as string)).toString(),
-        Days: async ({ parameters }) => [parameters.from, new Date((parameters.from as Date).getTime() + 86_400_000)],
-        Reset: async ({ parameters }) => {
-          resets.push(parameters.id);
-          return undefined;
+    const provider = new MemoryProvider(
+      MODEL,
+      {
+        Items: [
+          { ID: 1, Name: 'pen' },
+          { ID: 2, Name: 'ink' },
+        ],
+      },
+      {
+        operations: {
+          ItemByName: async ({ parameters }) => ({ ID: parameters.name === 'ink' ? 2 : 1, Name: parameters.name }),
+          Origin: async () => ({ X: 0, Y: 0 }),
+          Corners: async () => [
+            { X: 0, Y: 0 },
+            { X: 1, Y: 1 },
+          ],
+          Add: async ({ parameters }) => (BigInt(parameters.a as string) + BigInt(parameters.b as string)).toString(),
+          Days: async ({ parameters }) => [parameters.from, new Date((parameters.from as Date).getTime() + 86_400_000)],
+          Reset: async ({ parameters }) => {
+            resets.push(parameters.id);
+            return undefined;
+          },
         },
       },
-    });
+    );
     const app = express();
     app.use('/odata', odata({ model: MODEL, provider }));
     server = await startServer(app);
@@ -48,7 +60,10 @@ describe('service operations of every kind', () => {
   it('returns a complex value and a collection of them, in JSON and XML', async () => {
     expect((await get('Origin?$format=json')).body).toEqual({ d: { Origin: { __metadata: { type: 'Ops.Point' }, X: 0, Y: 0 } } });
     const corners = await get('Corners?$format=json');
-    expect(corners.body.d.results).toEqual([{ __metadata: { type: 'Ops.Point' }, X: 0, Y: 0 }, { __metadata: { type: 'Ops.Point' }, X: 1, Y: 1 }]);
+    expect(corners.body.d.results).toEqual([
+      { __metadata: { type: 'Ops.Point' }, X: 0, Y: 0 },
+      { __metadata: { type: 'Ops.Point' }, X: 1, Y: 1 },
+    ]);
     const xml = await get('Corners');
     expect(xml.headers['content-type']).toBe('application/xml;charset=utf-8');
     expect(xml.text).toContain('<d:element m:type="Ops.Point"><d:X m:type="Edm.Int32">1</d:X>');
@@ -90,13 +105,17 @@ describe('service operations whose provider returns the wrong shape', () => {
   let server: RunningServer;
   const logged: string[] = [];
   beforeAll(async () => {
-    const provider = new MemoryProvider(MODEL, { Items: [] }, {
-      operations: {
-        ItemByName: async () => new Date(0),
-        // A JavaScript provider can return anything; TypeScript would refuse this one.
-        Days: async () => [new Date(0), [new Date(1)]] as unknown as OperationResult,
+    const provider = new MemoryProvider(
+      MODEL,
+      { Items: [] },
+      {
+        operations: {
+          ItemByName: async () => new Date(0),
+          // A JavaScript provider can return anything; TypeScript would refuse this one.
+          Days: async () => [new Date(0), [new Date(1)]] as unknown as OperationResult,
+        },
       },
-    });
+    );
     const app = express();
     app.use('/odata', odata({ model: MODEL, provider, logger: (event) => logged.push(event.message) }));
     server = await startServer(app);

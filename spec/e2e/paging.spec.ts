@@ -19,8 +19,24 @@ const model = DEMO_MODEL;
 
 // Duplicate names on purpose (ties for `$orderby=Name`), and characters a `$skiptoken` must carry.
 const NAMES = [
-  'Bread', 'Milk', 'Vint soda', 'Havina Cola', "O'Brien's Ale", 'Fish & Chips', '50% Off', 'a,b', 'x=y?z',
-  'Crème brûlée', 'plus+sign', 'slash/name', '#hash', "''", 'Tea (green)', 'Zebra', 'apple', 'Apple',
+  'Bread',
+  'Milk',
+  'Vint soda',
+  'Havina Cola',
+  "O'Brien's Ale",
+  'Fish & Chips',
+  '50% Off',
+  'a,b',
+  'x=y?z',
+  'Crème brûlée',
+  'plus+sign',
+  'slash/name',
+  '#hash',
+  "''",
+  'Tea (green)',
+  'Zebra',
+  'apple',
+  'Apple',
 ];
 const CITIES = ['Redmond', 'Sammamish', 'Walldorf', 'Tokyo', "Coeur d'Alene", 'Zürich', 'Berlin'];
 
@@ -151,7 +167,12 @@ async function getJson(server: RunningServer, path: string): Promise<Page> {
 }
 
 function decodeXmlAttribute(text: string): string {
-  return text.replace(/&quot;/g, '"').replace(/&apos;/g, "'").replace(/&lt;/g, '<').replace(/&gt;/g, '>').replace(/&amp;/g, '&');
+  return text
+    .replace(/&quot;/g, '"')
+    .replace(/&apos;/g, "'")
+    .replace(/&lt;/g, '<')
+    .replace(/&gt;/g, '>')
+    .replace(/&amp;/g, '&');
 }
 
 async function getAtom(server: RunningServer, path: string, set = 'Products'): Promise<Page> {
@@ -241,7 +262,11 @@ describe('server-driven paging over several thousand entities', () => {
         (p: Product) => p.Rating > 2,
         (a: Product, b: Product) => ordinal(supplierCity(a), supplierCity(b)) || b.Rating - a.Rating,
       ],
-      ['Products?$orderby=Category/Name,Name&$expand=Category', everything, (a: Product, b: Product) => ordinal(categoryName(a), categoryName(b)) || ordinal(a.Name, b.Name)],
+      [
+        'Products?$orderby=Category/Name,Name&$expand=Category',
+        everything,
+        (a: Product, b: Product) => ordinal(categoryName(a), categoryName(b)) || ordinal(a.Name, b.Name),
+      ],
       ['Products?$expand=Category,Supplier', everything, byId],
       ['Products?$select=ID,Name&$orderby=Name', everything, (a: Product, b: Product) => ordinal(a.Name, b.Name)],
       ['Categories(3)/Products?$orderby=Rating', (p: Product) => p.CategoryID === 3, (a: Product, b: Product) => a.Rating - b.Rating],
@@ -255,8 +280,11 @@ describe('server-driven paging over several thousand entities', () => {
   });
 
   it('keeps the other options in absolute next links, drops $skip, lowers $top and adds $skiptoken', async () => {
-    const result = await walk(server, "Products?$filter=Rating%20ge%202&$select=ID,Name&$orderby=Name%20desc&$skip=10&$top=300&$format=json&tenant=acme");
-    const expected = expectedIds((p) => p.Rating >= 2, (a, b) => ordinal(b.Name, a.Name)).slice(10, 310);
+    const result = await walk(server, 'Products?$filter=Rating%20ge%202&$select=ID,Name&$orderby=Name%20desc&$skip=10&$top=300&$format=json&tenant=acme');
+    const expected = expectedIds(
+      (p) => p.Rating >= 2,
+      (a, b) => ordinal(b.Name, a.Name),
+    ).slice(10, 310);
     expect(allIds(result)).toEqual(expected);
     expect(result.pages.map((page) => page.ids.length)).toEqual([97, 97, 97, 9]);
     const prefix = `${server.url}/odata/Products?$filter=Rating%20ge%202&$select=ID,Name&$orderby=Name%20desc&`;
@@ -327,8 +355,11 @@ describe('server-driven paging over several thousand entities', () => {
   });
 
   it('lets another server instance answer the next link', async () => {
-    const path = "Products?$orderby=Name,Rating%20desc&$filter=Price%20gt%20100";
-    const expected = expectedIds((p) => p.cents > 10000, (a, b) => ordinal(a.Name, b.Name) || b.Rating - a.Rating);
+    const path = 'Products?$orderby=Name,Rating%20desc&$filter=Price%20gt%20100';
+    const expected = expectedIds(
+      (p) => p.cents > 10000,
+      (a, b) => ordinal(a.Name, b.Name) || b.Rating - a.Rating,
+    );
     // Page 1 from A, page 2 from B, page 3 from A...
     const mixed = await walk(server, path, { serverFor: (page) => (page % 2 === 1 ? other : server) });
     expect(allIds(mixed)).toEqual(expected);
@@ -359,7 +390,9 @@ describe('server-driven paging over several thousand entities', () => {
     ['Products?$orderby=Rating%20desc,Name', "3,'x,1"],
     ['Products?$orderby=Name', '%27Milk%27%2C'],
   ])('%s with a tampered $skiptoken=%s is 400 SKIPTOKEN_INVALID', async (path, token) => {
-    const response = await request(server.url).get(`/odata/${path}${path.includes('?') ? '&' : '?'}$skiptoken=${token}`).set('accept', 'application/json');
+    const response = await request(server.url)
+      .get(`/odata/${path}${path.includes('?') ? '&' : '?'}$skiptoken=${token}`)
+      .set('accept', 'application/json');
     expect(response.status).toBe(400);
     expect(response.body.error.code).toBe('SKIPTOKEN_INVALID');
     expect(response.body.error.message.value).toBe(`The $skiptoken '${decodeURIComponent(token)}' is not valid for this request.`);

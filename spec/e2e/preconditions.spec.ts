@@ -24,19 +24,23 @@ describe.each(EXPRESS_VERSIONS)('preconditions on %s', (_name, expressModule) =>
   const STALE = 'W/"7"';
 
   describe('If-Match on reads of an entity with a concurrency token', () => {
-    it.each(['Suppliers(0)', 'Suppliers(0)/Name', 'Suppliers(0)/Name/$value', 'Suppliers(0)/Address', 'Suppliers(0)/Address/City/$value', 'Products(0)/Supplier'])(
-      'GET %s with a stale If-Match is 412, with the current tag or * it is 200',
-      async (path) => {
-        const stale = await api().get(`/odata/${path}`).set('accept', JSON_TYPE).set('if-match', STALE);
-        expect([stale.status, stale.body.error?.code]).toEqual([412, 'PRECONDITION_FAILED']);
-        expect(stale.body.error.message.value).toBe('The entity tag given in If-Match does not match the current entity tag.');
-        for (const tag of [CURRENT, '*', `${STALE}, ${CURRENT}`, '"0"']) {
-          const current = await api().get(`/odata/${path}`).set('accept', JSON_TYPE).set('if-match', tag);
-          expect([tag, current.status]).toEqual([tag, 200]);
-          expect(current.headers['etag']).toBe(CURRENT);
-        }
-      },
-    );
+    it.each([
+      'Suppliers(0)',
+      'Suppliers(0)/Name',
+      'Suppliers(0)/Name/$value',
+      'Suppliers(0)/Address',
+      'Suppliers(0)/Address/City/$value',
+      'Products(0)/Supplier',
+    ])('GET %s with a stale If-Match is 412, with the current tag or * it is 200', async (path) => {
+      const stale = await api().get(`/odata/${path}`).set('accept', JSON_TYPE).set('if-match', STALE);
+      expect([stale.status, stale.body.error?.code]).toEqual([412, 'PRECONDITION_FAILED']);
+      expect(stale.body.error.message.value).toBe('The entity tag given in If-Match does not match the current entity tag.');
+      for (const tag of [CURRENT, '*', `${STALE}, ${CURRENT}`, '"0"']) {
+        const current = await api().get(`/odata/${path}`).set('accept', JSON_TYPE).set('if-match', tag);
+        expect([tag, current.status]).toEqual([tag, 200]);
+        expect(current.headers['etag']).toBe(CURRENT);
+      }
+    });
 
     it('HEAD follows GET: 412 for a stale If-Match', async () => {
       expect((await api().head('/odata/Suppliers(0)').set('if-match', STALE)).status).toBe(412);
@@ -68,8 +72,7 @@ describe.each(EXPRESS_VERSIONS)('preconditions on %s', (_name, expressModule) =>
   });
 
   describe('a specific entity tag where no ETag can exist', () => {
-    const NO_TOKEN =
-      "The entity type 'ODataDemo.Product' has no concurrency token (no property with ConcurrencyMode=\"Fixed\"), so its entities have no ETag;";
+    const NO_TOKEN = 'The entity type \'ODataDemo.Product\' has no concurrency token (no property with ConcurrencyMode="Fixed"), so its entities have no ETag;';
 
     it.each([
       ['GET', 'Products(1)', 'if-match'],
@@ -83,7 +86,8 @@ describe.each(EXPRESS_VERSIONS)('preconditions on %s', (_name, expressModule) =>
       const before = (await api().get('/odata/Products(1)').set('accept', JSON_TYPE)).body;
       const name = header === 'if-match' ? 'If-Match' : 'If-None-Match';
       const verb = method === 'MERGE' ? 'merge' : method === 'PUT' ? 'put' : method === 'DELETE' ? 'delete' : 'get';
-      const response = await api()[verb](`/odata/${path}`)
+      const response = await api()
+        [verb](`/odata/${path}`)
         .set('accept', JSON_TYPE)
         .set('content-type', JSON_TYPE)
         .set(header, 'W/"1"')
@@ -107,13 +111,18 @@ describe.each(EXPRESS_VERSIONS)('preconditions on %s', (_name, expressModule) =>
     });
 
     it('POST to a collection with a specific If-Match is 400 and creates nothing', async () => {
-      const response = await api().post('/odata/Categories').set('content-type', JSON_TYPE).set('accept', JSON_TYPE).set('if-match', 'W/"1"').send({ ID: 7, Name: 'Tagged' });
+      const response = await api()
+        .post('/odata/Categories')
+        .set('content-type', JSON_TYPE)
+        .set('accept', JSON_TYPE)
+        .set('if-match', 'W/"1"')
+        .send({ ID: 7, Name: 'Tagged' });
       expect([response.status, response.body.error.code]).toEqual([400, 'PRECONDITION_INVALID']);
       expect((await api().get('/odata/Categories(7)')).status).toBe(404);
     });
   });
 
-  describe("If-Match: * (what @sap_oss/odata-library sends on every write) wherever the entity exists", () => {
+  describe('If-Match: * (what @sap_oss/odata-library sends on every write) wherever the entity exists', () => {
     it('is accepted on reads and writes of a type without a concurrency token', async () => {
       expect((await api().get('/odata/Products(1)').set('if-match', '*')).status).toBe(200);
       expect((await api().get('/odata/Products').set('if-match', '*')).status).toBe(200);

@@ -21,21 +21,35 @@ let release: () => void = () => undefined;
 const hang = (): Promise<void> => new Promise<void>((resolve) => (release = resolve));
 
 function albums(): MemoryProvider {
-  return new MemoryProvider(MODEL, { Albums: [{ ID: 1, Name: 'One' }], Photos: [], Owners: [{ ID: 1 }], Notes: [] }, {
-    transactionTimeout: 300,
-    operations: {
-      // A service operation that writes, hangs (a stuck call to another system), then writes again.
-      AddAlbum: async ({ parameters, functionImport }, context) => {
-        const entitySet = functionImport.entitySet;
-        if (entitySet === undefined) throw new Error('no set');
-        const album = (ID: unknown, Name: unknown) => ({ entitySet, entityType: entitySet.entityType, values: { ID, Name }, sent: new Set(['ID', 'Name']), bindings: [], inline: [], parent: undefined, media: undefined }) as Parameters<MemoryProvider['create']>[0];
-        const created = await provider.create(album(parameters.ID, parameters.Name), context);
-        await hang();
-        await provider.create(album(99, 'Late'), context).catch((error: { code?: string }) => lateWrites.push(error.code ?? 'failed'));
-        return created;
+  return new MemoryProvider(
+    MODEL,
+    { Albums: [{ ID: 1, Name: 'One' }], Photos: [], Owners: [{ ID: 1 }], Notes: [] },
+    {
+      transactionTimeout: 300,
+      operations: {
+        // A service operation that writes, hangs (a stuck call to another system), then writes again.
+        AddAlbum: async ({ parameters, functionImport }, context) => {
+          const entitySet = functionImport.entitySet;
+          if (entitySet === undefined) throw new Error('no set');
+          const album = (ID: unknown, Name: unknown) =>
+            ({
+              entitySet,
+              entityType: entitySet.entityType,
+              values: { ID, Name },
+              sent: new Set(['ID', 'Name']),
+              bindings: [],
+              inline: [],
+              parent: undefined,
+              media: undefined,
+            }) as Parameters<MemoryProvider['create']>[0];
+          const created = await provider.create(album(parameters.ID, parameters.Name), context);
+          await hang();
+          await provider.create(album(99, 'Late'), context).catch((error: { code?: string }) => lateWrites.push(error.code ?? 'failed'));
+          return created;
+        },
       },
     },
-  });
+  );
 }
 
 let provider: MemoryProvider;
@@ -62,9 +76,15 @@ const names = async (): Promise<string[]> =>
 
 describe('limits.providerTimeout', () => {
   it('answers a read whose provider hangs with 503 PROVIDER_TIMEOUT and Retry-After, in about the timeout', async () => {
-    await start((inner) => ({ query: async (queryRequest, context) => (queryRequest.entitySet.name === 'Photos' ? hang().then(() => ({ entities: [] })) : inner.query(queryRequest, context)) }), {
-      limits: { providerTimeout: 150 },
-    });
+    await start(
+      (inner) => ({
+        query: async (queryRequest, context) =>
+          queryRequest.entitySet.name === 'Photos' ? hang().then(() => ({ entities: [] })) : inner.query(queryRequest, context),
+      }),
+      {
+        limits: { providerTimeout: 150 },
+      },
+    );
     const started = Date.now();
     const response = await request(server.url).get('/odata/Photos').set('accept', JSON_TYPE);
     expect(Date.now() - started).toBeLessThan(2000);
@@ -74,15 +94,18 @@ describe('limits.providerTimeout', () => {
   });
 
   it('rolls back a write whose provider wrote and then hung, and lets the next writer in', async () => {
-    await start((inner) => {
-      const wrapped: DataProvider = Object.create(inner) as DataProvider;
-      wrapped.create = async (createRequest, context) => {
-        const created = await inner.create(createRequest, context);
-        if (createRequest.values.Name === 'Stuck') await hang();
-        return created;
-      };
-      return wrapped;
-    }, { limits: { providerTimeout: 150 } });
+    await start(
+      (inner) => {
+        const wrapped: DataProvider = Object.create(inner) as DataProvider;
+        wrapped.create = async (createRequest, context) => {
+          const created = await inner.create(createRequest, context);
+          if (createRequest.values.Name === 'Stuck') await hang();
+          return created;
+        };
+        return wrapped;
+      },
+      { limits: { providerTimeout: 150 } },
+    );
     const stuck = await request(server.url).post('/odata/Albums').set('content-type', JSON_TYPE).set('accept', JSON_TYPE).send({ ID: 5, Name: 'Stuck' });
     expect([stuck.status, stuck.headers['retry-after']]).toEqual([503, '1']);
     const next = await request(server.url).post('/odata/Albums').set('content-type', JSON_TYPE).send({ ID: 6, Name: 'Next' });
@@ -108,9 +131,10 @@ describe('limits.providerTimeout', () => {
       }),
       { limits: { providerTimeout: 150 } },
     );
-    const result = await fetch(`${server.url}/odata/Albums?$format=json`).then(
-      async (response) => ({ status: response.status, text: await response.text().catch((error: Error) => `failed: ${error.message}`) }),
-    );
+    const result = await fetch(`${server.url}/odata/Albums?$format=json`).then(async (response) => ({
+      status: response.status,
+      text: await response.text().catch((error: Error) => `failed: ${error.message}`),
+    }));
     expect(result.status).toBe(200);
     expect(result.text).toMatch(/^failed: /);
     expect(logged).toEqual(['200 The response was cut off after its headers were sent: The data provider did not finish within 150 ms; try again later.']);
@@ -143,7 +167,9 @@ describe('a changeset whose transaction hangs in MemoryProvider (transactionTime
     expect('status' in part ? [part.status, part.headers['Retry-After'], part.body.toString()] : part).toEqual([
       503,
       '1',
-      expect.stringContaining('<m:code>PROVIDER_TIMEOUT</m:code><m:message xml:lang="en-US">The data provider did not finish within 300 ms; try again later.</m:message>'),
+      expect.stringContaining(
+        '<m:code>PROVIDER_TIMEOUT</m:code><m:message xml:lang="en-US">The data provider did not finish within 300 ms; try again later.</m:message>',
+      ),
     ]);
     expect(await names()).toEqual(['One', 'Waited']);
     // The operation resumes and writes again: its request's writes are refused from now on.

@@ -99,7 +99,7 @@ function topLevelIds(body: string, json: boolean): string {
     ids = (Array.isArray(parsed.d) ? parsed.d : parsed.d.results).map((entity) => entity.ID);
   } else {
     let xml = body;
-    for (let previous = ''; previous !== xml; ) {
+    for (let previous = ''; previous !== xml;) {
       previous = xml;
       xml = xml.replace(/<m:inline>(?:(?!<m:inline>)[\s\S])*?<\/m:inline>/g, '');
     }
@@ -130,7 +130,11 @@ describe('docs/query-options.md examples', () => {
     const { expected } = example;
     if (expected.kind === 'body') {
       expect(response.status).toBe(200);
-      const written = expected.text.split('http://localhost:4004/odata/').join(`${root.url}/odata/`).split('http://localhost:4005/odata/').join(`${paged.url}/odata/`);
+      const written = expected.text
+        .split('http://localhost:4004/odata/')
+        .join(`${root.url}/odata/`)
+        .split('http://localhost:4005/odata/')
+        .join(`${paged.url}/odata/`);
       expect(response.text).toBe(written);
       return;
     }

@@ -165,14 +165,26 @@ describe('query options on the demo service', () => {
       ["Name eq 'Milk", 'FILTER_SYNTAX', "Syntax error at position 8 in 'Name eq 'Milk': Bad literal ''Milk': the closing quote is missing"],
       ['Price gt 20 an ID eq 1', 'FILTER_SYNTAX', "Syntax error at position 12 in 'Price gt 20 an ID eq 1': expected an operator, found 'an'"],
       ["Nme eq 'x'", 'FILTER_UNKNOWN_PROPERTY', "No property 'Nme' exists in type 'ODataDemo.Product' at position 0 in 'Nme eq 'x''. Did you mean 'Name'?"],
-      ["Category/Nam eq 'x'", 'FILTER_UNKNOWN_PROPERTY', "No property 'Nam' exists in type 'ODataDemo.Category' at position 9 in 'Category/Nam eq 'x''. Did you mean 'Name'?"],
+      [
+        "Category/Nam eq 'x'",
+        'FILTER_UNKNOWN_PROPERTY',
+        "No property 'Nam' exists in type 'ODataDemo.Category' at position 9 in 'Category/Nam eq 'x''. Did you mean 'Name'?",
+      ],
       ['Name eq 1', 'FILTER_TYPE', "Type error at position 0 in 'Name eq 1': the operator 'eq' cannot compare Edm.String with Edm.Int32"],
       ['Name', 'FILTER_TYPE', "Type error at position 0 in 'Name': the expression must be of type Edm.Boolean, but it is Edm.String"],
-      ['not Rating eq 3', 'FILTER_TYPE', "Type error at position 4 in 'not Rating eq 3': the operator 'not' needs Edm.Boolean operands, but this one is Edm.Int32"],
+      [
+        'not Rating eq 3',
+        'FILTER_TYPE',
+        "Type error at position 4 in 'not Rating eq 3': the operator 'not' needs Edm.Boolean operands, but this one is Edm.Int32",
+      ],
       ["substringof('a')", 'FILTER_ARITY', "Function 'substringof' takes 2 argument(s), got 1, at position 0 in 'substringof('a')'."],
       ['ID eq 1 and length(Name,1) eq 4', 'FILTER_ARITY', "Function 'length' takes 1 argument(s), got 2, at position 12 in 'ID eq 1 and length(Name,1) eq 4'."],
       ['foo(Name)', 'FILTER_UNKNOWN_FUNCTION', "Unknown function 'foo' at position 0 in 'foo(Name)'."],
-      ['ID eq 1 and lenght(Name) eq 4', 'FILTER_UNKNOWN_FUNCTION', "Unknown function 'lenght' at position 12 in 'ID eq 1 and lenght(Name) eq 4'. Did you mean 'length'?"],
+      [
+        'ID eq 1 and lenght(Name) eq 4',
+        'FILTER_UNKNOWN_FUNCTION',
+        "Unknown function 'lenght' at position 12 in 'ID eq 1 and lenght(Name) eq 4'. Did you mean 'length'?",
+      ],
       ['Price div 0 gt 1', 'FILTER_DIVISION_BY_ZERO', "Division by zero while evaluating 'Price div 0'."],
     ])('$filter=%s is 400 %s', async (filter, code, message) => {
       await expectError(`Products?$filter=${filter}`, 400, code, message);
@@ -338,7 +350,12 @@ describe('query options on the demo service', () => {
       ['Products(1)/Category/$count', "'Category' addresses a single entity"],
       ['Products(1)/$links/Category/$count', "'$links/Category' addresses a single link"],
     ])('%s is 400 URI_INVALID_SEGMENT: $count follows collections only', async (path, detail) => {
-      await expectError(path.replace(/ /g, '%20'), 400, 'URI_INVALID_SEGMENT', `The segment '$count' is not valid here: $count can only follow a collection; ${detail}`);
+      await expectError(
+        path.replace(/ /g, '%20'),
+        400,
+        'URI_INVALID_SEGMENT',
+        `The segment '$count' is not valid here: $count can only follow a collection; ${detail}`,
+      );
     });
   });
 
@@ -372,7 +389,8 @@ describe('query options on the demo service', () => {
     });
 
     it('keeps the related links for * in Atom, as without $select', async () => {
-      const links = (text: string) => [...text.matchAll(/<link rel="http:\/\/schemas\.microsoft\.com\/ado\/2007\/08\/dataservices\/related\/[^>]*>/g)].map((m) => m[0]);
+      const links = (text: string) =>
+        [...text.matchAll(/<link rel="http:\/\/schemas\.microsoft\.com\/ado\/2007\/08\/dataservices\/related\/[^>]*>/g)].map((m) => m[0]);
       const selected = await get('Products(1)?$select=*');
       const plain = await get('Products(1)');
       expect(links(selected.text)).toEqual([
@@ -395,7 +413,9 @@ describe('query options on the demo service', () => {
         },
       });
       const atom = await get('Products(1)?$select=Name,Category/*&$expand=Category');
-      expect(atom.text).toContain('<link rel="http://schemas.microsoft.com/ado/2007/08/dataservices/related/Products" type="application/atom+xml;type=feed" title="Products" href="Categories(1)/Products"/>');
+      expect(atom.text).toContain(
+        '<link rel="http://schemas.microsoft.com/ado/2007/08/dataservices/related/Products" type="application/atom+xml;type=feed" title="Products" href="Categories(1)/Products"/>',
+      );
     });
 
     it('writes a selected navigation property as deferred', async () => {
@@ -437,7 +457,10 @@ describe('query options on the demo service', () => {
 
     it.each([
       ['Nme', "Invalid value 'Nme' for the query option '$select': no property 'Nme' exists in 'ODataDemo.Product' (position 0). Did you mean 'Name'?"],
-      ['Category/Name', "Invalid value 'Category/Name' for the query option '$select': 'Category/Name' selects into 'Category', which is not expanded; add it to $expand"],
+      [
+        'Category/Name',
+        "Invalid value 'Category/Name' for the query option '$select': 'Category/Name' selects into 'Category', which is not expanded; add it to $expand",
+      ],
     ])('$select=%s is 400', async (select, message) => {
       await expectError(`Products?$select=${select}`, 400, 'QUERY_INVALID_VALUE', message);
     });
@@ -516,10 +539,10 @@ describe('query options on the demo service', () => {
     it.each([
       ['Categories(1)/Products?$filter=Price gt 20&$orderby=Price desc', [4, 5, 2]],
       ['Categories(1)/Products?$top=2&$skip=1', [2, 3]],
-      ['Categories(1)/Products?$filter=substringof(\'o\',Name)&$orderby=Name desc', [2, 6, 3]],
+      ["Categories(1)/Products?$filter=substringof('o',Name)&$orderby=Name desc", [2, 6, 3]],
       ['Suppliers(1)/Products?$orderby=Name', [0, 7, 8]],
       ['Suppliers(0)/Products?$filter=year(ReleaseDate) eq 2006&$select=ID', [5, 6]],
-      ['Categories(2)/Products?$filter=Supplier/Name eq \'Tokyo Traders\'', [7, 8]],
+      ["Categories(2)/Products?$filter=Supplier/Name eq 'Tokyo Traders'", [7, 8]],
     ])('%s', async (path, expected) => {
       const response = await json(path);
       expect(response.status).toBe(200);
@@ -586,7 +609,12 @@ describe('query options on the demo service', () => {
     });
 
     it('echoes the decoded text in error messages', async () => {
-      await expectError("Products?$filter=Name+eq+%27x%27+and", 400, 'FILTER_SYNTAX', "Syntax error at position 15 in 'Name eq 'x' and': expected an expression, found the end of the expression");
+      await expectError(
+        'Products?$filter=Name+eq+%27x%27+and',
+        400,
+        'FILTER_SYNTAX',
+        "Syntax error at position 15 in 'Name eq 'x' and': expected an expression, found the end of the expression",
+      );
     });
   });
 

@@ -64,7 +64,11 @@ async function* products(count: number, cursor: Cursor): AsyncIterable<Entity> {
 }
 
 /** GET the feed, counting entries across chunk boundaries without keeping the body. */
-function readFeed(url: string, needle: string, onFirstByte: () => void): Promise<{ status: number | undefined; headers: http.IncomingHttpHeaders; entries: number; bytes: number; head: string; tail: string }> {
+function readFeed(
+  url: string,
+  needle: string,
+  onFirstByte: () => void,
+): Promise<{ status: number | undefined; headers: http.IncomingHttpHeaders; entries: number; bytes: number; head: string; tail: string }> {
   return new Promise((resolve, reject) => {
     http
       .get(url, { agent: false }, (response) => {

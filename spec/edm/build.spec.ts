@@ -142,7 +142,9 @@ describe('buildModel: containers', () => {
     const result = (name: string) => {
       const returnType = model.functionImports.get(name)?.returnType;
       if (returnType === undefined) return undefined;
-      return returnType.kind === 'Primitive' ? [returnType.kind, returnType.name, returnType.collection] : [returnType.kind, returnType.type.name, returnType.collection];
+      return returnType.kind === 'Primitive'
+        ? [returnType.kind, returnType.name, returnType.collection]
+        : [returnType.kind, returnType.type.name, returnType.collection];
     };
     expect(result('Reindex')).toBeUndefined();
     expect(result('CountProducts')).toEqual(['Primitive', 'Edm.Int32', false]);
@@ -158,7 +160,13 @@ describe('buildModel: containers', () => {
 
   it('resolves parameters with mode and facets', () => {
     const count = model.functionImports.get('CountProducts');
-    expect(count?.parametersByName.get('prefix')).toMatchObject({ type: { kind: 'Primitive', name: 'Edm.String' }, mode: 'In', nullable: true, maxLength: 20, unicode: true });
+    expect(count?.parametersByName.get('prefix')).toMatchObject({
+      type: { kind: 'Primitive', name: 'Edm.String' },
+      mode: 'In',
+      nullable: true,
+      maxLength: 20,
+      unicode: true,
+    });
     expect(count?.parametersByName.get('since')?.mode).toBeUndefined();
     expect(model.functionImports.get('Purge')?.parameters[0].mode).toBe('Out');
   });
@@ -206,21 +214,75 @@ describe('buildModel: immutability and version', () => {
   it.each<[string, ModelDefinition, '1.0' | '2.0']>([
     ['a plain model', minimal(), '1.0'],
     ['a model declaring 2.0', { ...minimal(), dataServiceVersion: '2.0' }, '2.0'],
-    ['a model declaring 1.0 but mapping a property to a feed element', {
-      ...minimal(),
-      dataServiceVersion: '1.0',
-      schemas: [{ ...minimal().schemas[0], entityTypes: [{ name: 'T', key: ['Id'], properties: [{ name: 'Id', type: 'Edm.Int32', nullable: false }, { name: 'Title', type: 'Edm.String', feedCustomization: { targetPath: 'SyndicationTitle', keepInContent: true } }] }] }],
-    }, '2.0'],
-    ['a model with an entity-level m:FC_* mapping', {
-      schemas: [{ ...minimal().schemas[0], entityTypes: [{ name: 'T', key: ['Id'], properties: [{ name: 'Id', type: 'Edm.Int32', nullable: false }], annotationAttributes: [{ namespace: METADATA_NAMESPACE, prefix: 'm', name: 'FC_TargetPath', value: 'SyndicationTitle' }] }] }],
-    }, '2.0'],
-    ['a model with media, open types and service operations only', {
-      schemas: [{
-        ...minimal().schemas[0],
-        entityTypes: [{ name: 'T', key: ['Id'], hasStream: true, openType: true, properties: [{ name: 'Id', type: 'Edm.Int32', nullable: false, mimeType: 'text/plain' }] }],
-        entityContainers: [{ name: 'C', entitySets: [{ name: 'Ts', entityType: 'N.T' }], functionImports: [{ name: 'F', returnType: 'Collection(Edm.Int32)', httpMethod: 'POST' }] }],
-      }],
-    }, '1.0'],
+    [
+      'a model declaring 1.0 but mapping a property to a feed element',
+      {
+        ...minimal(),
+        dataServiceVersion: '1.0',
+        schemas: [
+          {
+            ...minimal().schemas[0],
+            entityTypes: [
+              {
+                name: 'T',
+                key: ['Id'],
+                properties: [
+                  { name: 'Id', type: 'Edm.Int32', nullable: false },
+                  { name: 'Title', type: 'Edm.String', feedCustomization: { targetPath: 'SyndicationTitle', keepInContent: true } },
+                ],
+              },
+            ],
+          },
+        ],
+      },
+      '2.0',
+    ],
+    [
+      'a model with an entity-level m:FC_* mapping',
+      {
+        schemas: [
+          {
+            ...minimal().schemas[0],
+            entityTypes: [
+              {
+                name: 'T',
+                key: ['Id'],
+                properties: [{ name: 'Id', type: 'Edm.Int32', nullable: false }],
+                annotationAttributes: [{ namespace: METADATA_NAMESPACE, prefix: 'm', name: 'FC_TargetPath', value: 'SyndicationTitle' }],
+              },
+            ],
+          },
+        ],
+      },
+      '2.0',
+    ],
+    [
+      'a model with media, open types and service operations only',
+      {
+        schemas: [
+          {
+            ...minimal().schemas[0],
+            entityTypes: [
+              {
+                name: 'T',
+                key: ['Id'],
+                hasStream: true,
+                openType: true,
+                properties: [{ name: 'Id', type: 'Edm.Int32', nullable: false, mimeType: 'text/plain' }],
+              },
+            ],
+            entityContainers: [
+              {
+                name: 'C',
+                entitySets: [{ name: 'Ts', entityType: 'N.T' }],
+                functionImports: [{ name: 'F', returnType: 'Collection(Edm.Int32)', httpMethod: 'POST' }],
+              },
+            ],
+          },
+        ],
+      },
+      '1.0',
+    ],
   ])('dataServiceVersion of %s', (_name, definition, version) => {
     expect(buildModel(definition).dataServiceVersion).toBe(version);
   });

@@ -13,12 +13,28 @@ function summarize(model: EdmModel): unknown {
     types: [...model.entityTypes.values()].map((type) => ({
       name: type.qualifiedName,
       key: type.key.map((p) => p.name),
-      properties: type.properties.map((p) => [p.name, p.type.kind === 'Primitive' ? p.type.name : p.type.type.qualifiedName, p.nullable, p.isKey, p.concurrencyMode, p.feedCustomization]),
+      properties: type.properties.map((p) => [
+        p.name,
+        p.type.kind === 'Primitive' ? p.type.name : p.type.type.qualifiedName,
+        p.nullable,
+        p.isKey,
+        p.concurrencyMode,
+        p.feedCustomization,
+      ]),
       navigation: type.navigationProperties.map((n) => [n.name, n.target.qualifiedName, n.isCollection, n.partner?.name]),
       sets: model.entitySetsOf(type).map((s) => s.name),
     })),
-    targets: [...model.entitySets.values()].flatMap((set) => set.entityType.navigationProperties.map((n) => [set.name, n.name, model.navigationTarget(set, n)?.name])),
-    operations: [...model.functionImports.values()].map((f) => [f.name, f.returnType?.kind, f.returnType?.collection, f.entitySet?.name, f.httpMethod, f.parameters.map((p) => [p.name, p.type.name, p.mode])]),
+    targets: [...model.entitySets.values()].flatMap((set) =>
+      set.entityType.navigationProperties.map((n) => [set.name, n.name, model.navigationTarget(set, n)?.name]),
+    ),
+    operations: [...model.functionImports.values()].map((f) => [
+      f.name,
+      f.returnType?.kind,
+      f.returnType?.collection,
+      f.entitySet?.name,
+      f.httpMethod,
+      f.parameters.map((p) => [p.name, p.type.name, p.mode]),
+    ]),
   };
 }
 
@@ -47,6 +63,8 @@ describe('defineModel', () => {
   });
 
   it('throws MODEL_INVALID for an invalid definition', () => {
-    expect(() => defineModel({ namespace: 'N' })).toThrow(expect.objectContaining({ code: 'MODEL_INVALID', message: 'The model is invalid:\nModel: at least one EntityContainer is required' }));
+    expect(() => defineModel({ namespace: 'N' })).toThrow(
+      expect.objectContaining({ code: 'MODEL_INVALID', message: 'The model is invalid:\nModel: at least one EntityContainer is required' }),
+    );
   });
 });

@@ -121,7 +121,9 @@ describe('readEdmx: an SAP Gateway document', () => {
       'sap:creatable=false',
       'sap:updatable=false',
     ]);
-    expect(schema.entityContainers?.[0].annotationAttributes).toEqual([{ namespace: SAP_NS, prefix: 'sap', name: 'supported-formats', value: 'atom json xlsx' }]);
+    expect(schema.entityContainers?.[0].annotationAttributes).toEqual([
+      { namespace: SAP_NS, prefix: 'sap', name: 'supported-formats', value: 'atom json xlsx' },
+    ]);
   });
 
   it('keeps edmx:Reference (another edmx namespace), atom:link and vocabulary annotations as elements', () => {
@@ -133,7 +135,8 @@ describe('readEdmx: an SAP Gateway document', () => {
         {
           namespace: '',
           name: 'Uri',
-          value: "https://gateway.example.com/sap/opu/odata/IWFND/CATALOGSERVICE;v=2/Vocabularies(TechnicalName='%2FIWBEP%2FVOC_COMMON',Version='0001',SAPOrigin='LOCAL')/$value",
+          value:
+            "https://gateway.example.com/sap/opu/odata/IWFND/CATALOGSERVICE;v=2/Vocabularies(TechnicalName='%2FIWBEP%2FVOC_COMMON',Version='0001',SAPOrigin='LOCAL')/$value",
         },
       ],
       children: [
@@ -166,7 +169,9 @@ describe('readEdmx: kitchen-sink details', () => {
       summary: 'The root of the hierarchy.',
       longDescription: 'Every catalogued item & picture derives from it.',
     });
-    expect(schema.associations?.find((a) => a.name === 'Order_Lines')?.referentialConstraint?.documentation).toEqual({ summary: 'Lines belong to their order.' });
+    expect(schema.associations?.find((a) => a.name === 'Order_Lines')?.referentialConstraint?.documentation).toEqual({
+      summary: 'Lines belong to their order.',
+    });
   });
 
   it('keeps unknown facets as extraAttributes and custom feed targets', () => {
@@ -198,7 +203,15 @@ describe('readEdmx: kitchen-sink details', () => {
       children: ['A schema-level', { namespace: KS_NS, prefix: 'ks', name: 'em', children: ['note'] }, '.'],
     });
     expect(definition.annotationElements).toEqual([
-      { namespace: KS_NS, prefix: 'ks', name: 'generator', attributes: [{ namespace: '', name: 'name', value: 'hand' }, { namespace: '', name: 'version', value: '1' }] },
+      {
+        namespace: KS_NS,
+        prefix: 'ks',
+        name: 'generator',
+        attributes: [
+          { namespace: '', name: 'name', value: 'hand' },
+          { namespace: '', name: 'version', value: '1' },
+        ],
+      },
     ]);
     expect(definition.namespaces).toEqual({ ks: KS_NS });
   });
@@ -244,17 +257,59 @@ describe('readEdmx: malformed and unsupported documents', () => {
     ['an OData 4 schema', edmx(VALID_BODY, { csdl: 'http://docs.oasis-open.org/odata/ns/edm' }), 'EDMX_UNSUPPORTED', 'not one of OData 1.0/2.0'],
     ['a Property without Type', edmx('<EntityType Name="T">\n<Property Name="Id"/></EntityType>'), 'EDMX_UNSUPPORTED', '<Property> at line 6, column 21'],
     ['a Schema without Namespace', edmx('').replace(' Namespace="NS"', ''), 'EDMX_UNSUPPORTED', 'the attribute Namespace is required'],
-    ['Nullable="maybe"', edmx('<EntityType Name="T"><Property Name="Id" Type="Edm.Int32" Nullable="maybe"/></EntityType>'), 'EDMX_UNSUPPORTED', 'Nullable="maybe" is not a boolean'],
+    [
+      'Nullable="maybe"',
+      edmx('<EntityType Name="T"><Property Name="Id" Type="Edm.Int32" Nullable="maybe"/></EntityType>'),
+      'EDMX_UNSUPPORTED',
+      'Nullable="maybe" is not a boolean',
+    ],
     ['MaxLength="-1"', edmx('<ComplexType Name="C"><Property Name="S" Type="Edm.String" MaxLength="-1"/></ComplexType>'), 'EDMX_UNSUPPORTED', 'MaxLength="-1"'],
-    ['ConcurrencyMode="Always"', edmx('<ComplexType Name="C"><Property Name="S" Type="Edm.String" ConcurrencyMode="Always"/></ComplexType>'), 'EDMX_UNSUPPORTED', 'None, Fixed'],
-    ['FC_ContentKind="markdown"', edmx('<ComplexType Name="C"><Property Name="S" Type="Edm.String" m:FC_TargetPath="SyndicationTitle" m:FC_ContentKind="markdown"/></ComplexType>'), 'EDMX_UNSUPPORTED', 'text, html, xhtml'],
-    ['Multiplicity="2"', edmx('<Association Name="A"><End Role="a" Type="NS.T" Multiplicity="2"/><End Role="b" Type="NS.T" Multiplicity="*"/></Association>'), 'EDMX_UNSUPPORTED', 'Multiplicity="2"'],
-    ['an Association with one End', edmx('<Association Name="A"><End Role="a" Type="NS.T" Multiplicity="1"/></Association>'), 'EDMX_UNSUPPORTED', 'exactly two <End>'],
-    ['OnDelete Action="Restrict"', edmx('<Association Name="A"><End Role="a" Type="NS.T" Multiplicity="1"><OnDelete Action="Restrict"/></End><End Role="b" Type="NS.T" Multiplicity="*"/></Association>'), 'EDMX_UNSUPPORTED', 'Cascade, None'],
+    [
+      'ConcurrencyMode="Always"',
+      edmx('<ComplexType Name="C"><Property Name="S" Type="Edm.String" ConcurrencyMode="Always"/></ComplexType>'),
+      'EDMX_UNSUPPORTED',
+      'None, Fixed',
+    ],
+    [
+      'FC_ContentKind="markdown"',
+      edmx('<ComplexType Name="C"><Property Name="S" Type="Edm.String" m:FC_TargetPath="SyndicationTitle" m:FC_ContentKind="markdown"/></ComplexType>'),
+      'EDMX_UNSUPPORTED',
+      'text, html, xhtml',
+    ],
+    [
+      'Multiplicity="2"',
+      edmx('<Association Name="A"><End Role="a" Type="NS.T" Multiplicity="2"/><End Role="b" Type="NS.T" Multiplicity="*"/></Association>'),
+      'EDMX_UNSUPPORTED',
+      'Multiplicity="2"',
+    ],
+    [
+      'an Association with one End',
+      edmx('<Association Name="A"><End Role="a" Type="NS.T" Multiplicity="1"/></Association>'),
+      'EDMX_UNSUPPORTED',
+      'exactly two <End>',
+    ],
+    [
+      'OnDelete Action="Restrict"',
+      edmx(
+        '<Association Name="A"><End Role="a" Type="NS.T" Multiplicity="1"><OnDelete Action="Restrict"/></End><End Role="b" Type="NS.T" Multiplicity="*"/></Association>',
+      ),
+      'EDMX_UNSUPPORTED',
+      'Cascade, None',
+    ],
     ['an EnumType (CSDL 3.0)', edmx('<EnumType Name="E"/>'), 'EDMX_UNSUPPORTED', 'a <EnumType> element is not supported inside <Schema>'],
     ['complex type inheritance', edmx('<ComplexType Name="C" BaseType="NS.B"/>'), 'EDMX_UNSUPPORTED', 'complex type inheritance'],
-    ['m:HttpMethod="PATCH"', edmx('<EntityContainer Name="C"><FunctionImport Name="F" m:HttpMethod="PATCH"/></EntityContainer>'), 'EDMX_UNSUPPORTED', 'GET, POST, PUT, MERGE, DELETE'],
-    ['Parameter Mode="Both"', edmx('<EntityContainer Name="C"><FunctionImport Name="F"><Parameter Name="p" Type="Edm.Int32" Mode="Both"/></FunctionImport></EntityContainer>'), 'EDMX_UNSUPPORTED', 'In, Out, InOut'],
+    [
+      'm:HttpMethod="PATCH"',
+      edmx('<EntityContainer Name="C"><FunctionImport Name="F" m:HttpMethod="PATCH"/></EntityContainer>'),
+      'EDMX_UNSUPPORTED',
+      'GET, POST, PUT, MERGE, DELETE',
+    ],
+    [
+      'Parameter Mode="Both"',
+      edmx('<EntityContainer Name="C"><FunctionImport Name="F"><Parameter Name="p" Type="Edm.Int32" Mode="Both"/></FunctionImport></EntityContainer>'),
+      'EDMX_UNSUPPORTED',
+      'In, Out, InOut',
+    ],
   ])('%s', (_name, xml, code, fragment) => {
     const error = thrown(() => readEdmx(xml));
     expect(error.code).toBe(code);

@@ -65,7 +65,9 @@ describe('writeEdmx: details', () => {
 
   it('raises the CSDL namespace to 2008/01 for open types (as WCF Data Services does)', () => {
     const model = defineModel({ ...SMALL, entityTypes: [{ ...ITEM, openType: true }] });
-    expect(writeEdmx(model)).toContain('<Schema Namespace="Shop" xmlns:d="http://schemas.microsoft.com/ado/2007/08/dataservices" xmlns="http://schemas.microsoft.com/ado/2008/01/edm">');
+    expect(writeEdmx(model)).toContain(
+      '<Schema Namespace="Shop" xmlns:d="http://schemas.microsoft.com/ado/2007/08/dataservices" xmlns="http://schemas.microsoft.com/ado/2008/01/edm">',
+    );
   });
 
   it('escapes attribute values and text so that they read back unchanged', () => {
@@ -98,8 +100,12 @@ describe('writeEdmx: details', () => {
       ],
     });
     const xml = writeEdmx(model);
-    expect(xml).toContain('<edmx:Edmx Version="1.0" xmlns:edmx="http://schemas.microsoft.com/ado/2007/06/edmx" xmlns:sap="http://www.sap.com/Protocols/SAPData">');
-    expect(xml).toContain('xmlns="http://schemas.microsoft.com/ado/2007/05/edm" xmlns:ns1="urn:unnamed" xmlns:ns2="urn:not-metadata" sap:schema-version="1" ns1:flag="on" ns2:odd="x">');
+    expect(xml).toContain(
+      '<edmx:Edmx Version="1.0" xmlns:edmx="http://schemas.microsoft.com/ado/2007/06/edmx" xmlns:sap="http://www.sap.com/Protocols/SAPData">',
+    );
+    expect(xml).toContain(
+      'xmlns="http://schemas.microsoft.com/ado/2007/05/edm" xmlns:ns1="urn:unnamed" xmlns:ns2="urn:not-metadata" sap:schema-version="1" ns1:flag="on" ns2:odd="x">',
+    );
     expect(xml).toContain('<Plain xmlns="urn:default">');
     expect(xml).toContain('<Child />');
     // An annotation element may rebind a prefix locally: its subtree is all the writer's own.

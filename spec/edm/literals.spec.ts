@@ -1,11 +1,4 @@
-import {
-  convertLiteral,
-  encodeLiteral,
-  parseLiteral,
-  printKeyPredicate,
-  printLiteral,
-  scanLiteral,
-} from '../../lib/edm/literals';
+import { convertLiteral, encodeLiteral, parseLiteral, printKeyPredicate, printLiteral, scanLiteral } from '../../lib/edm/literals';
 import type { ParsedLiteral } from '../../lib/edm/literals';
 import type { EdmEntityType, EdmProperty } from '../../lib/edm/model';
 import type { EdmPrimitiveTypeName, PrimitiveValue } from '../../lib/edm/primitives';

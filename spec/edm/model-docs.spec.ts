@@ -25,6 +25,8 @@ describe('docs/model.md', () => {
     expect(model.entityTypes.get('Shop.Product')?.concurrencyProperties.map((p) => p.name)).toEqual(['Stamp']);
     expect(model.entityTypes.get('Shop.Picture')?.hasStream).toBe(true);
     expect(model.dataServiceVersion).toBe('2.0');
-    expect(writeEdmx(model)).toContain('<Property Name="Name" Type="Edm.String" MaxLength="80" m:FC_TargetPath="SyndicationTitle" m:FC_ContentKind="text" m:FC_KeepInContent="false" />');
+    expect(writeEdmx(model)).toContain(
+      '<Property Name="Name" Type="Edm.String" MaxLength="80" m:FC_TargetPath="SyndicationTitle" m:FC_ContentKind="text" m:FC_KeepInContent="false" />',
+    );
   });
 });

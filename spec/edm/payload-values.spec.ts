@@ -48,7 +48,13 @@ const FORMS: readonly [EdmPrimitiveTypeName, PrimitiveValue, string, string | nu
   ['Edm.DateTimeOffset', utc('2002-10-10T16:00:00Z'), '2002-10-10T16:00:00Z', '/Date(1034265600000+0000)/', '"\\/Date(1034265600000+0000)\\/"'],
   ['Edm.Time', 'PT13H20M', 'PT13H20M', 'PT13H20M', '"PT13H20M"'],
   ['Edm.Time', 'PT0S', 'PT0S', 'PT0S', '"PT0S"'],
-  ['Edm.Guid', '12345678-aaaa-bbbb-cccc-ddddeeeeffff', '12345678-aaaa-bbbb-cccc-ddddeeeeffff', '12345678-aaaa-bbbb-cccc-ddddeeeeffff', '"12345678-aaaa-bbbb-cccc-ddddeeeeffff"'],
+  [
+    'Edm.Guid',
+    '12345678-aaaa-bbbb-cccc-ddddeeeeffff',
+    '12345678-aaaa-bbbb-cccc-ddddeeeeffff',
+    '12345678-aaaa-bbbb-cccc-ddddeeeeffff',
+    '"12345678-aaaa-bbbb-cccc-ddddeeeeffff"',
+  ],
   ['Edm.Binary', bytes(0, 1, 254, 255), 'AAH+/w==', 'AAH+/w==', '"AAH+/w=="'],
   ['Edm.Binary', bytes(), '', '', '""'],
 ];
@@ -312,7 +318,9 @@ describe('writers check the JS representation', () => {
 
   it('refuses years beyond 9999 in every form (no client reads them back), as provider bugs', () => {
     const far = new Date(Date.UTC(10000, 0, 1));
-    expect(() => formatAtomValue('Edm.DateTime', far)).toThrow(new TypeError(`Cannot write the date ${String(far)}: it must be a valid date in the years 0001..9999 (UTC).`));
+    expect(() => formatAtomValue('Edm.DateTime', far)).toThrow(
+      new TypeError(`Cannot write the date ${String(far)}: it must be a valid date in the years 0001..9999 (UTC).`),
+    );
     expect(() => jsonValueText('Edm.DateTime', far)).toThrow(TypeError);
     expect(() => jsonValueText('Edm.DateTimeOffset', new Date(-62135596800001))).toThrow(TypeError);
     expect(jsonValueText('Edm.DateTime', new Date(253402300799999))).toBe('"\\/Date(253402300799999)\\/"');

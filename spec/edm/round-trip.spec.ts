@@ -10,7 +10,17 @@
  * writers can write must be refused by every reader with a 400.
  */
 import { ODataError } from '../../lib/errors';
-import { convertLiteral, encodeLiteral, formatRawValue, fromJsonValue, jsonValueText, parseAtomValue, parseLiteral, parseRawValue, printLiteral } from '../../lib/edm';
+import {
+  convertLiteral,
+  encodeLiteral,
+  formatRawValue,
+  fromJsonValue,
+  jsonValueText,
+  parseAtomValue,
+  parseLiteral,
+  parseRawValue,
+  printLiteral,
+} from '../../lib/edm';
 import { formatAtomValue } from '../../lib/edm/payload-values';
 import type { EdmPrimitiveTypeName, PrimitiveValue } from '../../lib/edm/primitives';
 import { END_WRITABLE_TIME, MAX_TIME_MILLISECONDS, MIN_WRITABLE_TIME } from '../../lib/edm/temporal-text';
@@ -81,9 +91,9 @@ function literalOf(type: EdmPrimitiveTypeName, text: string): string {
 /** Readers of one type, by name: each takes the text a client sends. */
 function readers(type: EdmPrimitiveTypeName): Record<string, Reader> {
   return {
-    'JSON': (text) => fromJsonBody(type, JSON.stringify(text)),
-    'Atom': (text) => parseAtomValue(type, xmlText(bytesAsSent(`<d:P>${text.replace(/&/g, '&amp;').replace(/</g, '&lt;')}</d:P>`)), 'P'),
-    '$value': (text) => parseRawValue(type, bytesAsSent(text), 'P'),
+    JSON: (text) => fromJsonBody(type, JSON.stringify(text)),
+    Atom: (text) => parseAtomValue(type, xmlText(bytesAsSent(`<d:P>${text.replace(/&/g, '&amp;').replace(/</g, '&lt;')}</d:P>`)), 'P'),
+    $value: (text) => parseRawValue(type, bytesAsSent(text), 'P'),
     'URI literal': (text) => {
       const value = convertLiteral(parseLiteral(percentDecode(percentEncodeAsSent(literalOf(type, text)))), type);
       if (value === undefined || value === null) throw ODataError.fromCode('URI_LITERAL_SYNTAX', { literal: text, detail: 'not of the type' });
@@ -104,16 +114,16 @@ function writers(type: EdmPrimitiveTypeName): Record<string, Writer> {
   const jsonWriter = compileJsonValue({ kind: 'Primitive', name: type }, 'P');
   const xmlWriter = compileXmlElement('d:P', { kind: 'Primitive', name: type });
   return {
-    'JSON': (value) => fromJsonBody(type, jsonValueText(type, value)),
+    JSON: (value) => fromJsonBody(type, jsonValueText(type, value)),
     'JSON (compiled)': (value) => fromJsonBody(type, jsonWriter(value)),
-    'Atom': (value) => parseAtomValue(type, xmlText(`<d:P>${escapeXmlText(formatAtomValue(type, value))}</d:P>`), 'P'),
+    Atom: (value) => parseAtomValue(type, xmlText(`<d:P>${escapeXmlText(formatAtomValue(type, value))}</d:P>`), 'P'),
     'Atom (compiled)': (value) => parseAtomValue(type, xmlText(xmlWriter(value)), 'P'),
     'URI literal': (value) => convertLiteral(parseLiteral(percentDecode(encodeLiteral(printLiteral(type, value)))), type) as PrimitiveValue,
-    '$skiptoken': (value) => {
+    $skiptoken: (value) => {
       const [[, token]] = parseQueryString(`$skiptoken=${encodeQueryValue(printLiteral(type, value))}`);
       return convertLiteral(parseLiteral(token), type) as PrimitiveValue;
     },
-    '$value': (value) => {
+    $value: (value) => {
       const raw = formatRawValue(type, value);
       return parseRawValue(type, Buffer.from(typeof raw === 'string' ? raw : raw), 'P');
     },
@@ -170,11 +180,30 @@ function dateTimeTexts(count: number, withOffset: boolean): string[] {
   const texts: string[] = [];
   for (let i = 0; i < count; i++) {
     const year = pick(['0000', '0001', '0001', '0002', '1969', '1970', '2000', '9998', '9999', '9999', '10000']);
-    const [month, day] = pick([[1, 1], [1, 2], [2, 28], [2, 29], [12, 30], [12, 31], [6, 15]]);
+    const [month, day] = pick([
+      [1, 1],
+      [1, 2],
+      [2, 28],
+      [2, 29],
+      [12, 30],
+      [12, 31],
+      [6, 15],
+    ]);
     const time = pick(['00:00', '00:00:00', '00:13:59', '23:59', '23:59:59', '23:59:59.9', '23:59:59.999', '23:59:59.9999999', '12:00:00.5']);
-    const offset = withOffset || random() < 0.3
-      ? pick(['Z', '+00:00', '-00:00', `+${two(Math.floor(random() * 15))}:${two(Math.floor(random() * 60))}`, `-${two(Math.floor(random() * 15))}:${two(Math.floor(random() * 60))}`, '+14:00', '-14:00', '-00:01', '+00:01'])
-      : '';
+    const offset =
+      withOffset || random() < 0.3
+        ? pick([
+            'Z',
+            '+00:00',
+            '-00:00',
+            `+${two(Math.floor(random() * 15))}:${two(Math.floor(random() * 60))}`,
+            `-${two(Math.floor(random() * 15))}:${two(Math.floor(random() * 60))}`,
+            '+14:00',
+            '-14:00',
+            '-00:01',
+            '+00:01',
+          ])
+        : '';
     texts.push(`${year}-${two(month)}-${two(day)}T${time}${offset}`);
   }
   return texts;
@@ -195,7 +224,18 @@ function jsonDateTexts(count: number): string[] {
 /** xs:duration and clock texts up to and past .NET's TimeSpan range. */
 function timeTexts(count: number): string[] {
   const maxSeconds = Math.floor(MAX_TIME_MILLISECONDS / 1000);
-  const texts = ['PT0S', 'P10675199DT2H48M5.477S', 'P10675199DT2H48M5.478S', '-P10675199DT2H48M5.477S', `PT${maxSeconds}S`, `PT${maxSeconds + 1}S`, 'PT23H59M59.999S', '23:59:59.999', '00:00', '24:00'];
+  const texts = [
+    'PT0S',
+    'P10675199DT2H48M5.477S',
+    'P10675199DT2H48M5.478S',
+    '-P10675199DT2H48M5.477S',
+    `PT${maxSeconds}S`,
+    `PT${maxSeconds + 1}S`,
+    'PT23H59M59.999S',
+    '23:59:59.999',
+    '00:00',
+    '24:00',
+  ];
   for (let i = 0; i < count; i++) {
     const days = pick(['', `${Math.floor(random() * 20000000)}D`, '10675199D', '1D']);
     const time = pick(['', 'T1H', `T${Math.floor(random() * 1e6)}M`, `T${Math.floor(random() * 1e12)}S`, 'T0.5S', 'T2H48M5.4775807S']);
@@ -207,7 +247,32 @@ function timeTexts(count: number): string[] {
 
 /** Strings of pieces: ASCII, quotes, escapes, BMP and astral characters, unpaired and reversed surrogates. */
 function stringTexts(count: number): string[] {
-  const pieces = ['a', 'Z', ' ', "'", "''", '%', '%25', '&', '<', '"', '\\', 'é', '中', '𝄞', '😀', '\ud800', '\udbff', '\udc00', '\udfff', '\udc00\ud800', '\ud83d', '\u0000', '\ufffd', '\uffff'];
+  const pieces = [
+    'a',
+    'Z',
+    ' ',
+    "'",
+    "''",
+    '%',
+    '%25',
+    '&',
+    '<',
+    '"',
+    '\\',
+    'é',
+    '中',
+    '𝄞',
+    '😀',
+    '\ud800',
+    '\udbff',
+    '\udc00',
+    '\udfff',
+    '\udc00\ud800',
+    '\ud83d',
+    '\u0000',
+    '\ufffd',
+    '\uffff',
+  ];
   const texts: string[] = ['', '\ud800', 'a\udc00b', '𝄞', '\ud834\udd1e'];
   for (let i = 0; i < count; i++) {
     let text = '';
@@ -242,7 +307,9 @@ describe('every value a reader accepts round-trips through every writer', () => 
 
   it('Edm.String: surrogate pairs round-trip; every reader refuses unpaired surrogates and what XML cannot carry', () => {
     const texts = stringTexts(400);
-    const carried = texts.filter((text) => !/[\u0000-\u0008\u000b\u000c\u000e-\u001f\ufffe\uffff]|[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/.test(text));
+    const carried = texts.filter(
+      (text) => !/[\u0000-\u0008\u000b\u000c\u000e-\u001f\ufffe\uffff]|[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/.test(text),
+    );
     const { failures, accepted } = roundTrip('Edm.String', texts);
     expect(failures).toEqual([]);
     expect(accepted).toEqual({ JSON: carried.length, Atom: carried.length, $value: carried.length, 'URI literal': carried.length });
@@ -259,7 +326,9 @@ describe('every value a reader accepts round-trips through every writer', () => 
     ['a raw one in a string body', '{"Name":"a\ud800"}'],
     ['a high surrogate before a non-surrogate escape', '{"Name":"\\ud800\\u0041"}'],
   ])('a JSON body with a string that is not text every format carries, %s, is a 400', (_case, body) => {
-    expect(() => parseJsonBody(body, READ_CONTEXT)).toThrow(expect.objectContaining({ status: 400, code: 'BODY_INVALID', message: expect.stringContaining('text must be valid Unicode that XML can carry') }));
+    expect(() => parseJsonBody(body, READ_CONTEXT)).toThrow(
+      expect.objectContaining({ status: 400, code: 'BODY_INVALID', message: expect.stringContaining('text must be valid Unicode that XML can carry') }),
+    );
   });
 
   it('a JSON body with escaped and raw surrogate pairs, tabs and line breaks is read', () => {
@@ -268,7 +337,7 @@ describe('every value a reader accepts round-trips through every writer', () => 
 
   it.each([
     ['the last writable millisecond', '/Date(253402300799999)/', 'accepted'],
-    ['year 10000 (the issue\'s request)', '/Date(253402300800000)/', 'refused'],
+    ["year 10000 (the issue's request)", '/Date(253402300800000)/', 'refused'],
     ['the first writable millisecond', '/Date(-62135596800000)/', 'accepted'],
     ['one millisecond before year 0001', '/Date(-62135596800001)/', 'refused'],
     ['an ISO text moved into year 10000 by its offset', '9999-12-31T23:59:59-00:01', 'refused'],
@@ -292,7 +361,11 @@ describe('every value a reader accepts round-trips through every writer', () => 
 
   it('refuses a $value body that is not UTF-8 with 400 naming the property, instead of storing U+FFFD', () => {
     expect(() => parseRawValue('Edm.String', Buffer.from([0x61, 0xed, 0xa0, 0x80]), 'Name')).toThrow(
-      expect.objectContaining({ status: 400, code: 'VALUE_INVALID', message: "Invalid value for property 'Name' of type Edm.String: the body is not valid UTF-8 text." }),
+      expect.objectContaining({
+        status: 400,
+        code: 'VALUE_INVALID',
+        message: "Invalid value for property 'Name' of type Edm.String: the body is not valid UTF-8 text.",
+      }),
     );
   });
 });

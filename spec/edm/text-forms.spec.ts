@@ -1,17 +1,21 @@
 import { canonicalDecimal, canonicalInteger, decimalShape, isInt64, numberToDecimalText, significantDigits } from '../../lib/edm/decimal-text';
-import {
-  formatDuration,
-  formatJsonDateText,
-  parseDateTimeText,
-  parseDurationText,
-  parseJsonDateText,
-  timeToMilliseconds,
-} from '../../lib/edm/temporal-text';
+import { formatDuration, formatJsonDateText, parseDateTimeText, parseDurationText, parseJsonDateText, timeToMilliseconds } from '../../lib/edm/temporal-text';
 
 describe('canonicalInteger', () => {
   it.each<[string, string | undefined]>([
-    ['0', '0'], ['-0', '0'], ['+0', '0'], ['007', '7'], ['-007', '-7'], ['123', '123'],
-    ['', undefined], ['-', undefined], ['+', undefined], ['1.0', undefined], ['1e3', undefined], [' 1', undefined], ['--1', undefined],
+    ['0', '0'],
+    ['-0', '0'],
+    ['+0', '0'],
+    ['007', '7'],
+    ['-007', '-7'],
+    ['123', '123'],
+    ['', undefined],
+    ['-', undefined],
+    ['+', undefined],
+    ['1.0', undefined],
+    ['1e3', undefined],
+    [' 1', undefined],
+    ['--1', undefined],
   ])('%p -> %p', (text, expected) => {
     expect(canonicalInteger(text)).toBe(expected);
   });
@@ -23,8 +27,12 @@ describe('canonicalInteger', () => {
 
 describe('isInt64', () => {
   it.each<[string, boolean]>([
-    ['9223372036854775807', true], ['-9223372036854775808', true], ['9223372036854775808', false],
-    ['-9223372036854775809', false], ['123456789012345678901', false], ['0', true],
+    ['9223372036854775807', true],
+    ['-9223372036854775808', true],
+    ['9223372036854775808', false],
+    ['-9223372036854775809', false],
+    ['123456789012345678901', false],
+    ['0', true],
   ])('%s -> %p', (text, expected) => {
     expect(isInt64(text)).toBe(expected);
   });
@@ -32,10 +40,27 @@ describe('isInt64', () => {
 
 describe('canonicalDecimal', () => {
   it.each<[string, string | undefined]>([
-    ['2.5', '2.5'], ['2.50', '2.5'], ['002.500', '2.5'], ['-0.0', '0'], ['+1', '1'], ['.5', '0.5'], ['5.', '5'],
-    ['1E3', '1000'], ['1.5e-3', '0.0015'], ['-12.5E+1', '-125'], ['0E999999', '0'], ['123.456E-10', '0.0000000123456'],
-    ['', undefined], ['.', undefined], ['1E', undefined], ['1E1.5', undefined], ['abc', undefined], ['1e9999999', undefined],
-    ['1E999', undefined], ['NaN', undefined], ['1 ', undefined],
+    ['2.5', '2.5'],
+    ['2.50', '2.5'],
+    ['002.500', '2.5'],
+    ['-0.0', '0'],
+    ['+1', '1'],
+    ['.5', '0.5'],
+    ['5.', '5'],
+    ['1E3', '1000'],
+    ['1.5e-3', '0.0015'],
+    ['-12.5E+1', '-125'],
+    ['0E999999', '0'],
+    ['123.456E-10', '0.0000000123456'],
+    ['', undefined],
+    ['.', undefined],
+    ['1E', undefined],
+    ['1E1.5', undefined],
+    ['abc', undefined],
+    ['1e9999999', undefined],
+    ['1E999', undefined],
+    ['NaN', undefined],
+    ['1 ', undefined],
   ])('%p -> %p', (text, expected) => {
     expect(canonicalDecimal(text)).toBe(expected);
   });
@@ -47,18 +72,33 @@ describe('canonicalDecimal', () => {
 
 describe('decimalShape, numberToDecimalText, significantDigits', () => {
   it.each<[string, number, number]>([
-    ['0', 0, 0], ['12.34', 4, 2], ['-0.05', 2, 2], ['100', 3, 0], ['0.5', 1, 1],
+    ['0', 0, 0],
+    ['12.34', 4, 2],
+    ['-0.05', 2, 2],
+    ['100', 3, 0],
+    ['0.5', 1, 1],
   ])('%s has precision %i and scale %i', (text, precision, scale) => {
     expect(decimalShape(text)).toEqual({ precision, scale });
   });
 
   it.each<[number, string | undefined]>([
-    [2.5, '2.5'], [-0, '0'], [1e21, '1000000000000000000000'], [1e-7, '0.0000001'], [NaN, undefined], [Infinity, undefined],
+    [2.5, '2.5'],
+    [-0, '0'],
+    [1e21, '1000000000000000000000'],
+    [1e-7, '0.0000001'],
+    [NaN, undefined],
+    [Infinity, undefined],
   ])('%p -> %p', (value, expected) => {
     expect(numberToDecimalText(value)).toBe(expected);
   });
 
-  it.each<[number, number]>([[0, 1], [2.5, 2], [123456789012345, 15], [0.1, 1], [0.12345678901234568, 17]])('%p has %i digits', (value, digits) => {
+  it.each<[number, number]>([
+    [0, 1],
+    [2.5, 2],
+    [123456789012345, 15],
+    [0.1, 1],
+    [0.12345678901234568, 17],
+  ])('%p has %i digits', (value, digits) => {
     expect(significantDigits(value)).toBe(digits);
   });
 });
@@ -85,16 +125,37 @@ describe('parseDateTimeText', () => {
 
 describe('durations', () => {
   it.each<[string, number | undefined]>([
-    ['PT0S', 0], ['PT1H', 3600000], ['P1D', 86400000], ['P1DT1S', 86401000], ['-PT1.5S', -1500], ['PT1.0001S', 1000],
-    ['PT13H20M', 48000000], ['P', undefined], ['PT', undefined], ['P1DT', undefined], ['1H', undefined], ['PT1S1M', undefined],
-    ['PT1D', undefined], ['P1H', undefined], ['PTH', undefined], ['PT.5S', undefined], ['P-1D', undefined], ['PT1HT1M', undefined],
+    ['PT0S', 0],
+    ['PT1H', 3600000],
+    ['P1D', 86400000],
+    ['P1DT1S', 86401000],
+    ['-PT1.5S', -1500],
+    ['PT1.0001S', 1000],
+    ['PT13H20M', 48000000],
+    ['P', undefined],
+    ['PT', undefined],
+    ['P1DT', undefined],
+    ['1H', undefined],
+    ['PT1S1M', undefined],
+    ['PT1D', undefined],
+    ['P1H', undefined],
+    ['PTH', undefined],
+    ['PT.5S', undefined],
+    ['P-1D', undefined],
+    ['PT1HT1M', undefined],
     ['P9999999999999999D', undefined],
   ])('%p -> %p', (text, ms) => {
     expect(parseDurationText(text)).toBe(ms);
   });
 
   it.each<[number, string]>([
-    [0, 'PT0S'], [48000000, 'PT13H20M'], [93600000, 'P1DT2H'], [86400000, 'P1D'], [500, 'PT0.5S'], [-60000, '-PT1M'], [61001, 'PT1M1.001S'],
+    [0, 'PT0S'],
+    [48000000, 'PT13H20M'],
+    [93600000, 'P1DT2H'],
+    [86400000, 'P1D'],
+    [500, 'PT0.5S'],
+    [-60000, '-PT1M'],
+    [61001, 'PT1M1.001S'],
   ])('%i ms -> %s', (ms, text) => {
     expect(formatDuration(ms)).toBe(text);
     expect(timeToMilliseconds(text)).toBe(ms);
@@ -107,9 +168,18 @@ describe('durations', () => {
 
 describe('JSON dates', () => {
   it.each<[string, number | undefined]>([
-    ['/Date(0)/', 0], ['/Date(-1)/', -1], ['/Date(694224000000)/', 694224000000], ['/Date(1+0060)/', 1], ['/Date(1-5)/', 1],
-    ['/Date()/', undefined], ['/Date(1+)/', undefined], ['/Date(1+00000)/', undefined], ['Date(1)', undefined], ['/Date(1)', undefined],
-    ['/Date(1.5)/', undefined], ['/Date(8640000000000001)/', undefined],
+    ['/Date(0)/', 0],
+    ['/Date(-1)/', -1],
+    ['/Date(694224000000)/', 694224000000],
+    ['/Date(1+0060)/', 1],
+    ['/Date(1-5)/', 1],
+    ['/Date()/', undefined],
+    ['/Date(1+)/', undefined],
+    ['/Date(1+00000)/', undefined],
+    ['Date(1)', undefined],
+    ['/Date(1)', undefined],
+    ['/Date(1.5)/', undefined],
+    ['/Date(8640000000000001)/', undefined],
   ])('%p -> %p', (text, ms) => {
     expect(parseJsonDateText(text)?.getTime()).toBe(ms);
   });

@@ -27,7 +27,9 @@ describe('writeError', () => {
   it('shows the cause chain with debug', () => {
     const xml = parseTree(writeError(internal, 'xml', { debug: true }));
     expect(one(xml, 'm:innererror/m:internalexception/m:message').text).toBe('password=hunter2 in connection string');
-    const body = JSON.parse(writeError(internal, 'json', { debug: true })) as { error: { innererror: { type: string; internalexception: { message: string; type: string } } } };
+    const body = JSON.parse(writeError(internal, 'json', { debug: true })) as {
+      error: { innererror: { type: string; internalexception: { message: string; type: string } } };
+    };
     expect(body.error.innererror.type).toBe('ODataError');
     expect(body.error.innererror.internalexception).toMatchObject({ message: 'password=hunter2 in connection string', type: 'Error' });
   });
@@ -37,7 +39,9 @@ describe('writeError', () => {
     const b = new Error('b', { cause: a });
     Object.defineProperty(a, 'cause', { value: b });
     const cyclic = ODataError.fromCode('INTERNAL', {}, { cause: a });
-    const body = JSON.parse(writeError(cyclic, 'json', { debug: true })) as { error: { innererror: { internalexception: { internalexception: { message: string; internalexception?: unknown } } } } };
+    const body = JSON.parse(writeError(cyclic, 'json', { debug: true })) as {
+      error: { innererror: { internalexception: { internalexception: { message: string; internalexception?: unknown } } } };
+    };
     expect(body.error.innererror.internalexception.internalexception.message).toBe('b');
     expect(body.error.innererror.internalexception.internalexception.internalexception).toBeUndefined();
     const odd = JSON.parse(writeError(ODataError.fromCode('INTERNAL', {}, { cause: { reason: 42 } }), 'json', { debug: true })) as {
@@ -50,7 +54,11 @@ describe('writeError', () => {
     const error = ODataError.fromCode('BAD_REQUEST', { detail: 'x' }, { details: [{ code: 'C1', message: 'm1', target: 'Price', severity: 'warning' }] });
     const body = JSON.parse(writeError(error, 'json', { debug: false })) as unknown;
     expect(body).toEqual({
-      error: { code: 'BAD_REQUEST', message: { lang: 'en-US', value: 'x' }, innererror: { errordetails: [{ code: 'C1', message: 'm1', target: 'Price', severity: 'warning' }] } },
+      error: {
+        code: 'BAD_REQUEST',
+        message: { lang: 'en-US', value: 'x' },
+        innererror: { errordetails: [{ code: 'C1', message: 'm1', target: 'Price', severity: 'warning' }] },
+      },
     });
     const detail = one(parseTree(writeError(error, 'xml', { debug: false })), 'm:innererror/m:errordetails/m:errordetail');
     expect(detail.children.map((c) => [c.local, c.text])).toEqual([

@@ -22,10 +22,13 @@ describe('fastAtomDate', () => {
     for (const date of DATES) expect([date.getTime(), fastAtomDate(date, suffix)]).toEqual([date.getTime(), formatAtomValue(type, date)]);
   });
 
-  it.each([new Date(Number.NaN), new Date('0000-12-31T23:59:59.999Z'), new Date('+010000-01-01T00:00:00Z')])('leaves %s to the edm formatter (it refuses it)', (date) => {
-    expect(fastAtomDate(date, '')).toBeUndefined();
-    expect(() => formatAtomValue('Edm.DateTime', date)).toThrow(TypeError);
-  });
+  it.each([new Date(Number.NaN), new Date('0000-12-31T23:59:59.999Z'), new Date('+010000-01-01T00:00:00Z')])(
+    'leaves %s to the edm formatter (it refuses it)',
+    (date) => {
+      expect(fastAtomDate(date, '')).toBeUndefined();
+      expect(() => formatAtomValue('Edm.DateTime', date)).toThrow(TypeError);
+    },
+  );
 });
 
 describe('fastJsonDate', () => {
@@ -33,8 +36,11 @@ describe('fastJsonDate', () => {
     for (const date of DATES) expect(fastJsonDate(date)).toBe(jsonValueText('Edm.DateTime', date));
   });
 
-  it.each([new Date(Number.NaN), new Date('0000-12-31T23:59:59.999Z'), new Date('+010000-01-01T00:00:00Z')])('leaves %s to the edm formatter (it refuses it)', (date) => {
-    expect(fastJsonDate(date)).toBeUndefined();
-    expect(() => jsonValueText('Edm.DateTime', date)).toThrow(TypeError);
-  });
+  it.each([new Date(Number.NaN), new Date('0000-12-31T23:59:59.999Z'), new Date('+010000-01-01T00:00:00Z')])(
+    'leaves %s to the edm formatter (it refuses it)',
+    (date) => {
+      expect(fastJsonDate(date)).toBeUndefined();
+      expect(() => jsonValueText('Edm.DateTime', date)).toThrow(TypeError);
+    },
+  );
 });

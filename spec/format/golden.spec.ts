@@ -8,21 +8,7 @@ import { writeError, writeResult } from '../../lib/format';
 import type { CollectionResult, EntryResult, FeedResult, LinkResult, LinksResult, PropertyResult, Result } from '../../lib/result';
 import type { Entity } from '../../lib/provider/types';
 import type { SelectExpand } from '../../lib/uri/types';
-import {
-  ALL,
-  byId,
-  context,
-  demo,
-  demoModel,
-  entitySet,
-  expandItem,
-  expectGolden,
-  fixture,
-  productWith,
-  selection,
-  SERVICE_ROOT,
-  text,
-} from './support';
+import { ALL, byId, context, demo, demoModel, entitySet, expandItem, expectGolden, fixture, productWith, selection, SERVICE_ROOT, text } from './support';
 
 const Products = entitySet('Products');
 const Categories = entitySet('Categories');
@@ -77,15 +63,31 @@ const CASES: readonly (readonly [name: string, result: Result, versioned: boolea
   ['suppliers.feed', feed(Suppliers, demo.Suppliers), true],
   ['product-0.entry', entry(Products, product0), false],
   ['supplier-0.entry', entry(Suppliers, supplier0), false],
-  ['products-expand-category.feed', feed(Products, demo.Products.map((p) => productWith(p, ['Category'])), { selectExpand: expandCategory }), true],
+  [
+    'products-expand-category.feed',
+    feed(
+      Products,
+      demo.Products.map((p) => productWith(p, ['Category'])),
+      { selectExpand: expandCategory },
+    ),
+    true,
+  ],
   ['product-expand-category-null.entry', entry(Products, { ...product0, Category: null }, expandCategory), false],
   ['category-1-expand-products-supplier.entry', entry(Categories, category1WithProducts, expandProductsSupplier), true],
-  ['products-select.feed', feed(Products, demo.Products.slice(0, 3), { selectExpand: { select: selection(['Name', 'Price'], ['Category']), expand: [] } }), true],
+  [
+    'products-select.feed',
+    feed(Products, demo.Products.slice(0, 3), { selectExpand: { select: selection(['Name', 'Price'], ['Category']), expand: [] } }),
+    true,
+  ],
   [
     'products-select-expand.feed',
-    feed(Products, demo.Products.slice(0, 2).map((p) => productWith(p, ['Category'])), {
-      selectExpand: { select: selection(['ID']), expand: [expandItem(Products, 'Category', { select: selection(['Name']), expand: [] })] },
-    }),
+    feed(
+      Products,
+      demo.Products.slice(0, 2).map((p) => productWith(p, ['Category'])),
+      {
+        selectExpand: { select: selection(['ID']), expand: [expandItem(Products, 'Category', { select: selection(['Name']), expand: [] })] },
+      },
+    ),
     true,
   ],
   [
@@ -93,20 +95,55 @@ const CASES: readonly (readonly [name: string, result: Result, versioned: boolea
     feed(Products, demo.Products.slice(0, 2), { count: 9, nextLink: `${SERVICE_ROOT}Products?$inlinecount=allpages&$top=2&$skiptoken=1` }),
     true,
   ],
-  ['category-1-products.feed', feed(Products, demo.Products.filter((p) => p.CategoryID === 1), { selfPath: 'Categories(1)/Products', title: 'Products' }), true],
+  [
+    'category-1-products.feed',
+    feed(
+      Products,
+      demo.Products.filter((p) => p.CategoryID === 1),
+      { selfPath: 'Categories(1)/Products', title: 'Products' },
+    ),
+    true,
+  ],
   ['service-document', { kind: 'ServiceDocument' }, false],
   ['product-0-name.property', { kind: 'Property', name: 'Name', type: stringType, value: 'Bread' } satisfies PropertyResult, false],
   [
     'product-0-release-date.property',
-    { kind: 'Property', name: 'ReleaseDate', type: { kind: 'Primitive', name: 'Edm.DateTime' }, value: new Date('1992-01-01T00:00:00Z') } satisfies PropertyResult,
+    {
+      kind: 'Property',
+      name: 'ReleaseDate',
+      type: { kind: 'Primitive', name: 'Edm.DateTime' },
+      value: new Date('1992-01-01T00:00:00Z'),
+    } satisfies PropertyResult,
     false,
   ],
-  ['product-0-price.property', { kind: 'Property', name: 'Price', type: { kind: 'Primitive', name: 'Edm.Decimal' }, value: '2.5' } satisfies PropertyResult, false],
-  ['product-0-discontinued-date-null.property', { kind: 'Property', name: 'DiscontinuedDate', type: { kind: 'Primitive', name: 'Edm.DateTime' }, value: null } satisfies PropertyResult, false],
-  ['supplier-0-address.property', { kind: 'Property', name: 'Address', type: { kind: 'Complex', type: address }, value: supplier0.Address as PropertyResult['value'] } satisfies PropertyResult, false],
+  [
+    'product-0-price.property',
+    { kind: 'Property', name: 'Price', type: { kind: 'Primitive', name: 'Edm.Decimal' }, value: '2.5' } satisfies PropertyResult,
+    false,
+  ],
+  [
+    'product-0-discontinued-date-null.property',
+    { kind: 'Property', name: 'DiscontinuedDate', type: { kind: 'Primitive', name: 'Edm.DateTime' }, value: null } satisfies PropertyResult,
+    false,
+  ],
+  [
+    'supplier-0-address.property',
+    {
+      kind: 'Property',
+      name: 'Address',
+      type: { kind: 'Complex', type: address },
+      value: supplier0.Address as PropertyResult['value'],
+    } satisfies PropertyResult,
+    false,
+  ],
   [
     'names.collection',
-    { kind: 'Collection', name: 'GetProductNames', itemType: { kind: 'Primitive', name: 'Edm.String', collection: true }, values: ['Bread', 'Milk', null] } satisfies CollectionResult,
+    {
+      kind: 'Collection',
+      name: 'GetProductNames',
+      itemType: { kind: 'Primitive', name: 'Edm.String', collection: true },
+      values: ['Bread', 'Milk', null],
+    } satisfies CollectionResult,
     true,
   ],
   [
@@ -124,15 +161,29 @@ const CASES: readonly (readonly [name: string, result: Result, versioned: boolea
     } satisfies CollectionResult,
     true,
   ],
-  ['empty.collection', { kind: 'Collection', name: 'GetNothing', itemType: { kind: 'Primitive', name: 'Edm.String', collection: true }, values: [] } satisfies CollectionResult, true],
+  [
+    'empty.collection',
+    { kind: 'Collection', name: 'GetNothing', itemType: { kind: 'Primitive', name: 'Edm.String', collection: true }, values: [] } satisfies CollectionResult,
+    true,
+  ],
   [
     'category-1-products.links',
-    { kind: 'Links', uris: demo.Products.filter((p) => p.CategoryID === 1).map((p) => `${SERVICE_ROOT}Products(${String(p.ID)})`), count: undefined, nextLink: undefined } satisfies LinksResult,
+    {
+      kind: 'Links',
+      uris: demo.Products.filter((p) => p.CategoryID === 1).map((p) => `${SERVICE_ROOT}Products(${String(p.ID)})`),
+      count: undefined,
+      nextLink: undefined,
+    } satisfies LinksResult,
     true,
   ],
   [
     'category-1-products-count-next.links',
-    { kind: 'Links', uris: [`${SERVICE_ROOT}Products(1)`, `${SERVICE_ROOT}Products(2)`], count: 6, nextLink: `${SERVICE_ROOT}Categories(1)/$links/Products?$top=2&$skiptoken=2` } satisfies LinksResult,
+    {
+      kind: 'Links',
+      uris: [`${SERVICE_ROOT}Products(1)`, `${SERVICE_ROOT}Products(2)`],
+      count: 6,
+      nextLink: `${SERVICE_ROOT}Categories(1)/$links/Products?$top=2&$skiptoken=2`,
+    } satisfies LinksResult,
     true,
   ],
   ['product-0-category.link', { kind: 'Link', uri: `${SERVICE_ROOT}Categories(0)` } satisfies LinkResult, false],

@@ -25,7 +25,17 @@ describe('writeResult', () => {
 
   it('reads the clock once per Atom document, for <updated>, and never for JSON', () => {
     const products = entitySet('Products');
-    const feed = { kind: 'Feed', entitySet: products, entityType: products.entityType, selfPath: 'Products', title: 'Products', entities: demo.Products, count: undefined, nextLink: undefined, selectExpand: ALL } as const;
+    const feed = {
+      kind: 'Feed',
+      entitySet: products,
+      entityType: products.entityType,
+      selfPath: 'Products',
+      title: 'Products',
+      entities: demo.Products,
+      count: undefined,
+      nextLink: undefined,
+      selectExpand: ALL,
+    } as const;
     let reads = 0;
     const clock = (): Date => {
       reads++;

@@ -35,11 +35,15 @@ const extremes: Entity = { ...values, Id: 2, Double: Number.POSITIVE_INFINITY, S
 const nulls: Entity = Object.fromEntries([['Id', 3], ...PRIMITIVE_TYPES.map((type) => [type.slice(4), null])]);
 
 function atom(entity: Entity): string {
-  return text(writeAtomEntry({ kind: 'Entry', entitySet: everything, entityType: everything.entityType, entity, selectExpand: ALL }, context('2.0', testModel)));
+  return text(
+    writeAtomEntry({ kind: 'Entry', entitySet: everything, entityType: everything.entityType, entity, selectExpand: ALL }, context('2.0', testModel)),
+  );
 }
 
 function json(entity: Entity): string {
-  return text(writeJsonEntry({ kind: 'Entry', entitySet: everything, entityType: everything.entityType, entity, selectExpand: ALL }, context('2.0', testModel)));
+  return text(
+    writeJsonEntry({ kind: 'Entry', entitySet: everything, entityType: everything.entityType, entity, selectExpand: ALL }, context('2.0', testModel)),
+  );
 }
 
 describe('every primitive type', () => {

@@ -7,7 +7,15 @@ import { ALL, context, entitySet, expandItem, text } from './support';
 const COUNT = 10_000;
 
 function product(id: number): Entity {
-  return { ID: id, Name: `Product ${id}`, Description: 'x', ReleaseDate: new Date(Date.UTC(2000, 0, 1) + id * 1000), DiscontinuedDate: null, Rating: id % 5, Price: `${id}.5` };
+  return {
+    ID: id,
+    Name: `Product ${id}`,
+    Description: 'x',
+    ReleaseDate: new Date(Date.UTC(2000, 0, 1) + id * 1000),
+    DiscontinuedDate: null,
+    Rating: id % 5,
+    Price: `${id}.5`,
+  };
 }
 
 async function* generate(count: number): AsyncIterable<Entity> {
@@ -19,7 +27,17 @@ async function* generate(count: number): AsyncIterable<Entity> {
 
 function feed(entities: FeedResult['entities']): FeedResult {
   const set = entitySet('Products');
-  return { kind: 'Feed', entitySet: set, entityType: set.entityType, selfPath: 'Products', title: 'Products', entities, count: COUNT, nextLink: undefined, selectExpand: ALL };
+  return {
+    kind: 'Feed',
+    entitySet: set,
+    entityType: set.entityType,
+    selfPath: 'Products',
+    title: 'Products',
+    entities,
+    count: COUNT,
+    nextLink: undefined,
+    selectExpand: ALL,
+  };
 }
 
 describe.each([
@@ -98,12 +116,24 @@ describe('expanded feeds', () => {
   }
 
   const budget = (limit: number) => ({ remaining: limit, limit });
-  const supplierFeed = (entities: FeedResult['entities']): FeedResult => ({ ...feed(entities), entitySet: suppliers, entityType: suppliers.entityType, selfPath: 'Suppliers', title: 'Suppliers', count: undefined, selectExpand: expandProducts });
+  const supplierFeed = (entities: FeedResult['entities']): FeedResult => ({
+    ...feed(entities),
+    entitySet: suppliers,
+    entityType: suppliers.entityType,
+    selfPath: 'Suppliers',
+    title: 'Suppliers',
+    count: undefined,
+    selectExpand: expandProducts,
+  });
 
   describe.each(['json', 'atom'] as const)('in %s', (format) => {
     it('writes an async iterable inside an entry exactly as the array it stands for, chunked', async () => {
-      const whole = await all(writeResult(supplierFeed([supplier(0, 300, false), supplier(1, 2, false)]), format, context('2.0', undefined, { expansionBudget: budget(10_000) })));
-      const streamed = await all(writeResult(supplierFeed([supplier(0, 300, true), supplier(1, 2, true)]), format, context('2.0', undefined, { expansionBudget: budget(10_000) })));
+      const whole = await all(
+        writeResult(supplierFeed([supplier(0, 300, false), supplier(1, 2, false)]), format, context('2.0', undefined, { expansionBudget: budget(10_000) })),
+      );
+      const streamed = await all(
+        writeResult(supplierFeed([supplier(0, 300, true), supplier(1, 2, true)]), format, context('2.0', undefined, { expansionBudget: budget(10_000) })),
+      );
       expect(whole.streamed).toBe(false);
       expect(streamed.streamed).toBe(true);
       expect(streamed.text).toBe(whole.text);
@@ -113,7 +143,13 @@ describe('expanded feeds', () => {
       const big = [supplier(0, 1200, false)];
       const output = await all(writeResult(supplierFeed(big), format, context('2.0', undefined, { expansionBudget: budget(10_000) })));
       expect(output.streamed).toBe(true);
-      const entry = await all(writeResult({ kind: 'Entry', entitySet: suppliers, entityType: suppliers.entityType, entity: big[0], selectExpand: expandProducts }, format, context('2.0', undefined, { expansionBudget: budget(10_000) })));
+      const entry = await all(
+        writeResult(
+          { kind: 'Entry', entitySet: suppliers, entityType: suppliers.entityType, entity: big[0], selectExpand: expandProducts },
+          format,
+          context('2.0', undefined, { expansionBudget: budget(10_000) }),
+        ),
+      );
       expect(entry.streamed).toBe(true);
       expect(output.text).toContain(format === 'json' ? '"ID":1199' : '<d:ID m:type="Edm.Int32">1199</d:ID>');
     });

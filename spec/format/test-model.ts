@@ -40,14 +40,26 @@ const bookProperties: PropertyDefinition[] = [
   { name: 'Publisher', type: 'Edm.String', feedCustomization: { targetPath: 'SyndicationContributorName', keepInContent: true } },
   { name: 'ShelfId', type: 'Edm.Int32', feedCustomization: { targetPath: 'shelf/@id', nsUri: LIBRARY, nsPrefix: 'lib', keepInContent: false } },
   { name: 'ShelfName', type: 'Edm.String', feedCustomization: { targetPath: 'shelf/name', nsUri: LIBRARY, nsPrefix: 'lib', keepInContent: true } },
-  { name: 'Location', type: 'Test.Place', feedCustomization: { targetPath: 'shelf/room', sourcePath: 'Room', nsUri: LIBRARY, nsPrefix: 'lib', keepInContent: true } },
+  {
+    name: 'Location',
+    type: 'Test.Place',
+    feedCustomization: { targetPath: 'shelf/room', sourcePath: 'Room', nsUri: LIBRARY, nsPrefix: 'lib', keepInContent: true },
+  },
 ];
 
 export const testModel: EdmModel = buildModel({
   schemas: [
     {
       namespace: 'Test',
-      complexTypes: [{ name: 'Place', properties: [{ name: 'Room', type: 'Edm.String' }, { name: 'Floor', type: 'Edm.Int32' }] }],
+      complexTypes: [
+        {
+          name: 'Place',
+          properties: [
+            { name: 'Room', type: 'Edm.String' },
+            { name: 'Floor', type: 'Edm.Int32' },
+          ],
+        },
+      ],
       entityTypes: [
         {
           name: 'Everything',
@@ -64,7 +76,15 @@ export const testModel: EdmModel = buildModel({
             { name: 'Version', type: 'Edm.Int32', nullable: false, concurrencyMode: 'Fixed' },
           ],
         },
-        { name: 'Bag', key: ['Id'], openType: true, properties: [{ name: 'Id', type: 'Edm.Int32', nullable: false }, { name: 'Label', type: 'Edm.String' }] },
+        {
+          name: 'Bag',
+          key: ['Id'],
+          openType: true,
+          properties: [
+            { name: 'Id', type: 'Edm.Int32', nullable: false },
+            { name: 'Label', type: 'Edm.String' },
+          ],
+        },
         { name: 'Book', key: ['Isbn', 'Edition'], properties: bookProperties },
       ],
       entityContainers: [

@@ -52,7 +52,7 @@ describe('nextLink', () => {
 
   it.each([
     ['$top=500&$skip=3', 97, 'Products?$top=403&$skiptoken=7'],
-    ['$filter=Price gt 20&$format=json&foo=a b', 97, "Products?$filter=Price%20gt%2020&$format=json&foo=a%20b&$skiptoken=7"],
+    ['$filter=Price gt 20&$format=json&foo=a b', 97, 'Products?$filter=Price%20gt%2020&$format=json&foo=a%20b&$skiptoken=7'],
     ['$orderby=Name desc&$select=ID,Name', 97, "Products?$orderby=Name%20desc&$select=ID,Name&$skiptoken='O''Neil%20%26%20Co',7"],
     ['$orderby=Rating desc,Price', 97, 'Products?$orderby=Rating%20desc,Price&$skiptoken=3,35.88M,7'],
     ['$orderby=Category/Name desc&$inlinecount=allpages', 97, "Products?$orderby=Category/Name%20desc&$inlinecount=allpages&$skiptoken='Electronics',7"],
@@ -76,7 +76,9 @@ describe('orderByExpansion', () => {
     expect(expansion === undefined ? undefined : describeExpand(expansion.expand)).toBe(expected);
     if (expansion !== undefined) {
       expect(expansion.select).toBeUndefined();
-      expect(expansion.expand.map((item) => item.entitySet.name)).toEqual(expansion.expand.map((item) => model.navigationTarget(Products, item.property)?.name));
+      expect(expansion.expand.map((item) => item.entitySet.name)).toEqual(
+        expansion.expand.map((item) => model.navigationTarget(Products, item.property)?.name),
+      );
     }
   });
 

@@ -50,7 +50,10 @@ describe('createUnitOfWork', () => {
     const events: string[] = [];
     const unit = createUnitOfWork(recordingProvider(events), 30);
     const started = Date.now();
-    const error = await unit.write(context(), never).then(() => undefined, (reason: unknown) => reason);
+    const error = await unit.write(context(), never).then(
+      () => undefined,
+      (reason: unknown) => reason,
+    );
     expect(error).toBeInstanceOf(ODataError);
     expect([(error as ODataError).status, (error as ODataError).code, (error as ODataError).headers, (error as ODataError).message]).toEqual([
       503,

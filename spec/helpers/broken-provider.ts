@@ -106,7 +106,8 @@ export class BrokenProvider implements DataProvider {
     return request.count ? { entities: rows, count } : { entities: rows };
   }
 
-  count: DataProvider['count'] = (request, context) => (this.inner.count === undefined ? Promise.reject(new Error('no count')) : this.inner.count(request, context));
+  count: DataProvider['count'] = (request, context) =>
+    this.inner.count === undefined ? Promise.reject(new Error('no count')) : this.inner.count(request, context);
 
   mediaOf: DataProvider['mediaOf'] = (entity, type) => this.inner.mediaOf(entity, type);
   create: DataProvider['create'] = (request, context) => this.inner.create(request, context);

@@ -43,7 +43,16 @@ export class FaultyProvider implements DataProvider {
         const entitySet = functionImport.entitySet;
         if (entitySet === undefined) throw new Error('AddAlbum has no entity set');
         const created = await this.create(
-          { entitySet, entityType: entitySet.entityType, values: { ID: parameters.ID, Name: parameters.Name }, sent: new Set(['ID', 'Name']), bindings: [], inline: [], parent: undefined, media: undefined },
+          {
+            entitySet,
+            entityType: entitySet.entityType,
+            values: { ID: parameters.ID, Name: parameters.Name },
+            sent: new Set(['ID', 'Name']),
+            bindings: [],
+            inline: [],
+            parent: undefined,
+            media: undefined,
+          },
           context,
         );
         return created;

@@ -69,14 +69,21 @@ describe('odataClientErrorHandler', () => {
     expect(response.statusLine).toBe('HTTP/1.1 501 Not Implemented');
     expect(response.headers['content-type']).toBe('application/json;charset=utf-8');
     expect(JSON.parse(response.body)).toEqual({
-      error: { code: 'METHOD_NOT_IMPLEMENTED', message: { lang: 'en-US', value: 'The HTTP method FOO is not implemented by this service; it serves GET, HEAD, POST, PUT, MERGE, PATCH and DELETE.' } },
+      error: {
+        code: 'METHOD_NOT_IMPLEMENTED',
+        message: { lang: 'en-US', value: 'The HTTP method FOO is not implemented by this service; it serves GET, HEAD, POST, PUT, MERGE, PATCH and DELETE.' },
+      },
     });
   });
 
   it.each([
     ['a malformed request line', 'GET/odata HTTP/1.1\r\n\r\n', 'HTTP/1.1 400 Bad Request\r\nConnection: close\r\n\r\n'],
     ['a bad header', 'GET /odata HTTP/1.1\r\nBad Header\r\n\r\n', 'HTTP/1.1 400 Bad Request\r\nConnection: close\r\n\r\n'],
-    ['a head over the header limit', `GET /odata HTTP/1.1\r\nX: ${'a'.repeat(20000)}\r\n\r\n`, 'HTTP/1.1 431 Request Header Fields Too Large\r\nConnection: close\r\n\r\n'],
+    [
+      'a head over the header limit',
+      `GET /odata HTTP/1.1\r\nX: ${'a'.repeat(20000)}\r\n\r\n`,
+      'HTTP/1.1 431 Request Header Fields Too Large\r\nConnection: close\r\n\r\n',
+    ],
   ])('leaves %s to Node: its own bare answer', async (_what, bytes, expected) => {
     expect(await raw(port, bytes)).toBe(expected);
   });

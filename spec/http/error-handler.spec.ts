@@ -15,11 +15,41 @@ function parserError(type: string, message: string, extra: Record<string, unknow
 
 describe('bodyParserErrorToOData', () => {
   it.each([
-    ['entity.too.large', parserError('entity.too.large', 'request entity too large', { limit: 100, status: 413 }), 413, 'BODY_TOO_LARGE', 'The request body exceeds the limit of 100 bytes.'],
-    ['entity.parse.failed', parserError('entity.parse.failed', 'Unexpected end of JSON input'), 400, 'BODY_SYNTAX', 'The request body is not well-formed JSON: Unexpected end of JSON input'],
-    ['charset.unsupported', parserError('charset.unsupported', 'unsupported charset "KOI8-R"', { status: 415 }), 415, 'UNSUPPORTED_MEDIA_TYPE', "Unsupported content type 'application/json; charset=koi8-r': unsupported charset \"KOI8-R\""],
-    ['encoding.unsupported', parserError('encoding.unsupported', 'unsupported content encoding "br"', { status: 415 }), 415, 'UNSUPPORTED_MEDIA_TYPE', "Unsupported content type 'application/json; charset=koi8-r': unsupported content encoding \"br\""],
-    ['request.size.invalid', parserError('request.size.invalid', 'request size did not match content length'), 400, 'BAD_REQUEST', 'The request body is not as long as its Content-Length says.'],
+    [
+      'entity.too.large',
+      parserError('entity.too.large', 'request entity too large', { limit: 100, status: 413 }),
+      413,
+      'BODY_TOO_LARGE',
+      'The request body exceeds the limit of 100 bytes.',
+    ],
+    [
+      'entity.parse.failed',
+      parserError('entity.parse.failed', 'Unexpected end of JSON input'),
+      400,
+      'BODY_SYNTAX',
+      'The request body is not well-formed JSON: Unexpected end of JSON input',
+    ],
+    [
+      'charset.unsupported',
+      parserError('charset.unsupported', 'unsupported charset "KOI8-R"', { status: 415 }),
+      415,
+      'UNSUPPORTED_MEDIA_TYPE',
+      'Unsupported content type \'application/json; charset=koi8-r\': unsupported charset "KOI8-R"',
+    ],
+    [
+      'encoding.unsupported',
+      parserError('encoding.unsupported', 'unsupported content encoding "br"', { status: 415 }),
+      415,
+      'UNSUPPORTED_MEDIA_TYPE',
+      'Unsupported content type \'application/json; charset=koi8-r\': unsupported content encoding "br"',
+    ],
+    [
+      'request.size.invalid',
+      parserError('request.size.invalid', 'request size did not match content length'),
+      400,
+      'BAD_REQUEST',
+      'The request body is not as long as its Content-Length says.',
+    ],
     ['request.aborted', parserError('request.aborted', 'request aborted'), 400, 'BAD_REQUEST', 'The request was aborted before its body was read.'],
   ])('%s -> %i %s', (_type, error, status, code, message) => {
     const odata = bodyParserErrorToOData(error, 'application/json; charset=koi8-r');
@@ -29,7 +59,10 @@ describe('bodyParserErrorToOData', () => {
 
   it.each([
     ['an error without a type', new Error('boom')],
-    ['an unexposed body-parser error (a server problem)', Object.assign(new Error('stream encoding should not be set'), { type: 'stream.encoding.set', expose: false, status: 500 })],
+    [
+      'an unexposed body-parser error (a server problem)',
+      Object.assign(new Error('stream encoding should not be set'), { type: 'stream.encoding.set', expose: false, status: 500 }),
+    ],
     ['an unknown type', parserError('something.else', 'x')],
     ['not an Error', { type: 'entity.parse.failed', expose: true }],
   ])('leaves %s alone', (_what, error) => {

@@ -76,6 +76,10 @@ describe('checkServiceRoot', () => {
     ['http://%zz/odata/', '/odata', '%zz'],
   ])('refuses %j with 400 URI_HOST_INVALID', (root, mount, host) => {
     const error = catchODataError(() => checkServiceRoot(root, mount));
-    expect([error.status, error.code, error.message]).toEqual([400, 'URI_HOST_INVALID', `The host '${host}' (Host or X-Forwarded-Host header) cannot form the service root URI.`]);
+    expect([error.status, error.code, error.message]).toEqual([
+      400,
+      'URI_HOST_INVALID',
+      `The host '${host}' (Host or X-Forwarded-Host header) cannot form the service root URI.`,
+    ]);
   });
 });

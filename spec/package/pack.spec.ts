@@ -33,7 +33,17 @@ describe('the packed library', () => {
 
   it('contains the build, the types, README and license, and no tests or fixtures', () => {
     expect(packedFiles).toEqual(
-      expect.arrayContaining(['dist/index.js', 'dist/index.d.ts', 'dist/sql/index.js', 'dist/sql/index.d.ts', 'dist/testing/index.js', 'dist/testing/index.d.ts', 'README.md', 'LICENSE', 'package.json']),
+      expect.arrayContaining([
+        'dist/index.js',
+        'dist/index.d.ts',
+        'dist/sql/index.js',
+        'dist/sql/index.d.ts',
+        'dist/testing/index.js',
+        'dist/testing/index.d.ts',
+        'README.md',
+        'LICENSE',
+        'package.json',
+      ]),
     );
     expect(packedFiles.filter((f) => /^(spec|lib|examples|docs)\//.test(f) || f.endsWith('.map'))).toEqual([]);
   });
@@ -122,7 +132,8 @@ const server = app.listen(0, '127.0.0.1', () => console.log('PORT ' + server.add
     execFileSync('mkdir', ['-p', app]);
     writeFileSync(join(app, 'package.json'), JSON.stringify({ name: 'sql-consumer', version: '1.0.0', private: true }));
     // kysely is the subpath's one required peer; pg and PGlite are optional and not installed here.
-    const version = (name: string): string => (JSON.parse(readFileSync(join(ROOT, 'node_modules', name, 'package.json'), 'utf8')) as { version: string }).version;
+    const version = (name: string): string =>
+      (JSON.parse(readFileSync(join(ROOT, 'node_modules', name, 'package.json'), 'utf8')) as { version: string }).version;
     npm(['install', '--no-audit', '--no-fund', '--prefer-offline', tarball, `kysely@${version('kysely')}`, `@types/node@${version('@types/node')}`], app);
     writeFileSync(
       join(app, 'filter.js'),
@@ -160,24 +171,37 @@ export default databases;
 `,
     );
     const tsc = join(ROOT, 'node_modules', 'typescript', 'bin', 'tsc');
-    for (const resolution of [['--module', 'commonjs', '--moduleResolution', 'node'], ['--module', 'node16', '--moduleResolution', 'node16']]) {
+    for (const resolution of [
+      ['--module', 'commonjs', '--moduleResolution', 'node'],
+      ['--module', 'node16', '--moduleResolution', 'node16'],
+    ]) {
       // skipLibCheck: the consumer's code is checked against our declarations, which the build checked already.
-      execFileSync(process.execPath, [tsc, '--noEmit', '--skipLibCheck', '--strict', '--target', 'es2022', ...resolution, 'consumer.ts'], { cwd: app, encoding: 'utf8' });
+      execFileSync(process.execPath, [tsc, '--noEmit', '--skipLibCheck', '--strict', '--target', 'es2022', ...resolution, 'consumer.ts'], {
+        cwd: app,
+        encoding: 'utf8',
+      });
     }
 
     // The installed executable (npm links it into node_modules/.bin): it runs with kysely only, and
     // names the driver a postgres:// URL needs in one line.
     const bin = join(app, 'node_modules', '.bin', 'express-odata-v2');
-    expect(execFileSync(bin, ['--version'], { cwd: app, encoding: 'utf8' })).toBe(`${(JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { version: string }).version}\n`);
+    expect(execFileSync(bin, ['--version'], { cwd: app, encoding: 'utf8' })).toBe(
+      `${(JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { version: string }).version}\n`,
+    );
     const failed = spawnSync(bin, ['serve', '--db', 'postgres://127.0.0.1:1/shop'], { cwd: app, encoding: 'utf8' });
-    expect([failed.status, failed.stdout, failed.stderr]).toEqual([1, '', 'express-odata-v2: the database at 127.0.0.1:1/shop: postgres() needs the package pg: npm install pg\n']);
+    expect([failed.status, failed.stdout, failed.stderr]).toEqual([
+      1,
+      '',
+      'express-odata-v2: the database at 127.0.0.1:1/shop: postgres() needs the package pg: npm install pg\n',
+    ]);
   }, 180_000);
 
   it('exports express-odata-v2/testing to CommonJS and TypeScript (node10 and node16), with no test framework installed', () => {
     const app = join(work, 'testing-app');
     execFileSync('mkdir', ['-p', app]);
     writeFileSync(join(app, 'package.json'), JSON.stringify({ name: 'testing-consumer', version: '1.0.0', private: true }));
-    const version = (name: string): string => (JSON.parse(readFileSync(join(ROOT, 'node_modules', name, 'package.json'), 'utf8')) as { version: string }).version;
+    const version = (name: string): string =>
+      (JSON.parse(readFileSync(join(ROOT, 'node_modules', name, 'package.json'), 'utf8')) as { version: string }).version;
     npm(['install', '--no-audit', '--no-fund', '--prefer-offline', tarball, `@types/node@${version('@types/node')}`], app);
     writeFileSync(
       join(app, 'check.js'),
@@ -203,8 +227,14 @@ describeDataProvider('mine', setup, { host, capabilities: { media: false } });
 `,
     );
     const tsc = join(ROOT, 'node_modules', 'typescript', 'bin', 'tsc');
-    for (const resolution of [['--module', 'commonjs', '--moduleResolution', 'node'], ['--module', 'node16', '--moduleResolution', 'node16']]) {
-      execFileSync(process.execPath, [tsc, '--noEmit', '--strict', '--target', 'es2022', '--types', 'node', ...resolution, 'consumer.ts'], { cwd: app, encoding: 'utf8' });
+    for (const resolution of [
+      ['--module', 'commonjs', '--moduleResolution', 'node'],
+      ['--module', 'node16', '--moduleResolution', 'node16'],
+    ]) {
+      execFileSync(process.execPath, [tsc, '--noEmit', '--strict', '--target', 'es2022', '--types', 'node', ...resolution, 'consumer.ts'], {
+        cwd: app,
+        encoding: 'utf8',
+      });
     }
   }, 180_000);
 });

@@ -38,7 +38,14 @@ describe('encodeETag', () => {
 describe('decodeETag, the inverse of encodeETag', () => {
   const supplier = entityType(prop('Concurrency', 'Edm.Int32'));
   const several = entityType(prop('Version', 'Edm.Int64'), prop('Name', 'Edm.String'), prop('Stamp', 'Edm.DateTime'));
-  const typed = entityType(prop('Id', 'Edm.Guid'), prop('Amount', 'Edm.Decimal'), prop('Bytes', 'Edm.Binary'), prop('At', 'Edm.DateTimeOffset'), prop('Ok', 'Edm.Boolean'), prop('Ratio', 'Edm.Double'));
+  const typed = entityType(
+    prop('Id', 'Edm.Guid'),
+    prop('Amount', 'Edm.Decimal'),
+    prop('Bytes', 'Edm.Binary'),
+    prop('At', 'Edm.DateTimeOffset'),
+    prop('Ok', 'Edm.Boolean'),
+    prop('Ratio', 'Edm.Double'),
+  );
 
   it.each<[EdmEntityType, Record<string, unknown>]>([
     [supplier, { Concurrency: 0 }],
@@ -47,7 +54,17 @@ describe('decodeETag, the inverse of encodeETag', () => {
     [several, { Version: '9223372036854775807', Name: 'abc', Stamp: new Date('2000-01-01T00:00:00.123Z') }],
     [several, { Version: '5', Name: "say \"hi\", it's 100% é,'x'", Stamp: null }],
     [several, { Version: '-1', Name: '', Stamp: new Date('1969-12-31T23:59:59.999Z') }],
-    [typed, { Id: '0f8fad5b-d9cb-469f-a165-70867728950e', Amount: '12.5', Bytes: new Uint8Array([0, 255, 16]), At: new Date('2026-01-02T03:04:05.678Z'), Ok: true, Ratio: 0.1 }],
+    [
+      typed,
+      {
+        Id: '0f8fad5b-d9cb-469f-a165-70867728950e',
+        Amount: '12.5',
+        Bytes: new Uint8Array([0, 255, 16]),
+        At: new Date('2026-01-02T03:04:05.678Z'),
+        Ok: true,
+        Ratio: 0.1,
+      },
+    ],
   ])('%#: decodes every tag encodeETag writes back to the same typed values: %p', (type, values) => {
     const tag = encodeETag(values, type) ?? '';
     expect(decodeETag(tag, type)).toEqual(values);
@@ -58,12 +75,12 @@ describe('decodeETag, the inverse of encodeETag', () => {
   it.each<[string, EdmEntityType, string]>([
     ['W/"1,2"', supplier, 'two values for one token'],
     ['W/""', supplier, 'no value'],
-    ["W/\"'1'\"", supplier, 'a string for an Int32'],
+    ['W/"\'1\'"', supplier, 'a string for an Int32'],
     ['W/"2147483648"', supplier, 'out of the Int32 range'],
     ['W/"1 "', supplier, 'text after the value'],
     ['W/"%E0%A4%A"', supplier, 'a broken percent-encoding'],
     ['W/3', supplier, 'not quoted'],
-    ["W/\"5L,'a'\"", several, 'too few values'],
+    ['W/"5L,\'a\'"', several, 'too few values'],
     ['W/"1"', entityType(), 'a type without concurrency token'],
     ['W/"03"', supplier, 'a spelling encodeETag does not write'],
     ['W/"%33"', supplier, 'a percent-escape encodeETag does not write'],

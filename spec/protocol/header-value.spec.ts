@@ -11,7 +11,9 @@ describe('assertHeaderValue', () => {
   });
 
   it('checks every value of a map', () => {
-    expect(() => assertHeaderValues({ a: 'ok', b: 'bad\r\n' })).toThrow("The response header 'b' would carry \"bad\\r\\n\", which is not a valid HTTP field value.");
+    expect(() => assertHeaderValues({ a: 'ok', b: 'bad\r\n' })).toThrow(
+      'The response header \'b\' would carry "bad\\r\\n", which is not a valid HTTP field value.',
+    );
   });
 });
 

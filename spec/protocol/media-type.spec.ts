@@ -109,9 +109,21 @@ describe('parseAccept', () => {
     ['application/json', [['application', 'json', {}, 1]]],
     ['Application/JSON;odata=Verbose', [['application', 'json', { odata: 'verbose' }, 1]]],
     ['*/*', [['*', '*', {}, 1]]],
-    ['application/*;q=0.5, text/plain', [['application', '*', {}, 0.5], ['text', 'plain', {}, 1]]],
+    [
+      'application/*;q=0.5, text/plain',
+      [
+        ['application', '*', {}, 0.5],
+        ['text', 'plain', {}, 1],
+      ],
+    ],
     ['text/html;level=1;q=0.7;ext=1', [['text', 'html', { level: '1' }, 0.7]]],
-    ['application/atom+xml;type=entry, application/xml;q=0.9', [['application', 'atom+xml', { type: 'entry' }, 1], ['application', 'xml', {}, 0.9]]],
+    [
+      'application/atom+xml;type=entry, application/xml;q=0.9',
+      [
+        ['application', 'atom+xml', { type: 'entry' }, 1],
+        ['application', 'xml', {}, 0.9],
+      ],
+    ],
     ['a/b; p="x,y"; q=1.000', [['a', 'b', { p: 'x,y' }, 1]]],
     ['a/b ; q=0', [['a', 'b', {}, 0]]],
     [' , a/b,, ', [['a', 'b', {}, 1]]],
@@ -159,7 +171,13 @@ describe('parseMediaRange ($format media types)', () => {
 describe('parseAcceptCharset', () => {
   it.each<[string, [string, number][]]>([
     ['utf-8', [['utf-8', 1]]],
-    ['ISO-8859-1, UTF-8;q=0.7', [['iso-8859-1', 1], ['utf-8', 0.7]]],
+    [
+      'ISO-8859-1, UTF-8;q=0.7',
+      [
+        ['iso-8859-1', 1],
+        ['utf-8', 0.7],
+      ],
+    ],
     ['*;q=0.3', [['*', 0.3]]],
     [' , utf-8 ;q=0 ,', [['utf-8', 0]]],
     // malformed elements are skipped
@@ -195,7 +213,10 @@ describe('parseQuality', () => {
 
 describe('isTokenChar', () => {
   it('takes exactly the tchar characters of RFC 9110 §5.6.2', () => {
-    const tokens = [...Array(256).keys()].filter(isTokenChar).map((code) => String.fromCharCode(code)).join('');
+    const tokens = [...Array(256).keys()]
+      .filter(isTokenChar)
+      .map((code) => String.fromCharCode(code))
+      .join('');
     expect(tokens).toBe("!#$%&'*+-.0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZ^_`abcdefghijklmnopqrstuvwxyz|~");
   });
 });

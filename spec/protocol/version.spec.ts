@@ -1,4 +1,11 @@
-import { checkRequestFeatures, checkRequestVersion, checkResponseVersion, compareVersions, formatVersion, parseVersionHeader } from '../../lib/protocol/version';
+import {
+  checkRequestFeatures,
+  checkRequestVersion,
+  checkResponseVersion,
+  compareVersions,
+  formatVersion,
+  parseVersionHeader,
+} from '../../lib/protocol/version';
 import { DEFAULT_LIMITS } from '../../lib/options';
 import { parseQueryOptions, parseResourcePath } from '../../lib/uri';
 import { DEMO_MODEL } from '../helpers/demo';
@@ -39,8 +46,16 @@ describe('checkRequestVersion', () => {
   it.each<[Record<string, string | undefined>, VersionHeader | undefined, VersionHeader | undefined]>([
     [{}, undefined, undefined],
     [{ dataserviceversion: '1.0' }, { major: 1, minor: 0 }, undefined],
-    [{ dataserviceversion: '2.0;', maxdataserviceversion: '2.0' }, { major: 2, minor: 0 }, { major: 2, minor: 0 }],
-    [{ dataserviceversion: '1.0;NetFx', maxdataserviceversion: '3.0;NetFx' }, { major: 1, minor: 0, agent: 'NetFx' }, { major: 3, minor: 0, agent: 'NetFx' }],
+    [
+      { dataserviceversion: '2.0;', maxdataserviceversion: '2.0' },
+      { major: 2, minor: 0 },
+      { major: 2, minor: 0 },
+    ],
+    [
+      { dataserviceversion: '1.0;NetFx', maxdataserviceversion: '3.0;NetFx' },
+      { major: 1, minor: 0, agent: 'NetFx' },
+      { major: 3, minor: 0, agent: 'NetFx' },
+    ],
     [{ maxdataserviceversion: '1.0' }, undefined, { major: 1, minor: 0 }],
     [{ dataserviceversion: '' }, undefined, undefined],
   ])('%p', (headers, dataServiceVersion, maxDataServiceVersion) => {
@@ -88,27 +103,32 @@ describe('checkResponseVersion', () => {
 });
 
 describe('formatVersion', () => {
-  it.each<[ProtocolVersion, string]>([['1.0', '1.0;'], ['2.0', '2.0;']])('%s -> %s', (version, header) => {
+  it.each<[ProtocolVersion, string]>([
+    ['1.0', '1.0;'],
+    ['2.0', '2.0;'],
+  ])('%s -> %s', (version, header) => {
     expect(formatVersion(version)).toBe(header);
   });
 });
 
 describe('checkRequestFeatures', () => {
   /** Check `path?query` with the given DataServiceVersion; `inherited` marks it as taken from a $batch. */
-  const check = (target: string, version: string | undefined, inherited = false) => () => {
-    const [path, query = ''] = target.split('?');
-    const resource = parseResourcePath(path, DEMO_MODEL);
-    const options = parseQueryOptions(query, resource, DEMO_MODEL, DEFAULT_LIMITS);
-    const headers = version === undefined ? {} : { dataserviceversion: version };
-    checkRequestFeatures({ headers, inheritedHeaders: inherited ? new Set(['dataserviceversion']) : undefined }, resource, options);
-  };
+  const check =
+    (target: string, version: string | undefined, inherited = false) =>
+    () => {
+      const [path, query = ''] = target.split('?');
+      const resource = parseResourcePath(path, DEMO_MODEL);
+      const options = parseQueryOptions(query, resource, DEMO_MODEL, DEFAULT_LIMITS);
+      const headers = version === undefined ? {} : { dataserviceversion: version };
+      checkRequestFeatures({ headers, inheritedHeaders: inherited ? new Set(['dataserviceversion']) : undefined }, resource, options);
+    };
 
   it.each([
     ['Products?$inlinecount=allpages', '1.0', '$inlinecount=allpages'],
     ['Products?$inlinecount=allpages', '1.0;NetFx', '$inlinecount=allpages'],
     ['Products?$select=Name', '1.0', '$select'],
     ['Products?$expand=Category&$select=Category/Name', '1.0', '$select'],
-    ["Products?$skiptoken=1", '1.0', '$skiptoken'],
+    ['Products?$skiptoken=1', '1.0', '$skiptoken'],
     ['Products/$count', '1.0', 'the $count segment'],
     ['Categories(1)/$links/Products/$count', '1.0', 'the $count segment'],
     ['GetProductsByRating/$count?rating=3', '1.0', 'the $count segment'],

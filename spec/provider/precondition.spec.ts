@@ -54,7 +54,11 @@ function setup() {
     };
     const response = await service.handle(request);
     const text = typeof response.body === 'string' ? response.body : '';
-    return { status: response.status, etag: response.headers.etag, code: text === '' ? undefined : (JSON.parse(text) as { error: { code: string } }).error.code };
+    return {
+      status: response.status,
+      etag: response.headers.etag,
+      code: text === '' ? undefined : (JSON.parse(text) as { error: { code: string } }).error.code,
+    };
   };
   return { provider, merge };
 }

@@ -60,13 +60,7 @@ describe('compileOrderBy', () => {
   });
 
   it('orders dynamic properties by the types of their values', () => {
-    const people: Entity[] = [
-      { ID: 1, Age: 30 },
-      { ID: 2, Age: '12.5' },
-      { ID: 3 },
-      { ID: 4, Age: 2.5 },
-      { ID: 5, Age: 'x' },
-    ];
+    const people: Entity[] = [{ ID: 1, Age: 30 }, { ID: 2, Age: '12.5' }, { ID: 3 }, { ID: 4, Age: 2.5 }, { ID: 5, Age: 'x' }];
     // null first; numbers (and the numeric string '12.5') by value; 'x' after them by type name.
     expect(sortedIds(people, 'Age', Person)).toEqual([3, 4, 2, 1, 5]);
   });
@@ -166,7 +160,12 @@ describe('skiptoken positions', () => {
     const items = orderBy(text);
     const sorted = [...rows].sort(compileOrderBy(items));
     expect(sorted.filter(compileSkipTokenFilter(items, position)).map((entity) => entity.ID)).toEqual(expected);
-    expect(rows.filter((entity) => afterPosition(entity, items, position)).map((entity) => entity.ID).sort()).toEqual([...expected].sort());
+    expect(
+      rows
+        .filter((entity) => afterPosition(entity, items, position))
+        .map((entity) => entity.ID)
+        .sort(),
+    ).toEqual([...expected].sort());
   });
 
   it('uses the key even when the ordering lacks the tie-breaker', () => {
@@ -196,34 +195,39 @@ describe('walking 5,000 entities in pages of 37 via $skiptoken', () => {
     };
   });
 
-  it.each([
-    ['Int32 desc, String'],
-    ['String desc, Decimal, Int32 desc'],
-    ['Int64 desc, Decimal desc'],
-    ['ID desc'],
-  ])('$orderby=%s visits each entity exactly once, in order', (text) => {
-    const items = orderBy(text);
-    const userItems = parseOrderBy(text).length;
-    const expected = applyQuery(entities, { filter: undefined, orderBy: items, skip: undefined, top: undefined, skipToken: undefined, count: false }).entities.map((e) => e.ID);
-    const seen: unknown[] = [];
-    let position: SkipTokenPosition | undefined;
-    let pages = 0;
-    for (;;) {
-      const page = applyQuery(entities, { filter: undefined, orderBy: items, skip: undefined, top: 37, skipToken: position, count: false }).entities;
-      if (page.length === 0) break;
-      pages++;
-      seen.push(...page.map((entity) => entity.ID));
-      const last = page[page.length - 1];
-      // What the paging handler puts in the token: the user's $orderby values, then the key.
-      position = {
-        orderByValues: items.slice(0, userItems).map((item) => evaluate(item.expression, last)),
-        key: { ID: last.ID as number },
-      };
-    }
-    expect(pages).toBe(Math.ceil(5000 / 37));
-    expect(seen).toEqual(expected);
-    expect(new Set(seen).size).toBe(5000);
-  });
+  it.each([['Int32 desc, String'], ['String desc, Decimal, Int32 desc'], ['Int64 desc, Decimal desc'], ['ID desc']])(
+    '$orderby=%s visits each entity exactly once, in order',
+    (text) => {
+      const items = orderBy(text);
+      const userItems = parseOrderBy(text).length;
+      const expected = applyQuery(entities, {
+        filter: undefined,
+        orderBy: items,
+        skip: undefined,
+        top: undefined,
+        skipToken: undefined,
+        count: false,
+      }).entities.map((e) => e.ID);
+      const seen: unknown[] = [];
+      let position: SkipTokenPosition | undefined;
+      let pages = 0;
+      for (;;) {
+        const page = applyQuery(entities, { filter: undefined, orderBy: items, skip: undefined, top: 37, skipToken: position, count: false }).entities;
+        if (page.length === 0) break;
+        pages++;
+        seen.push(...page.map((entity) => entity.ID));
+        const last = page[page.length - 1];
+        // What the paging handler puts in the token: the user's $orderby values, then the key.
+        position = {
+          orderByValues: items.slice(0, userItems).map((item) => evaluate(item.expression, last)),
+          key: { ID: last.ID as number },
+        };
+      }
+      expect(pages).toBe(Math.ceil(5000 / 37));
+      expect(seen).toEqual(expected);
+      expect(new Set(seen).size).toBe(5000);
+    },
+  );
 
   it('pages with a filter keep the filtered order', () => {
     const items = orderBy('String, Int32 desc');

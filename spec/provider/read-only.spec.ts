@@ -59,7 +59,10 @@ it.each([
 });
 
 it('refuses a changeset part with 405 and serves the batch reads', async () => {
-  const body = batchBody([operation('GET', 'Categories(1)?$select=Name', { headers: { accept: 'application/json' } }), changeset('cs', operation('DELETE', 'Products(2)'))], { boundary: 'b' });
+  const body = batchBody(
+    [operation('GET', 'Categories(1)?$select=Name', { headers: { accept: 'application/json' } }), changeset('cs', operation('DELETE', 'Products(2)'))],
+    { boundary: 'b' },
+  );
   const response = await send(`${readOnly.url}/odata/$batch`, 'POST', { 'content-type': 'multipart/mixed; boundary=b' }, body);
   expect(response.status).toBe(202);
   const text = response.body.toString();
@@ -72,5 +75,11 @@ it('keeps the read methods only and leaves the wrapped provider as it was', asyn
   const response = await send(`${readOnly.url}/odata/Products/$count`, 'GET');
   expect(response.body.toString()).toBe('9'); // after the refused DELETEs above
   expect(Object.keys(readOnlyProvider(provider)).sort()).toEqual(['count', 'mediaOf', 'query', 'readMedia']);
-  expect([typeof provider.create, typeof provider.update, typeof provider.delete, typeof provider.link, typeof provider.transaction]).toEqual(['function', 'function', 'function', 'function', 'function']);
+  expect([typeof provider.create, typeof provider.update, typeof provider.delete, typeof provider.link, typeof provider.transaction]).toEqual([
+    'function',
+    'function',
+    'function',
+    'function',
+    'function',
+  ]);
 });

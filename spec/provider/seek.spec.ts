@@ -160,7 +160,9 @@ describe('seekCondition: shapes and refusals', () => {
     expect(printExpression(seekCondition(orderBy, { orderByValues: [3], key: { K1: 1, K2: 'x' } }, Row))).toBe(
       "Int lt 3 or Int eq null or Int eq 3 and (K1 gt 1 or K1 eq 1 and K2 gt 'x')",
     );
-    expect(printExpression(seekCondition(orderBy, { orderByValues: [null], key: { K1: 1, K2: 'x' } }, Row))).toBe("Int eq null and (K1 gt 1 or K1 eq 1 and K2 gt 'x')");
+    expect(printExpression(seekCondition(orderBy, { orderByValues: [null], key: { K1: 1, K2: 'x' } }, Row))).toBe(
+      "Int eq null and (K1 gt 1 or K1 eq 1 and K2 gt 'x')",
+    );
   });
 
   it('refuses a position with more values than the order has items, or none for a non-key item (400 SKIPTOKEN_INVALID)', () => {
@@ -185,6 +187,8 @@ describe('seekCondition over the demo model (the example in docs/query-options.m
     expect(printExpression(seekCondition(order('desc'), position, Product))).toBe('Price le 20.9M and (Price lt 20.9M or Price eq 20.9M and ID gt 2)');
     expect(printExpression(seekCondition(order('asc'), position, Product))).toBe('Price ge 20.9M and (Price gt 20.9M or Price eq 20.9M and ID gt 2)');
     const byName = withKeyTieBreaker([{ expression: checkExpression(parseExpression('Name'), Product, DEMO_MODEL), direction: 'desc' }], Product);
-    expect(printExpression(seekCondition(byName, { orderByValues: ['Milk'], key: { ID: 1 } }, Product))).toBe("Name lt 'Milk' or Name eq null or Name eq 'Milk' and ID gt 1");
+    expect(printExpression(seekCondition(byName, { orderByValues: ['Milk'], key: { ID: 1 } }, Product))).toBe(
+      "Name lt 'Milk' or Name eq null or Name eq 'Milk' and ID gt 1",
+    );
   });
 });

@@ -9,7 +9,15 @@ import { join } from 'path';
 import { loadEdmx, MemoryProvider } from '../../lib';
 import type { EdmEntityType, EdmModel } from '../../lib';
 import type { ODataRequest, RequestContext } from '../../lib/protocol/message';
-import { assertRequiredSent, fillDefaults, isRequiredOnCreate, isStoreGenerated, requiredProperties, sentValues, writtenProperties } from '../../lib/provider/sent';
+import {
+  assertRequiredSent,
+  fillDefaults,
+  isRequiredOnCreate,
+  isStoreGenerated,
+  requiredProperties,
+  sentValues,
+  writtenProperties,
+} from '../../lib/provider/sent';
 import type { CreateRequest, Entity, UpdateRequest } from '../../lib/provider/types';
 import { createService } from '../../lib/service';
 import { catchODataError } from '../helpers/odata-error';
@@ -48,7 +56,19 @@ class RecordingProvider extends MemoryProvider {
 function setup() {
   const provider = new RecordingProvider(MODEL, {
     Customers: [{ ID: 1, Name: 'Ada' }],
-    Orders: [{ ID: 1, CustomerID: 1, Total: '9.50', Status: 'paid', CreatedAt: '2026-01-01T00:00:00Z', Version: 1, ShipTo: { Street: null, City: 'Oslo' }, Options: { Gift: true }, Customer: 1 }],
+    Orders: [
+      {
+        ID: 1,
+        CustomerID: 1,
+        Total: '9.50',
+        Status: 'paid',
+        CreatedAt: '2026-01-01T00:00:00Z',
+        Version: 1,
+        ShipTo: { Street: null, City: 'Oslo' },
+        Options: { Gift: true },
+        Customer: 1,
+      },
+    ],
     Lines: [],
   });
   const service = createService({ model: MODEL, provider, requireIfMatch: false, logger: () => undefined });
@@ -64,7 +84,10 @@ function setup() {
     };
     const response = await service.handle(request);
     const text = typeof response.body === 'string' ? response.body : Buffer.isBuffer(response.body) ? response.body.toString('utf8') : '';
-    return { status: response.status, json: text === '' ? undefined : (JSON.parse(text) as { d?: Record<string, unknown>; error?: { code: string; message: { value: string } } }) };
+    return {
+      status: response.status,
+      json: text === '' ? undefined : (JSON.parse(text) as { d?: Record<string, unknown>; error?: { code: string; message: { value: string } } }),
+    };
   };
   return { provider, send };
 }
@@ -103,7 +126,15 @@ describe('fillDefaults and sentValues', () => {
   it('fills every declared non-key property the values lack with the model default, in declaration order, dynamic ones after', () => {
     const filled = fillDefaults(typeOf('Order'), { Total: '1.00', Extra: 'x', Note: null });
     expect(Object.keys(filled)).toEqual(['CustomerID', 'Total', 'Note', 'Status', 'CreatedAt', 'Version', 'ShipTo', 'Options', 'Extra']);
-    expect(filled).toMatchObject({ CustomerID: 0, Total: '1.00', Note: null, Status: 'new', Version: 0, ShipTo: { Street: null, City: '' }, Options: { Gift: false } });
+    expect(filled).toMatchObject({
+      CustomerID: 0,
+      Total: '1.00',
+      Note: null,
+      Status: 'new',
+      Version: 0,
+      ShipTo: { Street: null, City: '' },
+      Options: { Gift: false },
+    });
     expect(filled.CreatedAt).toEqual(new Date(0));
     expect('ID' in filled).toBe(false);
   });

@@ -81,7 +81,9 @@ describe('createTransactionScope', () => {
     expect(events).toEqual(['begin 1', 'rollback 1', 'begin 2', 'rollback 2', 'begin 3', 'commit 3']);
 
     const exhausted: string[] = [];
-    await expect(scope.run(context(), recorder(exhausted, 5), async () => 'never committed', { isRetryable, attempts: 2 })).rejects.toBeInstanceOf(SerializationFailure);
+    await expect(scope.run(context(), recorder(exhausted, 5), async () => 'never committed', { isRetryable, attempts: 2 })).rejects.toBeInstanceOf(
+      SerializationFailure,
+    );
     expect(exhausted).toEqual(['begin 1', 'rollback 1', 'begin 2', 'rollback 2']);
   });
 
@@ -95,7 +97,9 @@ describe('createTransactionScope', () => {
 
   it('refuses a nonsensical number of attempts', async () => {
     const scope = createTransactionScope<number>('orders database');
-    await expect(scope.run(context(), recorder([]), async () => 1, { attempts: 0 })).rejects.toThrow("TransactionScope 'orders database': attempts must be an integer >= 1, got 0");
+    await expect(scope.run(context(), recorder([]), async () => 1, { attempts: 0 })).rejects.toThrow(
+      "TransactionScope 'orders database': attempts must be an integer >= 1, got 0",
+    );
   });
 });
 
@@ -142,15 +146,26 @@ describe('the service runs a write again after a serialization failure, from a c
     const created = await send(`${server.url}/odata/Orders`, 'POST', { 'content-type': JSON_TYPE, accept: JSON_TYPE }, JSON.stringify(order(7)));
     expect([created.status, created.headers.location]).toEqual([201, `${server.url}/odata/Orders(7)`]);
     expect(provider.attempts).toBe(2);
-    expect(storeOf(provider).all(MODEL.defaultContainer.entitySets[1]).map((values) => values.ID)).toEqual([7]);
+    expect(
+      storeOf(provider)
+        .all(MODEL.defaultContainer.entitySets[1])
+        .map((values) => values.ID),
+    ).toEqual([7]);
   });
 
   it('a changeset with a Content-ID reference: every operation answered once, each entity created once', async () => {
     const body = batchBody([
       changeset(
         'changeset_1',
-        operation('POST', 'Customers', { headers: { 'Content-Type': JSON_TYPE, Accept: JSON_TYPE }, body: JSON.stringify({ ID: 2, Name: 'Grace' }), contentId: 'c' }),
-        operation('POST', '$c/Orders', { headers: { 'Content-Type': JSON_TYPE, Accept: JSON_TYPE }, body: JSON.stringify({ ID: 8, CustomerID: 2, Total: '2.00', ShipTo: { City: 'Rome' } }) }),
+        operation('POST', 'Customers', {
+          headers: { 'Content-Type': JSON_TYPE, Accept: JSON_TYPE },
+          body: JSON.stringify({ ID: 2, Name: 'Grace' }),
+          contentId: 'c',
+        }),
+        operation('POST', '$c/Orders', {
+          headers: { 'Content-Type': JSON_TYPE, Accept: JSON_TYPE },
+          body: JSON.stringify({ ID: 8, CustomerID: 2, Total: '2.00', ShipTo: { City: 'Rome' } }),
+        }),
       ),
     ]);
     const result = await send(`${server.url}/odata/$batch`, 'POST', { 'content-type': 'multipart/mixed; boundary=batch_1' }, body);

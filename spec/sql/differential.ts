@@ -109,7 +109,10 @@ export class Differential {
     const orderBy = withKeyTieBreaker(itemOrderBy(text), Item);
     let expected: Outcome;
     try {
-      expected = this.entities.slice().sort(compileOrderBy(orderBy, this.access)).map((entity) => Number(entity.ID));
+      expected = this.entities
+        .slice()
+        .sort(compileOrderBy(orderBy, this.access))
+        .map((entity) => Number(entity.ID));
     } catch (error) {
       if (!isODataError(error) || error.code !== 'FILTER_DIVISION_BY_ZERO') throw error;
       expected = 'division by zero';
@@ -200,7 +203,8 @@ export async function compareOrderings(differential: Differential, seed: number,
     const { expected, actual } = await differential.order(text);
     // A constant item is left out of ORDER BY, where the evaluator still computes it (a dead division).
     if (expected === 'division by zero' && actual !== 'division by zero') continue;
-    if (JSON.stringify(expected) !== JSON.stringify(actual)) mismatches.push(`${text}\n    evaluator:  ${JSON.stringify(expected)}\n    PostgreSQL: ${JSON.stringify(actual)}`);
+    if (JSON.stringify(expected) !== JSON.stringify(actual))
+      mismatches.push(`${text}\n    evaluator:  ${JSON.stringify(expected)}\n    PostgreSQL: ${JSON.stringify(actual)}`);
   }
   return mismatches;
 }

@@ -86,7 +86,8 @@ beforeAll(async () => {
     [3, 'Pad', null, '2019-03-01 00:00:00'],
     [4, null, '0.10', null],
   ];
-  for (const row of rows) await kysely.sql`insert into products values (${row[0]}, ${row[1]}, ${row[2]}::numeric, ${row[3]}::timestamp)`.execute(example.db.kysely);
+  for (const row of rows)
+    await kysely.sql`insert into products values (${row[0]}, ${row[1]}, ${row[2]}::numeric, ${row[3]}::timestamp)`.execute(example.db.kysely);
 }, 60_000);
 
 afterAll(() => instance.close());
@@ -94,11 +95,13 @@ afterAll(() => instance.close());
 describe('docs/sql-provider.md', () => {
   it('its example answers filters and orderings as the evaluator would', async () => {
     const ids = async (where: string | undefined, order: string): Promise<unknown[]> =>
-      (await example.findProducts(where === undefined ? undefined : filter(where), order === '' ? [] : orderBy(order))).map((row) => (row as { ID: unknown }).ID);
+      (await example.findProducts(where === undefined ? undefined : filter(where), order === '' ? [] : orderBy(order))).map(
+        (row) => (row as { ID: unknown }).ID,
+      );
     expect(await ids("startswith(Name, 'P_')", '')).toEqual([2]);
     expect(await ids('Price gt 2.5M', '')).toEqual([2]);
     expect(await ids('Price ne 2.5M', 'Price desc')).toEqual([2, 4, 3]);
-    expect(await ids("year(Released) ge 2020 or Name eq null", 'Released desc')).toEqual([2, 1, 4]);
+    expect(await ids('year(Released) ge 2020 or Name eq null', 'Released desc')).toEqual([2, 1, 4]);
     // Ordinal: '_' (U+005F) sorts before 'a'.
     expect(await ids(undefined, 'Name')).toEqual([4, 2, 3, 1]);
     expect(await example.findProducts(filter('ID eq 1'), [])).toEqual([{ ID: 1, Name: 'Pen', Price: '2.5', Released: new Date('2020-01-01T00:00:00Z') }]);
@@ -133,7 +136,7 @@ describe('docs/sql-provider.md, "Serve a database"', () => {
     const { app } = await runQuickStart(quick);
     // A second start finds the tables and the data: nothing is created or inserted twice.
     await runQuickStart(quick);
-    const response = await request(app).get("/odata/Categories(1)/Products?$format=json&$top=2&$select=Name&$expand=Supplier&$filter=Price gt 10");
+    const response = await request(app).get('/odata/Categories(1)/Products?$format=json&$top=2&$select=Name&$expand=Supplier&$filter=Price gt 10');
     expect(response.status).toBe(200);
     const body = response.body as { d: { results: { Name: string; Supplier: { Name: string } }[] } };
     expect(body.d.results.map((product) => [product.Name, product.Supplier.Name])).toEqual([

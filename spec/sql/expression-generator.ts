@@ -12,7 +12,8 @@
  */
 import { seededRandom } from '../helpers/random';
 
-type Generated = 'Boolean' | 'String' | 'Int32' | 'Int64' | 'Decimal' | 'Double' | 'Single' | 'DateTime' | 'DateTimeOffset' | 'Time' | 'Guid' | 'Binary' | 'Small';
+type Generated =
+  'Boolean' | 'String' | 'Int32' | 'Int64' | 'Decimal' | 'Double' | 'Single' | 'DateTime' | 'DateTimeOffset' | 'Time' | 'Guid' | 'Binary' | 'Small';
 
 /** The names a generator draws from: members per type, type tests, to-one navigation properties. */
 export interface Vocabulary {
@@ -42,15 +43,55 @@ const MEMBERS: Readonly<Record<Generated, readonly string[]>> = {
 
 const LITERALS: Readonly<Record<Generated, readonly string[]>> = {
   Boolean: ['true', 'false'],
-  String: ["'a'", "'A'", "''", "'ab'", "'b'", "'é'", "'ß'", "'SS'", "'STRASSE'", "'straße'", "'😀'", "'a😀b'", "'%'", "'_'", "'a_b'", "'\\'", "'O''Neil'", "'abc'", "' '", "'σ'", "'ας οδος'", "'i̇'", "'x'", "'Ann'", "'ann'", "'ab😀'", "'𝒳'", "'Berlin'"],
+  String: [
+    "'a'",
+    "'A'",
+    "''",
+    "'ab'",
+    "'b'",
+    "'é'",
+    "'ß'",
+    "'SS'",
+    "'STRASSE'",
+    "'straße'",
+    "'😀'",
+    "'a😀b'",
+    "'%'",
+    "'_'",
+    "'a_b'",
+    "'\\'",
+    "'O''Neil'",
+    "'abc'",
+    "' '",
+    "'σ'",
+    "'ας οδος'",
+    "'i̇'",
+    "'x'",
+    "'Ann'",
+    "'ann'",
+    "'ab😀'",
+    "'𝒳'",
+    "'Berlin'",
+  ],
   Int32: ['0', '1', '-1', '2', '3', '7', '-7', '100', '2147483647', '-2147483648', '46341'],
   Small: ['0', '1', '255', '-128'],
   Int64: ['0L', '1L', '-1L', '3L', '9007199254740993L', '-9223372036854775808L', '9223372036854775807L'],
   Decimal: ['0M', '1M', '-1M', '1.5M', '2.5M', '-2.5M', '0.1M', '3M', '7M', '12345678901234567.123456789M', '0.333333333333333333M'],
   Double: ['0.0', '1.5', '-1.5', '2.5', '0.1', '0.5', '3.0', '7.0', '-7.0', 'INF', '-INF', 'NaN', '1E70', '0.49999999999999994'],
   Single: ['0f', '1.5f', '-2.5f', '0.1f', '7f', 'NaNf'],
-  DateTime: ["datetime'2020-01-01T00:00:00'", "datetime'2020-01-01T00:00:00.123'", "datetime'1999-12-31T23:59:59.999'", "datetime'2020-02-29T12:34:56.789'", "datetime'1970-01-01T00:00'"],
-  DateTimeOffset: ["datetimeoffset'2020-01-01T00:00:00Z'", "datetimeoffset'2020-01-01T05:30:00.123+05:30'", "datetimeoffset'2019-12-31T23:59:59.999Z'", "datetimeoffset'1969-07-20T20:17:40.5Z'"],
+  DateTime: [
+    "datetime'2020-01-01T00:00:00'",
+    "datetime'2020-01-01T00:00:00.123'",
+    "datetime'1999-12-31T23:59:59.999'",
+    "datetime'2020-02-29T12:34:56.789'",
+    "datetime'1970-01-01T00:00'",
+  ],
+  DateTimeOffset: [
+    "datetimeoffset'2020-01-01T00:00:00Z'",
+    "datetimeoffset'2020-01-01T05:30:00.123+05:30'",
+    "datetimeoffset'2019-12-31T23:59:59.999Z'",
+    "datetimeoffset'1969-07-20T20:17:40.5Z'",
+  ],
   Time: ["time'PT0S'", "time'PT1H'", "time'PT26H0.5S'", "time'-PT1.5S'", "time'P1DT2H3M4.567S'", "time'PT23H59M59.999S'"],
   Guid: ["guid'01234567-89ab-cdef-0123-456789abcdef'", "guid'00000000-0000-0000-0000-000000000000'"],
   Binary: ["X'00FF'", "X''", "X'01'"],
@@ -59,7 +100,15 @@ const LITERALS: Readonly<Record<Generated, readonly string[]>> = {
 /** The ExprTest Item type (spec/fixtures/expr-test.xml): every EDM type, a derived type, an owner. */
 const EXPR_TEST_VOCABULARY: Vocabulary = {
   members: MEMBERS,
-  typeTests: ["isof('ExprTest.SpecialItem')", "isof('ExprTest.Item')", "isof(Owner, 'ExprTest.Person')", "isof(Owner, 'ExprTest.Item')", "isof('ExprTest.Person')", "isof(Int32, 'Edm.Int32')", "isof(Int32, 'Edm.Int64')"],
+  typeTests: [
+    "isof('ExprTest.SpecialItem')",
+    "isof('ExprTest.Item')",
+    "isof(Owner, 'ExprTest.Person')",
+    "isof(Owner, 'ExprTest.Item')",
+    "isof('ExprTest.Person')",
+    "isof(Int32, 'Edm.Int32')",
+    "isof(Int32, 'Edm.Int64')",
+  ],
   navigations: ['Owner'],
 };
 
@@ -80,12 +129,32 @@ export const DEMO_PRODUCT_VOCABULARY: Vocabulary = {
     Guid: [],
     Binary: [],
   },
-  typeTests: ["isof('ODataDemo.Product')", "isof(Category, 'ODataDemo.Category')", "isof(Supplier, 'ODataDemo.Category')", "isof(Rating, 'Edm.Int32')", "isof(Price, 'Edm.Double')"],
+  typeTests: [
+    "isof('ODataDemo.Product')",
+    "isof(Category, 'ODataDemo.Category')",
+    "isof(Supplier, 'ODataDemo.Category')",
+    "isof(Rating, 'Edm.Int32')",
+    "isof(Price, 'Edm.Double')",
+  ],
   navigations: ['Category', 'Supplier'],
 };
 
 const NUMERIC: readonly Generated[] = ['Int32', 'Small', 'Int64', 'Decimal', 'Double', 'Single'];
-const COMPARABLE: readonly Generated[] = ['String', 'Int32', 'Small', 'Int64', 'Decimal', 'Double', 'Single', 'DateTime', 'DateTimeOffset', 'Time', 'Guid', 'Binary', 'Boolean'];
+const COMPARABLE: readonly Generated[] = [
+  'String',
+  'Int32',
+  'Small',
+  'Int64',
+  'Decimal',
+  'Double',
+  'Single',
+  'DateTime',
+  'DateTimeOffset',
+  'Time',
+  'Guid',
+  'Binary',
+  'Boolean',
+];
 const ORDERED: readonly Generated[] = COMPARABLE.filter((type) => type !== 'Binary');
 
 /** A generator of expression texts. */
@@ -180,7 +249,8 @@ export class ExpressionGenerator {
           () => `indexof(${this.expression('String', d)}, ${this.whole(d)})`,
           () => `${this.pick(['year', 'month', 'day', 'hour', 'minute', 'second'])}(${this.named(this.pick(['DateTime', 'DateTimeOffset']))})`,
           () => `${this.pick(['hour', 'minute', 'second'])}(${this.expression('Time', 0)})`,
-          () => `${this.expression(this.pick(['Int32', 'Small']), d)} ${this.pick(['add', 'sub', 'mul', 'div', 'mod'])} ${this.expression(this.pick(['Int32', 'Small']), d)}`,
+          () =>
+            `${this.expression(this.pick(['Int32', 'Small']), d)} ${this.pick(['add', 'sub', 'mul', 'div', 'mod'])} ${this.expression(this.pick(['Int32', 'Small']), d)}`,
           () => `-(${this.expression('Int32', d)})`,
           () => `cast(${this.expression(this.pick(NUMERIC), d)}, 'Edm.Int32')`,
         ])();
@@ -194,7 +264,8 @@ export class ExpressionGenerator {
         ])();
       case 'Decimal':
         return this.pick([
-          () => `${this.expression(this.pick(['Decimal', 'Int32', 'Int64']), d)} ${this.pick(['add', 'sub', 'mul', 'div', 'mod'])} ${this.expression('Decimal', d)}`,
+          () =>
+            `${this.expression(this.pick(['Decimal', 'Int32', 'Int64']), d)} ${this.pick(['add', 'sub', 'mul', 'div', 'mod'])} ${this.expression('Decimal', d)}`,
           () => `${this.pick(['round', 'floor', 'ceiling'])}(${this.expression(this.pick(['Decimal', 'Int32', 'Int64']), d)})`,
           () => `cast(${this.expression(this.pick(NUMERIC), d)}, 'Edm.Decimal')`,
           () => `-(${this.expression('Decimal', d)})`,

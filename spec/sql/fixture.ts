@@ -42,38 +42,149 @@ const ITEM_COLUMNS: readonly (readonly [string, EdmPrimitiveTypeName, string])[]
 
 /** Strings: wildcards, quotes, case pairs with special mappings, combining marks, emoji. */
 const STRINGS: readonly (string | null)[] = [
-  null, '', 'a', 'A', 'ab', 'abc', 'b', 'B', 'Z', 'é', 'É', 'ß', 'straße', 'ẞ', 'Σ', 'ΑΣ ΟΔΟΣ', 'İ', 'ǅ', 'ŉ',
-  '😀', 'a😀b', '😀😀', '𝒳y', 'x𝒳', '100%', 'a_b', 'a\\b', "O'Neil", ' padded ', '\u00a0nbsp\u3000', '\ttab\n',
-  '中文', 'ab😀', 'abcabc', '9', '10',
+  null,
+  '',
+  'a',
+  'A',
+  'ab',
+  'abc',
+  'b',
+  'B',
+  'Z',
+  'é',
+  'É',
+  'ß',
+  'straße',
+  'ẞ',
+  'Σ',
+  'ΑΣ ΟΔΟΣ',
+  'İ',
+  'ǅ',
+  'ŉ',
+  '😀',
+  'a😀b',
+  '😀😀',
+  '𝒳y',
+  'x𝒳',
+  '100%',
+  'a_b',
+  'a\\b',
+  "O'Neil",
+  ' padded ',
+  '\u00a0nbsp\u3000',
+  '\ttab\n',
+  '中文',
+  'ab😀',
+  'abcabc',
+  '9',
+  '10',
 ];
 
 const INT32S: readonly (number | null)[] = [null, 0, 1, -1, 2, -2, 3, 7, -7, 100, 2147483647, -2147483648, 65536, 46341];
 const INT16S: readonly (number | null)[] = [null, 0, 1, -1, 3, -3, 32767, -32768, 255];
 const BYTES: readonly (number | null)[] = [null, 0, 1, 2, 7, 128, 255];
 const SBYTES: readonly (number | null)[] = [null, 0, 1, -1, 7, -7, 127, -128];
-const INT64S: readonly (string | null)[] = [null, '0', '1', '-1', '3', '-7', '9007199254740993', '-9007199254740993', '9223372036854775807', '-9223372036854775808', '1234567890123'];
+const INT64S: readonly (string | null)[] = [
+  null,
+  '0',
+  '1',
+  '-1',
+  '3',
+  '-7',
+  '9007199254740993',
+  '-9007199254740993',
+  '9223372036854775807',
+  '-9223372036854775808',
+  '1234567890123',
+];
 const DECIMALS: readonly (string | null)[] = [
-  null, '0', '1', '-1', '1.5', '-1.5', '2.5', '-2.5', '0.1', '0.3', '3', '7', '-7', '12345678901234567.123456789',
-  '-0.000000000000000001', '99999999999999999999.99', '1234567890123456789012', '0.333333333333333333',
+  null,
+  '0',
+  '1',
+  '-1',
+  '1.5',
+  '-1.5',
+  '2.5',
+  '-2.5',
+  '0.1',
+  '0.3',
+  '3',
+  '7',
+  '-7',
+  '12345678901234567.123456789',
+  '-0.000000000000000001',
+  '99999999999999999999.99',
+  '1234567890123456789012',
+  '0.333333333333333333',
 ];
 // Doubles stay within ±1e70 (and away from 0 beyond 1e-70): products of three stay finite and
 // normal, so PostgreSQL's overflow/underflow errors (a documented difference) cannot trigger.
 const DOUBLES: readonly (number | null)[] = [
-  null, 0, -0, 1, -1, 1.5, -1.5, 2.5, -2.5, 0.5, -0.5, 0.1, 0.3, 7, -7, NaN, Infinity, -Infinity, 1e70, -1e-70,
-  123456.789, 0.49999999999999994, 4503599627370497, 3,
+  null,
+  0,
+  -0,
+  1,
+  -1,
+  1.5,
+  -1.5,
+  2.5,
+  -2.5,
+  0.5,
+  -0.5,
+  0.1,
+  0.3,
+  7,
+  -7,
+  NaN,
+  Infinity,
+  -Infinity,
+  1e70,
+  -1e-70,
+  123456.789,
+  0.49999999999999994,
+  4503599627370497,
+  3,
 ];
 const SINGLES: readonly (number | null)[] = [null, 0, 1.5, -2.5, 2.5, 0.1, 3.4e38, NaN, -Infinity, 16777217, -0.5, 7];
 /** Timestamps as PostgreSQL text: microseconds, the ends of the EDM range, a leap day. */
 const DATETIMES: readonly (string | null)[] = [
-  null, '2020-01-01 00:00:00', '2020-01-01 00:00:00.123456', '2020-01-01 00:00:00.123', '2020-01-01 00:00:00.1239',
-  '1999-12-31 23:59:59.999999', '0001-01-01 00:00:00', '9999-12-31 23:59:59.999', '2020-02-29 12:34:56.789012', '1970-01-01 00:00:00',
+  null,
+  '2020-01-01 00:00:00',
+  '2020-01-01 00:00:00.123456',
+  '2020-01-01 00:00:00.123',
+  '2020-01-01 00:00:00.1239',
+  '1999-12-31 23:59:59.999999',
+  '0001-01-01 00:00:00',
+  '9999-12-31 23:59:59.999',
+  '2020-02-29 12:34:56.789012',
+  '1970-01-01 00:00:00',
 ];
 const OFFSETS: readonly (string | null)[] = [
-  null, '2020-01-01 00:00:00+00', '2020-01-01 05:30:00.123456+05:30', '2019-12-31 23:59:59.9999-00:00', '2020-06-15 12:00:00+14:00',
-  '1969-07-20 20:17:40.5+00', '2020-01-01 00:00:00.123+00',
+  null,
+  '2020-01-01 00:00:00+00',
+  '2020-01-01 05:30:00.123456+05:30',
+  '2019-12-31 23:59:59.9999-00:00',
+  '2020-06-15 12:00:00+14:00',
+  '1969-07-20 20:17:40.5+00',
+  '2020-01-01 00:00:00.123+00',
 ];
-const TIMES: readonly (string | null)[] = [null, '00:00:00', '01:00:00', '26:00:00.5', '-00:00:01.5', '00:00:00.000123', '1 day 02:03:04.567891', '-1 day +01:00:00', '23:59:59.9996'];
-const GUIDS: readonly (string | null)[] = [null, '01234567-89ab-cdef-0123-456789abcdef', 'ffffffff-ffff-ffff-ffff-ffffffffffff', '00000000-0000-0000-0000-000000000000'];
+const TIMES: readonly (string | null)[] = [
+  null,
+  '00:00:00',
+  '01:00:00',
+  '26:00:00.5',
+  '-00:00:01.5',
+  '00:00:00.000123',
+  '1 day 02:03:04.567891',
+  '-1 day +01:00:00',
+  '23:59:59.9996',
+];
+const GUIDS: readonly (string | null)[] = [
+  null,
+  '01234567-89ab-cdef-0123-456789abcdef',
+  'ffffffff-ffff-ffff-ffff-ffffffffffff',
+  '00000000-0000-0000-0000-000000000000',
+];
 const BINARIES: readonly (Uint8Array | null)[] = [null, new Uint8Array([]), new Uint8Array([0]), new Uint8Array([0, 255]), new Uint8Array([1])];
 const BOOLEANS: readonly (boolean | null)[] = [null, true, false];
 
@@ -149,7 +260,9 @@ export async function createFixture(db: SqlDatabase, rows: readonly FixtureRow[]
   const columns = ITEM_COLUMNS.map(([name, , type]) => `${db.dialect.quoteIdentifier(name)} ${type}`).join(', ');
   await sql.raw(`create table items ("ID" integer primary key, "$type" text not null, "Owner_ID" integer references people, ${columns})`).execute(kysely);
   for (const person of PEOPLE) {
-    await sql`insert into people values (${sql.val(person.ID)}, ${person.Name === null ? sql`null` : db.dialect.parameter('Edm.String', person.Name)})`.execute(kysely);
+    await sql`insert into people values (${sql.val(person.ID)}, ${person.Name === null ? sql`null` : db.dialect.parameter('Edm.String', person.Name)})`.execute(
+      kysely,
+    );
   }
   for (const row of rows) {
     const values = ITEM_COLUMNS.map(([name, type, sqlType]) => {

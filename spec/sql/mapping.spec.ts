@@ -27,7 +27,15 @@ describe('conventions', () => {
       entitySets: {
         Products: {
           table: 'Products',
-          columns: { ID: 'ID', Name: 'Name', Description: 'Description', ReleaseDate: 'ReleaseDate', DiscontinuedDate: 'DiscontinuedDate', Rating: 'Rating', Price: 'Price' },
+          columns: {
+            ID: 'ID',
+            Name: 'Name',
+            Description: 'Description',
+            ReleaseDate: 'ReleaseDate',
+            DiscontinuedDate: 'DiscontinuedDate',
+            Rating: 'Rating',
+            Price: 'Price',
+          },
         },
         Categories: { table: 'Categories', columns: { ID: 'ID', Name: 'Name' } },
         Suppliers: {
@@ -62,7 +70,11 @@ describe('conventions', () => {
       Orders_Lines: { kind: 'foreignKey', dependent: 'Lines', columns: { ID: 'OrderID' } },
     });
     // A nullable complex property has a presence column under its own path.
-    expect(mapping.entitySets.Products.columns).toMatchObject({ Dimensions: 'Dimensions', 'Dimensions/Width': 'Dimensions_Width', 'Dimensions/Unit/Code': 'Dimensions_Unit_Code' });
+    expect(mapping.entitySets.Products.columns).toMatchObject({
+      Dimensions: 'Dimensions',
+      'Dimensions/Width': 'Dimensions_Width',
+      'Dimensions/Unit/Code': 'Dimensions_Unit_Code',
+    });
     expect(mapping.entitySets.Notes.dynamicProperties).toBe('$dynamic');
     expect(mapping.entitySets.Photos.media).toEqual({ table: 'Photos_media', contentType: 'ContentType', body: 'Body' });
   });
@@ -99,9 +111,22 @@ describe('overrides', () => {
       },
     };
     const mapping = resolveMapping(CATALOG, overrides);
-    expect(mapping.entitySets.Products).toMatchObject({ schema: 'shop', table: 'product', columns: { ID: 'product_id', Name: 'Name', 'Dimensions/Unit/Code': 'unit' } });
-    expect(mapping.entitySets.Photos).toMatchObject({ schema: 'media', table: 'Photos', media: { schema: 'media', table: 'photo_bytes', contentType: 'ContentType', body: 'bytes' } });
-    expect(mapping.associationSets.Products_Tags).toEqual({ kind: 'joinTable', schema: 'shop', table: 'product_tag', columns: { Products: { ID: 'Products_ID' }, Tags: { Code: 'tag' } } });
+    expect(mapping.entitySets.Products).toMatchObject({
+      schema: 'shop',
+      table: 'product',
+      columns: { ID: 'product_id', Name: 'Name', 'Dimensions/Unit/Code': 'unit' },
+    });
+    expect(mapping.entitySets.Photos).toMatchObject({
+      schema: 'media',
+      table: 'Photos',
+      media: { schema: 'media', table: 'photo_bytes', contentType: 'ContentType', body: 'bytes' },
+    });
+    expect(mapping.associationSets.Products_Tags).toEqual({
+      kind: 'joinTable',
+      schema: 'shop',
+      table: 'product_tag',
+      columns: { Products: { ID: 'Products_ID' }, Tags: { Code: 'tag' } },
+    });
     expect(mapping.associationSets.Products_Category).toEqual({ kind: 'foreignKey', dependent: 'Products', columns: { ID: 'category_id' } });
   });
 
@@ -165,7 +190,10 @@ describe('problems, collected and named', () => {
   });
 
   it('a saved mapping that misses parts is refused, not completed', () => {
-    const saved = JSON.parse(JSON.stringify(resolveMapping(DEMO_MODEL))) as { entitySets: Record<string, { columns: Record<string, string> }>; associationSets: Record<string, unknown> };
+    const saved = JSON.parse(JSON.stringify(resolveMapping(DEMO_MODEL))) as {
+      entitySets: Record<string, { columns: Record<string, string> }>;
+      associationSets: Record<string, unknown>;
+    };
     delete saved.entitySets.Suppliers.columns['Address/City'];
     delete saved.associationSets.Products_Supplier_Suppliers;
     saved.entitySets.Categories.columns.Color = 'Color';
@@ -183,8 +211,8 @@ describe('problems, collected and named', () => {
 
   it('the error lists every problem in its message', () => {
     const mapping: SqlMapping = resolveMapping(DEMO_MODEL);
-    expect(() => validateMapping(DEMO_MODEL, { ...mapping, entitySets: { ...mapping.entitySets, Products: { ...mapping.entitySets.Products, table: 'Categories' } } })).toThrow(
-      "The SQL mapping does not fit the model:\n- EntitySet 'Categories': the table 'Categories' is already used by EntitySet 'Products'.",
-    );
+    expect(() =>
+      validateMapping(DEMO_MODEL, { ...mapping, entitySets: { ...mapping.entitySets, Products: { ...mapping.entitySets.Products, table: 'Categories' } } }),
+    ).toThrow("The SQL mapping does not fit the model:\n- EntitySet 'Categories': the table 'Categories' is already used by EntitySet 'Products'.");
   });
 });

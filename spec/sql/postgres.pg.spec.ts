@@ -63,7 +63,9 @@ it('fails a statement that gets no connection within acquireTimeoutMs with SqlAc
 });
 
 it('parses result types per query and leaves the global pg.types as it was', async () => {
-  const result = await sql<Record<string, unknown>>`select 9007199254740993::int8 as i, 1.50::numeric as d, timestamp '2020-01-01 00:00:00.123456' as t, now() as z`.execute(database.kysely);
+  const result = await sql<
+    Record<string, unknown>
+  >`select 9007199254740993::int8 as i, 1.50::numeric as d, timestamp '2020-01-01 00:00:00.123456' as t, now() as z`.execute(database.kysely);
   expect(result.rows[0]).toMatchObject({ i: '9007199254740993', d: '1.50', t: '2020-01-01 00:00:00.123456' });
   expect(typeof result.rows[0].z).toBe('string');
   // pg's own registry still turns a timestamp into a (local-time) Date for everyone else.

@@ -58,7 +58,8 @@ export function describeRoundTrips(database: () => SqlDatabase): void {
       const column = db.dialect.columnType(type, type === 'Edm.Decimal' ? {} : { precision: 3 });
       await sql`create table ${table} (n integer, v ${sql.raw(column)})`.execute(db.kysely);
       try {
-        for (const [i, value] of values.entries()) await sql`insert into ${table} values (${sql.val(i)}, ${db.dialect.parameter(type, value)})`.execute(db.kysely);
+        for (const [i, value] of values.entries())
+          await sql`insert into ${table} values (${sql.val(i)}, ${db.dialect.parameter(type, value)})`.execute(db.kysely);
         const rows = await sql<{ v: unknown }>`select v from ${table} order by n`.execute(db.kysely);
         const read = rows.rows.map((row) => fromSqlValue(type, row.v));
         // Bytes come back as a Buffer (a Uint8Array): compare the bytes.
@@ -90,7 +91,9 @@ export function describeRoundTrips(database: () => SqlDatabase): void {
       await db.kysely.transaction().execute(async (trx) => {
         await sql`set local intervalstyle = 'iso_8601'`.execute(trx);
         await sql`set local bytea_output = 'escape'`.execute(trx);
-        const result = await sql<{ i: unknown; b: unknown }>`select interval '-1 day 02:03:04.5' as i, ${Buffer.from([0, 92, 39, 200])}::bytea as b`.execute(trx);
+        const result = await sql<{ i: unknown; b: unknown }>`select interval '-1 day 02:03:04.5' as i, ${Buffer.from([0, 92, 39, 200])}::bytea as b`.execute(
+          trx,
+        );
         expect(fromSqlValue('Edm.Time', result.rows[0].i)).toBe('-PT21H56M55.5S');
         expect(fromSqlValue('Edm.Binary', result.rows[0].b)).toEqual(Buffer.from([0, 92, 39, 200]));
       });

@@ -126,16 +126,19 @@ describe('createSchema', () => {
   });
 
   it('in effect: deleting a customer deletes its profile but is refused while it has orders; deleting a category unlinks its products', async () => {
-    await db.kysely.transaction().execute(async (trx) => {
-      await sql`delete from "Categories" where "ID" = 1`.execute(trx);
-      const unlinked = await sql<{ n: string }>`select count(*) as n from "Products" where "Category_ID" is null`.execute(trx);
-      expect(Number(unlinked.rows[0].n)).toBeGreaterThan(6);
-      await sql`delete from "Orders" where "CustomerID" = 9007199254740990`.execute(trx);
-      await sql`delete from "Customers" where "ID" = 9007199254740990`.execute(trx);
-      expect((await sql`select 1 from "Profiles" where "CustomerID" = 9007199254740990`.execute(trx)).rows).toEqual([]);
-      await expect(sql`delete from "Customers" where "ID" = 9007199254740991`.execute(trx)).rejects.toMatchObject({ code: '23503' });
-      throw new Error('roll back');
-    }).catch((error: unknown) => expect(error).toEqual(new Error('roll back')));
+    await db.kysely
+      .transaction()
+      .execute(async (trx) => {
+        await sql`delete from "Categories" where "ID" = 1`.execute(trx);
+        const unlinked = await sql<{ n: string }>`select count(*) as n from "Products" where "Category_ID" is null`.execute(trx);
+        expect(Number(unlinked.rows[0].n)).toBeGreaterThan(6);
+        await sql`delete from "Orders" where "CustomerID" = 9007199254740990`.execute(trx);
+        await sql`delete from "Customers" where "ID" = 9007199254740990`.execute(trx);
+        expect((await sql`select 1 from "Profiles" where "CustomerID" = 9007199254740990`.execute(trx)).rows).toEqual([]);
+        await expect(sql`delete from "Customers" where "ID" = 9007199254740991`.execute(trx)).rejects.toMatchObject({ code: '23503' });
+        throw new Error('roll back');
+      })
+      .catch((error: unknown) => expect(error).toEqual(new Error('roll back')));
   });
 });
 
@@ -145,7 +148,14 @@ describe('seed', () => {
       select 'Categories' as name, count(*) as n from "Categories" union all select 'Products', count(*) from "Products"
       union all select 'Products_Tags', count(*) from "Products_Tags" union all select 'Lines', count(*) from "Lines"
       union all select 'Profiles', count(*) from "Profiles" union all select 'parents', count("Parent_ID") from "Categories"`);
-    expect(Object.fromEntries(counts.map((row) => [row.name, Number(row.n)]))).toEqual({ Categories: 8, Products: 60, Products_Tags: 105, Lines: 19, Profiles: 3, parents: 6 });
+    expect(Object.fromEntries(counts.map((row) => [row.name, Number(row.n)]))).toEqual({
+      Categories: 8,
+      Products: 60,
+      Products_Tags: 105,
+      Lines: 19,
+      Profiles: 3,
+      parents: 6,
+    });
   });
 
   it('sets a self-association’s links after its rows exist', async () => {
@@ -197,6 +207,8 @@ describe('dynamic property values', () => {
   });
 
   it('a document it did not write is a TypeError naming the property', () => {
-    expect(() => decodeDynamicProperties('{"Size": {"$type": "Edm.Nope", "value": "1"}}')).toThrow(new TypeError(`The dynamic property 'Size' holds {"$type":"Edm.Nope","value":"1"}, which is no stored EDM value.`));
+    expect(() => decodeDynamicProperties('{"Size": {"$type": "Edm.Nope", "value": "1"}}')).toThrow(
+      new TypeError(`The dynamic property 'Size' holds {"$type":"Edm.Nope","value":"1"}, which is no stored EDM value.`),
+    );
   });
 });

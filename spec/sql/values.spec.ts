@@ -67,11 +67,15 @@ describe('toSqlParameter', () => {
 
 describe('fromSqlValue refuses what is not the type', () => {
   it.each([
-    ['Edm.Decimal', 'NaN', "A Edm.Decimal value must be a numeric text; got string NaN."],
+    ['Edm.Decimal', 'NaN', 'A Edm.Decimal value must be a numeric text; got string NaN.'],
     ['Edm.DateTime', new Date(0), 'A Edm.DateTime value must be timestamp text (pglite()/postgres() deliver it); got a Date.'],
     ['Edm.DateTime', '2020-01-01 00:00:00+00', "Cannot read the PostgreSQL timestamp '2020-01-01 00:00:00+00' (DateStyle must be ISO)."],
     ['Edm.DateTime', 'infinity', "Cannot read the PostgreSQL timestamp 'infinity' (DateStyle must be ISO)."],
-    ['Edm.Time', '1 year 2 mons 3 days 04:05:06 ago', "Cannot read the PostgreSQL interval '1 year 2 mons 3 days 04:05:06 ago' (IntervalStyle must be postgres or iso_8601)."],
+    [
+      'Edm.Time',
+      '1 year 2 mons 3 days 04:05:06 ago',
+      "Cannot read the PostgreSQL interval '1 year 2 mons 3 days 04:05:06 ago' (IntervalStyle must be postgres or iso_8601).",
+    ],
     ['Edm.Int64', '9223372036854775808', 'A Edm.Int64 value must be an int8 text; got string 9223372036854775808.'],
   ] as const)('%s %p', (type, raw, message) => {
     expect(() => fromSqlValue(type, raw)).toThrow(message);
@@ -115,7 +119,12 @@ describe('fromSqlValue reads what other drivers (or parsers) deliver too', () =>
 describe('SQLSTATEs', () => {
   it('reads the code of a driver error and knows which ones a transaction may retry', () => {
     const failure = (code: unknown): Error => Object.assign(new Error('x'), { code });
-    expect([sqlStateOf(failure('40001')), sqlStateOf(failure('ECONNREFUSED')), sqlStateOf('40001'), sqlStateOf(null)]).toEqual(['40001', undefined, undefined, undefined]);
+    expect([sqlStateOf(failure('40001')), sqlStateOf(failure('ECONNREFUSED')), sqlStateOf('40001'), sqlStateOf(null)]).toEqual([
+      '40001',
+      undefined,
+      undefined,
+      undefined,
+    ]);
     expect([failure('40001'), failure('40P01'), failure('23505'), new Error('x')].map(isRetryableTransactionError)).toEqual([true, true, false, false]);
   });
 });

@@ -25,7 +25,9 @@ describe('a deliberately broken provider', () => {
 
   it('fails the suite, and only the cases of the rules it breaks', () => {
     expect(report.ok).toBe(false);
-    expect(new Set(report.failures.map((outcome) => outcome.failure?.rule.id))).toEqual(new Set(['filter.string-literals', 'orderby.nulls', 'paging.skiptoken', 'precondition.atomic']));
+    expect(new Set(report.failures.map((outcome) => outcome.failure?.rule.id))).toEqual(
+      new Set(['filter.string-literals', 'orderby.nulls', 'paging.skiptoken', 'precondition.atomic']),
+    );
     expect(report.outcomes.length).toBeGreaterThan(300);
     expect(report.failures.length).toBeLessThan(60);
   });
@@ -40,7 +42,9 @@ describe('a deliberately broken provider', () => {
 
   it('reports the unescaped LIKE against the literal rule, with what it kept', () => {
     expect(failureOf("Items?$filter=startswith(Name, '100%')")).toContain("Items?$filter=startswith(Name, '100%') kept: expected [7], got [7,8]");
-    expect(failureOf("Items?$filter=startswith(Name, 'a_')")).toMatch(/^Conformance rule filter\.string-literals is broken: .*'%', '_' and '\\' are ordinary characters/);
+    expect(failureOf("Items?$filter=startswith(Name, 'a_')")).toMatch(
+      /^Conformance rule filter\.string-literals is broken: .*'%', '_' and '\\' are ordinary characters/,
+    );
   });
 
   it('reports nulls sorted last against the nulls rule, not the value order', () => {

@@ -54,7 +54,8 @@ describe('the reference ordering', () => {
     { id: 4, value: 2 },
     { id: 5, value: null },
   ];
-  const order = (descending: boolean, flipped = false) => sortRows(rows, [{ value: (row) => row.value, descending }], (row) => [row.id], flipped).map((row) => row.id);
+  const order = (descending: boolean, flipped = false) =>
+    sortRows(rows, [{ value: (row) => row.value, descending }], (row) => [row.id], flipped).map((row) => row.id);
 
   it('sorts nulls first ascending and last descending, ties by key ascending', () => {
     expect(order(false)).toEqual([2, 5, 3, 1, 4]);

@@ -22,7 +22,9 @@ describe('checkDataProvider', () => {
       { groups: ['keys', 'create', '$links', 'preconditions', 'changesets', 'media resources'] },
     );
     expect(report.ok).toBe(true);
-    expect(new Set(report.outcomes.map((outcome) => outcome.group))).toEqual(new Set(['keys', 'create', '$links', 'preconditions', 'changesets', 'media resources']));
+    expect(new Set(report.outcomes.map((outcome) => outcome.group))).toEqual(
+      new Set(['keys', 'create', '$links', 'preconditions', 'changesets', 'media resources']),
+    );
     expect([fixtures.length, closed]).toEqual([6, 6]);
     expect(fixtures[0].data).not.toBe(fixtures[1].data);
     expect(fixtures[0].model).toBe(conformanceModel());
@@ -37,7 +39,9 @@ describe('checkDataProvider', () => {
     // MemoryProvider writes what it is told it cannot: the refusal cases catch it.
     expect(report.failures.map((outcome) => outcome.group)).toContain('read-only');
     expect(report.failures.every((outcome) => outcome.failure?.rule.id === 'capability.refused')).toBe(true);
-    expect(report.failures.find((outcome) => outcome.name === 'POST Items is 405 with Allow')?.failure?.message).toContain('POST Items answered 201, expected 405 Method Not Allowed');
+    expect(report.failures.find((outcome) => outcome.name === 'POST Items is 405 with Allow')?.failure?.message).toContain(
+      'POST Items answered 201, expected 405 Method Not Allowed',
+    );
   });
 
   it('gives the setup data without dynamic properties when open types are lacking', async () => {
@@ -141,7 +145,9 @@ describe('describeDataProvider', () => {
     const saved = globals.beforeAll;
     delete globals.beforeAll;
     try {
-      expect(() => describeDataProvider('memory', memory)).toThrow('describeDataProvider: no beforeAll global; run it inside jest or vitest (with globals), or pass options.host');
+      expect(() => describeDataProvider('memory', memory)).toThrow(
+        'describeDataProvider: no beforeAll global; run it inside jest or vitest (with globals), or pass options.host',
+      );
     } finally {
       globals.beforeAll = saved;
     }

@@ -81,7 +81,12 @@ describe('parseSelectExpand', () => {
     // Complex properties are selected whole; dynamic properties of open types by name.
     ['Suppliers', 'Address', undefined, { select: 'Address' }],
     ['Bags', 'Label,Color', undefined, { select: 'Color,Label' }],
-    ['Orders', 'ShipTo,Customer/Name', 'Customer,Items', { select: 'ShipTo,>Customer,>Items', expand: { 'Customer@Customers': { select: 'Name' }, Items: {} } }],
+    [
+      'Orders',
+      'ShipTo,Customer/Name',
+      'Customer,Items',
+      { select: 'ShipTo,>Customer,>Items', expand: { 'Customer@Customers': { select: 'Name' }, Items: {} } },
+    ],
   ])('%s ?$select=%s&$expand=%s', (setName, select, expand, expected) => {
     const model = ['Products', 'Categories', 'Suppliers'].includes(setName) ? demoModel : uriModel;
     expect(picture(parse(model, setName, select, expand))).toEqual(expected);
@@ -94,23 +99,101 @@ describe('parseSelectExpand', () => {
   });
 
   it.each<[string, string | undefined, string | undefined, string, string]>([
-    ['Products', 'Nme', undefined, 'QUERY_INVALID_VALUE', "Invalid value 'Nme' for the query option '$select': no property 'Nme' exists in 'ODataDemo.Product' (position 0). Did you mean 'Name'?"],
+    [
+      'Products',
+      'Nme',
+      undefined,
+      'QUERY_INVALID_VALUE',
+      "Invalid value 'Nme' for the query option '$select': no property 'Nme' exists in 'ODataDemo.Product' (position 0). Did you mean 'Name'?",
+    ],
     ['Products', 'Name,,Price', undefined, 'QUERY_INVALID_VALUE', "Invalid value 'Name,,Price' for the query option '$select': an empty item at position 5"],
     ['Products', 'Name,', undefined, 'QUERY_INVALID_VALUE', "Invalid value 'Name,' for the query option '$select': an empty item at position 5"],
-    ['Products', 'Category/Name', undefined, 'QUERY_INVALID_VALUE', "Invalid value 'Category/Name' for the query option '$select': 'Category/Name' selects into 'Category', which is not expanded; add it to $expand"],
+    [
+      'Products',
+      'Category/Name',
+      undefined,
+      'QUERY_INVALID_VALUE',
+      "Invalid value 'Category/Name' for the query option '$select': 'Category/Name' selects into 'Category', which is not expanded; add it to $expand",
+    ],
     ['Products', '*/Name', undefined, 'QUERY_INVALID_VALUE', "Invalid value '*/Name' for the query option '$select': '*' must end a select path (position 0)"],
-    ['Products', 'Name/Foo', undefined, 'QUERY_INVALID_VALUE', "Invalid value 'Name/Foo' for the query option '$select': 'Name/Foo': 'Name' is a property; only navigation properties may be followed by '/'"],
-    ['Suppliers', 'Address/City', undefined, 'QUERY_INVALID_VALUE', "Invalid value 'Address/City' for the query option '$select': 'Address/City': 'Address' is a property; only navigation properties may be followed by '/'"],
-    ['Products', 'Category/Nme', 'Category', 'QUERY_INVALID_VALUE', "Invalid value 'Category/Nme' for the query option '$select': no property 'Nme' exists in 'ODataDemo.Category' (position 9). Did you mean 'Name'?"],
-    ['Products', undefined, 'Categry', 'QUERY_INVALID_VALUE', "Invalid value 'Categry' for the query option '$expand': no navigation property 'Categry' exists in 'ODataDemo.Product' (position 0). Did you mean 'Category'?"],
-    ['Products', undefined, 'Name', 'QUERY_INVALID_VALUE', "Invalid value 'Name' for the query option '$expand': 'Name' at position 0 is not a navigation property of 'ODataDemo.Product'"],
-    ['Products', undefined, 'Category/Produkts', 'QUERY_INVALID_VALUE', "Invalid value 'Category/Produkts' for the query option '$expand': no navigation property 'Produkts' exists in 'ODataDemo.Category' (position 9). Did you mean 'Products'?"],
-    ['Products', undefined, '*', 'QUERY_INVALID_VALUE', "Invalid value '*' for the query option '$expand': no navigation property '*' exists in 'ODataDemo.Product' (position 0)."],
+    [
+      'Products',
+      'Name/Foo',
+      undefined,
+      'QUERY_INVALID_VALUE',
+      "Invalid value 'Name/Foo' for the query option '$select': 'Name/Foo': 'Name' is a property; only navigation properties may be followed by '/'",
+    ],
+    [
+      'Suppliers',
+      'Address/City',
+      undefined,
+      'QUERY_INVALID_VALUE',
+      "Invalid value 'Address/City' for the query option '$select': 'Address/City': 'Address' is a property; only navigation properties may be followed by '/'",
+    ],
+    [
+      'Products',
+      'Category/Nme',
+      'Category',
+      'QUERY_INVALID_VALUE',
+      "Invalid value 'Category/Nme' for the query option '$select': no property 'Nme' exists in 'ODataDemo.Category' (position 9). Did you mean 'Name'?",
+    ],
+    [
+      'Products',
+      undefined,
+      'Categry',
+      'QUERY_INVALID_VALUE',
+      "Invalid value 'Categry' for the query option '$expand': no navigation property 'Categry' exists in 'ODataDemo.Product' (position 0). Did you mean 'Category'?",
+    ],
+    [
+      'Products',
+      undefined,
+      'Name',
+      'QUERY_INVALID_VALUE',
+      "Invalid value 'Name' for the query option '$expand': 'Name' at position 0 is not a navigation property of 'ODataDemo.Product'",
+    ],
+    [
+      'Products',
+      undefined,
+      'Category/Produkts',
+      'QUERY_INVALID_VALUE',
+      "Invalid value 'Category/Produkts' for the query option '$expand': no navigation property 'Produkts' exists in 'ODataDemo.Category' (position 9). Did you mean 'Products'?",
+    ],
+    [
+      'Products',
+      undefined,
+      '*',
+      'QUERY_INVALID_VALUE',
+      "Invalid value '*' for the query option '$expand': no navigation property '*' exists in 'ODataDemo.Product' (position 0).",
+    ],
     ['Products', undefined, 'Category,', 'QUERY_INVALID_VALUE', "Invalid value 'Category,' for the query option '$expand': an empty item at position 9"],
-    ['Products', undefined, 'Category//Products', 'QUERY_INVALID_VALUE', "Invalid value 'Category//Products' for the query option '$expand': no navigation property '' exists in 'ODataDemo.Category' (position 9)."],
-    ['Customers', undefined, 'Favorites', 'QUERY_INVALID_VALUE', "Invalid value 'Favorites' for the query option '$expand': the navigation property 'Favorites' is bound to no entity set"],
-    ['Products', undefined, 'Category/Products/Supplier/Products', 'QUERY_LIMIT_EXCEEDED', "$expand exceeds the limit of 3: 'Category/Products/Supplier/Products' is 4 levels deep"],
-    ['Products', undefined, 'Category,Supplier,Category/Products,Supplier/Products,Category', 'QUERY_LIMIT_EXCEEDED', '$expand exceeds the limit of 4: it lists 5 paths'],
+    [
+      'Products',
+      undefined,
+      'Category//Products',
+      'QUERY_INVALID_VALUE',
+      "Invalid value 'Category//Products' for the query option '$expand': no navigation property '' exists in 'ODataDemo.Category' (position 9).",
+    ],
+    [
+      'Customers',
+      undefined,
+      'Favorites',
+      'QUERY_INVALID_VALUE',
+      "Invalid value 'Favorites' for the query option '$expand': the navigation property 'Favorites' is bound to no entity set",
+    ],
+    [
+      'Products',
+      undefined,
+      'Category/Products/Supplier/Products',
+      'QUERY_LIMIT_EXCEEDED',
+      "$expand exceeds the limit of 3: 'Category/Products/Supplier/Products' is 4 levels deep",
+    ],
+    [
+      'Products',
+      undefined,
+      'Category,Supplier,Category/Products,Supplier/Products,Category',
+      'QUERY_LIMIT_EXCEEDED',
+      '$expand exceeds the limit of 4: it lists 5 paths',
+    ],
   ])('rejects %s ?$select=%s&$expand=%s', (setName, select, expand, code, message) => {
     const model = ['Products', 'Categories', 'Suppliers'].includes(setName) ? demoModel : uriModel;
     const error = catchODataError(() => parse(model, setName, select, expand));

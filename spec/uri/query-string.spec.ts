@@ -7,7 +7,13 @@ describe('parseQueryString', () => {
     ['?', []],
     ['$top=2', [['$top', '2']]],
     ['?$top=2', [['$top', '2']]],
-    ['$top=2&$skip=3', [['$top', '2'], ['$skip', '3']]],
+    [
+      '$top=2&$skip=3',
+      [
+        ['$top', '2'],
+        ['$skip', '3'],
+      ],
+    ],
     // `+` is a space, `%2B` a plus.
     ['$filter=Name+eq+%27Milk%27', [['$filter', "Name eq 'Milk'"]]],
     ['$filter=Price%20gt%2020m', [['$filter', 'Price gt 20m']]],
@@ -19,15 +25,39 @@ describe('parseQueryString', () => {
     ['$filter=a eq b=c', [['$filter', 'a eq b=c']]],
     ['x=%3D%26', [['x', '=&']]],
     // Empty parts and empty names are skipped; a part without `=` has an empty value.
-    ['a=1&&b=2&', [['a', '1'], ['b', '2']]],
+    [
+      'a=1&&b=2&',
+      [
+        ['a', '1'],
+        ['b', '2'],
+      ],
+    ],
     ['=x&a', [['a', '']]],
     ['flag', [['flag', '']]],
     ['a=', [['a', '']]],
     // Names are case-sensitive and decoded.
-    ['$Filter=x&%24filter=y', [['$Filter', 'x'], ['$filter', 'y']]],
-    ['sap-client=001&sap-language=EN', [['sap-client', '001'], ['sap-language', 'EN']]],
+    [
+      '$Filter=x&%24filter=y',
+      [
+        ['$Filter', 'x'],
+        ['$filter', 'y'],
+      ],
+    ],
+    [
+      'sap-client=001&sap-language=EN',
+      [
+        ['sap-client', '001'],
+        ['sap-language', 'EN'],
+      ],
+    ],
     // Repeated names are kept in order; deciding about duplicates is the caller's job.
-    ['a=1&a=2', [['a', '1'], ['a', '2']]],
+    [
+      'a=1&a=2',
+      [
+        ['a', '1'],
+        ['a', '2'],
+      ],
+    ],
     ['name=%C3%A4%E2%82%AC', [['name', 'ä€']]],
   ])('%j', (raw, expected) => {
     expect(parseQueryString(raw)).toEqual(expected);

@@ -28,22 +28,10 @@ describe('parseResourcePath (ODataDemo)', () => {
     ['Products(ID%3D7)', { kind: 'Entity', ...PRODUCT, root: 'Products', rootKey: { ID: 7 } }],
     ['Products(-3)', { kind: 'Entity', ...PRODUCT, root: 'Products', rootKey: { ID: -3 } }],
     ['Products/$count', { kind: 'CollectionCount', ...PRODUCT, root: 'Products' }],
-    [
-      'Products(1)/Category',
-      { kind: 'NavigationEntity', ...CATEGORY, root: 'Products', rootKey: { ID: 1 }, navigation: ['Category->Categories'] },
-    ],
-    [
-      'Categories(1)/Products',
-      { kind: 'NavigationCollection', ...PRODUCT, root: 'Categories', rootKey: { ID: 1 }, navigation: ['Products->Products'] },
-    ],
-    [
-      'Categories(1)/Products()',
-      { kind: 'NavigationCollection', ...PRODUCT, root: 'Categories', rootKey: { ID: 1 }, navigation: ['Products->Products'] },
-    ],
-    [
-      'Categories(1)/Products(2)',
-      { kind: 'Entity', ...PRODUCT, root: 'Categories', rootKey: { ID: 1 }, navigation: [['Products->Products', { ID: 2 }]] },
-    ],
+    ['Products(1)/Category', { kind: 'NavigationEntity', ...CATEGORY, root: 'Products', rootKey: { ID: 1 }, navigation: ['Category->Categories'] }],
+    ['Categories(1)/Products', { kind: 'NavigationCollection', ...PRODUCT, root: 'Categories', rootKey: { ID: 1 }, navigation: ['Products->Products'] }],
+    ['Categories(1)/Products()', { kind: 'NavigationCollection', ...PRODUCT, root: 'Categories', rootKey: { ID: 1 }, navigation: ['Products->Products'] }],
+    ['Categories(1)/Products(2)', { kind: 'Entity', ...PRODUCT, root: 'Categories', rootKey: { ID: 1 }, navigation: [['Products->Products', { ID: 2 }]] }],
     [
       'Categories(ID=1)/Products(ID=2)',
       { kind: 'Entity', ...PRODUCT, root: 'Categories', rootKey: { ID: 1 }, navigation: [['Products->Products', { ID: 2 }]] },
@@ -71,14 +59,8 @@ describe('parseResourcePath (ODataDemo)', () => {
     ['Products(1)/Name', { kind: 'PrimitiveProperty', ...PRODUCT, root: 'Products', rootKey: { ID: 1 }, properties: ['Name'] }],
     ['Products(1)/Name/$value', { kind: 'PropertyValue', ...PRODUCT, root: 'Products', rootKey: { ID: 1 }, properties: ['Name'] }],
     ['Suppliers(0)/Address', { kind: 'ComplexProperty', ...SUPPLIER, root: 'Suppliers', rootKey: { ID: 0 }, properties: ['Address'] }],
-    [
-      'Suppliers(0)/Address/City',
-      { kind: 'PrimitiveProperty', ...SUPPLIER, root: 'Suppliers', rootKey: { ID: 0 }, properties: ['Address', 'City'] },
-    ],
-    [
-      'Suppliers(0)/Address/City/$value',
-      { kind: 'PropertyValue', ...SUPPLIER, root: 'Suppliers', rootKey: { ID: 0 }, properties: ['Address', 'City'] },
-    ],
+    ['Suppliers(0)/Address/City', { kind: 'PrimitiveProperty', ...SUPPLIER, root: 'Suppliers', rootKey: { ID: 0 }, properties: ['Address', 'City'] }],
+    ['Suppliers(0)/Address/City/$value', { kind: 'PropertyValue', ...SUPPLIER, root: 'Suppliers', rootKey: { ID: 0 }, properties: ['Address', 'City'] }],
     [
       'Products(1)/Supplier/Address/Street',
       {
@@ -97,10 +79,7 @@ describe('parseResourcePath (ODataDemo)', () => {
       'Categories(1)/$links/Products(2)',
       { kind: 'Link', ...CATEGORY, root: 'Categories', rootKey: { ID: 1 }, link: 'Products->Products', targetKey: { ID: 2 } },
     ],
-    [
-      'Categories(1)/$links/Products/$count',
-      { kind: 'LinksCount', ...CATEGORY, root: 'Categories', rootKey: { ID: 1 }, link: 'Products->Products' },
-    ],
+    ['Categories(1)/$links/Products/$count', { kind: 'LinksCount', ...CATEGORY, root: 'Categories', rootKey: { ID: 1 }, link: 'Products->Products' }],
     [
       'Categories(1)/Products(2)/$links/Supplier',
       {
@@ -141,7 +120,14 @@ describe('parseResourcePath (URI test model)', () => {
     ["Orders(OrderID=1,Line='a+b')", { kind: 'Entity', ...ORDER, rootKey: { OrderID: 1, Line: 'a+b' } }],
     [
       "Orders(OrderID=1,Line='a/b')/Items",
-      { kind: 'NavigationCollection', ...ORDER, entitySet: 'Items', entityType: 'UriTest.Item', rootKey: { OrderID: 1, Line: 'a/b' }, navigation: ['Items->Items'] },
+      {
+        kind: 'NavigationCollection',
+        ...ORDER,
+        entitySet: 'Items',
+        entityType: 'UriTest.Item',
+        rootKey: { OrderID: 1, Line: 'a/b' },
+        navigation: ['Items->Items'],
+      },
     ],
     [
       "Orders(OrderID=1,Line='x')/Items(5L)",
@@ -169,19 +155,22 @@ describe('parseResourcePath (URI test model)', () => {
     ],
     ["Orders(OrderID=1,Line='x')/ShipTo", { kind: 'ComplexProperty', ...ORDER, rootKey: ORDER_KEY, properties: ['ShipTo'] }],
     ["Orders(OrderID=1,Line='x')/ShipTo/Geo", { kind: 'ComplexProperty', ...ORDER, rootKey: ORDER_KEY, properties: ['ShipTo', 'Geo'] }],
-    [
-      "Orders(OrderID=1,Line='x')/ShipTo/Geo/Lat",
-      { kind: 'PrimitiveProperty', ...ORDER, rootKey: ORDER_KEY, properties: ['ShipTo', 'Geo', 'Lat'] },
-    ],
-    [
-      "Orders(OrderID=1,Line='x')/ShipTo/Geo/Lat/$value",
-      { kind: 'PropertyValue', ...ORDER, rootKey: ORDER_KEY, properties: ['ShipTo', 'Geo', 'Lat'] },
-    ],
+    ["Orders(OrderID=1,Line='x')/ShipTo/Geo/Lat", { kind: 'PrimitiveProperty', ...ORDER, rootKey: ORDER_KEY, properties: ['ShipTo', 'Geo', 'Lat'] }],
+    ["Orders(OrderID=1,Line='x')/ShipTo/Geo/Lat/$value", { kind: 'PropertyValue', ...ORDER, rootKey: ORDER_KEY, properties: ['ShipTo', 'Geo', 'Lat'] }],
     ['Photos(1)/$value', { kind: 'MediaResource', entitySet: 'Photos', entityType: 'UriTest.Photo', root: 'Photos', rootKey: { PhotoID: 1 } }],
-    ['Photos(1)/Title/$value', { kind: 'PropertyValue', entitySet: 'Photos', entityType: 'UriTest.Photo', root: 'Photos', rootKey: { PhotoID: 1 }, properties: ['Title'] }],
+    [
+      'Photos(1)/Title/$value',
+      { kind: 'PropertyValue', entitySet: 'Photos', entityType: 'UriTest.Photo', root: 'Photos', rootKey: { PhotoID: 1 }, properties: ['Title'] },
+    ],
     ['Bags(1)/Label', { kind: 'PrimitiveProperty', entitySet: 'Bags', entityType: 'UriTest.Bag', root: 'Bags', rootKey: { BagID: 1 }, properties: ['Label'] }],
-    ['Bags(1)/Color', { kind: 'PrimitiveProperty', entitySet: 'Bags', entityType: 'UriTest.Bag', root: 'Bags', rootKey: { BagID: 1 }, properties: ['dynamic:Color'] }],
-    ['Bags(1)/Color/$value', { kind: 'PropertyValue', entitySet: 'Bags', entityType: 'UriTest.Bag', root: 'Bags', rootKey: { BagID: 1 }, properties: ['dynamic:Color'] }],
+    [
+      'Bags(1)/Color',
+      { kind: 'PrimitiveProperty', entitySet: 'Bags', entityType: 'UriTest.Bag', root: 'Bags', rootKey: { BagID: 1 }, properties: ['dynamic:Color'] },
+    ],
+    [
+      'Bags(1)/Color/$value',
+      { kind: 'PropertyValue', entitySet: 'Bags', entityType: 'UriTest.Bag', root: 'Bags', rootKey: { BagID: 1 }, properties: ['dynamic:Color'] },
+    ],
     ['Rates(20m)', { kind: 'Entity', entitySet: 'Rates', entityType: 'UriTest.Rate', root: 'Rates', rootKey: { Amount: '20' } }],
     ['Rates(20M)', { kind: 'Entity', entitySet: 'Rates', entityType: 'UriTest.Rate', root: 'Rates', rootKey: { Amount: '20' } }],
     ['Rates(2.50M)', { kind: 'Entity', entitySet: 'Rates', entityType: 'UriTest.Rate', root: 'Rates', rootKey: { Amount: '2.5' } }],
@@ -295,7 +284,12 @@ describe('parseResourcePath errors', () => {
     ['Products(1)/$links', 'URI_INVALID_SEGMENT', 400, "The segment '$links' is not valid here: '$links' must be followed by a navigation property"],
     ['Products(1)/$links/Name', 'URI_INVALID_SEGMENT', 400, "The segment 'Name' is not valid here: '$links' must be followed by a navigation property"],
     ['Products(1)/$links/$count', 'URI_INVALID_SEGMENT', 400, "The segment '$count' is not valid here: '$links' must be followed by a navigation property"],
-    ['Products(1)/$links/Category/Name', 'URI_INVALID_SEGMENT', 400, "The segment 'Name' is not valid here: nothing may follow the single link '$links/Category'"],
+    [
+      'Products(1)/$links/Category/Name',
+      'URI_INVALID_SEGMENT',
+      400,
+      "The segment 'Name' is not valid here: nothing may follow the single link '$links/Category'",
+    ],
     ['Categories(1)/$links/Products/Name', 'URI_INVALID_SEGMENT', 400, "The segment 'Name' is not valid here: only '$count' may follow '$links/Products'"],
     [
       'Products(1)/$links/Category(1)',
@@ -303,7 +297,12 @@ describe('parseResourcePath errors', () => {
       400,
       "The segment 'Category(1)' is not valid here: 'Category' addresses a single entity; a key predicate is not allowed",
     ],
-    ['Products/$links', 'URI_INVALID_SEGMENT', 400, "The segment '$links' is not valid here: 'Products' is a collection; address one entity with a key predicate before '$links'"],
+    [
+      'Products/$links',
+      'URI_INVALID_SEGMENT',
+      400,
+      "The segment '$links' is not valid here: 'Products' is a collection; address one entity with a key predicate before '$links'",
+    ],
     [
       'GetProductsByRating(1)',
       'URI_INVALID_SEGMENT',
@@ -316,36 +315,96 @@ describe('parseResourcePath errors', () => {
       400,
       "The segment '$value' is not valid here: only $count (after a collection of entities) or $value (after a single primitive value) may follow the service operation 'GetProductsByRating'",
     ],
+    ['GetProductsByRating/$count/x', 'URI_INVALID_SEGMENT', 400, "The segment 'x' is not valid here: '$count' must be the last segment"],
     [
-      'GetProductsByRating/$count/x',
+      'Products(1)x',
       'URI_INVALID_SEGMENT',
       400,
-      "The segment 'x' is not valid here: '$count' must be the last segment",
+      "The segment 'Products(1)x' is not valid here: the parenthesised part must close with ')' at the end of the segment",
     ],
-    ['Products(1)x', 'URI_INVALID_SEGMENT', 400, "The segment 'Products(1)x' is not valid here: the parenthesised part must close with ')' at the end of the segment"],
     ['Products)', 'URI_INVALID_SEGMENT', 400, "The segment 'Products)' is not valid here: ')' without a matching '('"],
     ['Products(1)//Name', 'URI_INVALID_SEGMENT', 400, "The segment '' is not valid here: a path segment must not be empty"],
     // Percent-encoding
     ['Products(%ZZ)', 'URI_PERCENT_ENCODING', 400, "Bad percent-encoding in 'Products(%ZZ)'."],
     ['Products(%C3)', 'URI_PERCENT_ENCODING', 400, "Bad percent-encoding in 'Products(%C3)'."],
     // Keys
-    ['Products(1.5M)', 'URI_KEY_SYNTAX', 400, "Bad key predicate '1.5M' for entity type 'ODataDemo.Product': the value 1.5M is not compatible with the key property 'ID' of type Edm.Int32"],
-    ["Products('1')", 'URI_KEY_SYNTAX', 400, "Bad key predicate ''1'' for entity type 'ODataDemo.Product': the value '1' is not compatible with the key property 'ID' of type Edm.Int32"],
+    [
+      'Products(1.5M)',
+      'URI_KEY_SYNTAX',
+      400,
+      "Bad key predicate '1.5M' for entity type 'ODataDemo.Product': the value 1.5M is not compatible with the key property 'ID' of type Edm.Int32",
+    ],
+    [
+      "Products('1')",
+      'URI_KEY_SYNTAX',
+      400,
+      "Bad key predicate ''1'' for entity type 'ODataDemo.Product': the value '1' is not compatible with the key property 'ID' of type Edm.Int32",
+    ],
     ['Products(null)', 'URI_KEY_SYNTAX', 400, "Bad key predicate 'null' for entity type 'ODataDemo.Product': the key property 'ID' (Edm.Int32) cannot be null"],
-    ['Products(ID=null)', 'URI_KEY_SYNTAX', 400, "Bad key predicate 'ID=null' for entity type 'ODataDemo.Product': the key property 'ID' (Edm.Int32) cannot be null"],
+    [
+      'Products(ID=null)',
+      'URI_KEY_SYNTAX',
+      400,
+      "Bad key predicate 'ID=null' for entity type 'ODataDemo.Product': the key property 'ID' (Edm.Int32) cannot be null",
+    ],
     ['Products(1,2)', 'URI_KEY_SYNTAX', 400, "Bad key predicate '1,2' for entity type 'ODataDemo.Product': expected 1 key value (ID Edm.Int32), got 2"],
-    ['Products(Id=1)', 'URI_KEY_SYNTAX', 400, "Bad key predicate 'Id=1' for entity type 'ODataDemo.Product': 'Id' is not a key property; the key is (ID Edm.Int32). Did you mean 'ID'?"],
-    ['Products(Name=1)', 'URI_KEY_SYNTAX', 400, "Bad key predicate 'Name=1' for entity type 'ODataDemo.Product': 'Name' is not a key property; the key is (ID Edm.Int32)."],
-    ['Products(ID=1,ID=2)', 'URI_KEY_SYNTAX', 400, "Bad key predicate 'ID=1,ID=2' for entity type 'ODataDemo.Product': the key property 'ID' is given more than once"],
+    [
+      'Products(Id=1)',
+      'URI_KEY_SYNTAX',
+      400,
+      "Bad key predicate 'Id=1' for entity type 'ODataDemo.Product': 'Id' is not a key property; the key is (ID Edm.Int32). Did you mean 'ID'?",
+    ],
+    [
+      'Products(Name=1)',
+      'URI_KEY_SYNTAX',
+      400,
+      "Bad key predicate 'Name=1' for entity type 'ODataDemo.Product': 'Name' is not a key property; the key is (ID Edm.Int32).",
+    ],
+    [
+      'Products(ID=1,ID=2)',
+      'URI_KEY_SYNTAX',
+      400,
+      "Bad key predicate 'ID=1,ID=2' for entity type 'ODataDemo.Product': the key property 'ID' is given more than once",
+    ],
     ['Products(ID=)', 'URI_KEY_SYNTAX', 400, "Bad key predicate 'ID=' for entity type 'ODataDemo.Product': a key value is missing (position 3)"],
     ['Products(abc)', 'URI_KEY_SYNTAX', 400, "Bad key predicate 'abc' for entity type 'ODataDemo.Product': no valid literal starts at 'abc' (position 0)"],
-    ['Categories(1)/Products(x)', 'URI_KEY_SYNTAX', 400, "Bad key predicate 'x' for entity type 'ODataDemo.Product': no valid literal starts at 'x' (position 0)"],
+    [
+      'Categories(1)/Products(x)',
+      'URI_KEY_SYNTAX',
+      400,
+      "Bad key predicate 'x' for entity type 'ODataDemo.Product': no valid literal starts at 'x' (position 0)",
+    ],
     // $count follows collections only (MS-ODATA §2.2.3.1 `count`; WCF answers these 400 too)
-    ['Products(1)/$count', 'URI_INVALID_SEGMENT', 400, "The segment '$count' is not valid here: $count can only follow a collection; 'Products' addresses a single entity"],
-    ['Products(1)/Category/$count', 'URI_INVALID_SEGMENT', 400, "The segment '$count' is not valid here: $count can only follow a collection; 'Category' addresses a single entity"],
-    ['Categories(1)/Products(2)/$count', 'URI_INVALID_SEGMENT', 400, "The segment '$count' is not valid here: $count can only follow a collection; 'Products' addresses a single entity"],
-    ['Products(1)/$links/Category/$count', 'URI_INVALID_SEGMENT', 400, "The segment '$count' is not valid here: $count can only follow a collection; '$links/Category' addresses a single link"],
-    ['Categories(1)/$links/Products(2)/$count', 'URI_INVALID_SEGMENT', 400, "The segment '$count' is not valid here: $count can only follow a collection; '$links/Products' addresses a single link"],
+    [
+      'Products(1)/$count',
+      'URI_INVALID_SEGMENT',
+      400,
+      "The segment '$count' is not valid here: $count can only follow a collection; 'Products' addresses a single entity",
+    ],
+    [
+      'Products(1)/Category/$count',
+      'URI_INVALID_SEGMENT',
+      400,
+      "The segment '$count' is not valid here: $count can only follow a collection; 'Category' addresses a single entity",
+    ],
+    [
+      'Categories(1)/Products(2)/$count',
+      'URI_INVALID_SEGMENT',
+      400,
+      "The segment '$count' is not valid here: $count can only follow a collection; 'Products' addresses a single entity",
+    ],
+    [
+      'Products(1)/$links/Category/$count',
+      'URI_INVALID_SEGMENT',
+      400,
+      "The segment '$count' is not valid here: $count can only follow a collection; '$links/Category' addresses a single link",
+    ],
+    [
+      'Categories(1)/$links/Products(2)/$count',
+      'URI_INVALID_SEGMENT',
+      400,
+      "The segment '$count' is not valid here: $count can only follow a collection; '$links/Products' addresses a single link",
+    ],
     ['Categories(1)/$links/Products/$count/x', 'URI_INVALID_SEGMENT', 400, "The segment 'x' is not valid here: '$count' must be the last segment"],
   ])('%s -> %s', (path, code, status, message) => {
     const error = catchODataError(() => parseResourcePath(path, demoModel));
@@ -353,26 +412,78 @@ describe('parseResourcePath errors', () => {
   });
 
   it.each<[string, string, string]>([
-    ["Orders(1)", 'URI_KEY_SYNTAX', "Bad key predicate '1' for entity type 'UriTest.Order': the key has 2 properties (OrderID Edm.Int32, Line Edm.String); name each one as Name=value"],
-    ["Orders(OrderID=1)", 'URI_KEY_SYNTAX', "Bad key predicate 'OrderID=1' for entity type 'UriTest.Order': the key property 'Line' is missing; the key is (OrderID Edm.Int32, Line Edm.String)"],
-    ["Orders(OrderID=1,'x')", 'URI_KEY_SYNTAX', "Bad key predicate 'OrderID=1,'x'' for entity type 'UriTest.Order': either name every key value or give a single unnamed value"],
-    ["Orders(OrderID=1,Line='x)", 'URI_KEY_SYNTAX', "Bad key predicate 'OrderID=1,Line='x' for entity type 'UriTest.Order': key property 'Line': Bad literal ''x': the closing quote is missing"],
-    ["Orders(OrderID=1;Line='x')", 'URI_KEY_SYNTAX', "Bad key predicate 'OrderID=1;Line='x'' for entity type 'UriTest.Order': expected ',' or the end of the key at position 9"],
+    [
+      'Orders(1)',
+      'URI_KEY_SYNTAX',
+      "Bad key predicate '1' for entity type 'UriTest.Order': the key has 2 properties (OrderID Edm.Int32, Line Edm.String); name each one as Name=value",
+    ],
+    [
+      'Orders(OrderID=1)',
+      'URI_KEY_SYNTAX',
+      "Bad key predicate 'OrderID=1' for entity type 'UriTest.Order': the key property 'Line' is missing; the key is (OrderID Edm.Int32, Line Edm.String)",
+    ],
+    [
+      "Orders(OrderID=1,'x')",
+      'URI_KEY_SYNTAX',
+      "Bad key predicate 'OrderID=1,'x'' for entity type 'UriTest.Order': either name every key value or give a single unnamed value",
+    ],
+    [
+      "Orders(OrderID=1,Line='x)",
+      'URI_KEY_SYNTAX',
+      "Bad key predicate 'OrderID=1,Line='x' for entity type 'UriTest.Order': key property 'Line': Bad literal ''x': the closing quote is missing",
+    ],
+    [
+      "Orders(OrderID=1;Line='x')",
+      'URI_KEY_SYNTAX',
+      "Bad key predicate 'OrderID=1;Line='x'' for entity type 'UriTest.Order': expected ',' or the end of the key at position 9",
+    ],
     ['Orders(OrderID=1,)', 'URI_KEY_SYNTAX', "Bad key predicate 'OrderID=1,' for entity type 'UriTest.Order': a key value is missing (position 10)"],
-    ["Orders(OrderID=1,Line=null)", 'URI_KEY_SYNTAX', "Bad key predicate 'OrderID=1,Line=null' for entity type 'UriTest.Order': the key property 'Line' (Edm.String) cannot be null"],
-    ["Orders(OrderID='1',Line='x')", 'URI_KEY_SYNTAX', "Bad key predicate 'OrderID='1',Line='x'' for entity type 'UriTest.Order': the value '1' is not compatible with the key property 'OrderID' of type Edm.Int32"],
-    ["Orders(OrderID=1,Line='x')/Customer(1)", 'URI_INVALID_SEGMENT', "The segment 'Customer(1)' is not valid here: 'Customer' addresses a single entity; a key predicate is not allowed"],
+    [
+      'Orders(OrderID=1,Line=null)',
+      'URI_KEY_SYNTAX',
+      "Bad key predicate 'OrderID=1,Line=null' for entity type 'UriTest.Order': the key property 'Line' (Edm.String) cannot be null",
+    ],
+    [
+      "Orders(OrderID='1',Line='x')",
+      'URI_KEY_SYNTAX',
+      "Bad key predicate 'OrderID='1',Line='x'' for entity type 'UriTest.Order': the value '1' is not compatible with the key property 'OrderID' of type Edm.Int32",
+    ],
+    [
+      "Orders(OrderID=1,Line='x')/Customer(1)",
+      'URI_INVALID_SEGMENT',
+      "The segment 'Customer(1)' is not valid here: 'Customer' addresses a single entity; a key predicate is not allowed",
+    ],
     ["Customers('A')/Favorites", 'RESOURCE_NOT_FOUND', "Resource not found for the segment 'Favorites'."],
     ["Customers('A')/$links/Favorites", 'RESOURCE_NOT_FOUND', "Resource not found for the segment 'Favorites'."],
     ['Bags(1)/Color(1)', 'URI_INVALID_SEGMENT', "The segment 'Color(1)' is not valid here: the dynamic property 'Color' takes no parenthesised part"],
     ['Bags(1)/Color/Shade', 'URI_INVALID_SEGMENT', "The segment 'Shade' is not valid here: only '$value' may follow the primitive property 'Color'"],
     ['Photos(1)/$value/x', 'URI_INVALID_SEGMENT', "The segment 'x' is not valid here: '$value' must be the last segment"],
-    ['GetOrder/$count', 'URI_INVALID_SEGMENT', "The segment '$count' is not valid here: only $count (after a collection of entities) or $value (after a single primitive value) may follow the service operation 'GetOrder'"],
-    ['GetNames/$count', 'URI_INVALID_SEGMENT', "The segment '$count' is not valid here: only $count (after a collection of entities) or $value (after a single primitive value) may follow the service operation 'GetNames'"],
-    ['Reset/$value', 'URI_INVALID_SEGMENT', "The segment '$value' is not valid here: only $count (after a collection of entities) or $value (after a single primitive value) may follow the service operation 'Reset'"],
+    [
+      'GetOrder/$count',
+      'URI_INVALID_SEGMENT',
+      "The segment '$count' is not valid here: only $count (after a collection of entities) or $value (after a single primitive value) may follow the service operation 'GetOrder'",
+    ],
+    [
+      'GetNames/$count',
+      'URI_INVALID_SEGMENT',
+      "The segment '$count' is not valid here: only $count (after a collection of entities) or $value (after a single primitive value) may follow the service operation 'GetNames'",
+    ],
+    [
+      'Reset/$value',
+      'URI_INVALID_SEGMENT',
+      "The segment '$value' is not valid here: only $count (after a collection of entities) or $value (after a single primitive value) may follow the service operation 'Reset'",
+    ],
     ['GetCount/$value/x', 'URI_INVALID_SEGMENT', "The segment 'x' is not valid here: '$value' must be the last segment"],
-    ['GetOrder/Customer', 'URI_INVALID_SEGMENT', "The segment 'Customer' is not valid here: only $count (after a collection of entities) or $value (after a single primitive value) may follow the service operation 'GetOrder'"],
-    ['Items(1.5)', 'URI_KEY_SYNTAX', "Bad key predicate '1.5' for entity type 'UriTest.Item': the value 1.5 is not compatible with the key property 'ItemID' of type Edm.Int64"],
+    [
+      'GetOrder/Customer',
+      'URI_INVALID_SEGMENT',
+      "The segment 'Customer' is not valid here: only $count (after a collection of entities) or $value (after a single primitive value) may follow the service operation 'GetOrder'",
+    ],
+    [
+      'Items(1.5)',
+      'URI_KEY_SYNTAX',
+      "Bad key predicate '1.5' for entity type 'UriTest.Item': the value 1.5 is not compatible with the key property 'ItemID' of type Edm.Int64",
+    ],
   ])('%s -> %s', (path, code, message) => {
     const error = catchODataError(() => parseResourcePath(path, uriModel));
     expect([error.code, error.message]).toEqual([code, message]);

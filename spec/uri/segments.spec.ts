@@ -17,13 +17,37 @@ describe('splitPath', () => {
       ],
     ],
     // A slash inside a quoted key value does not split, with raw or encoded quotes.
-    ["Orders(Line='a/b')/Items", [["Orders(Line='a/b')", "Orders(Line='a/b')", 0, 18], ['Items', 'Items', 19, 24]]],
-    ['Orders(Line=%27a/b%27)/Items', [['Orders(Line=%27a/b%27)', "Orders(Line='a/b')", 0, 22], ['Items', 'Items', 23, 28]]],
+    [
+      "Orders(Line='a/b')/Items",
+      [
+        ["Orders(Line='a/b')", "Orders(Line='a/b')", 0, 18],
+        ['Items', 'Items', 19, 24],
+      ],
+    ],
+    [
+      'Orders(Line=%27a/b%27)/Items',
+      [
+        ['Orders(Line=%27a/b%27)', "Orders(Line='a/b')", 0, 22],
+        ['Items', 'Items', 23, 28],
+      ],
+    ],
     // Doubled quotes inside a literal keep the quote state.
-    ["Orders(Line='it''s/x')/Items", [["Orders(Line='it''s/x')", "Orders(Line='it''s/x')", 0, 22], ['Items', 'Items', 23, 28]]],
+    [
+      "Orders(Line='it''s/x')/Items",
+      [
+        ["Orders(Line='it''s/x')", "Orders(Line='it''s/x')", 0, 22],
+        ['Items', 'Items', 23, 28],
+      ],
+    ],
     ["Orders(Line='it%27%27s/x')", [["Orders(Line='it%27%27s/x')", "Orders(Line='it''s/x')", 0, 26]]],
     // Quotes outside parentheses are just characters.
-    ["O'Brien/x", [["O'Brien", "O'Brien", 0, 7], ['x', 'x', 8, 9]]],
+    [
+      "O'Brien/x",
+      [
+        ["O'Brien", "O'Brien", 0, 7],
+        ['x', 'x', 8, 9],
+      ],
+    ],
     // An encoded slash is data, not a separator.
     ["Orders(Line='a%2Fb')", [["Orders(Line='a%2Fb')", "Orders(Line='a/b')", 0, 20]]],
     ['A%2FB', [['A%2FB', 'A/B', 0, 5]]],
@@ -32,7 +56,14 @@ describe('splitPath', () => {
     ['Orders(Line=%27%C3%A4%27)', [['Orders(Line=%27%C3%A4%27)', "Orders(Line='ä')", 0, 25]]],
     // An unterminated quote runs to the end (the key parser reports it).
     ["Orders(Line='a/b", [["Orders(Line='a/b", "Orders(Line='a/b", 0, 16]]],
-    ['a//b', [['a', 'a', 0, 1], ['', '', 2, 2], ['b', 'b', 3, 4]]],
+    [
+      'a//b',
+      [
+        ['a', 'a', 0, 1],
+        ['', '', 2, 2],
+        ['b', 'b', 3, 4],
+      ],
+    ],
   ])('%j', (path, expected) => {
     expect(splitPath(path).map((s) => [s.raw, s.text, s.start, s.end])).toEqual(expected);
   });

@@ -90,11 +90,7 @@ describe('decodeSkipToken', () => {
     ['a string where a guid key belongs', `'${sensor}',datetime'2020-01-02T03:04:05'`, [], reading],
   ])('rejects %s', (_, token, orderBy, type) => {
     const error = catchODataError(() => decodeSkipToken(token, orderBy, type));
-    expect([error.code, error.status, error.message]).toEqual([
-      'SKIPTOKEN_INVALID',
-      400,
-      `The $skiptoken '${token}' is not valid for this request.`,
-    ]);
+    expect([error.code, error.status, error.message]).toEqual(['SKIPTOKEN_INVALID', 400, `The $skiptoken '${token}' is not valid for this request.`]);
   });
 
   it('round-trips what encodeSkipToken writes, with and without order item types', () => {

@@ -195,7 +195,17 @@ function compileLink(navigation: NavigationPlan): LinkWriter {
   if (property.isCollection) {
     /** The inline feed up to its `updated`; an empty one then needs EMPTY_FEED_AUTHOR, before the self link. */
     const feedStart = (href: string, scope: AtomScope): string =>
-      start + href + '"><m:inline><feed><title type="text">' + title + '</title>' + '<id>' + scope.root + href + '</id><updated>' + scope.updated + '</updated>';
+      start +
+      href +
+      '"><m:inline><feed><title type="text">' +
+      title +
+      '</title>' +
+      '<id>' +
+      scope.root +
+      href +
+      '</id><updated>' +
+      scope.updated +
+      '</updated>';
     const selfLink = (href: string): string => `<link rel="self" title="${title}" href="${href}"/>`;
     const feedEnd = '</feed></m:inline></link>';
     return {

@@ -95,9 +95,10 @@ function mappedText(entry: XmlElement, mapping: CompiledMapping): string | undef
     element = childElements(element).find((child) => child.uri === mapping.namespace && child.local === local);
     if (element === undefined) return undefined;
   }
-  const text = mapping.attribute === undefined
-    ? deepTextOf(element)
-    : attributeOf(element, mapping.namespace, mapping.attribute) ?? attributeOf(element, '', mapping.attribute);
+  const text =
+    mapping.attribute === undefined
+      ? deepTextOf(element)
+      : (attributeOf(element, mapping.namespace, mapping.attribute) ?? attributeOf(element, '', mapping.attribute));
   // An empty mapped element is what a generic Atom client sends by default (`<title/>`): it carries
   // no value, so it neither sets nor nulls the property. A null is sent as `m:null` in m:properties.
   return text === undefined || text.trim() === '' ? undefined : text;

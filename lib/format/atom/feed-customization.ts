@@ -182,7 +182,10 @@ export function compileFeedCustomization(plan: EntryPlan): FeedCustomization {
       }
       return out;
     },
-    custom: roots.length === 0 ? () => '' : (entity) => roots.map((root) => writeCustom(root.element, root.prefix, entity, ` xmlns:${root.prefix}="${escapeXmlAttribute(root.uri)}"`)).join(''),
+    custom:
+      roots.length === 0
+        ? () => ''
+        : (entity) => roots.map((root) => writeCustom(root.element, root.prefix, entity, ` xmlns:${root.prefix}="${escapeXmlAttribute(root.uri)}"`)).join(''),
   };
 }
 

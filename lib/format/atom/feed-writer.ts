@@ -46,7 +46,11 @@ export function writeAtomEntry(result: EntryResult, context: WriterContext): str
   const entry = atomEntryWriter(result.entitySet, result.entityType, result.selectExpand);
   const scope = atomScope(context);
   const root = atomRootAttributes(scope);
-  const writer: ItemWriter<Entity> = { write: (entity) => entry.write(entity, scope, root), count: entry.count, stream: (entity, _index, out) => entry.stream(entity, scope, root, out) };
+  const writer: ItemWriter<Entity> = {
+    write: (entity) => entry.write(entity, scope, root),
+    count: entry.count,
+    stream: (entity, _index, out) => entry.stream(entity, scope, root, out),
+  };
   return writeItem(result.entity, writer, ENTRY_WRAP, context.expansionBudget);
 }
 

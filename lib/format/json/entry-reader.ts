@@ -128,7 +128,10 @@ function readEntryObject(
  * or without the `{"d": ...}` wrapper. 400 BODY_SYNTAX / BODY_INVALID / VALUE_INVALID / KEY_MISMATCH.
  */
 export function readJsonEntry(body: Buffer | string, target: EntryTarget, context: ReadContext): EntryBody {
-  const json = unwrapData(parseJsonBody(body, context), (name) => target.entityType.propertiesByName.has(name) || target.entityType.navigationPropertiesByName.has(name));
+  const json = unwrapData(
+    parseJsonBody(body, context),
+    (name) => target.entityType.propertiesByName.has(name) || target.entityType.navigationPropertiesByName.has(name),
+  );
   if (!isJsonObject(json)) throw jsonShapeError('an entry must be a JSON object.');
   return readEntryObject(json, target.entitySet, target.entityType, target, context, 0);
 }

@@ -34,7 +34,12 @@ export function writeJsonFeed(result: FeedResult, context: WriterContext): strin
 export function writeJsonEntry(result: EntryResult, context: WriterContext): string | AsyncIterable<string> {
   const entry = jsonEntryWriter(result.entitySet, result.entityType, result.selectExpand);
   const scope = jsonScope(context);
-  return writeItem(result.entity, { write: (entity) => entry.write(entity, scope), count: entry.count, stream: (entity, _index, out) => entry.stream(entity, scope, out) }, ENTRY_WRAP, context.expansionBudget);
+  return writeItem(
+    result.entity,
+    { write: (entity) => entry.write(entity, scope), count: entry.count, stream: (entity, _index, out) => entry.stream(entity, scope, out) },
+    ENTRY_WRAP,
+    context.expansionBudget,
+  );
 }
 
 const ENTRY_WRAP = { head: '{"d":', tail: '}' } as const;

@@ -137,11 +137,7 @@ export function parseJsonBody(body: Buffer | string, context: ReadContext): unkn
   } catch (error) {
     const reason = error instanceof SyntaxError ? error.message : 'unexpected input';
     const match = /position (\d+)/.exec(reason);
-    throw ODataError.fromCode(
-      'BODY_SYNTAX',
-      { format: 'JSON', detail: reason },
-      { position: match === null ? undefined : Number(match[1]), cause: error },
-    );
+    throw ODataError.fromCode('BODY_SYNTAX', { format: 'JSON', detail: reason }, { position: match === null ? undefined : Number(match[1]), cause: error });
   }
 }
 

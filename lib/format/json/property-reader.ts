@@ -90,13 +90,7 @@ function readComplex(json: JsonObject, type: EdmComplexType, name: string, conte
  * The value of one property from its JSON form. `property` is the declared property, or undefined
  * for a dynamic property of an open type (its type is then inferred). Facets are checked.
  */
-export function readJsonPropertyValue(
-  json: unknown,
-  property: EdmProperty | undefined,
-  name: string,
-  context: ReadContext,
-  depth = 0,
-): TypedJsonValue {
+export function readJsonPropertyValue(json: unknown, property: EdmProperty | undefined, name: string, context: ReadContext, depth = 0): TypedJsonValue {
   const limit = context.limits?.maxNesting ?? DEFAULT_MAX_NESTING;
   if (depth > limit) throw jsonShapeError(`complex values are nested deeper than ${limit} levels (at '${name}').`);
   const type = property === undefined ? inferType(json, name, context) : property.type;
@@ -124,11 +118,16 @@ export function readJsonProperty(body: Buffer | string, target: PropertyTarget, 
   const name = target.kind === 'Property' ? target.property.name : target.name;
   const json = parseJsonBody(body, context);
   // `{"d":{"d":..}}` for a property named d; otherwise a lone `d` is the wrapper.
-  const data = unwrapData(json, (member) => member === name && !(isJsonObject(json) && isJsonObject(json.d) && Object.keys(json.d).length === 1 && 'd' in json.d));
+  const data = unwrapData(
+    json,
+    (member) => member === name && !(isJsonObject(json) && isJsonObject(json.d) && Object.keys(json.d).length === 1 && 'd' in json.d),
+  );
   if (!isJsonObject(data)) throw jsonShapeError(`expected a JSON object with the member '${name}'.`);
   const keys = Object.keys(data);
   if (keys.length !== 1 || keys[0] !== name) {
-    throw jsonShapeError(`expected a JSON object with exactly the member '${name}', found ${keys.length === 0 ? 'none' : keys.map((k) => `'${k}'`).join(', ')}.`);
+    throw jsonShapeError(
+      `expected a JSON object with exactly the member '${name}', found ${keys.length === 0 ? 'none' : keys.map((k) => `'${k}'`).join(', ')}.`,
+    );
   }
   const { value, type } = readJsonPropertyValue(data[name], target.kind === 'Property' ? target.property : undefined, name, context);
   return target.kind === 'Property' ? { value } : { value, type };

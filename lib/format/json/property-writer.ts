@@ -20,7 +20,10 @@ export function writeJsonProperty(result: PropertyResult): string {
 /** A collection of primitive or complex values. */
 export function writeJsonCollection(result: CollectionResult, context: WriterContext): string {
   const itemType = result.itemType;
-  const write = compileJsonValue(itemType.kind === 'Primitive' ? { kind: 'Primitive', name: itemType.name } : { kind: 'Complex', type: itemType.type }, result.name);
+  const write = compileJsonValue(
+    itemType.kind === 'Primitive' ? { kind: 'Primitive', name: itemType.name } : { kind: 'Complex', type: itemType.type },
+    result.name,
+  );
   let items = '';
   for (let i = 0; i < result.values.length; i++) items += (i === 0 ? '' : ',') + write(result.values[i]);
   return context.version === '1.0' ? `{"d":[${items}]}` : `{"d":{"results":[${items}]}}`;

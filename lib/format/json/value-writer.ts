@@ -29,9 +29,15 @@ export function compileJsonValue(type: EdmPropertyTypeRef, label: string): JsonV
     case 'Edm.Int32': {
       // An integer in range is its own text; NaN, fractions and the rest go to the general path, which refuses them.
       // `(value | 0) === value` alone is the Int32 range.
-      if (typeName === 'Edm.Int32') return (value) => (value === null || value === undefined ? 'null' : typeof value === 'number' && (value | 0) === value ? '' + value : slow(value));
+      if (typeName === 'Edm.Int32')
+        return (value) => (value === null || value === undefined ? 'null' : typeof value === 'number' && (value | 0) === value ? '' + value : slow(value));
       const { min, max } = integerRange(typeName);
-      return (value) => (value === null || value === undefined ? 'null' : typeof value === 'number' && (value | 0) === value && value >= min && value <= max ? '' + value : slow(value));
+      return (value) =>
+        value === null || value === undefined
+          ? 'null'
+          : typeof value === 'number' && (value | 0) === value && value >= min && value <= max
+            ? '' + value
+            : slow(value);
     }
     case 'Edm.Boolean':
       return (value) => (value === null || value === undefined ? 'null' : value === true ? 'true' : value === false ? 'false' : slow(value));

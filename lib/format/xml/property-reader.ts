@@ -57,9 +57,10 @@ function declaredType(element: XmlElement, property: EdmProperty, context: ReadC
   const typeName = attributeOf(element, METADATA_NS, 'type');
   if (typeName === undefined) return property.type;
   const named = namedType(typeName.trim(), property.name, context);
-  const same = named.kind === 'Primitive'
-    ? property.type.kind === 'Primitive' && property.type.name === named.name
-    : property.type.kind === 'Complex' && property.type.type === named.type;
+  const same =
+    named.kind === 'Primitive'
+      ? property.type.kind === 'Primitive' && property.type.name === named.name
+      : property.type.kind === 'Complex' && property.type.type === named.type;
   if (!same) {
     throw ODataError.fromCode(
       'VALUE_INVALID',
@@ -86,10 +87,12 @@ function readComplex(element: XmlElement, type: EdmComplexType, context: ReadCon
       if (child.trim() !== '') throw invalid(`the complex value of type '${type.qualifiedName}' contains text.`);
       continue;
     }
-    if (child.uri !== DATA_NS) throw invalid(`unexpected element '${child.local}' in the complex value of type '${type.qualifiedName}'; members must be in the namespace ${DATA_NS}.`);
+    if (child.uri !== DATA_NS)
+      throw invalid(`unexpected element '${child.local}' in the complex value of type '${type.qualifiedName}'; members must be in the namespace ${DATA_NS}.`);
     const member = type.propertiesByName.get(child.local);
     if (member === undefined) throw unknownPropertyError(child.local, type);
-    if (Object.prototype.hasOwnProperty.call(value, child.local)) throw invalid(`the member '${child.local}' of '${type.qualifiedName}' is given more than once.`);
+    if (Object.prototype.hasOwnProperty.call(value, child.local))
+      throw invalid(`the member '${child.local}' of '${type.qualifiedName}' is given more than once.`);
     value[child.local] = readXmlPropertyElement(child, member, child.local, context, depth + 1).value;
   }
   return value;
@@ -105,13 +108,7 @@ interface TypedValue {
  * The value of one property element (`<d:Name m:type=".." m:null="..">text</d:Name>`). `property` is
  * the declared property, or undefined for a dynamic property of an open type. Facets are checked.
  */
-export function readXmlPropertyElement(
-  element: XmlElement,
-  property: EdmProperty | undefined,
-  name: string,
-  context: ReadContext,
-  depth = 0,
-): TypedValue {
+export function readXmlPropertyElement(element: XmlElement, property: EdmProperty | undefined, name: string, context: ReadContext, depth = 0): TypedValue {
   const limit = context.limits?.maxNesting ?? DEFAULT_MAX_NESTING;
   if (depth > limit) throw invalid(`complex values are nested deeper than ${limit} levels (at '${name}').`);
   const type = property === undefined ? dynamicType(element, name, context) : declaredType(element, property, context);

@@ -30,7 +30,10 @@ export function writeXmlProperty(result: PropertyResult): string {
 export function writeXmlCollection(result: CollectionResult): string {
   if (!isWritableName(result.name)) throw new TypeError(`'${result.name}' cannot be written as an XML element name.`);
   const itemType = result.itemType;
-  const element = compileXmlElement('d:element', itemType.kind === 'Primitive' ? { kind: 'Primitive', name: itemType.name } : { kind: 'Complex', type: itemType.type });
+  const element = compileXmlElement(
+    'd:element',
+    itemType.kind === 'Primitive' ? { kind: 'Primitive', name: itemType.name } : { kind: 'Complex', type: itemType.type },
+  );
   let out = `${XML_DECLARATION}<d:${result.name}${ROOT_NAMESPACES}>`;
   for (const value of result.values) out += element(value);
   return `${out}</d:${result.name}>`;

@@ -133,7 +133,9 @@ export class SafeXmlReader {
       if (parent !== undefined && ++parent.childElements > parent.maxChildren) {
         throw ODataError.fromCode(
           'BODY_INVALID',
-          { detail: `the element '${parent.local}' has more than ${parent.maxChildren} child elements (line ${parser.line}), more than any type of the model holds.` },
+          {
+            detail: `the element '${parent.local}' has more than ${parent.maxChildren} child elements (line ${parser.line}), more than any type of the model holds.`,
+          },
           { position: parser.position },
         );
       }
@@ -151,7 +153,15 @@ export class SafeXmlReader {
         attributes.set(attributeKey(attribute.uri, attribute.local), attribute.value);
       }
       const limit = maxChildren?.(tag.uri, tag.local);
-      this.stack.push({ uri: tag.uri, local: tag.local, attributes, children: [], position: parser.position, childElements: 0, maxChildren: limit ?? Infinity });
+      this.stack.push({
+        uri: tag.uri,
+        local: tag.local,
+        attributes,
+        children: [],
+        position: parser.position,
+        childElements: 0,
+        maxChildren: limit ?? Infinity,
+      });
     });
     parser.on('closetag', () => {
       const open = this.stack.pop();
@@ -199,9 +209,5 @@ export function parseXml(text: string, limits: XmlLimits = {}): XmlElement {
  */
 function syntaxError(message: string, line: number, column: number, position: number): ODataError {
   const reason = message.replace(/^(?:[^:]*:)?\d+:\d+: /, '');
-  return ODataError.fromCode(
-    'BODY_SYNTAX',
-    { format: 'XML', detail: `${reason.replace(/\.$/, '')} at line ${line}, column ${column + 1}.` },
-    { position },
-  );
+  return ODataError.fromCode('BODY_SYNTAX', { format: 'XML', detail: `${reason.replace(/\.$/, '')} at line ${line}, column ${column + 1}.` }, { position });
 }

@@ -51,12 +51,24 @@ function compilePrimitiveElement(qname: string, typeName: EdmPrimitiveTypeName, 
     case 'Edm.Int32': {
       // An integer in range is its own text; NaN, fractions and the rest go to the general path, which refuses them.
       // `(value | 0) === value` alone is the Int32 range.
-      if (typeName === 'Edm.Int32') return (value) => (value === null || value === undefined ? nil : open + (typeof value === 'number' && (value | 0) === value ? '' + value : slow(value)) + close);
+      if (typeName === 'Edm.Int32')
+        return (value) =>
+          value === null || value === undefined ? nil : open + (typeof value === 'number' && (value | 0) === value ? '' + value : slow(value)) + close;
       const { min, max } = integerRange(typeName);
-      return (value) => (value === null || value === undefined ? nil : open + (typeof value === 'number' && (value | 0) === value && value >= min && value <= max ? '' + value : slow(value)) + close);
+      return (value) =>
+        value === null || value === undefined
+          ? nil
+          : open + (typeof value === 'number' && (value | 0) === value && value >= min && value <= max ? '' + value : slow(value)) + close;
     }
     case 'Edm.Boolean':
-      return (value) => (value === null || value === undefined ? nil : value === true ? open + 'true' + close : value === false ? open + 'false' + close : open + slow(value) + close);
+      return (value) =>
+        value === null || value === undefined
+          ? nil
+          : value === true
+            ? open + 'true' + close
+            : value === false
+              ? open + 'false' + close
+              : open + slow(value) + close;
     case 'Edm.DateTime':
     case 'Edm.DateTimeOffset': {
       const suffix = typeName === 'Edm.DateTime' ? '' : 'Z';

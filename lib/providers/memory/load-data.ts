@@ -54,7 +54,11 @@ function foreignKeyConverter(data: MemoryData, links: ForeignKeyMap): RowConvert
     const rows = data[setName];
     if (!Array.isArray(rows)) continue;
     // Once per set, not per row: which fields each navigation property reads, and all of them.
-    const readers = Object.entries(mapping).map(([navigation, fields]) => ({ navigation, fields, names: typeof fields === 'string' ? [fields] : Object.values(fields) }));
+    const readers = Object.entries(mapping).map(([navigation, fields]) => ({
+      navigation,
+      fields,
+      names: typeof fields === 'string' ? [fields] : Object.values(fields),
+    }));
     bySet.set(setName, { readers, foreign: new Set(readers.flatMap((reader) => reader.names)) });
     rows.forEach((row: unknown, index) => {
       if (!isPlainObject(row)) return;

@@ -100,7 +100,8 @@ export class MemoryProvider implements DataProvider {
     this.store = this.data;
     this.operations = options.operations;
     this.streamAbove = options.streamAbove ?? STREAM_ABOVE;
-    if (typeof this.streamAbove !== 'number' || !(this.streamAbove >= 0)) throw new TypeError(`MemoryProvider option 'streamAbove' must be a number >= 0, got ${String(options.streamAbove)}`);
+    if (typeof this.streamAbove !== 'number' || !(this.streamAbove >= 0))
+      throw new TypeError(`MemoryProvider option 'streamAbove' must be a number >= 0, got ${String(options.streamAbove)}`);
     this.transactionTimeout = options.transactionTimeout ?? TRANSACTION_TIMEOUT;
     if (typeof this.transactionTimeout !== 'number' || !(this.transactionTimeout > 0)) {
       throw new TypeError(`MemoryProvider option 'transactionTimeout' must be a number > 0 (or Infinity), got ${String(options.transactionTimeout)}`);
@@ -185,12 +186,26 @@ export class MemoryProvider implements DataProvider {
 
   /** Create an entry with its links and inline tree, atomically; returns a copy of the stored entry. */
   async create(request: CreateRequest, context: RequestContext): Promise<Entity> {
-    return this.data.exclusiveSync(() => this.copy(request.entitySet, this.data.transaction(() => createEntry(this.data, request))), context);
+    return this.data.exclusiveSync(
+      () =>
+        this.copy(
+          request.entitySet,
+          this.data.transaction(() => createEntry(this.data, request)),
+        ),
+      context,
+    );
   }
 
   /** Replace or merge an entry after checking its precondition in the same step; returns a copy of the new state. */
   async update(request: UpdateRequest, context: RequestContext): Promise<Entity> {
-    return this.data.exclusiveSync(() => this.copy(request.entitySet, this.data.transaction(() => updateEntry(this.data, request))), context);
+    return this.data.exclusiveSync(
+      () =>
+        this.copy(
+          request.entitySet,
+          this.data.transaction(() => updateEntry(this.data, request)),
+        ),
+      context,
+    );
   }
 
   /** Delete an entry (its links, its media resource and, per OnDelete, what it owns) after its precondition. */
@@ -207,7 +222,10 @@ export class MemoryProvider implements DataProvider {
   async readMedia(reference: EntityReference, _context: RequestContext): Promise<MediaContent> {
     const key = this.data.keyString(reference.entitySet, reference.key);
     if (this.data.getByKeyString(reference.entitySet, key) === undefined) {
-      throw ODataError.fromCode('ENTITY_NOT_FOUND', { key: describeKeyValues(reference.entitySet.entityType, reference.key), entitySet: reference.entitySet.name });
+      throw ODataError.fromCode('ENTITY_NOT_FOUND', {
+        key: describeKeyValues(reference.entitySet.entityType, reference.key),
+        entitySet: reference.entitySet.name,
+      });
     }
     const media = this.data.media(reference.entitySet, key);
     if (media === undefined) throw ODataError.fromCode('RESOURCE_NOT_FOUND', { segment: '$value' });
@@ -217,7 +235,11 @@ export class MemoryProvider implements DataProvider {
   /** Replace the media resource after the precondition; the entry's concurrency tokens move with it. */
   async writeMedia(reference: EntityReference, media: MediaContent, precondition: Precondition | undefined, context: RequestContext): Promise<Entity> {
     return this.data.exclusiveSync(
-      () => this.copy(reference.entitySet, this.data.transaction(() => writeMedia(this.data, reference, media, precondition))),
+      () =>
+        this.copy(
+          reference.entitySet,
+          this.data.transaction(() => writeMedia(this.data, reference, media, precondition)),
+        ),
       context,
     );
   }

@@ -44,7 +44,9 @@ function nextGeneratedKey(store: Store, entitySet: EdmEntitySet, property: EdmPr
 
 function exhausted(entitySet: EdmEntitySet, property: EdmProperty): ODataError {
   const type = property.type.kind === 'Primitive' ? property.type.name : 'its type';
-  return ODataError.fromCode('CONSTRAINT_VIOLATION', { detail: `No key is left in '${entitySet.name}': '${property.name}' would exceed the range of ${type}.` });
+  return ODataError.fromCode('CONSTRAINT_VIOLATION', {
+    detail: `No key is left in '${entitySet.name}': '${property.name}' would exceed the range of ${type}.`,
+  });
 }
 
 /**

@@ -61,7 +61,8 @@ export class StoreCore {
 
   constructor(model: EdmModel) {
     this.model = model;
-    for (const entitySet of model.defaultContainer.entitySets) this.sets.set(entitySet, { entitySet, records: new Map(), media: new Map(), keyOrder: new KeyOrder(entitySet.entityType) });
+    for (const entitySet of model.defaultContainer.entitySets)
+      this.sets.set(entitySet, { entitySet, records: new Map(), media: new Map(), keyOrder: new KeyOrder(entitySet.entityType) });
     this.links = createLinkTables(model);
   }
 

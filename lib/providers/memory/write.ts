@@ -29,7 +29,9 @@ function label(reference: EntityReference): string {
 function checkTargetSet(store: Store, entitySet: EdmEntitySet, property: EdmNavigationProperty, target: EdmEntitySet, what: string): void {
   const expected = store.binding(entitySet, property).target;
   if (target !== expected) {
-    throw ODataError.fromCode('BODY_INVALID', { detail: `'${property.name}' links to ${what} in '${target.name}', but its targets are in '${expected.name}'.` });
+    throw ODataError.fromCode('BODY_INVALID', {
+      detail: `'${property.name}' links to ${what} in '${target.name}', but its targets are in '${expected.name}'.`,
+    });
   }
 }
 
@@ -74,7 +76,9 @@ export function createEntry(store: Store, request: CreateRequest): StoredValues 
   for (const inline of request.inline) {
     const property = inline.property;
     if (!property.isCollection && inline.entries.length > 1) {
-      throw ODataError.fromCode('BODY_INVALID', { detail: `'${property.name}' is single-valued but the body has ${inline.entries.length} inline entries for it.` });
+      throw ODataError.fromCode('BODY_INVALID', {
+        detail: `'${property.name}' is single-valued but the body has ${inline.entries.length} inline entries for it.`,
+      });
     }
     for (const entry of inline.entries) {
       checkTargetSet(store, entitySet, property, entry.entitySet, 'an inline entry');
@@ -95,8 +99,7 @@ export function createEntry(store: Store, request: CreateRequest): StoredValues 
 export function updateEntry(store: Store, request: UpdateRequest): StoredValues {
   const { entitySet, key } = request;
   const options = preconditionCheck(request.precondition);
-  const updated =
-    request.mode === 'replace' ? store.replace(entitySet, key, request.values, options) : store.merge(entitySet, key, request.values, options);
+  const updated = request.mode === 'replace' ? store.replace(entitySet, key, request.values, options) : store.merge(entitySet, key, request.values, options);
   for (const target of bindingTargets(store, entitySet, request.bindings)) store.link(entitySet, key, target.property, target.key);
   // An explicit null for a single-valued navigation property removes its link.
   for (const binding of request.bindings) {

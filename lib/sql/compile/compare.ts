@@ -55,7 +55,8 @@ const FLIPPED: Readonly<Record<ComparisonOperator, ComparisonOperator>> = { eq: 
  */
 function columnAgainstInstant(c: NodeCompiler, column: SqlValue, literal: SqlValue, operator: ComparisonOperator): Sql | undefined {
   const type = column.type;
-  if (!column.column || column.precision <= EVALUATOR_PRECISION || !(literal.literal instanceof Date) || type === null || LANES[type] !== 'instant') return undefined;
+  if (!column.column || column.precision <= EVALUATOR_PRECISION || !(literal.literal instanceof Date) || type === null || LANES[type] !== 'instant')
+    return undefined;
   const { dialect } = c.state;
   const start = dialect.literal(type, literal.literal);
   const next = dialect.literal(type, new Date(literal.literal.getTime() + 1));

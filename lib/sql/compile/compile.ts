@@ -86,7 +86,8 @@ class FilterCompiler implements NodeCompiler {
     const { literalType: type, value } = node;
     if (type === null || value === null) return computed(this.state.markCheap(sql`null`), null, true);
     // A string with half a surrogate pair cannot reach PostgreSQL (UTF-8 has no form for it).
-    if (typeof value === 'string' && type === 'Edm.String' && UNPAIRED_SURROGATE.test(value)) return untranslatable('a string literal with an unpaired surrogate');
+    if (typeof value === 'string' && type === 'Edm.String' && UNPAIRED_SURROGATE.test(value))
+      return untranslatable('a string literal with an unpaired surrogate');
     const parameter = this.state.markCheap(this.state.dialect.literal(type, value));
     return { sql: parameter, type, nullable: false, realColumn: false, precision: EVALUATOR_PRECISION, column: false, literal: value };
   }

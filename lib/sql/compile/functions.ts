@@ -109,5 +109,9 @@ export function compileCall(c: NodeCompiler, node: CallNode): SqlValue {
   if (node.args.some(isNullTyped)) return computed(c.state.constant(type), type, true);
   const args = node.args.map((arg) => c.value(arg));
   const result = builder(c, args, node) ?? untranslatable(`'${node.name}' on this engine`);
-  return computed(result, type, args.some((arg) => arg.nullable));
+  return computed(
+    result,
+    type,
+    args.some((arg) => arg.nullable),
+  );
 }

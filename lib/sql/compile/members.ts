@@ -71,7 +71,8 @@ export function compileMember(c: NodeCompiler, node: MemberNode): SqlValue {
   if (last === undefined || last.type.kind !== 'Primitive') return untranslatable(`the non-primitive member '${node.path.join('/')}' as a value`);
   const column = c.state.context.resolver.column(path) ?? untranslatable(`no column for '${node.path.join('/')}'`);
   const type = last.type.name;
-  const precision = type === 'Edm.DateTime' || type === 'Edm.DateTimeOffset' || type === 'Edm.Time' ? (column.precision ?? DEFAULT_COLUMN_PRECISION) : EVALUATOR_PRECISION;
+  const precision =
+    type === 'Edm.DateTime' || type === 'Edm.DateTimeOffset' || type === 'Edm.Time' ? (column.precision ?? DEFAULT_COLUMN_PRECISION) : EVALUATOR_PRECISION;
   const reference = c.state.markCheap(sql`${column.sql}`);
   const nullable = column.nullable || path.navigation.length > 0;
   if (castTo === undefined) return { sql: reference, type, nullable, realColumn: type === 'Edm.Single', precision, column: true };

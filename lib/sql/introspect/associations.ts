@@ -58,16 +58,23 @@ function matchKey(constraint: CatalogConstraint, dependent: EntityDraft, princip
     const column = dependent.byPosition.get(constraint.columns[constraint.referencedColumns.indexOf(key.column.position)]);
     if (column === undefined) return 'one of its columns is left out';
     if (!column.mapped.keyable) return `its column ${column.column.name} (${column.column.declaredType}) cannot be compared with key values as it is`;
-    if (column.mapped.type !== key.mapped.type) return `its column ${column.column.name} is ${column.mapped.type} where the key ${key.column.name} is ${key.mapped.type}`;
+    if (column.mapped.type !== key.mapped.type)
+      return `its column ${column.column.name} is ${column.mapped.type} where the key ${key.column.name} is ${key.mapped.type}`;
     columns.push(column);
   }
   return columns;
 }
 
 /** Separate the join tables (kept out of the entity sets) from the entity tables. */
-export function splitJoinTables(drafts: readonly EntityDraft[], constraints: readonly CatalogConstraint[], columnCount: (draft: EntityDraft) => number): { entities: EntityDraft[]; joins: JoinDraft[] } {
+export function splitJoinTables(
+  drafts: readonly EntityDraft[],
+  constraints: readonly CatalogConstraint[],
+  columnCount: (draft: EntityDraft) => number,
+): { entities: EntityDraft[]; joins: JoinDraft[] } {
   const byName = new Map(drafts.map((draft) => [draft.qualified, draft]));
-  const referenced = new Set(constraints.filter((constraint) => constraint.kind === 'f').map((constraint) => `${constraint.referencedSchema}.${constraint.referencedTable}`));
+  const referenced = new Set(
+    constraints.filter((constraint) => constraint.kind === 'f').map((constraint) => `${constraint.referencedSchema}.${constraint.referencedTable}`),
+  );
   const joins: JoinDraft[] = [];
   for (const draft of drafts) {
     const { relation } = draft;
@@ -77,7 +84,13 @@ export function splitJoinTables(drafts: readonly EntityDraft[], constraints: rea
     const primaryKey = own.find((constraint) => constraint.kind === 'p');
     const foreignKeys = own.filter((constraint) => constraint.kind === 'f');
     if (primaryKey === undefined || foreignKeys.length !== 2 || draft.columns.length !== columnCount(draft)) continue;
-    if (!sameSet(draft.key.map((column) => column.column.position), primaryKey.columns)) continue;
+    if (
+      !sameSet(
+        draft.key.map((column) => column.column.position),
+        primaryKey.columns,
+      )
+    )
+      continue;
     const positions = foreignKeys.flatMap((constraint) => constraint.columns);
     if (new Set(positions).size !== positions.length || !sameSet(positions, primaryKey.columns) || positions.length !== draft.columns.length) continue;
     const links = foreignKeys.map((constraint): JoinLink | undefined => {
@@ -144,20 +157,27 @@ export function buildAssociations(
     return dependent === principal ? dependent.members.claim(described) : dependent.members.claim(principal.name, described);
   });
   const pairCount = new Map<string, number>();
-  for (const { dependent, principal } of foreignKeys) pairCount.set(`${dependent.name}\n${principal.name}`, (pairCount.get(`${dependent.name}\n${principal.name}`) ?? 0) + 1);
+  for (const { dependent, principal } of foreignKeys)
+    pairCount.set(`${dependent.name}\n${principal.name}`, (pairCount.get(`${dependent.name}\n${principal.name}`) ?? 0) + 1);
   foreignKeys.forEach(({ constraint, dependent, principal, columns }, i) => {
     const descriptive = `${dependent.name}_by_${basisOf(columns, constraint).basis}`;
     const plain = dependent !== principal && pairCount.get(`${dependent.name}\n${principal.name}`) === 1;
     const toMany = plain ? principal.members.claim(dependent.name, descriptive) : principal.members.claim(descriptive);
     const name = types.claim(constraint.name, `${dependent.name}_${constraint.name}`);
-    const [principalRole, dependentRole] = dependent === principal ? [`${principal.name}_principal`, `${dependent.name}_dependent`] : [principal.name, dependent.name];
+    const [principalRole, dependentRole] =
+      dependent === principal ? [`${principal.name}_principal`, `${dependent.name}_dependent`] : [principal.name, dependent.name];
     const unique = uniqueColumns(constraints, dependent.draft, columns);
     const required = columns.every((column) => column.notNull);
     const relationship = `${namespace}.${name}`;
     result.associations.push({
       name,
       ends: [
-        { role: principalRole, type: `${namespace}.${principal.name}`, multiplicity: required ? '1' : '0..1', ...(constraint.onDelete === 'c' ? { onDelete: 'Cascade' as const } : {}) },
+        {
+          role: principalRole,
+          type: `${namespace}.${principal.name}`,
+          multiplicity: required ? '1' : '0..1',
+          ...(constraint.onDelete === 'c' ? { onDelete: 'Cascade' as const } : {}),
+        },
         { role: dependentRole, type: `${namespace}.${dependent.name}`, multiplicity: unique ? '0..1' : '*' },
       ],
       referentialConstraint: {
@@ -165,7 +185,14 @@ export function buildAssociations(
         dependent: { role: dependentRole, propertyRefs: columns.map((column) => dependent.properties.get(column.column.position) ?? '') },
       },
     });
-    result.associationSets.push({ name, association: relationship, ends: [{ role: principalRole, entitySet: principal.name }, { role: dependentRole, entitySet: dependent.name }] });
+    result.associationSets.push({
+      name,
+      association: relationship,
+      ends: [
+        { role: principalRole, entitySet: principal.name },
+        { role: dependentRole, entitySet: dependent.name },
+      ],
+    });
     dependent.navigation.push({ name: toOne[i], relationship, fromRole: dependentRole, toRole: principalRole });
     principal.navigation.push({ name: toMany, relationship, fromRole: principalRole, toRole: dependentRole });
     result.mapping[name] = {
@@ -176,18 +203,26 @@ export function buildAssociations(
   });
 
   const joinCount = new Map<string, number>();
-  const pairOf = (join: JoinDraft): string => join.links.map((link) => link.target.qualified).sort().join('\n');
+  const pairOf = (join: JoinDraft): string =>
+    join.links
+      .map((link) => link.target.qualified)
+      .sort()
+      .join('\n');
   for (const join of joins) joinCount.set(pairOf(join), (joinCount.get(pairOf(join)) ?? 0) + 1);
   for (const join of joins) {
     const [first, second] = join.links.map((link) => ({ link, entity: byName.get(link.target.qualified) as NamedEntity }));
     const table = join.draft.relation.name;
-    const label = (link: JoinLink): string => (link.columns.length === 1 ? (withoutKeySuffix(toIdentifier(link.columns[0])) ?? link.columns[0]) : link.target.relation.name);
+    const label = (link: JoinLink): string =>
+      link.columns.length === 1 ? (withoutKeySuffix(toIdentifier(link.columns[0])) ?? link.columns[0]) : link.target.relation.name;
     const plain = first.entity !== second.entity && joinCount.get(pairOf(join)) === 1;
     const navigationTo = (from: typeof first, to: typeof first): string =>
       plain ? from.entity.members.claim(to.entity.name, `${to.entity.name}_by_${table}`) : from.entity.members.claim(`${table}_${label(to.link)}`);
     const name = types.claim(table, `${table}_link`);
     const relationship = `${namespace}.${name}`;
-    const roles = first.entity === second.entity ? [`${first.entity.name}_${label(first.link)}`, `${second.entity.name}_${label(second.link)}`] : [first.entity.name, second.entity.name];
+    const roles =
+      first.entity === second.entity
+        ? [`${first.entity.name}_${label(first.link)}`, `${second.entity.name}_${label(second.link)}`]
+        : [first.entity.name, second.entity.name];
     result.associations.push({
       name,
       ends: [
@@ -196,7 +231,14 @@ export function buildAssociations(
       ],
       ...(join.draft.comment.documentation === undefined ? {} : { documentation: join.draft.comment.documentation }),
     });
-    result.associationSets.push({ name, association: relationship, ends: [{ role: roles[0], entitySet: first.entity.name }, { role: roles[1], entitySet: second.entity.name }] });
+    result.associationSets.push({
+      name,
+      association: relationship,
+      ends: [
+        { role: roles[0], entitySet: first.entity.name },
+        { role: roles[1], entitySet: second.entity.name },
+      ],
+    });
     first.entity.navigation.push({ name: navigationTo(first, second), relationship, fromRole: roles[0], toRole: roles[1] });
     second.entity.navigation.push({ name: navigationTo(second, first), relationship, fromRole: roles[1], toRole: roles[0] });
     const keyColumns = (side: typeof first): Record<string, string> =>

@@ -200,7 +200,13 @@ export function columnTypeOf(resolved: ResolvedType, declared: string, types: Re
   const described = TEXT_CATEGORIES.get(category);
   if (described !== undefined && base.kind !== 'c') {
     const facets = base.kind === 'e' ? { maxLength: Math.max(1, ...base.labels.map((label) => [...label].length)) } : {};
-    return { kind: 'mapped', type: 'Edm.String', facets, storedType: category === 'A' && domain === undefined ? arrayTypeName(base, declared, types, quote) : storedType, keyable: false };
+    return {
+      kind: 'mapped',
+      type: 'Edm.String',
+      facets,
+      storedType: category === 'A' && domain === undefined ? arrayTypeName(base, declared, types, quote) : storedType,
+      keyable: false,
+    };
   }
   const name = qualifiedName(base, (part) => part);
   if (base.kind === 'c') return { kind: 'unmapped', description: `${name} (a composite type)` };

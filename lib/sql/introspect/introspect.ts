@@ -37,7 +37,12 @@ function propertyDefinition(name: string, column: ColumnDraft, isKey: boolean, s
   // send it (the service requires every other non-nullable property without a DefaultValue). Such
   // a column stays creatable and updatable: a value the client sends is stored.
   if (madeByDatabase || (generated === 'default' && column.notNull)) {
-    attributes.push({ namespace: STORE_ANNOTATION_NAMESPACE, prefix: 'annotation', name: 'StoreGeneratedPattern', value: generated === 'computed' ? 'Computed' : 'Identity' });
+    attributes.push({
+      namespace: STORE_ANNOTATION_NAMESPACE,
+      prefix: 'annotation',
+      name: 'StoreGeneratedPattern',
+      value: generated === 'computed' ? 'Computed' : 'Identity',
+    });
   }
   const { maxLength, precision, scale } = mapped.facets;
   return {
@@ -68,7 +73,9 @@ function entityParts(entity: NamedEntity, namespace: string): { type: EntityType
   const keyPositions = new Set(draft.key.map((column) => column.column.position));
   const property = (column: ColumnDraft): string => entity.properties.get(column.column.position) ?? '';
   const storeGenerated = draft.columns.flatMap((column) => (column.generated === undefined ? [] : [[property(column), column.generated] as const]));
-  const columnTypes = draft.columns.flatMap((column) => (column.mapped.storedType === undefined ? [] : [[property(column), column.mapped.storedType] as const]));
+  const columnTypes = draft.columns.flatMap((column) =>
+    column.mapped.storedType === undefined ? [] : [[property(column), column.mapped.storedType] as const],
+  );
   const typeAttributes = draft.comment.label === undefined ? [] : [sapAttribute('label', draft.comment.label)];
   const setAttributes = entitySetAnnotations(draft);
   return {
@@ -126,7 +133,9 @@ export async function introspect(db: SqlDatabase, options: IntrospectOptions = {
   const catalog = await readCatalog(db, schemas);
   const included = options.include === undefined || options.include.length === 0 ? () => true : nameMatcher(options.include);
   const excluded = nameMatcher(options.exclude ?? []);
-  const relations = catalog.relations.filter((relation) => !relation.isPartition && included(relation.schema, relation.name) && !excluded(relation.schema, relation.name));
+  const relations = catalog.relations.filter(
+    (relation) => !relation.isPartition && included(relation.schema, relation.name) && !excluded(relation.schema, relation.name),
+  );
   const draftOptions: DraftOptions = {
     keys: options.keys ?? {},
     versionColumns: new Set((options.versionColumns ?? DEFAULT_VERSION_COLUMNS).map((name) => name.toLowerCase())),
@@ -134,17 +143,25 @@ export async function introspect(db: SqlDatabase, options: IntrospectOptions = {
   };
   const warnings: IntrospectionWarning[] = [...unusedKeyOptions(relations, draftOptions)];
   const drafts = relations.flatMap((relation) => draftEntity(catalog, relation, draftOptions, warnings) ?? []);
-  const columnCount = (draft: EntityDraft): number => catalog.columns.filter((column) => column.schema === draft.relation.schema && column.table === draft.relation.name).length;
+  const columnCount = (draft: EntityDraft): number =>
+    catalog.columns.filter((column) => column.schema === draft.relation.schema && column.table === draft.relation.name).length;
   const { entities, joins } = splitJoinTables(drafts, catalog.constraints, columnCount);
   if (entities.length === 0) {
     const where = schemas.map((schema) => `'${schema}'`).join(', ');
-    throw new SqlIntrospectionError(`No table to serve in schema ${where}${relations.length === 0 ? '' : ` (${relations.length} table(s) and view(s) read, none with a usable key)`}.`, warnings);
+    throw new SqlIntrospectionError(
+      `No table to serve in schema ${where}${relations.length === 0 ? '' : ` (${relations.length} table(s) and view(s) read, none with a usable key)`}.`,
+      warnings,
+    );
   }
   const types = new NameScope();
   const named = nameEntities(entities, types);
   const associations = buildAssociations(named, catalog.constraints, joins, namespace, types, warnings);
   const parts = [...named.values()].map((entity) => entityParts(entity, namespace));
-  const used = new Set(parts.flatMap((part) => [...(part.type.properties ?? []), part.type, part.set]).flatMap((element) => (element.annotationAttributes ?? []).map((attribute) => attribute.namespace)));
+  const used = new Set(
+    parts
+      .flatMap((part) => [...(part.type.properties ?? []), part.type, part.set])
+      .flatMap((element) => (element.annotationAttributes ?? []).map((attribute) => attribute.namespace)),
+  );
   const model = defineModel({
     schemas: [
       {
@@ -152,7 +169,12 @@ export async function introspect(db: SqlDatabase, options: IntrospectOptions = {
         entityTypes: parts.map((part) => part.type),
         associations: associations.associations,
         entityContainers: [
-          { name: options.containerName ?? 'Entities', isDefaultEntityContainer: true, entitySets: parts.map((part) => part.set), associationSets: associations.associationSets },
+          {
+            name: options.containerName ?? 'Entities',
+            isDefaultEntityContainer: true,
+            entitySets: parts.map((part) => part.set),
+            associationSets: associations.associationSets,
+          },
         ],
       },
     ],

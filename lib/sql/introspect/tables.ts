@@ -60,7 +60,13 @@ function keyOptionName(relation: CatalogRelation): string {
 }
 
 /** A column's draft, or undefined (with a warning) when it has no EDM form or cannot be read. */
-function draftColumn(catalog: Catalog, relation: CatalogRelation, column: CatalogColumn, options: DraftOptions, warnings: IntrospectionWarning[]): ColumnDraft | undefined {
+function draftColumn(
+  catalog: Catalog,
+  relation: CatalogRelation,
+  column: CatalogColumn,
+  options: DraftOptions,
+  warnings: IntrospectionWarning[],
+): ColumnDraft | undefined {
   const target = `${relation.schema}.${relation.name}.${column.name}`;
   if (!column.canSelect) {
     warnings.push({ code: 'COLUMN_NOT_READABLE', target, message: `The column ${target} is left out: the user has no SELECT privilege on it.` });
@@ -88,7 +94,11 @@ function draftColumn(catalog: Catalog, relation: CatalogRelation, column: Catalo
   const token = options.versionColumns.has(column.name.toLowerCase()) || comment.markers.has('@version');
   let concurrencyToken = false;
   if (token && type.storedType !== undefined) {
-    warnings.push({ code: 'VERSION_COLUMN', target, message: `The column ${target} is not a concurrency token: a ${column.declaredType} column is compared converted; use an integer or timestamp version column.` });
+    warnings.push({
+      code: 'VERSION_COLUMN',
+      target,
+      message: `The column ${target} is not a concurrency token: a ${column.declaredType} column is compared converted; use an integer or timestamp version column.`,
+    });
   } else if (token) {
     concurrencyToken = true;
     if ((type.type === 'Edm.DateTime' || type.type === 'Edm.DateTimeOffset') && (type.facets.precision ?? 6) > 3) {
@@ -116,7 +126,8 @@ function keyCandidate(constraints: readonly CatalogConstraint[], columns: readon
   for (const constraint of constraints) {
     if (constraint.kind !== 'u' && constraint.kind !== 'i') continue;
     const keyColumns = constraint.columns.map((position) => byPosition.get(position));
-    if (keyColumns.every((column) => column !== undefined && column.notNull && column.mapped.keyable)) return keyColumns.map((column) => column?.column.name).join(',');
+    if (keyColumns.every((column) => column !== undefined && column.notNull && column.mapped.keyable))
+      return keyColumns.map((column) => column?.column.name).join(',');
   }
   return undefined;
 }
@@ -159,8 +170,17 @@ export function draftEntity(catalog: Catalog, relation: CatalogRelation, options
   for (const name of keyNames) {
     const column = byName.get(name);
     if (column === undefined || !column.mapped.keyable) {
-      const reason = column !== undefined ? `its type ${column.column.declaredType} cannot be compared with key values as it is` : catalogColumns.some((candidate) => candidate.name === name) ? 'it is left out (see above)' : `the ${what} has no such column`;
-      warnings.push({ code: 'KEY_NOT_SUPPORTED', target: qualified, message: `The ${what} ${qualified} is left out: its key column ${name} cannot be an OData key (${reason}).` });
+      const reason =
+        column !== undefined
+          ? `its type ${column.column.declaredType} cannot be compared with key values as it is`
+          : catalogColumns.some((candidate) => candidate.name === name)
+            ? 'it is left out (see above)'
+            : `the ${what} has no such column`;
+      warnings.push({
+        code: 'KEY_NOT_SUPPORTED',
+        target: qualified,
+        message: `The ${what} ${qualified} is left out: its key column ${name} cannot be an OData key (${reason}).`,
+      });
       return undefined;
     }
     // A key the database makes on insert (gen_random_uuid(), now()...) is an identity: a client
@@ -188,5 +208,9 @@ export function unusedKeyOptions(relations: readonly CatalogRelation[], options:
   const names = new Set(relations.flatMap((relation) => [relation.name, `${relation.schema}.${relation.name}`]));
   return Object.keys(options.keys)
     .filter((name) => !names.has(name))
-    .map((name) => ({ code: 'KEY_OPTION_UNUSED' as const, target: `keys.${name}`, message: `The keys option names '${name}', which is no table or view read (check the schemas, include and exclude options).` }));
+    .map((name) => ({
+      code: 'KEY_OPTION_UNUSED' as const,
+      target: `keys.${name}`,
+      message: `The keys option names '${name}', which is no table or view read (check the schemas, include and exclude options).`,
+    }));
 }

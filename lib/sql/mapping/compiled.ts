@@ -48,7 +48,12 @@ export interface SetPlan {
   /** Open types: the jsonb column of dynamic properties. */
   readonly dynamic?: string;
   /** Media link entries: the side table. */
-  readonly media?: { readonly table: Sql; readonly tableName: { readonly schema?: string; readonly table: string }; readonly contentType: string; readonly body: string };
+  readonly media?: {
+    readonly table: Sql;
+    readonly tableName: { readonly schema?: string; readonly table: string };
+    readonly contentType: string;
+    readonly body: string;
+  };
 }
 
 /**
@@ -169,9 +174,25 @@ function linkPlans(model: EdmModel, mapping: SqlMapping, sets: ReadonlyMap<EdmEn
         };
       } else if (storage.dependent === end.role) {
         // This end holds the principal's key: its foreign-key columns meet the target's key.
-        plan = { source, target, sourceColumns: targetKeys.map((key) => storage.columns[key.name]), targetColumns: keyColumns(target), types: targetKeys.map(typeOfProperty), targetTypes: targetKeys.map(typeOfProperty), holder: 'source' };
+        plan = {
+          source,
+          target,
+          sourceColumns: targetKeys.map((key) => storage.columns[key.name]),
+          targetColumns: keyColumns(target),
+          types: targetKeys.map(typeOfProperty),
+          targetTypes: targetKeys.map(typeOfProperty),
+          holder: 'source',
+        };
       } else {
-        plan = { source, target, sourceColumns: keyColumns(source), targetColumns: sourceKeys.map((key) => storage.columns[key.name]), types: sourceKeys.map(typeOfProperty), targetTypes: targetKeys.map(typeOfProperty), holder: 'target' };
+        plan = {
+          source,
+          target,
+          sourceColumns: keyColumns(source),
+          targetColumns: sourceKeys.map((key) => storage.columns[key.name]),
+          types: sourceKeys.map(typeOfProperty),
+          targetTypes: targetKeys.map(typeOfProperty),
+          holder: 'target',
+        };
       }
       const byProperty = links.get(end.entitySet) ?? new Map<EdmNavigationProperty, LinkPlan>();
       links.set(end.entitySet, byProperty);

@@ -58,7 +58,9 @@ export function holdsMedia(entitySet: EdmEntitySet): boolean {
  * a foreign key on the dependent end: the ReferentialConstraint's, else the `*` end, else the
  * `0..1` end of a `1`-`0..1` pair, else (both ends alike) the second end.
  */
-export function conventionalStorage(associationSet: EdmAssociationSet): { readonly kind: 'joinTable' } | { readonly kind: 'foreignKey'; readonly dependent: EdmAssociationSetEnd } {
+export function conventionalStorage(
+  associationSet: EdmAssociationSet,
+): { readonly kind: 'joinTable' } | { readonly kind: 'foreignKey'; readonly dependent: EdmAssociationSetEnd } {
   const [first, second] = associationSet.ends;
   const constraint = associationSet.association.referentialConstraint;
   if (constraint !== undefined) return { kind: 'foreignKey', dependent: constraint.dependent.role === first.role ? first : second };
@@ -74,4 +76,3 @@ export function conventionalStorage(associationSet: EdmAssociationSet): { readon
 export function otherEndOf(associationSet: EdmAssociationSet, end: EdmAssociationSetEnd): EdmAssociationSetEnd {
   return associationSet.ends[0] === end ? associationSet.ends[1] : associationSet.ends[0];
 }
-

@@ -74,7 +74,12 @@ class Resolution {
   }
 }
 
-function entitySetMapping(entitySet: EdmEntitySet, overrides: Readonly<Record<string, unknown>>, defaultSchema: string | undefined, resolution: Resolution): SqlEntitySetMapping {
+function entitySetMapping(
+  entitySet: EdmEntitySet,
+  overrides: Readonly<Record<string, unknown>>,
+  defaultSchema: string | undefined,
+  resolution: Resolution,
+): SqlEntitySetMapping {
   const where = `EntitySet '${entitySet.name}'`;
   const { problems } = resolution;
   unknownFields(overrides, ['schema', 'table', 'columns', 'discriminator', 'dynamicProperties', 'media', 'storeGenerated', 'columnTypes'], where, problems);
@@ -84,14 +89,25 @@ function entitySetMapping(entitySet: EdmEntitySet, overrides: Readonly<Record<st
   const paths = structuralPaths(entitySet);
   const known = new Set(paths.map((path) => path.path));
   for (const path of Object.keys(givenColumns)) {
-    if (!known.has(path)) problems.push(`${where} / columns: '${path}' is not a property path of ${entitySet.entityType.qualifiedName} or its derived types.${didYouMean(path, known)}`);
+    if (!known.has(path))
+      problems.push(
+        `${where} / columns: '${path}' is not a property path of ${entitySet.entityType.qualifiedName} or its derived types.${didYouMean(path, known)}`,
+      );
   }
   const columns: Record<string, string> = {};
   for (const { path } of paths) columns[path] = resolution.fill(givenColumns[path], path.replace(/\//g, '_'), `${where} / property '${path}'`, 'column');
 
   // Schema first: a saved mapping.json reads as schema, table, columns.
   const mapping: { -readonly [K in keyof SqlEntitySetMapping]: SqlEntitySetMapping[K] } = { ...(schema === undefined ? {} : { schema }), table, columns };
-  const storeGenerated = pathRecord(overrides, 'storeGenerated', where, known, problems, (value) => STORE_GENERATED.has(value), `one of ${[...STORE_GENERATED].map((kind) => `'${kind}'`).join(', ')}`);
+  const storeGenerated = pathRecord(
+    overrides,
+    'storeGenerated',
+    where,
+    known,
+    problems,
+    (value) => STORE_GENERATED.has(value),
+    `one of ${[...STORE_GENERATED].map((kind) => `'${kind}'`).join(', ')}`,
+  );
   if (storeGenerated !== undefined) mapping.storeGenerated = storeGenerated as Readonly<Record<string, SqlStoreGenerated>>;
   const columnTypes = pathRecord(overrides, 'columnTypes', where, known, problems, isSqlTypeName, 'an SQL type name');
   if (columnTypes !== undefined) mapping.columnTypes = columnTypes;
@@ -106,7 +122,9 @@ function entitySetMapping(entitySet: EdmEntitySet, overrides: Readonly<Record<st
     for (const name of Object.keys(values)) if (!names.has(name)) problems.push(`${at}: '${name}' is not an entity type of the set.${didYouMean(name, names)}`);
     mapping.discriminator = {
       column: resolution.fill(nameField(given, 'column', at, problems), CONVENTIONAL_NAMES.discriminator, at, 'column'),
-      values: Object.fromEntries(types.map((type) => [type.qualifiedName, resolution.fill(values[type.qualifiedName], type.qualifiedName, `${at} / '${type.qualifiedName}'`, 'value')])),
+      values: Object.fromEntries(
+        types.map((type) => [type.qualifiedName, resolution.fill(values[type.qualifiedName], type.qualifiedName, `${at} / '${type.qualifiedName}'`, 'value')]),
+      ),
     };
   } else if (discriminator !== undefined) {
     problems.push(`${where}: a discriminator needs derived entity types; ${entitySet.entityType.qualifiedName} has none.`);
@@ -140,13 +158,22 @@ function navigationName(associationSet: EdmAssociationSet, end: EdmAssociationSe
   return navigation?.name;
 }
 
-function foreignKeyColumns(associationSet: EdmAssociationSet, dependent: EdmAssociationSetEnd, sets: Readonly<Record<string, SqlEntitySetMapping>>): Record<string, string> {
+function foreignKeyColumns(
+  associationSet: EdmAssociationSet,
+  dependent: EdmAssociationSetEnd,
+  sets: Readonly<Record<string, SqlEntitySetMapping>>,
+): Record<string, string> {
   const principal = otherEndOf(associationSet, dependent);
   const constraint = associationSet.association.referentialConstraint;
   const dependentColumns = sets[dependent.entitySet.name]?.columns ?? {};
   if (constraint !== undefined && constraint.dependent.role === dependent.role) {
     // The constraint's dependent properties are the key columns: the link and the properties are one value.
-    return Object.fromEntries(constraint.principal.properties.map((key, i) => [key.name, dependentColumns[constraint.dependent.properties[i].name] ?? constraint.dependent.properties[i].name]));
+    return Object.fromEntries(
+      constraint.principal.properties.map((key, i) => [
+        key.name,
+        dependentColumns[constraint.dependent.properties[i].name] ?? constraint.dependent.properties[i].name,
+      ]),
+    );
   }
   const prefix = navigationName(associationSet, dependent) ?? principal.role;
   return Object.fromEntries(principal.entitySet.entityType.key.map((key) => [key.name, `${prefix}_${key.name}`]));
@@ -171,28 +198,46 @@ function associationSetMapping(
     const schema = nameField(overrides, 'schema', where, problems) ?? defaultSchema;
     const table = resolution.fill(nameField(overrides, 'table', where, problems), associationSet.name, where, 'table');
     const givenColumns = recordField(overrides, 'columns', where, problems) ?? {};
-    for (const role of Object.keys(givenColumns)) if (!roles.includes(role)) problems.push(`${where} / columns: '${role}' is not a role of the association set.${didYouMean(role, roles)}`);
+    for (const role of Object.keys(givenColumns))
+      if (!roles.includes(role)) problems.push(`${where} / columns: '${role}' is not a role of the association set.${didYouMean(role, roles)}`);
     const columns = Object.fromEntries(
       associationSet.ends.map((end) => {
         const given = namesField(givenColumns, end.role, `${where} / columns`, problems) ?? {};
         const keys = end.entitySet.entityType.key.map((key) => key.name);
-        for (const name of Object.keys(given)) if (!keys.includes(name)) problems.push(`${where} / columns / '${end.role}': '${name}' is not a key property of ${end.entitySet.entityType.qualifiedName}.`);
-        return [end.role, Object.fromEntries(keys.map((key) => [key, resolution.fill(given[key], `${end.role}_${key}`, `${where} / columns / '${end.role}' / '${key}'`, 'column')]))];
+        for (const name of Object.keys(given))
+          if (!keys.includes(name))
+            problems.push(`${where} / columns / '${end.role}': '${name}' is not a key property of ${end.entitySet.entityType.qualifiedName}.`);
+        return [
+          end.role,
+          Object.fromEntries(
+            keys.map((key) => [key, resolution.fill(given[key], `${end.role}_${key}`, `${where} / columns / '${end.role}' / '${key}'`, 'column')]),
+          ),
+        ];
       }),
     );
     return { kind, ...(schema === undefined ? {} : { schema }), table, columns };
   }
   unknownFields(overrides, ['kind', 'dependent', 'columns'], where, problems);
   const givenDependent = nameField(overrides, 'dependent', where, problems);
-  if (givenDependent !== undefined && !roles.includes(givenDependent)) problems.push(`${where}: dependent '${givenDependent}' is not a role of the association set.${didYouMean(givenDependent, roles)}`);
+  if (givenDependent !== undefined && !roles.includes(givenDependent))
+    problems.push(`${where}: dependent '${givenDependent}' is not a role of the association set.${didYouMean(givenDependent, roles)}`);
   const conventionalDependent = convention.kind === 'foreignKey' ? convention.dependent : associationSet.ends[1];
-  const dependentRole = resolution.fill(givenDependent !== undefined && roles.includes(givenDependent) ? givenDependent : undefined, conventionalDependent.role, where, 'dependent');
+  const dependentRole = resolution.fill(
+    givenDependent !== undefined && roles.includes(givenDependent) ? givenDependent : undefined,
+    conventionalDependent.role,
+    where,
+    'dependent',
+  );
   const dependent = associationSet.ends.find((end) => end.role === dependentRole) ?? conventionalDependent;
   const principalKeys = otherEndOf(associationSet, dependent).entitySet.entityType.key.map((key) => key.name);
   const given = namesField(overrides, 'columns', where, problems) ?? {};
-  for (const name of Object.keys(given)) if (!principalKeys.includes(name)) problems.push(`${where} / columns: '${name}' is not a key property of the principal end.${didYouMean(name, principalKeys)}`);
+  for (const name of Object.keys(given))
+    if (!principalKeys.includes(name))
+      problems.push(`${where} / columns: '${name}' is not a key property of the principal end.${didYouMean(name, principalKeys)}`);
   const conventional = foreignKeyColumns(associationSet, dependent, sets);
-  const columns = Object.fromEntries(principalKeys.map((key) => [key, resolution.fill(given[key], conventional[key], `${where} / columns / '${key}'`, 'column')]));
+  const columns = Object.fromEntries(
+    principalKeys.map((key) => [key, resolution.fill(given[key], conventional[key], `${where} / columns / '${key}'`, 'column')]),
+  );
   return { kind, dependent: dependentRole, columns };
 }
 
@@ -201,14 +246,21 @@ function resolve(model: EdmModel, input: unknown, complete: boolean): SqlMapping
   const { problems } = resolution;
   const root = isRecord(input) ? input : {};
   if (!isRecord(input)) problems.push(`The mapping must be an object.`);
-  unknownFields(root, complete ? ['version', 'entitySets', 'associationSets'] : ['version', 'schema', 'entitySets', 'associationSets'], 'The mapping', problems);
-  if (root.version !== undefined && root.version !== SQL_MAPPING_VERSION) problems.push(`The mapping has version ${JSON.stringify(root.version)}; this library reads version ${SQL_MAPPING_VERSION}.`);
+  unknownFields(
+    root,
+    complete ? ['version', 'entitySets', 'associationSets'] : ['version', 'schema', 'entitySets', 'associationSets'],
+    'The mapping',
+    problems,
+  );
+  if (root.version !== undefined && root.version !== SQL_MAPPING_VERSION)
+    problems.push(`The mapping has version ${JSON.stringify(root.version)}; this library reads version ${SQL_MAPPING_VERSION}.`);
   if (complete && root.version === undefined) problems.push(`The mapping has no version (expected ${SQL_MAPPING_VERSION}).`);
   const defaultSchema = complete ? undefined : nameField(root, 'schema', 'The mapping', problems);
   const container = model.defaultContainer;
   const setOverrides = recordField(root, 'entitySets', 'The mapping', problems) ?? {};
   const setNames = container.entitySets.map((set) => set.name);
-  for (const name of Object.keys(setOverrides)) if (!setNames.includes(name)) problems.push(`The mapping names the entity set '${name}', which the model does not have.${didYouMean(name, setNames)}`);
+  for (const name of Object.keys(setOverrides))
+    if (!setNames.includes(name)) problems.push(`The mapping names the entity set '${name}', which the model does not have.${didYouMean(name, setNames)}`);
   const entitySets: Record<string, SqlEntitySetMapping> = {};
   for (const entitySet of container.entitySets) {
     const given = recordField(setOverrides, entitySet.name, 'The mapping / entitySets', problems);
@@ -217,7 +269,9 @@ function resolve(model: EdmModel, input: unknown, complete: boolean): SqlMapping
   }
   const associationOverrides = recordField(root, 'associationSets', 'The mapping', problems) ?? {};
   const associationNames = container.associationSets.map((set) => set.name);
-  for (const name of Object.keys(associationOverrides)) if (!associationNames.includes(name)) problems.push(`The mapping names the association set '${name}', which the model does not have.${didYouMean(name, associationNames)}`);
+  for (const name of Object.keys(associationOverrides))
+    if (!associationNames.includes(name))
+      problems.push(`The mapping names the association set '${name}', which the model does not have.${didYouMean(name, associationNames)}`);
   const associationSets: Record<string, SqlAssociationSetMapping> = {};
   for (const associationSet of container.associationSets) {
     const given = recordField(associationOverrides, associationSet.name, 'The mapping / associationSets', problems);

@@ -10,11 +10,17 @@ export function isRecord(value: unknown): value is Readonly<Record<string, unkno
 
 /** Unknown fields of an object, as problems ("`where`: unknown field 'x'"). */
 export function unknownFields(value: Readonly<Record<string, unknown>>, known: readonly string[], where: string, problems: string[]): void {
-  for (const name of Object.keys(value)) if (!known.includes(name)) problems.push(`${where}: unknown field '${name}' (expected ${known.map((field) => `'${field}'`).join(', ')}).`);
+  for (const name of Object.keys(value))
+    if (!known.includes(name)) problems.push(`${where}: unknown field '${name}' (expected ${known.map((field) => `'${field}'`).join(', ')}).`);
 }
 
 /** An optional object field; a problem (and undefined) when it is something else. */
-export function recordField(value: Readonly<Record<string, unknown>>, field: string, where: string, problems: string[]): Readonly<Record<string, unknown>> | undefined {
+export function recordField(
+  value: Readonly<Record<string, unknown>>,
+  field: string,
+  where: string,
+  problems: string[],
+): Readonly<Record<string, unknown>> | undefined {
   const found = value[field];
   if (found === undefined) return undefined;
   if (isRecord(found)) return found;
@@ -32,7 +38,12 @@ export function nameField(value: Readonly<Record<string, unknown>>, field: strin
 }
 
 /** An optional object of names (`{ "Name": "name" }`); entries that are not names are problems and left out. */
-export function namesField(value: Readonly<Record<string, unknown>>, field: string, where: string, problems: string[]): Readonly<Record<string, string>> | undefined {
+export function namesField(
+  value: Readonly<Record<string, unknown>>,
+  field: string,
+  where: string,
+  problems: string[],
+): Readonly<Record<string, string>> | undefined {
   const record = recordField(value, field, where, problems);
   if (record === undefined) return undefined;
   const names: Record<string, string> = {};

@@ -13,7 +13,8 @@ const MAX_IDENTIFIER_BYTES = 63;
 
 function nameProblem(name: string, where: string): string | undefined {
   if (name.includes('\0')) return `${where}: '${name}' contains U+0000.`;
-  if (Buffer.byteLength(name) > MAX_IDENTIFIER_BYTES) return `${where}: '${name.slice(0, 80)}' is longer than ${MAX_IDENTIFIER_BYTES} bytes (PostgreSQL would cut it).`;
+  if (Buffer.byteLength(name) > MAX_IDENTIFIER_BYTES)
+    return `${where}: '${name.slice(0, 80)}' is longer than ${MAX_IDENTIFIER_BYTES} bytes (PostgreSQL would cut it).`;
   return undefined;
 }
 
@@ -39,7 +40,10 @@ export function mappingProblems(model: EdmModel, mapping: SqlMapping): string[] 
   const problems: string[] = [];
   const tables = new Map<string, string>();
   const claimTable = (schema: string | undefined, table: string, use: string): void => {
-    for (const [name, what] of [[table, 'table'], [schema, 'schema']] as const) {
+    for (const [name, what] of [
+      [table, 'table'],
+      [schema, 'schema'],
+    ] as const) {
       const problem = name === undefined ? undefined : nameProblem(name, `${use} ${what}`);
       if (problem !== undefined) problems.push(problem);
     }
@@ -99,7 +103,9 @@ export function mappingProblems(model: EdmModel, mapping: SqlMapping): string[] 
     const dependent = associationSet.ends.find((end) => end.role === storage.dependent) ?? associationSet.ends[1];
     const principal = otherEndOf(associationSet, dependent);
     if (principal.end.multiplicity === '*') {
-      problems.push(`${where}: a foreign key on '${dependent.role}' would point to the many-valued end '${principal.role}'; use kind 'joinTable' (or the other end as dependent).`);
+      problems.push(
+        `${where}: a foreign key on '${dependent.role}' would point to the many-valued end '${principal.role}'; use kind 'joinTable' (or the other end as dependent).`,
+      );
       continue;
     }
     const columns = columnsBySet.get(dependent.entitySet.name);
@@ -115,7 +121,10 @@ export function mappingProblems(model: EdmModel, mapping: SqlMapping): string[] 
       // A column that is also a property's holds the link: the property must hold the key's type.
       const keyType = key.type.kind === 'Primitive' ? key.type.name : undefined;
       const propertyType = shared.type.kind === 'Primitive' ? shared.type.name : undefined;
-      if (keyType !== propertyType) problems.push(`${use}: the column '${column}' is the property '${shared.name}' (${String(propertyType)}), which cannot hold the key '${key.name}' (${String(keyType)}).`);
+      if (keyType !== propertyType)
+        problems.push(
+          `${use}: the column '${column}' is the property '${shared.name}' (${String(propertyType)}), which cannot hold the key '${key.name}' (${String(keyType)}).`,
+        );
     }
   }
   return problems;

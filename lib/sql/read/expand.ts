@@ -54,8 +54,15 @@ function matchValue(link: LinkPlan, i: number, column: Sql, dialect: SqlDialect)
 
 /** A parent's values of the link's source columns (its key, or the foreign key it holds). */
 function parentTuple(link: LinkPlan, parent: DecodedRow): (PrimitiveValue | null)[] {
-  if (link.holder === 'source') return rawTuple(link.sourceColumns.map((column) => parent.links.get(column)), link.types);
-  return entityTuple(parent.entity, link.source.key.map((column) => column.property.name));
+  if (link.holder === 'source')
+    return rawTuple(
+      link.sourceColumns.map((column) => parent.links.get(column)),
+      link.types,
+    );
+  return entityTuple(
+    parent.entity,
+    link.source.key.map((column) => column.property.name),
+  );
 }
 
 async function expandItem(context: ExpandContext, plan: SetPlan, parents: readonly DecodedRow[], item: ExpandItem, attach: Attach): Promise<void> {
@@ -73,7 +80,14 @@ async function expandItem(context: ExpandContext, plan: SetPlan, parents: readon
   const allChildren: DecodedRow[] = [];
   if (tuples.size > 0) {
     const aliases = new Aliases();
-    const projection = new Projection(link.target, 't', { select: item.select, linkColumns: linkColumnsFor(compiled, link.target, item.expand) }, aliases, 'c', dialect);
+    const projection = new Projection(
+      link.target,
+      't',
+      { select: item.select, linkColumns: linkColumnsFor(compiled, link.target, item.expand) },
+      aliases,
+      'c',
+      dialect,
+    );
     const via = link.via;
     const through = via === undefined ? 't' : aliases.take('l');
     const matchColumns = via === undefined ? link.targetColumns : via.sourceColumns;
@@ -81,15 +95,31 @@ async function expandItem(context: ExpandContext, plan: SetPlan, parents: readon
     const from: Sql =
       via === undefined
         ? sql`${link.target.table} as t`
-        : sql`${via.table} as ${sql.id(through)} join ${link.target.table} as t on ${sql.join(via.targetColumns.map((column, i) => sql`${sql.id(through, column)} = ${sql.id('t', link.targetColumns[i])}`), sql` and `)}`;
-    const condition = dialect.inTuples(matchColumns.map((column) => sql.id(through, column)), link.types, [...tuples.values()]);
+        : sql`${via.table} as ${sql.id(through)} join ${link.target.table} as t on ${sql.join(
+            via.targetColumns.map((column, i) => sql`${sql.id(through, column)} = ${sql.id('t', link.targetColumns[i])}`),
+            sql` and `,
+          )}`;
+    const condition = dialect.inTuples(
+      matchColumns.map((column) => sql.id(through, column)),
+      link.types,
+      [...tuples.values()],
+    );
     const order = sql.join(link.target.key.map((column) => sql.id('t', column.column)));
-    const result = await sql<Record<string, unknown>>`select ${sql.join([...projection.columns, ...keyColumns])} from ${from} ${sql.join(projection.joins, sql` `)} where ${condition} order by ${order}`.execute(context.executor);
+    const result = await sql<
+      Record<string, unknown>
+    >`select ${sql.join([...projection.columns, ...keyColumns])} from ${from} ${sql.join(projection.joins, sql` `)} where ${condition} order by ${order}`.execute(
+      context.executor,
+    );
     for (const row of result.rows) {
       const decoded = projection.decode(row);
       context.seen(decoded);
       allChildren.push(decoded);
-      const key = tupleKey(rawTuple(matchColumns.map((_, i) => row[`k${i}`]), link.types));
+      const key = tupleKey(
+        rawTuple(
+          matchColumns.map((_, i) => row[`k${i}`]),
+          link.types,
+        ),
+      );
       const list = children.get(key);
       if (list === undefined) children.set(key, [decoded]);
       else list.push(decoded);
@@ -107,7 +137,13 @@ async function expandItem(context: ExpandContext, plan: SetPlan, parents: readon
  * Fill the expanded navigation properties of `parents` (rows of `plan`'s set, read with the link
  * columns `linkColumnsFor` names) and, recursively, of their related rows.
  */
-export async function expandRows(context: ExpandContext, plan: SetPlan, parents: readonly DecodedRow[], items: readonly ExpandItem[], attach: Attach = attachProperty): Promise<void> {
+export async function expandRows(
+  context: ExpandContext,
+  plan: SetPlan,
+  parents: readonly DecodedRow[],
+  items: readonly ExpandItem[],
+  attach: Attach = attachProperty,
+): Promise<void> {
   if (parents.length === 0) return;
   for (const item of items) await expandItem(context, plan, parents, item, attach);
 }

@@ -24,7 +24,10 @@ export class Aliases {
 
 /** `a.c1 = b.d1 and ...`. */
 function columnsEqual(left: string, leftColumns: readonly string[], right: string, rightColumns: readonly string[]): Sql {
-  return sql.join(leftColumns.map((column, i) => sql`${sql.id(left, column)} = ${sql.id(right, rightColumns[i])}`), sql` and `);
+  return sql.join(
+    leftColumns.map((column, i) => sql`${sql.id(left, column)} = ${sql.id(right, rightColumns[i])}`),
+    sql` and `,
+  );
 }
 
 /**
@@ -33,7 +36,8 @@ function columnsEqual(left: string, leftColumns: readonly string[], right: strin
  */
 export function linkJoin(link: LinkPlan, sourceAlias: string, targetAlias: string, kind: 'join' | 'left join', aliases: Aliases): Sql {
   const join = sql.raw(kind);
-  if (link.via === undefined) return sql`${join} ${link.target.table} as ${sql.id(targetAlias)} on ${columnsEqual(sourceAlias, link.sourceColumns, targetAlias, link.targetColumns)}`;
+  if (link.via === undefined)
+    return sql`${join} ${link.target.table} as ${sql.id(targetAlias)} on ${columnsEqual(sourceAlias, link.sourceColumns, targetAlias, link.targetColumns)}`;
   const through = aliases.take('l');
   return sql`${join} ${link.via.table} as ${sql.id(through)} on ${columnsEqual(sourceAlias, link.sourceColumns, through, link.via.sourceColumns)} ${join} ${link.target.table} as ${sql.id(targetAlias)} on ${columnsEqual(through, link.via.targetColumns, targetAlias, link.targetColumns)}`;
 }
@@ -103,11 +107,19 @@ export class JoinResolver implements SqlPathResolver {
     // A complex value is absent when its entity is, or when a nullable complex step on the way is null.
     const flags: Sql[] = [];
     for (let i = 1; i <= path.properties.length; i++) {
-      const column = plan.byPath.get(path.properties.slice(0, i).map((property) => property.name).join('/'));
+      const column = plan.byPath.get(
+        path.properties
+          .slice(0, i)
+          .map((property) => property.name)
+          .join('/'),
+      );
       if (column?.type === undefined && column !== undefined) flags.push(sql.id(alias, column.column));
     }
     if (flags.length === 0) return entityPresence;
-    return sql`case when ${entityPresence} is not null and ${sql.join(flags.map((flag) => sql`${flag} is not null`), sql` and `)} then true end`;
+    return sql`case when ${entityPresence} is not null and ${sql.join(
+      flags.map((flag) => sql`${flag} is not null`),
+      sql` and `,
+    )} then true end`;
   }
 
   isInstance(path: SqlMemberPath, type: EdmEntityType): Sql | boolean | undefined {

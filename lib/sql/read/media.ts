@@ -16,12 +16,19 @@ export async function readMedia(settings: ReadSettings, reference: EntityReferen
   const plan = settings.compiled.sets.get(reference.entitySet) as SetPlan;
   const media = plan.media;
   if (media === undefined) throw ODataError.fromCode('RESOURCE_NOT_FOUND', { segment: '$value' });
-  const match = sql.join(plan.key.map((column) => sql`${sql.id('m', column.column)} = ${sql.id('t', column.column)}`), sql` and `);
+  const match = sql.join(
+    plan.key.map((column) => sql`${sql.id('m', column.column)} = ${sql.id('t', column.column)}`),
+    sql` and `,
+  );
   const where = sql.join(keyConditions(plan, 't', reference.key, settings.db.dialect), sql` and `);
-  const result = await sql<{ contentType: unknown; body: unknown }>`select ${sql.id('m', media.contentType)} as "contentType", ${sql.id('m', media.body)} as "body"
+  const result = await sql<{
+    contentType: unknown;
+    body: unknown;
+  }>`select ${sql.id('m', media.contentType)} as "contentType", ${sql.id('m', media.body)} as "body"
     from ${plan.table} as t left join ${media.table} as m on ${match} where ${where}`.execute(settings.transaction ?? settings.db.kysely);
   const row = result.rows[0];
-  if (row === undefined) throw ODataError.fromCode('ENTITY_NOT_FOUND', { key: printKeyPredicate(plan.entitySet.entityType, reference.key), entitySet: plan.entitySet.name });
+  if (row === undefined)
+    throw ODataError.fromCode('ENTITY_NOT_FOUND', { key: printKeyPredicate(plan.entitySet.entityType, reference.key), entitySet: plan.entitySet.name });
   if (typeof row.contentType !== 'string' || !(row.body instanceof Uint8Array)) throw ODataError.fromCode('RESOURCE_NOT_FOUND', { segment: '$value' });
   return { contentType: row.contentType, body: Buffer.from(row.body.buffer, row.body.byteOffset, row.body.byteLength) };
 }

@@ -30,7 +30,14 @@ export function keyConditions(plan: SetPlan, alias: string, key: EntityKey, dial
 }
 
 /** The FROM clause of the first `hops` navigation steps of `path` (all of them by default). */
-export function pathSource(compiled: CompiledMapping, path: EntityPath, dialect: SqlDialect, aliases: Aliases, hops = path.navigation.length, alias = 't'): PathSource {
+export function pathSource(
+  compiled: CompiledMapping,
+  path: EntityPath,
+  dialect: SqlDialect,
+  aliases: Aliases,
+  hops = path.navigation.length,
+  alias = 't',
+): PathSource {
   let plan = compiled.sets.get(path.root.entitySet) as SetPlan;
   let current = hops === 0 ? alias : aliases.take('p');
   const from: Sql[] = [sql`${plan.table} as ${sql.id(current)}`];

@@ -71,7 +71,9 @@ export class Projection {
     // A column stored in another SQL type is read converted, also as a link column (a char(n) key
     // compares with the value read only without its padding).
     const value = (column: ColumnPlan): Sql =>
-      column.storedType === undefined || column.type === undefined ? sql.id(alias, column.column) : dialect.storedValue(sql.id(alias, column.column), column.storedType, column.type, 'read');
+      column.storedType === undefined || column.type === undefined
+        ? sql.id(alias, column.column)
+        : dialect.storedValue(sql.id(alias, column.column), column.storedType, column.type, 'read');
     const byColumn = new Map(plan.columns.map((column) => [column.column, column]));
     for (const column of plan.columns) if (wanted(column)) this.read.push({ plan: column, name: output(value(column)) });
     if (plan.discriminator !== undefined) this.discriminatorName = output(sql.id(alias, plan.discriminator.column));
@@ -142,7 +144,12 @@ export class Projection {
     if (discriminator === undefined || this.discriminatorName === undefined) return this.plan.entitySet.entityType;
     const value = row[this.discriminatorName];
     const type = typeof value === 'string' ? discriminator.typeOf.get(value) : undefined;
-    if (type === undefined) throw new TypeError(`The row's type '${String(value)}' in '${this.plan.tableName.table}' is none of ${hierarchyOf(this.plan.entitySet).map((candidate) => candidate.qualifiedName).join(', ')}.`);
+    if (type === undefined)
+      throw new TypeError(
+        `The row's type '${String(value)}' in '${this.plan.tableName.table}' is none of ${hierarchyOf(this.plan.entitySet)
+          .map((candidate) => candidate.qualifiedName)
+          .join(', ')}.`,
+      );
     return type;
   }
 }

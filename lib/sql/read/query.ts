@@ -39,7 +39,9 @@ export interface ReadSettings {
 
 /** Where a read's statements run: the enclosing transaction, or a scope of its own. */
 function openScope(settings: ReadSettings, snapshot: boolean): Promise<ReadScope> {
-  return settings.transaction !== undefined ? Promise.resolve(ReadScope.within(settings.transaction)) : ReadScope.open(settings.db, snapshot, settings.statementTimeoutMs);
+  return settings.transaction !== undefined
+    ? Promise.resolve(ReadScope.within(settings.transaction))
+    : ReadScope.open(settings.db, snapshot, settings.statementTimeoutMs);
 }
 
 function expandContext(settings: ReadSettings, executor: SqlKysely): ExpandContext {
@@ -153,7 +155,12 @@ export async function queryEntities(settings: ReadSettings, request: QueryReques
 /** Answer a CountRequest: COUNT(*) in the database, or the evaluator over the rows when the filter needs it. */
 export async function countEntities(settings: ReadSettings, request: CountRequest): Promise<number> {
   const { compiled, db } = settings;
-  const statement = new ReadStatement(compiled, db.dialect, { ...request, orderBy: [], selectExpand: { select: undefined, expand: [] } }, { allColumns: true, continuable: false });
+  const statement = new ReadStatement(
+    compiled,
+    db.dialect,
+    { ...request, orderBy: [], selectExpand: { select: undefined, expand: [] } },
+    { allColumns: true, continuable: false },
+  );
   const scope = await openScope(settings, statement.residual !== undefined);
   try {
     let count: number;
@@ -161,7 +168,9 @@ export async function countEntities(settings: ReadSettings, request: CountReques
       count = await countRows(scope.executor, compiled, db.dialect, request.path, request.filter);
     } else {
       const context = expandContext(settings, scope.executor);
-      count = (await evaluateRead(statement, { orderBy: [], skip: undefined, top: undefined, skipToken: undefined, count: true }, context, settings.typeOf)).count ?? 0;
+      count =
+        (await evaluateRead(statement, { orderBy: [], skip: undefined, top: undefined, skipToken: undefined, count: true }, context, settings.typeOf)).count ??
+        0;
     }
     if (count === 0 && pathMayFail(request.path)) await verifyPath(scope.executor, compiled, request.path, db.dialect);
     await scope.end();

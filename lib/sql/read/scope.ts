@@ -51,7 +51,10 @@ export class ReadScope {
   /** End the scope (commit a read-only transaction; nothing to undo). Idempotent. */
   end(): Promise<void> {
     this.clearIdle();
-    return (this.closing ??= this.transaction === undefined || this.transaction.isCommitted || this.transaction.isRolledBack ? Promise.resolve() : this.transaction.commit().execute());
+    return (this.closing ??=
+      this.transaction === undefined || this.transaction.isCommitted || this.transaction.isRolledBack
+        ? Promise.resolve()
+        : this.transaction.commit().execute());
   }
 
   /** End the scope after a failure (roll back; a rollback that fails too is not reported twice). Idempotent. */
@@ -59,7 +62,12 @@ export class ReadScope {
     this.clearIdle();
     const transaction = this.transaction;
     return (this.closing ??=
-      transaction === undefined || transaction.isCommitted || transaction.isRolledBack ? Promise.resolve() : transaction.rollback().execute().catch(() => undefined));
+      transaction === undefined || transaction.isCommitted || transaction.isRolledBack
+        ? Promise.resolve()
+        : transaction
+            .rollback()
+            .execute()
+            .catch(() => undefined));
   }
 
   /**
@@ -70,11 +78,14 @@ export class ReadScope {
     this.clearIdle();
     if (this.transaction === undefined) return;
     this.lastActivity = Date.now();
-    this.idleTimer = setInterval(() => {
-      if (Date.now() - this.lastActivity <= milliseconds) return;
-      this.idleFailure = new Error(`A streamed read was not continued within ${milliseconds} ms; its transaction was rolled back.`);
-      void this.fail();
-    }, Math.min(Math.max(milliseconds / 4, 10), 1000));
+    this.idleTimer = setInterval(
+      () => {
+        if (Date.now() - this.lastActivity <= milliseconds) return;
+        this.idleFailure = new Error(`A streamed read was not continued within ${milliseconds} ms; its transaction was rolled back.`);
+        void this.fail();
+      },
+      Math.min(Math.max(milliseconds / 4, 10), 1000),
+    );
     this.idleTimer.unref();
   }
 

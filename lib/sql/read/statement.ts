@@ -37,7 +37,10 @@ function conjuncts(filter: ExprNode): ExprNode[] {
 
 /** `a and b and ...` as a typed tree (the residual of a split filter). */
 function conjunction(parts: readonly ExprNode[]): ExprNode | undefined {
-  return parts.reduce<ExprNode | undefined>((all, part) => (all === undefined ? part : { kind: 'Binary', operator: 'and', left: all, right: part, type: { kind: 'Primitive', name: 'Edm.Boolean' } }), undefined);
+  return parts.reduce<ExprNode | undefined>(
+    (all, part) => (all === undefined ? part : { kind: 'Binary', operator: 'and', left: all, right: part, type: { kind: 'Primitive', name: 'Edm.Boolean' } }),
+    undefined,
+  );
 }
 
 /** Try to translate; undefined when the translator leaves it to the evaluator. */
@@ -100,11 +103,18 @@ export class ReadStatement {
     const canContinue = options.continuable && this.order !== undefined && this.residual === undefined;
     this.orderValues = (canContinue ? translated(() => request.orderBy.map((item) => compileExpressionSql(item.expression, context))) : undefined) ?? [];
     const { select, expand } = request.selectExpand;
-    this.projection = new Projection(this.source.plan, this.source.alias, {
-      select: options.allColumns ? undefined : select,
-      properties: orderedProperties(request.orderBy),
-      linkColumns: linkColumnsFor(compiled, this.source.plan, expand),
-    }, this.aliases, 'c', dialect);
+    this.projection = new Projection(
+      this.source.plan,
+      this.source.alias,
+      {
+        select: options.allColumns ? undefined : select,
+        properties: orderedProperties(request.orderBy),
+        linkColumns: linkColumnsFor(compiled, this.source.plan, expand),
+      },
+      this.aliases,
+      'c',
+      dialect,
+    );
   }
 
   /** The set read. */
@@ -124,7 +134,10 @@ export class ReadStatement {
 
   /** The keyset condition after a position in the request's order. */
   seek(position: SkipTokenPosition): Sql {
-    return compileFilterSql(seekCondition(this.request.orderBy, position, this.source.plan.entitySet.entityType), { dialect: this.dialect, resolver: this.resolver });
+    return compileFilterSql(seekCondition(this.request.orderBy, position, this.source.plan.entitySet.entityType), {
+      dialect: this.dialect,
+      resolver: this.resolver,
+    });
   }
 
   /**
@@ -144,7 +157,11 @@ export class ReadStatement {
     const limit = options.limit === undefined ? sql`` : sql`limit ${sql.val(probe ? options.limit + 1 : options.limit)}`;
     const offset = options.offset === undefined || options.offset === 0 ? sql`` : sql`offset ${sql.val(options.offset)}`;
     const joins = sql.join([...this.resolver.joins, ...this.projection.joins], sql` `);
-    const result = await sql<Record<string, unknown>>`select ${sql.join([...this.projection.columns, ...values])} from ${this.source.from} ${joins} ${whereClause(conditions)} ${order} ${limit} ${offset}`.execute(executor);
+    const result = await sql<
+      Record<string, unknown>
+    >`select ${sql.join([...this.projection.columns, ...values])} from ${this.source.from} ${joins} ${whereClause(conditions)} ${order} ${limit} ${offset}`.execute(
+      executor,
+    );
     const more = probe ? result.rows.length > (options.limit ?? 0) : undefined;
     const raw = more === true ? result.rows.slice(0, -1) : result.rows;
     const rows = raw.map((row) => this.projection.decode(row));
@@ -174,8 +191,11 @@ export function filterMayFail(filter: ExprNode | undefined): boolean {
   if (filter !== undefined) {
     walkExpression(filter, {
       Binary(node) {
-        const floating = [node.left, node.right].some((side) => side.type?.kind === 'Primitive' && (side.type.name === 'Edm.Double' || side.type.name === 'Edm.Single'));
-        if (node.operator === 'div' || node.operator === 'mod' || (floating && (node.operator === 'add' || node.operator === 'sub' || node.operator === 'mul'))) risky = true;
+        const floating = [node.left, node.right].some(
+          (side) => side.type?.kind === 'Primitive' && (side.type.name === 'Edm.Double' || side.type.name === 'Edm.Single'),
+        );
+        if (node.operator === 'div' || node.operator === 'mod' || (floating && (node.operator === 'add' || node.operator === 'sub' || node.operator === 'mul')))
+          risky = true;
       },
     });
   }
@@ -183,12 +203,20 @@ export function filterMayFail(filter: ExprNode | undefined): boolean {
 }
 
 /** The number of entities a path and filter address (the translated filter only: callers count in memory otherwise). */
-export async function countRows(executor: SqlKysely, compiled: CompiledMapping, dialect: SqlDialect, path: EntityPath, filter: ExprNode | undefined): Promise<number> {
+export async function countRows(
+  executor: SqlKysely,
+  compiled: CompiledMapping,
+  dialect: SqlDialect,
+  path: EntityPath,
+  filter: ExprNode | undefined,
+): Promise<number> {
   const aliases = new Aliases();
   const source = pathSource(compiled, path, dialect, aliases);
   const resolver = new JoinResolver(compiled, source.plan, source.alias, aliases, dialect);
   const conditions = [...source.conditions];
   if (filter !== undefined) conditions.push(compileFilterSql(filter, { dialect, resolver }));
-  const result = await sql<{ n: unknown }>`select count(*) as n from ${source.from} ${sql.join(resolver.joins, sql` `)} ${whereClause(conditions)}`.execute(executor);
+  const result = await sql<{ n: unknown }>`select count(*) as n from ${source.from} ${sql.join(resolver.joins, sql` `)} ${whereClause(conditions)}`.execute(
+    executor,
+  );
   return Number(result.rows[0]?.n ?? 0);
 }

@@ -8,14 +8,16 @@ import { fromSqlValue } from '../values';
 
 /** One string per tuple: equal tuples (in the library's JS forms) give equal strings. */
 export function tupleKey(values: readonly (PrimitiveValue | null)[]): string {
-  return JSON.stringify(values.map((value) => (value instanceof Date ? value.toISOString() : value instanceof Uint8Array ? Buffer.from(value).toString('base64') : value)));
+  return JSON.stringify(
+    values.map((value) => (value instanceof Date ? value.toISOString() : value instanceof Uint8Array ? Buffer.from(value).toString('base64') : value)),
+  );
 }
 
 /** The values of `names` in an entity (its key properties). */
 export function entityTuple(entity: Entity, names: readonly string[]): (PrimitiveValue | null)[] {
   return names.map((name) => {
     const value = entity[name];
-    return value === undefined || value === null || (typeof value === 'object' && !(value instanceof Date) && !(value instanceof Uint8Array)) ? null : (value);
+    return value === undefined || value === null || (typeof value === 'object' && !(value instanceof Date) && !(value instanceof Uint8Array)) ? null : value;
   });
 }
 

@@ -60,7 +60,11 @@ function setColumns(plan: SetPlan, dialect: SqlDialect): Sql[] {
 }
 
 /** The dependent table's foreign-key columns that are not also property columns, with their nullability. */
-function foreignKeyColumns(compiled: CompiledMapping, associationSet: EdmAssociationSet, dialect: SqlDialect): { plan: SetPlan; definitions: Sql[]; nullable: boolean; columns: string[]; principal: SetPlan; onDelete: string; unique: boolean } | undefined {
+function foreignKeyColumns(
+  compiled: CompiledMapping,
+  associationSet: EdmAssociationSet,
+  dialect: SqlDialect,
+): { plan: SetPlan; definitions: Sql[]; nullable: boolean; columns: string[]; principal: SetPlan; onDelete: string; unique: boolean } | undefined {
   const storage = compiled.mapping.associationSets[associationSet.name];
   if (storage.kind !== 'foreignKey') return undefined;
   const dependent = associationSet.ends.find((end) => end.role === storage.dependent) ?? associationSet.ends[1];
@@ -85,7 +89,9 @@ function foreignKeyColumns(compiled: CompiledMapping, associationSet: EdmAssocia
     }
     if (required) nullable = false;
     const type = key.type ?? 'Edm.String';
-    definitions.push(sql`${sql.id(column)} ${sql.raw(dialect.columnType(type, { precision: key.property.precision, scale: key.property.scale }))}${sql.raw(required ? ' not null' : '')}`);
+    definitions.push(
+      sql`${sql.id(column)} ${sql.raw(dialect.columnType(type, { precision: key.property.precision, scale: key.property.scale }))}${sql.raw(required ? ' not null' : '')}`,
+    );
   });
   // MS-ODATA/CSDL OnDelete on the principal's end deletes its dependents; without it a delete unlinks them, or is refused when they need the link.
   const onDelete = principalEnd.end.onDelete === 'Cascade' ? 'cascade' : nullable ? 'set null' : 'no action';
@@ -117,7 +123,10 @@ export function schemaStatements(model: EdmModel, mapping: SqlMapping, dialect: 
     });
     const keyPrefix = columns.every((column, i) => plan.key[i]?.column === column);
     if (foreignKey.unique && !(keyPrefix && columns.length === plan.key.length)) {
-      uniques.set(plan, [...(uniques.get(plan) ?? []), sql`constraint ${sql.id(derivedName(tableName.table, associationSet.name, 'key'))} unique (${ids(columns)})`]);
+      uniques.set(plan, [
+        ...(uniques.get(plan) ?? []),
+        sql`constraint ${sql.id(derivedName(tableName.table, associationSet.name, 'key'))} unique (${ids(columns)})`,
+      ]);
     } else if (!foreignKey.unique && !keyPrefix) {
       // Serves navigation from the principal (`Categories(1)/Products`) and its $expand; a foreign
       // key that starts the primary key (Lines(OrderID, No)) is served by the primary key already.
@@ -135,14 +144,19 @@ export function schemaStatements(model: EdmModel, mapping: SqlMapping, dialect: 
     const media = plan.media;
     if (media === undefined) continue;
     if (media.tableName.schema !== undefined) schemas.add(media.tableName.schema);
-    const keyColumns = plan.key.map((column) => sql`${sql.id(column.column)} ${sql.raw(dialect.columnType(column.type ?? 'Edm.String', { precision: column.property.precision, scale: column.property.scale }))} not null`);
-    tables.push(sql`create table if not exists ${media.table} (${sql.join([
-      ...keyColumns,
-      sql`${sql.id(media.contentType)} ${sql.raw(dialect.columnType('Edm.String'))} not null`,
-      sql`${sql.id(media.body)} ${sql.raw(dialect.columnType('Edm.Binary'))} not null`,
-      sql`constraint ${sql.id(derivedName(media.tableName.table, 'pkey'))} primary key (${ids(keyNames(plan))})`,
-      sql`constraint ${sql.id(derivedName(media.tableName.table, 'fkey'))} foreign key (${ids(keyNames(plan))}) references ${plan.table} (${ids(keyNames(plan))}) on delete cascade`,
-    ])})`);
+    const keyColumns = plan.key.map(
+      (column) =>
+        sql`${sql.id(column.column)} ${sql.raw(dialect.columnType(column.type ?? 'Edm.String', { precision: column.property.precision, scale: column.property.scale }))} not null`,
+    );
+    tables.push(
+      sql`create table if not exists ${media.table} (${sql.join([
+        ...keyColumns,
+        sql`${sql.id(media.contentType)} ${sql.raw(dialect.columnType('Edm.String'))} not null`,
+        sql`${sql.id(media.body)} ${sql.raw(dialect.columnType('Edm.Binary'))} not null`,
+        sql`constraint ${sql.id(derivedName(media.tableName.table, 'pkey'))} primary key (${ids(keyNames(plan))})`,
+        sql`constraint ${sql.id(derivedName(media.tableName.table, 'fkey'))} foreign key (${ids(keyNames(plan))}) references ${plan.table} (${ids(keyNames(plan))}) on delete cascade`,
+      ])})`,
+    );
   }
   for (const associationSet of model.defaultContainer.associationSets) {
     const storage = mapping.associationSets[associationSet.name];
@@ -151,19 +165,24 @@ export function schemaStatements(model: EdmModel, mapping: SqlMapping, dialect: 
     const [first, second] = associationSet.ends.map((end) => {
       const plan = compiled.sets.get(end.entitySet) as SetPlan;
       const columns = plan.key.map((key) => storage.columns[end.role][key.property.name]);
-      const definitions = plan.key.map((key, i) => sql`${sql.id(columns[i])} ${sql.raw(dialect.columnType(key.type ?? 'Edm.String', { precision: key.property.precision, scale: key.property.scale }))} not null`);
+      const definitions = plan.key.map(
+        (key, i) =>
+          sql`${sql.id(columns[i])} ${sql.raw(dialect.columnType(key.type ?? 'Edm.String', { precision: key.property.precision, scale: key.property.scale }))} not null`,
+      );
       return { end, plan, columns, definitions };
     });
     const table = sql.id(...(storage.schema === undefined ? [storage.table] : [storage.schema, storage.table]));
     const reference = (side: typeof first): Sql =>
       sql`constraint ${sql.id(derivedName(storage.table, side.end.role, 'fkey'))} foreign key (${ids(side.columns)}) references ${side.plan.table} (${ids(keyNames(side.plan))}) on delete cascade`;
-    tables.push(sql`create table if not exists ${table} (${sql.join([
-      ...first.definitions,
-      ...second.definitions,
-      sql`constraint ${sql.id(derivedName(storage.table, 'pkey'))} primary key (${ids([...first.columns, ...second.columns])})`,
-      reference(first),
-      reference(second),
-    ])})`);
+    tables.push(
+      sql`create table if not exists ${table} (${sql.join([
+        ...first.definitions,
+        ...second.definitions,
+        sql`constraint ${sql.id(derivedName(storage.table, 'pkey'))} primary key (${ids([...first.columns, ...second.columns])})`,
+        reference(first),
+        reference(second),
+      ])})`,
+    );
     // The primary key serves lookups from the first end; the second end gets its own index.
     indexes.push(sql`create index if not exists ${sql.id(derivedName(storage.table, ...second.columns, 'idx'))} on ${table} (${ids(second.columns)})`);
   }

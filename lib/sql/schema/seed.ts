@@ -88,7 +88,11 @@ function keyValues(plan: SetPlan, entity: Entity): PrimitiveValue[] {
 }
 
 /** Every link of an association set as (end 0 key, end 1 key) pairs, read from whichever side navigates. */
-function linkPairs(compiled: CompiledMapping, associationSet: EdmAssociationSet, loaded: ReadonlyMap<EdmEntitySet, LoadedSet>): Map<string, [PrimitiveValue[], PrimitiveValue[]]> {
+function linkPairs(
+  compiled: CompiledMapping,
+  associationSet: EdmAssociationSet,
+  loaded: ReadonlyMap<EdmEntitySet, LoadedSet>,
+): Map<string, [PrimitiveValue[], PrimitiveValue[]]> {
   const pairs = new Map<string, [PrimitiveValue[], PrimitiveValue[]]>();
   associationSet.ends.forEach((end, index) => {
     const source = compiled.sets.get(end.entitySet) as SetPlan;
@@ -99,7 +103,8 @@ function linkPairs(compiled: CompiledMapping, associationSet: EdmAssociationSet,
         // readAll made every expanded value a list.
         const related = entity[property.name];
         for (const other of Array.isArray(related) ? (related as readonly Entity[]) : []) {
-          const ends: [PrimitiveValue[], PrimitiveValue[]] = index === 0 ? [keyValues(source, entity), keyValues(target, other)] : [keyValues(target, other), keyValues(source, entity)];
+          const ends: [PrimitiveValue[], PrimitiveValue[]] =
+            index === 0 ? [keyValues(source, entity), keyValues(target, other)] : [keyValues(target, other), keyValues(source, entity)];
           pairs.set(JSON.stringify(ends), ends);
         }
       }
@@ -164,7 +169,9 @@ export async function seed(db: SqlDatabase, model: EdmModel, mapping: SqlMapping
   for (const associationSet of model.defaultContainer.associationSets) {
     const pairs = [...linkPairs(compiled, associationSet, loaded).values()];
     const [first] = associationSet.ends;
-    const property = [...first.entitySet.entityType.navigationProperties, ...associationSet.ends[1].entitySet.entityType.navigationProperties].find((candidate) => candidate.relationship === associationSet.association);
+    const property = [...first.entitySet.entityType.navigationProperties, ...associationSet.ends[1].entitySet.entityType.navigationProperties].find(
+      (candidate) => candidate.relationship === associationSet.association,
+    );
     if (property === undefined || pairs.length === 0) continue;
     const fromFirst = property.fromEnd.role === first.role;
     const link = compiled.link(fromFirst ? first.entitySet : associationSet.ends[1].entitySet, property);
@@ -174,10 +181,13 @@ export async function seed(db: SqlDatabase, model: EdmModel, mapping: SqlMapping
       const via = link.via;
       joinRows.push({
         link,
-        rows: oriented.map(([source, target]) => new Map<string, Sql>([
-          ...via.sourceColumns.map((column, i): [string, Sql] => [column, dialect.parameter(link.types[i], source[i])]),
-          ...via.targetColumns.map((column, i): [string, Sql] => [column, dialect.parameter(link.targetTypes[i], target[i])]),
-        ])),
+        rows: oriented.map(
+          ([source, target]) =>
+            new Map<string, Sql>([
+              ...via.sourceColumns.map((column, i): [string, Sql] => [column, dialect.parameter(link.types[i], source[i])]),
+              ...via.targetColumns.map((column, i): [string, Sql] => [column, dialect.parameter(link.targetTypes[i], target[i])]),
+            ]),
+        ),
       });
       continue;
     }
@@ -222,12 +232,21 @@ export async function seed(db: SqlDatabase, model: EdmModel, mapping: SqlMapping
       const [key] = plan.key;
       if (plan.key.length === 1 && key.type !== undefined && INTEGER_KEYS.has(key.type) && rows.length > 0) {
         // Rows came with their keys: an identity must continue after them.
-        const quoted = [plan.tableName.schema, plan.tableName.table].filter((part): part is string => part !== undefined).map((part) => dialect.quoteIdentifier(part)).join('.');
+        const quoted = [plan.tableName.schema, plan.tableName.table]
+          .filter((part): part is string => part !== undefined)
+          .map((part) => dialect.quoteIdentifier(part))
+          .join('.');
         await dialect.advanceGeneratedKey(plan.table, quoted, key.column).execute(trx);
       }
       if (later.length > 0) updates.push({ plan, rows: later });
     }
-    for (const { plan, rows } of updates) await updateRows(trx, plan.table, plan.key.map((column) => column.column), rows);
+    for (const { plan, rows } of updates)
+      await updateRows(
+        trx,
+        plan.table,
+        plan.key.map((column) => column.column),
+        rows,
+      );
     for (const { link, rows } of joinRows) await insertRows(trx, link.via?.table ?? sql``, rows);
   });
 }

@@ -49,7 +49,10 @@ export async function updateRows(trx: SqlKysely, table: Sql, key: readonly strin
     const set = columns.filter((column) => !key.includes(column));
     const names = sql.join(columns.map((column) => sql.id(column)));
     const assignments = sql.join(set.map((column) => sql`${sql.id(column)} = ${sql.id('v', column)}`));
-    const match = sql.join(key.map((column) => sql`${table}.${sql.id(column)} = ${sql.id('v', column)}`), sql` and `);
+    const match = sql.join(
+      key.map((column) => sql`${table}.${sql.id(column)} = ${sql.id('v', column)}`),
+      sql` and `,
+    );
     for (const batch of batches(group, columns.length)) {
       const values = batch.map((row) => sql`(${sql.join(columns.map((column) => row.get(column) ?? sql`null`))})`);
       await sql`update ${table} set ${assignments} from (values ${sql.join(values)}) as v (${names}) where ${match}`.execute(trx);

@@ -42,7 +42,8 @@ function bodyInvalid(detail: string): ODataError {
 /** The link of a navigation property, checking that `target` is its target set (400 otherwise). */
 function linkTo(scope: WriteScope, entitySet: EdmEntitySet, property: EdmNavigationProperty, target: EdmEntitySet, what: string): LinkPlan {
   const link = scope.compiled.link(entitySet, property);
-  if (link.target.entitySet !== target) throw bodyInvalid(`'${property.name}' links to ${what} in '${target.name}', but its targets are in '${link.target.entitySet.name}'.`);
+  if (link.target.entitySet !== target)
+    throw bodyInvalid(`'${property.name}' links to ${what} in '${target.name}', but its targets are in '${link.target.entitySet.name}'.`);
   return link;
 }
 
@@ -51,7 +52,13 @@ function label(reference: EntityReference): string {
 }
 
 /** Put foreign-key values into the INSERT's columns. */
-function setForeignKey(columns: Map<string, Sql>, link: LinkPlan, holderColumns: readonly string[], values: readonly PrimitiveValue[], scope: WriteScope): void {
+function setForeignKey(
+  columns: Map<string, Sql>,
+  link: LinkPlan,
+  holderColumns: readonly string[],
+  values: readonly PrimitiveValue[],
+  scope: WriteScope,
+): void {
   holderColumns.forEach((column, i) => columns.set(column, scope.dialect.parameter(link.types[i], values[i])));
 }
 
@@ -68,15 +75,24 @@ function insertColumns(scope: WriteScope, plan: SetPlan, request: CreateRequest,
     if (omitted.has(property.name) || (given[property.name] !== undefined && given[property.name] !== null)) continue;
     const name = property.type.kind === 'Primitive' ? property.type.name : undefined;
     if (name === 'Edm.Guid') given[property.name] = randomUUID();
-    else if (type.key.length === 1 && (name === 'Edm.Byte' || name === 'Edm.SByte' || name === 'Edm.Int16' || name === 'Edm.Int32' || name === 'Edm.Int64')) omitted.add(property.name);
-    else throw bodyInvalid(`the key property '${property.name}' of ${type.qualifiedName} is missing; only a single integer key (from the column's default) or a Guid key is generated.`);
+    else if (type.key.length === 1 && (name === 'Edm.Byte' || name === 'Edm.SByte' || name === 'Edm.Int16' || name === 'Edm.Int32' || name === 'Edm.Int64'))
+      omitted.add(property.name);
+    else
+      throw bodyInvalid(
+        `the key property '${property.name}' of ${type.qualifiedName} is missing; only a single integer key (from the column's default) or a Guid key is generated.`,
+      );
   }
   const sent = sentOf(request);
   const columns = rowParameters(plan, given, type, scope.dialect);
   for (const column of plan.columns) {
     const top = column.path.properties[0];
     // Left out: the column's default applies (an identity for a generated key).
-    if (omitted.has(top.name) || (column.generated === 'default' && valueAtPath(given, column) === null) || (sent !== undefined && !top.isKey && !sent.has(top.name) && top.concurrencyMode !== 'Fixed')) columns.delete(column.column);
+    if (
+      omitted.has(top.name) ||
+      (column.generated === 'default' && valueAtPath(given, column) === null) ||
+      (sent !== undefined && !top.isKey && !sent.has(top.name) && top.concurrencyMode !== 'Fixed')
+    )
+      columns.delete(column.column);
   }
   for (const property of type.concurrencyProperties) {
     const column = plan.byPath.get(property.name);
@@ -87,7 +103,13 @@ function insertColumns(scope: WriteScope, plan: SetPlan, request: CreateRequest,
 }
 
 /** INSERT one row; 409 ENTITY_EXISTS when its key is taken. */
-async function insertRow(scope: CreateScope, plan: SetPlan, request: CreateRequest, columns: ReadonlyMap<string, Sql>, values: Readonly<Record<string, unknown>>): Promise<DecodedRow> {
+async function insertRow(
+  scope: CreateScope,
+  plan: SetPlan,
+  request: CreateRequest,
+  columns: ReadonlyMap<string, Sql>,
+  values: Readonly<Record<string, unknown>>,
+): Promise<DecodedRow> {
   const names = [...columns.keys()].map((column) => sql.id(column));
   const conflict = sql.join(plan.key.map((column) => sql.id(column.column)));
   const insert =
@@ -105,9 +127,15 @@ async function insertMedia(scope: WriteScope, plan: SetPlan, key: EntityKey, med
   if (side === undefined) throw new TypeError(`'${plan.entitySet.name}' has no media side table.`);
   const { dialect } = scope;
   const columns = [...plan.key.map((column) => sql.id(column.column)), sql.id(side.contentType), sql.id(side.body)];
-  const values = [...plan.key.map((column) => dialect.parameter(column.type ?? 'Edm.String', key[column.property.name])), dialect.parameter('Edm.String', media.contentType), dialect.parameter('Edm.Binary', media.body)];
+  const values = [
+    ...plan.key.map((column) => dialect.parameter(column.type ?? 'Edm.String', key[column.property.name])),
+    dialect.parameter('Edm.String', media.contentType),
+    dialect.parameter('Edm.Binary', media.body),
+  ];
   const keys = sql.join(plan.key.map((column) => sql.id(column.column)));
-  await sql`insert into ${side.table} (${sql.join(columns)}) values (${sql.join(values)}) on conflict (${keys}) do update set ${sql.id(side.contentType)} = excluded.${sql.id(side.contentType)}, ${sql.id(side.body)} = excluded.${sql.id(side.body)}`.execute(scope.executor);
+  await sql`insert into ${side.table} (${sql.join(columns)}) values (${sql.join(values)}) on conflict (${keys}) do update set ${sql.id(side.contentType)} = excluded.${sql.id(side.contentType)}, ${sql.id(side.body)} = excluded.${sql.id(side.body)}`.execute(
+    scope.executor,
+  );
 }
 
 /** Write a media resource into the side table (insert or replace). */
@@ -121,14 +149,16 @@ export async function insertEntry(scope: CreateScope, request: CreateRequest, in
   const { entitySet, media } = request;
   const type = entitySet.entityType;
   const plan = scope.compiled.sets.get(entitySet) as SetPlan;
-  if (media !== undefined && !type.hasStream) throw ODataError.fromCode('BAD_REQUEST', { detail: `${type.qualifiedName} is not a media link entry type (m:HasStream); post an entry instead.` });
+  if (media !== undefined && !type.hasStream)
+    throw ODataError.fromCode('BAD_REQUEST', { detail: `${type.qualifiedName} is not a media link entry type (m:HasStream); post an entry instead.` });
   const values = media === undefined ? request.values : mediaEntryValues(request.entityType, request.values, media.slug);
   const columns = insertColumns(scope, plan, request, values);
   for (const [column, value] of inherited) columns.set(column, value);
   const after: ((key: EntityKey) => Promise<void>)[] = [];
 
   for (const inline of request.inline) {
-    if (!inline.property.isCollection && inline.entries.length > 1) throw bodyInvalid(`'${inline.property.name}' is single-valued but the body has ${inline.entries.length} inline entries for it.`);
+    if (!inline.property.isCollection && inline.entries.length > 1)
+      throw bodyInvalid(`'${inline.property.name}' is single-valued but the body has ${inline.entries.length} inline entries for it.`);
     for (const entry of inline.entries) {
       const link = linkTo(scope, entitySet, inline.property, entry.entitySet, 'an inline entry');
       if (link.holder === 'source') {
@@ -150,7 +180,8 @@ export async function insertEntry(scope: CreateScope, request: CreateRequest, in
     }
   }
   for (const binding of request.bindings) {
-    if (!binding.property.isCollection && binding.targets.length > 1) throw bodyInvalid(`'${binding.property.name}' is single-valued but the body links it to ${binding.targets.length} entries.`);
+    if (!binding.property.isCollection && binding.targets.length > 1)
+      throw bodyInvalid(`'${binding.property.name}' is single-valued but the body links it to ${binding.targets.length} entries.`);
     for (const target of binding.targets) {
       const link = linkTo(scope, entitySet, binding.property, target.entitySet, label(target));
       if (link.holder === 'source') setForeignKey(columns, link, link.sourceColumns, keyValues(link.target, target.key), scope);

@@ -21,15 +21,21 @@ export async function writeLinkRequest(scope: WriteScope, request: LinkRequest):
       detail: `'${property.name}' links to ${target.entitySet.name}${printKeyPredicate(target.entitySet.entityType, target.key)}, but its targets are in '${link.target.entitySet.name}'.`,
     });
   }
-  if (mode !== 'remove' && target === undefined) throw ODataError.fromCode('BAD_REQUEST', { detail: `A link to ${mode === 'add' ? 'add' : 'set'} needs a target entry.` });
-  if (mode === 'replace' && property.isCollection) throw ODataError.fromCode('BAD_REQUEST', { detail: `'${property.name}' is many-valued: add and remove its links one by one.` });
-  if (mode === 'remove' && target === undefined && property.isCollection) throw ODataError.fromCode('BAD_REQUEST', { detail: `Name the link to remove: $links/${property.name}(key).` });
+  if (mode !== 'remove' && target === undefined)
+    throw ODataError.fromCode('BAD_REQUEST', { detail: `A link to ${mode === 'add' ? 'add' : 'set'} needs a target entry.` });
+  if (mode === 'replace' && property.isCollection)
+    throw ODataError.fromCode('BAD_REQUEST', { detail: `'${property.name}' is many-valued: add and remove its links one by one.` });
+  if (mode === 'remove' && target === undefined && property.isCollection)
+    throw ODataError.fromCode('BAD_REQUEST', { detail: `Name the link to remove: $links/${property.name}(key).` });
   const plan = link.source;
   await requireEntity(scope, plan, source.key);
   if (mode === 'remove') {
     const removed = await removeLink(scope, link, source.key, target?.key);
     if (removed === 0 && target !== undefined) {
-      throw ODataError.fromCode('ENTITY_NOT_FOUND', { key: printKeyPredicate(target.entitySet.entityType, target.key), entitySet: `${source.entitySet.name}${printKeyPredicate(source.entitySet.entityType, source.key)}/${property.name}` });
+      throw ODataError.fromCode('ENTITY_NOT_FOUND', {
+        key: printKeyPredicate(target.entitySet.entityType, target.key),
+        entitySet: `${source.entitySet.name}${printKeyPredicate(source.entitySet.entityType, source.key)}/${property.name}`,
+      });
     }
     return;
   }
@@ -41,7 +47,12 @@ export async function writeLinkRequest(scope: WriteScope, request: LinkRequest):
 
 /** 404 unless the entity exists (and keep it from being deleted until the transaction ends). */
 async function requireEntity(scope: WriteScope, plan: SetPlan, key: LinkRequest['source']['key']): Promise<void> {
-  const match = columnsMatch(plan.key.map((column) => column.column), keyTypes(plan), keyValues(plan, key), scope.dialect);
+  const match = columnsMatch(
+    plan.key.map((column) => column.column),
+    keyTypes(plan),
+    keyValues(plan, key),
+    scope.dialect,
+  );
   const result = await sql`select 1 from ${plan.table} where ${match} for key share`.execute(scope.executor);
   if (result.rows.length === 0) throw entityNotFound(plan.entitySet, key);
 }

@@ -27,7 +27,13 @@ export function keyValues(plan: SetPlan, key: EntityKey): PrimitiveValue[] {
 }
 
 /** `"c1" = $1 and "c2" = $2` (columns qualified by `alias` when given). */
-export function columnsMatch(columns: readonly string[], types: readonly EdmPrimitiveTypeName[], values: readonly PrimitiveValue[], dialect: SqlDialect, alias?: string): Sql {
+export function columnsMatch(
+  columns: readonly string[],
+  types: readonly EdmPrimitiveTypeName[],
+  values: readonly PrimitiveValue[],
+  dialect: SqlDialect,
+  alias?: string,
+): Sql {
   return sql.join(
     columns.map((column, i) => sql`${alias === undefined ? sql.id(column) : sql.id(alias, column)} = ${dialect.parameter(types[i], values[i])}`),
     sql` and `,
@@ -35,7 +41,12 @@ export function columnsMatch(columns: readonly string[], types: readonly EdmPrim
 }
 
 /** `"c1" = $1, "c2" = $2` for SET, or `"c1" = null, ...` to clear. */
-function assignments(columns: readonly string[], types: readonly EdmPrimitiveTypeName[], values: readonly PrimitiveValue[] | undefined, dialect: SqlDialect): Sql {
+function assignments(
+  columns: readonly string[],
+  types: readonly EdmPrimitiveTypeName[],
+  values: readonly PrimitiveValue[] | undefined,
+  dialect: SqlDialect,
+): Sql {
   return sql.join(columns.map((column, i) => sql`${sql.id(column)} = ${values === undefined ? sql`null` : dialect.parameter(types[i], values[i])}`));
 }
 
@@ -66,27 +77,47 @@ export async function addLink(scope: WriteScope, link: LinkPlan, source: EntityK
   try {
     if (link.holder === 'source') {
       const changed = await affected(
-        sql`update ${link.source.table} set ${assignments(link.sourceColumns, link.types, targetKey, dialect)} where ${columnsMatch(link.source.key.map((c) => c.column), sourceTypes, sourceKey, dialect)}`,
+        sql`update ${link.source.table} set ${assignments(link.sourceColumns, link.types, targetKey, dialect)} where ${columnsMatch(
+          link.source.key.map((c) => c.column),
+          sourceTypes,
+          sourceKey,
+          dialect,
+        )}`,
         executor,
       );
       return changed === 0 ? 'source-missing' : 'done';
     }
     if (link.holder === 'target') {
-      const targetMatch = columnsMatch(link.target.key.map((c) => c.column), targetTypes, targetKey, dialect);
+      const targetMatch = columnsMatch(
+        link.target.key.map((c) => c.column),
+        targetTypes,
+        targetKey,
+        dialect,
+      );
       if (!link.property.isCollection) {
         // A single-valued end: the source's previous partner lets go first.
-        await sql`update ${link.target.table} set ${assignments(link.targetColumns, link.types, undefined, dialect)} where ${columnsMatch(link.targetColumns, link.types, sourceKey, dialect)} and not (${targetMatch})`.execute(executor);
+        await sql`update ${link.target.table} set ${assignments(link.targetColumns, link.types, undefined, dialect)} where ${columnsMatch(link.targetColumns, link.types, sourceKey, dialect)} and not (${targetMatch})`.execute(
+          executor,
+        );
       }
-      const changed = await affected(sql`update ${link.target.table} set ${assignments(link.targetColumns, link.types, sourceKey, dialect)} where ${targetMatch}`, executor);
+      const changed = await affected(
+        sql`update ${link.target.table} set ${assignments(link.targetColumns, link.types, sourceKey, dialect)} where ${targetMatch}`,
+        executor,
+      );
       return changed === 0 ? 'target-missing' : 'done';
     }
     const via = link.via;
     if (via === undefined) throw new TypeError('A join-table link without its join table.');
     // Single-valued ends keep one partner: on the source's side, and on the target's side.
-    if (!link.property.isCollection) await sql`delete from ${via.table} where ${columnsMatch(via.sourceColumns, sourceTypes, sourceKey, dialect)}`.execute(executor);
-    if (link.property.fromEnd.multiplicity !== '*') await sql`delete from ${via.table} where ${columnsMatch(via.targetColumns, targetTypes, targetKey, dialect)}`.execute(executor);
+    if (!link.property.isCollection)
+      await sql`delete from ${via.table} where ${columnsMatch(via.sourceColumns, sourceTypes, sourceKey, dialect)}`.execute(executor);
+    if (link.property.fromEnd.multiplicity !== '*')
+      await sql`delete from ${via.table} where ${columnsMatch(via.targetColumns, targetTypes, targetKey, dialect)}`.execute(executor);
     const columns = [...via.sourceColumns, ...via.targetColumns].map((column) => sql.id(column));
-    const values = [...sourceKey.map((value, i) => dialect.parameter(sourceTypes[i], value)), ...targetKey.map((value, i) => dialect.parameter(targetTypes[i], value))];
+    const values = [
+      ...sourceKey.map((value, i) => dialect.parameter(sourceTypes[i], value)),
+      ...targetKey.map((value, i) => dialect.parameter(targetTypes[i], value)),
+    ];
     await sql`insert into ${via.table} (${sql.join(columns)}) values (${sql.join(values)}) on conflict do nothing`.execute(executor);
     return 'done';
   } catch (error) {
@@ -108,15 +139,37 @@ export async function removeLink(scope: WriteScope, link: LinkPlan, source: Enti
   const targetKey = target === undefined ? undefined : keyValues(link.target, target);
   const targetTypes = keyTypes(link.target);
   if (link.holder === 'source') {
-    const linkedTo = targetKey === undefined ? sql`${sql.join(link.sourceColumns.map((column) => sql`${sql.id(column)} is not null`), sql` and `)}` : columnsMatch(link.sourceColumns, link.types, targetKey, dialect);
+    const linkedTo =
+      targetKey === undefined
+        ? sql`${sql.join(
+            link.sourceColumns.map((column) => sql`${sql.id(column)} is not null`),
+            sql` and `,
+          )}`
+        : columnsMatch(link.sourceColumns, link.types, targetKey, dialect);
     return affected(
-      sql`update ${link.source.table} set ${assignments(link.sourceColumns, link.types, undefined, dialect)} where ${columnsMatch(link.source.key.map((c) => c.column), sourceTypes, sourceKey, dialect)} and ${linkedTo}`,
+      sql`update ${link.source.table} set ${assignments(link.sourceColumns, link.types, undefined, dialect)} where ${columnsMatch(
+        link.source.key.map((c) => c.column),
+        sourceTypes,
+        sourceKey,
+        dialect,
+      )} and ${linkedTo}`,
       executor,
     );
   }
   if (link.holder === 'target') {
-    const which = targetKey === undefined ? sql`` : sql` and ${columnsMatch(link.target.key.map((c) => c.column), targetTypes, targetKey, dialect)}`;
-    return affected(sql`update ${link.target.table} set ${assignments(link.targetColumns, link.types, undefined, dialect)} where ${columnsMatch(link.targetColumns, link.types, sourceKey, dialect)}${which}`, executor);
+    const which =
+      targetKey === undefined
+        ? sql``
+        : sql` and ${columnsMatch(
+            link.target.key.map((c) => c.column),
+            targetTypes,
+            targetKey,
+            dialect,
+          )}`;
+    return affected(
+      sql`update ${link.target.table} set ${assignments(link.targetColumns, link.types, undefined, dialect)} where ${columnsMatch(link.targetColumns, link.types, sourceKey, dialect)}${which}`,
+      executor,
+    );
   }
   const via = link.via;
   if (via === undefined) throw new TypeError('A join-table link without its join table.');

@@ -17,7 +17,13 @@ import { DEFAULT_TIMESTAMP_PRECISION } from '../read/joins';
  * precondition; else one of the tags' values must equal the row's tokens (a timestamp stored with
  * microseconds compared at milliseconds, as its tag was printed); false when no tag decodes.
  */
-export function preconditionCondition(precondition: Precondition | undefined, plan: SetPlan, alias: string, entityType: EdmEntityType, dialect: SqlDialect): Sql | undefined {
+export function preconditionCondition(
+  precondition: Precondition | undefined,
+  plan: SetPlan,
+  alias: string,
+  entityType: EdmEntityType,
+  dialect: SqlDialect,
+): Sql | undefined {
   if (precondition === undefined || precondition.any) return undefined;
   const alternatives: Sql[] = [];
   for (const values of precondition.concurrencyValues) {

@@ -21,7 +21,9 @@ import { columnsMatch, keyTypes, keyValues, type WriteScope } from './links';
 export async function writeReturning(scope: WriteScope, plan: SetPlan, statement: Sql): Promise<DecodedRow[]> {
   const projection = new Projection(plan, 't', { select: undefined }, new Aliases(), 'c', scope.dialect);
   const joins = sql.join(projection.joins, sql` `);
-  const result = await sql<Record<string, unknown>>`with ${sql.id('t')} as (${statement}) select ${sql.join(projection.columns)} from ${sql.id('t')} ${joins}`.execute(scope.executor);
+  const result = await sql<
+    Record<string, unknown>
+  >`with ${sql.id('t')} as (${statement}) select ${sql.join(projection.columns)} from ${sql.id('t')} ${joins}`.execute(scope.executor);
   return result.rows.map((row) => projection.decode(row));
 }
 
@@ -44,7 +46,12 @@ export function entityNotFound(entitySet: EdmEntitySet, key: EntityKey): ODataEr
  */
 export async function missingOrStale(scope: WriteScope, plan: SetPlan, key: EntityKey, hadPrecondition: boolean): Promise<ODataError> {
   if (!hadPrecondition) return entityNotFound(plan.entitySet, key);
-  const match = columnsMatch(plan.key.map((column) => column.column), keyTypes(plan), keyValues(plan, key), scope.dialect);
+  const match = columnsMatch(
+    plan.key.map((column) => column.column),
+    keyTypes(plan),
+    keyValues(plan, key),
+    scope.dialect,
+  );
   const result = await sql<{ found: unknown }>`select exists (select 1 from ${plan.table} where ${match}) as ${sql.id('found')}`.execute(scope.executor);
   return result.rows[0]?.found === true ? ODataError.fromCode('PRECONDITION_FAILED', { header: 'If-Match' }) : entityNotFound(plan.entitySet, key);
 }

@@ -90,11 +90,19 @@ export class SqlTransactions {
         await transaction.commit().execute();
         return result;
       } catch (error) {
-        if (!transaction.isCommitted && !transaction.isRolledBack) await transaction.rollback().execute().catch(() => undefined);
+        if (!transaction.isCommitted && !transaction.isRolledBack)
+          await transaction
+            .rollback()
+            .execute()
+            .catch(() => undefined);
         const failure = state.retryable ?? error;
         if (!isRetryableTransactionError(failure)) throw this.settings.mapError(error);
         if (attempt >= maxAttempts) {
-          throw ODataError.fromCode('TRANSACTION_CONFLICT', { attempts: attempt }, { headers: { 'retry-after': String(this.settings.retryAfterSeconds) }, cause: failure });
+          throw ODataError.fromCode(
+            'TRANSACTION_CONFLICT',
+            { attempts: attempt },
+            { headers: { 'retry-after': String(this.settings.retryAfterSeconds) }, cause: failure },
+          );
         }
         await pause(attempt);
       } finally {

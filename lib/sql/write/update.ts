@@ -20,8 +20,21 @@ import { preconditionCondition } from './precondition';
 import { missingOrStale, sentOf, writeReturning } from './returning';
 
 /** `key = ... and <precondition>` over the row at `alias`. */
-function keyedCondition(scope: CreateScope, plan: SetPlan, alias: string, key: EntityKey, precondition: Precondition | undefined, request: { readonly entitySet: SetPlan['entitySet'] }): Sql {
-  const match = columnsMatch(plan.key.map((column) => column.column), keyTypes(plan), keyValues(plan, key), scope.dialect, alias);
+function keyedCondition(
+  scope: CreateScope,
+  plan: SetPlan,
+  alias: string,
+  key: EntityKey,
+  precondition: Precondition | undefined,
+  request: { readonly entitySet: SetPlan['entitySet'] },
+): Sql {
+  const match = columnsMatch(
+    plan.key.map((column) => column.column),
+    keyTypes(plan),
+    keyValues(plan, key),
+    scope.dialect,
+    alias,
+  );
   const condition = preconditionCondition(precondition, plan, alias, request.entitySet.entityType, scope.dialect);
   return condition === undefined ? match : sql`${match} and ${condition}`;
 }
@@ -36,14 +49,24 @@ function tokenBumps(scope: CreateScope, plan: SetPlan, alias: string, sets: Map<
 }
 
 /** UPDATE the row with `sets` (or only its tokens), checked against the precondition; the new row. */
-async function updateRow(scope: CreateScope, plan: SetPlan, key: EntityKey, precondition: Precondition | undefined, sets: Map<string, Sql>): Promise<DecodedRow> {
+async function updateRow(
+  scope: CreateScope,
+  plan: SetPlan,
+  key: EntityKey,
+  precondition: Precondition | undefined,
+  sets: Map<string, Sql>,
+): Promise<DecodedRow> {
   const alias = 'u';
   tokenBumps(scope, plan, alias, sets);
   // Nothing to change still locks and returns the row (and checks the precondition): key = key.
   if (sets.size === 0) sets.set(plan.key[0].column, sql.id(alias, plan.key[0].column));
   const assignments = [...sets].map(([column, value]) => sql`${sql.id(column)} = ${value}`);
   const where = keyedCondition(scope, plan, alias, key, precondition, plan);
-  const [row] = await writeReturning(scope, plan, sql`update ${plan.table} as ${sql.id(alias)} set ${sql.join(assignments)} where ${where} returning ${sql.id(alias)}.*`);
+  const [row] = await writeReturning(
+    scope,
+    plan,
+    sql`update ${plan.table} as ${sql.id(alias)} set ${sql.join(assignments)} where ${where} returning ${sql.id(alias)}.*`,
+  );
   if (row === undefined) throw await missingOrStale(scope, plan, key, precondition !== undefined && !precondition.any);
   scope.seen(row);
   return row;
@@ -75,24 +98,33 @@ export async function updateEntry(scope: CreateScope, request: UpdateRequest): P
   const later: (() => Promise<void>)[] = [];
   for (const binding of request.bindings) {
     if (!binding.property.isCollection && binding.targets.length > 1) {
-      throw ODataError.fromCode('BODY_INVALID', { detail: `'${binding.property.name}' is single-valued but the body links it to ${binding.targets.length} entries.` });
+      throw ODataError.fromCode('BODY_INVALID', {
+        detail: `'${binding.property.name}' is single-valued but the body links it to ${binding.targets.length} entries.`,
+      });
     }
     const link = scope.compiled.link(entitySet, binding.property);
     for (const target of binding.targets) {
       if (target.entitySet !== link.target.entitySet) {
-        throw ODataError.fromCode('BODY_INVALID', { detail: `'${binding.property.name}' links to an entry in '${target.entitySet.name}', but its targets are in '${link.target.entitySet.name}'.` });
+        throw ODataError.fromCode('BODY_INVALID', {
+          detail: `'${binding.property.name}' links to an entry in '${target.entitySet.name}', but its targets are in '${link.target.entitySet.name}'.`,
+        });
       }
     }
     const [target] = binding.targets;
     if (link.holder === 'source' && !binding.property.isCollection) {
-      link.sourceColumns.forEach((column, i) => sets.set(column, target === undefined ? sql`null` : scope.dialect.parameter(link.types[i], keyValues(link.target, target.key)[i])));
+      link.sourceColumns.forEach((column, i) =>
+        sets.set(column, target === undefined ? sql`null` : scope.dialect.parameter(link.types[i], keyValues(link.target, target.key)[i])),
+      );
     } else if (binding.targets.length === 0) {
       if (!binding.property.isCollection) later.push(async () => void (await removeLink(scope, link, key, undefined)));
     } else {
       for (const each of binding.targets) {
         later.push(async () => {
           const outcome: LinkOutcome = await addLink(scope, link, key, each.key);
-          if (outcome !== 'done') throw ODataError.fromCode('BODY_INVALID', { detail: `'${binding.property.name}' links to an entry of '${each.entitySet.name}' that does not exist.` });
+          if (outcome !== 'done')
+            throw ODataError.fromCode('BODY_INVALID', {
+              detail: `'${binding.property.name}' links to an entry of '${each.entitySet.name}' that does not exist.`,
+            });
         });
       }
     }
@@ -107,13 +139,20 @@ export async function deleteEntry(scope: CreateScope, request: DeleteRequest): P
   const plan = scope.compiled.sets.get(request.entitySet) as SetPlan;
   const where = keyedCondition(scope, plan, 'd', request.key, request.precondition, plan);
   const result = await sql`delete from ${plan.table} as ${sql.id('d')} where ${where}`.execute(scope.executor);
-  if (Number(result.numAffectedRows ?? 0n) === 0) throw await missingOrStale(scope, plan, request.key, request.precondition !== undefined && !request.precondition.any);
+  if (Number(result.numAffectedRows ?? 0n) === 0)
+    throw await missingOrStale(scope, plan, request.key, request.precondition !== undefined && !request.precondition.any);
 }
 
 /** Replace the media resource after the precondition; the entry's tokens move with it. */
-export async function writeMediaEntry(scope: CreateScope, reference: EntityReference, media: MediaContent, precondition: Precondition | undefined): Promise<Entity> {
+export async function writeMediaEntry(
+  scope: CreateScope,
+  reference: EntityReference,
+  media: MediaContent,
+  precondition: Precondition | undefined,
+): Promise<Entity> {
   const plan = scope.compiled.sets.get(reference.entitySet) as SetPlan;
-  if (plan.media === undefined) throw ODataError.fromCode('BAD_REQUEST', { detail: `${reference.entitySet.entityType.qualifiedName} is not a media link entry type (m:HasStream).` });
+  if (plan.media === undefined)
+    throw ODataError.fromCode('BAD_REQUEST', { detail: `${reference.entitySet.entityType.qualifiedName} is not a media link entry type (m:HasStream).` });
   const row = await updateRow(scope, plan, reference.key, precondition, new Map());
   await writeMediaRow(scope, plan, keyOfRow(plan, row), media);
   scope.seen({ ...row, contentType: media.contentType });

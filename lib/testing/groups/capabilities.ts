@@ -21,9 +21,13 @@ function expectRefused(answer: HttpAnswer, method: string, path: string, reads: 
   if (answer.status !== 405) fail(`${method} ${path} answered ${answer.status}, expected 405 Method Not Allowed: ${answer.text.slice(0, 200)}`);
   const allow = answer.headers.allow;
   if (allow === undefined) fail(`${method} ${path} answered 405 without an Allow header (RFC 9110 §15.5.6 requires one)`);
-  const methods = allow.split(',').map((name) => name.trim()).filter((name) => name !== '');
+  const methods = allow
+    .split(',')
+    .map((name) => name.trim())
+    .filter((name) => name !== '');
   if (methods.includes(method)) fail(`${method} ${path} answered 405 with Allow: ${allow}, which lists the refused method`);
-  if (reads && !methods.includes('GET')) fail(`${method} ${path} answered 405 with Allow: ${show(allow)}, which leaves out GET (the resource can still be read)`);
+  if (reads && !methods.includes('GET'))
+    fail(`${method} ${path} answered 405 with Allow: ${show(allow)}, which leaves out GET (the resource can still be read)`);
 }
 
 /** A 4xx with an OData error: what a provider answers for a part of a request it cannot store. */
@@ -33,7 +37,10 @@ function expectClientError(answer: HttpAnswer, request: string): void {
 
 function refusal(method: string, path: string, body: unknown, reads = true): CaseDefinition {
   return check(`${method} ${path} is 405 with Allow`, 'capability.refused', async ({ service }) => {
-    const answer = body === undefined ? await service.send(method, url(path), { headers: { 'if-match': '*' } }) : await service.sendJson(method, url(path), body, { 'if-match': '*' });
+    const answer =
+      body === undefined
+        ? await service.send(method, url(path), { headers: { 'if-match': '*' } })
+        : await service.sendJson(method, url(path), body, { 'if-match': '*' });
     expectRefused(answer, method, path, reads);
   });
 }

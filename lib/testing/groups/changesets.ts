@@ -26,7 +26,11 @@ function goodWrites(k: number): BatchRequest[] {
 
 const FAILURES: readonly { readonly kind: string; readonly request: BatchRequest; readonly statuses: readonly number[] }[] = [
   { kind: 'a taken key', request: { method: 'POST', path: 'Items', body: { ID: 1, Name: 'taken', Created: created } }, statuses: [409] },
-  { kind: 'a stale If-Match', request: { method: 'MERGE', path: 'Customers(1)', body: { Name: 'stale' }, headers: { 'If-Match': 'W/"stale"' } }, statuses: [412] },
+  {
+    kind: 'a stale If-Match',
+    request: { method: 'MERGE', path: 'Customers(1)', body: { Name: 'stale' }, headers: { 'If-Match': 'W/"stale"' } },
+    statuses: [412],
+  },
   { kind: 'a missing required link', request: { method: 'POST', path: 'Orders', body: { Region: 'CS', Number: '1' } }, statuses: [400, 409] },
 ];
 
@@ -38,10 +42,16 @@ function atomicCase(position: number, failure: (typeof FAILURES)[number]): CaseD
     const { parts } = await sendBatch(service, [{ changeset: operations }]);
     const statuses = parts[0].statuses;
     if (statuses.length !== 1 || !failure.statuses.includes(statuses[0])) {
-      fail(`the changeset answered ${show(statuses)}, expected one response with ${failure.statuses.join(' or ')} for the whole changeset: ${parts[0].text.slice(0, 300)}`);
+      fail(
+        `the changeset answered ${show(statuses)}, expected one response with ${failure.statuses.join(' or ')} for the whole changeset: ${parts[0].text.slice(0, 300)}`,
+      );
     }
     await expectMissing(service, `Items(${200 + k})`, `operation of a failed changeset`);
-    expectEqual((await read(service, 'Items(9)')).Note, FIXTURE_ROWS.Items.find((item) => item.ID === 9)?.Note, 'GET Items(9) after the failed changeset: Note');
+    expectEqual(
+      (await read(service, 'Items(9)')).Note,
+      FIXTURE_ROWS.Items.find((item) => item.ID === 9)?.Note,
+      'GET Items(9) after the failed changeset: Note',
+    );
     const tags = await linked(service, 'Items(8)/Tags', 'Tags');
     if (tags.includes('α')) fail(`GET Items(8)/Tags lists 'α': the link of the failed changeset persisted`);
     await expectMissing(service, "Orders(Region='CS',Number=1L)", 'operation of a failed changeset');
@@ -69,7 +79,13 @@ const committed = check('a changeset that succeeds persists every operation, $1 
   await expectLinks(service, 'Customers(400)/Orders', 'Orders', ['BATCH/1'], 'the order created through $1');
   expectEqual((await read(service, 'Items(10)')).Note, 'batched', 'GET Items(10): Note');
   await expectMissing(service, 'Items(14)', 'deleted in the changeset');
-  await expectLinks(service, 'Items(12)/Tags', 'Tags', ['b', ...(FIXTURE_ROWS.Items.find((item) => item.ID === 12)?.Tags ?? [])], 'the link added in the changeset');
+  await expectLinks(
+    service,
+    'Items(12)/Tags',
+    'Tags',
+    ['b', ...(FIXTURE_ROWS.Items.find((item) => item.ID === 12)?.Tags ?? [])],
+    'the link added in the changeset',
+  );
 });
 
 /** Changeset atomicity. */

@@ -55,7 +55,11 @@ const values = [
     const { entry, location } = await create(service, 'Orders', { Region: "a'b", Number: '9223372036854775806', Customer: bind('Customers(1)') });
     const path = "Orders(Region='a''b',Number=9223372036854775806L)";
     if (decodeURIComponent(location).slice(-path.length) !== path) fail(`POST Orders answered Location ${location}, expected .../${encodePath(path)}`);
-    expectEqual(pick(entry, ['Region', 'Number', 'Total', 'Placed']), { Region: "a'b", Number: '9223372036854775806', Total: '0', Placed: null }, 'POST Orders answered');
+    expectEqual(
+      pick(entry, ['Region', 'Number', 'Total', 'Placed']),
+      { Region: "a'b", Number: '9223372036854775806', Total: '0', Placed: null },
+      'POST Orders answered',
+    );
     expectEqual(pick(await read(service, path), ['Region', 'Number']), { Region: "a'b", Number: '9223372036854775806' }, `GET ${path}`);
   }),
   check('POST Items with a taken key is 409 and changes nothing', 'create.values', async ({ service }) => {
@@ -107,7 +111,15 @@ const deep = [
       ID: 110,
       Name: 'Deep',
       Orders: [
-        { Region: 'DEEP', Number: '1', Total: '12.5', Lines: [{ ID: 110, Product: 'a', Quantity: 1 }, { ID: 111, Product: 'b', Quantity: 2 }] },
+        {
+          Region: 'DEEP',
+          Number: '1',
+          Total: '12.5',
+          Lines: [
+            { ID: 110, Product: 'a', Quantity: 1 },
+            { ID: 111, Product: 'b', Quantity: 2 },
+          ],
+        },
         { Region: 'DEEP', Number: '2' },
       ],
     });
@@ -122,7 +134,11 @@ const deep = [
     expectEqual((await read(service, 'Categories(50)')).Name, 'Inline', 'GET Categories(50): Name');
   }),
   check('POST Categories with inline Items that bind existing Tags links both', 'create.deep', async ({ service }) => {
-    await create(service, 'Categories', { ID: 60, Name: 'deep with bindings', Items: [{ ID: 120, Name: 'inline, bound', ...created, Tags: [bind("Tags('b')"), bind("Tags('o''k')")] }] });
+    await create(service, 'Categories', {
+      ID: 60,
+      Name: 'deep with bindings',
+      Items: [{ ID: 120, Name: 'inline, bound', ...created, Tags: [bind("Tags('b')"), bind("Tags('o''k')")] }],
+    });
     await expectLinks(service, 'Items(120)/Category', 'Categories', [60], 'the inline item linked to its new category');
     await expectLinks(service, 'Items(120)/Tags', 'Tags', ['b', "o'k"], 'the bindings inside the inline item');
   }),
@@ -130,9 +146,19 @@ const deep = [
     const answer = await service.sendJson('POST', 'Customers', {
       ID: 111,
       Name: 'Half',
-      Orders: [{ Region: 'HALF', Number: '1', Lines: [{ ID: 112, Product: 'ok', Quantity: 1 }, { ID: 1, Product: 'taken key', Quantity: 1 }] }],
+      Orders: [
+        {
+          Region: 'HALF',
+          Number: '1',
+          Lines: [
+            { ID: 112, Product: 'ok', Quantity: 1 },
+            { ID: 1, Product: 'taken key', Quantity: 1 },
+          ],
+        },
+      ],
     });
-    if (answer.status < 400 || answer.status >= 500) fail(`POST Customers with a taken line key answered ${answer.status}, expected 4xx: ${show(answer.text.slice(0, 200))}`);
+    if (answer.status < 400 || answer.status >= 500)
+      fail(`POST Customers with a taken line key answered ${answer.status}, expected 4xx: ${show(answer.text.slice(0, 200))}`);
     await expectMissing(service, 'Customers(111)', 'the failed deep insert must not create its root');
     await expectMissing(service, "Orders(Region='HALF',Number=1L)", 'the failed deep insert must not create the inline order');
     await expectMissing(service, 'OrderLines(112)', 'the failed deep insert must not create the inline line');

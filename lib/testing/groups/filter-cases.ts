@@ -23,12 +23,22 @@ export function filterCase(set: FixtureSet, filter: string, rule: ConformanceRul
 
 /** A filter over Items: the rows `keep` keeps. */
 export function itemCase(filter: string, rule: ConformanceRuleId, keep: (item: ItemRow) => boolean): CaseDefinition {
-  return filterCase('Items', filter, rule, FIXTURE_ROWS.Items.filter(keep).map((item) => item.ID));
+  return filterCase(
+    'Items',
+    filter,
+    rule,
+    FIXTURE_ROWS.Items.filter(keep).map((item) => item.ID),
+  );
 }
 
 /** A filter over Events: the rows `keep` keeps. */
 export function eventCase(filter: string, rule: ConformanceRuleId, keep: (event: EventRow) => boolean): CaseDefinition {
-  return filterCase('Events', filter, rule, FIXTURE_ROWS.Events.filter(keep).map((event) => event.ID));
+  return filterCase(
+    'Events',
+    filter,
+    rule,
+    FIXTURE_ROWS.Events.filter(keep).map((event) => event.ID),
+  );
 }
 
 /** The fixture rows, for predicates over other sets. */

@@ -89,9 +89,21 @@ const math = [
   itemCase('round(Amount) eq 3M', 'filter.math-functions', (item) => item.Amount === '2.5'),
   itemCase('round(Amount) eq -3M', 'filter.math-functions', (item) => item.Amount === '-2.5'),
   itemCase('round(Amount) eq 2M', 'filter.math-functions', (item) => item.Amount === '1.5'),
-  itemCase('floor(Amount) eq -1M', 'filter.math-functions', (item) => item.Amount !== null && compareDecimal(item.Amount, '-1') >= 0 && compareDecimal(item.Amount, '0') < 0),
-  itemCase('ceiling(Amount) eq 1M', 'filter.math-functions', (item) => item.Amount !== null && compareDecimal(item.Amount, '0') > 0 && compareDecimal(item.Amount, '1') <= 0),
-  itemCase('floor(Amount) eq 12345678901234567890M', 'filter.math-functions', (item) => item.Amount !== null && item.Amount.startsWith('12345678901234567890.')),
+  itemCase(
+    'floor(Amount) eq -1M',
+    'filter.math-functions',
+    (item) => item.Amount !== null && compareDecimal(item.Amount, '-1') >= 0 && compareDecimal(item.Amount, '0') < 0,
+  ),
+  itemCase(
+    'ceiling(Amount) eq 1M',
+    'filter.math-functions',
+    (item) => item.Amount !== null && compareDecimal(item.Amount, '0') > 0 && compareDecimal(item.Amount, '1') <= 0,
+  ),
+  itemCase(
+    'floor(Amount) eq 12345678901234567890M',
+    'filter.math-functions',
+    (item) => item.Amount !== null && item.Amount.startsWith('12345678901234567890.'),
+  ),
   itemCase('round(Ratio) eq 3', 'filter.math-functions', (item) => item.Ratio !== null && roundAway(item.Ratio) === 3),
   itemCase('round(Ratio) eq -3', 'filter.math-functions', (item) => item.Ratio !== null && roundAway(item.Ratio) === -3),
   itemCase('floor(Ratio) eq -1', 'filter.math-functions', (item) => item.Ratio !== null && Math.floor(item.Ratio) === -1),
@@ -112,9 +124,24 @@ const paths = [
   itemCase("Category/Name ne 'Fruit'", 'filter.paths', (item) => categoryName(item) !== 'Fruit'),
   itemCase("startswith(Category/Name, 'É')", 'filter.paths', (item) => categoryName(item)?.startsWith('É') === true),
   itemCase('Category/ID gt 1', 'filter.paths', (item) => item.Category !== null && item.Category > 1),
-  filterCase('Customers', "Address/City eq 'Paris'", 'filter.paths', ROWS.Customers.filter((c) => c.Address.City === 'Paris').map((c) => c.ID)),
-  filterCase('Customers', 'Address/City eq null', 'filter.paths', ROWS.Customers.filter((c) => c.Address.City === null).map((c) => c.ID)),
-  filterCase('Customers', "Address/City lt 'Z'", 'filter.paths', ROWS.Customers.filter((c) => c.Address.City !== null && c.Address.City < 'Z').map((c) => c.ID)),
+  filterCase(
+    'Customers',
+    "Address/City eq 'Paris'",
+    'filter.paths',
+    ROWS.Customers.filter((c) => c.Address.City === 'Paris').map((c) => c.ID),
+  ),
+  filterCase(
+    'Customers',
+    'Address/City eq null',
+    'filter.paths',
+    ROWS.Customers.filter((c) => c.Address.City === null).map((c) => c.ID),
+  ),
+  filterCase(
+    'Customers',
+    "Address/City lt 'Z'",
+    'filter.paths',
+    ROWS.Customers.filter((c) => c.Address.City !== null && c.Address.City < 'Z').map((c) => c.ID),
+  ),
   filterCase('OrderLines', "Order/Customer/Name eq 'Ada'", 'filter.paths', ordersLinesOf('Ada')),
   filterCase('Orders', "Customer/Address/City eq 'Zürich'", 'filter.paths', ordersOf('Zürich')),
 ];
@@ -126,7 +153,9 @@ function customerId(name: string): number | undefined {
 function ordersLinesOf(customerName: string): number[] {
   const customer = customerId(customerName);
   const orders = ROWS.Orders.filter((order) => order.Customer === customer);
-  return ROWS.OrderLines.filter((line) => orders.some((order) => order.Region === line.Order.Region && order.Number === line.Order.Number)).map((line) => line.ID);
+  return ROWS.OrderLines.filter((line) => orders.some((order) => order.Region === line.Order.Region && order.Number === line.Order.Number)).map(
+    (line) => line.ID,
+  );
 }
 
 function ordersOf(city: string): string[] {

@@ -47,7 +47,11 @@ const comparisons = [
   itemCase("Created lt datetime'2000-01-01T00:00:00'", 'filter.comparison', (item) => ticks(item.Created) < ticks('2000-01-01T00:00:00Z')),
   itemCase("Created eq datetime'1999-12-31T23:59:59.999'", 'filter.comparison', (item) => ticks(item.Created) === ticks('1999-12-31T23:59:59.999Z')),
   itemCase("Updated eq datetimeoffset'2024-03-10T08:00:00Z'", 'filter.comparison', (item) => instant(item.Updated) === ticks('2024-03-10T08:00:00Z')),
-  itemCase("Updated gt datetimeoffset'2024-03-10T09:00:00+01:00'", 'filter.comparison', (item) => (instant(item.Updated) ?? 0n) > ticks('2024-03-10T08:00:00Z')),
+  itemCase(
+    "Updated gt datetimeoffset'2024-03-10T09:00:00+01:00'",
+    'filter.comparison',
+    (item) => (instant(item.Updated) ?? 0n) > ticks('2024-03-10T08:00:00Z'),
+  ),
   itemCase("Code eq guid'0F8FAD5B-D9CB-469F-A165-70867728950E'", 'filter.comparison', (item) => item.Code === '0f8fad5b-d9cb-469f-a165-70867728950e'),
   itemCase('Flag eq false', 'filter.comparison', (item) => item.Flag === false),
   eventCase("Duration gt time'PT1H'", 'filter.comparison', (event) => event.Duration !== null && durationTicks(event.Duration) > durationTicks('PT1H')),
@@ -55,7 +59,12 @@ const comparisons = [
   eventCase("Payload eq X'00FF'", 'filter.comparison', (event) => event.Payload !== null && base64Hex(event.Payload) === '00ff'),
   eventCase("At eq datetime'2024-05-01T10:00:00.123'", 'filter.comparison', (event) => ticks(event.At) === ticks('2024-05-01T10:00:00.123Z')),
   filterCase('Tags', "Code eq 'o''k'", 'filter.comparison', ["o'k"]),
-  filterCase('Orders', 'Number gt 1L', 'filter.comparison', ROWS.Orders.filter((order) => BigInt(order.Number) > 1n).map((order) => `${order.Region}/${order.Number}`)),
+  filterCase(
+    'Orders',
+    'Number gt 1L',
+    'filter.comparison',
+    ROWS.Orders.filter((order) => BigInt(order.Number) > 1n).map((order) => `${order.Region}/${order.Number}`),
+  ),
 ];
 
 const nulls = [
@@ -108,8 +117,14 @@ const arithmetic = [
   itemCase('Amount eq 0.1M add 0.2M', 'filter.arithmetic', (item) => item.Amount === decimalArithmetic('0.1', 'add', '0.2')),
   itemCase('Amount sub 0.1M eq 0.2M', 'filter.arithmetic', (item) => item.Amount !== null && decimalArithmetic(item.Amount, 'sub', '0.1') === '0.2'),
   itemCase('Amount mul 2M eq 0.6M', 'filter.arithmetic', (item) => item.Amount !== null && decimalArithmetic(item.Amount, 'mul', '2') === '0.6'),
-  itemCase('Amount add 0.0000000001M eq 0M', 'filter.arithmetic', (item) => item.Amount !== null && decimalArithmetic(item.Amount, 'add', '0.0000000001') === '0'),
-  itemCase('Amount add 1M gt 12345678901234567891.123456789M', 'filter.arithmetic', (item) => amount(item.Amount === null ? null : decimalArithmetic(item.Amount, 'add', '1'), (o) => o > 0, '12345678901234567891.123456789')),
+  itemCase(
+    'Amount add 0.0000000001M eq 0M',
+    'filter.arithmetic',
+    (item) => item.Amount !== null && decimalArithmetic(item.Amount, 'add', '0.0000000001') === '0',
+  ),
+  itemCase('Amount add 1M gt 12345678901234567891.123456789M', 'filter.arithmetic', (item) =>
+    amount(item.Amount === null ? null : decimalArithmetic(item.Amount, 'add', '1'), (o) => o > 0, '12345678901234567891.123456789'),
+  ),
   itemCase('Rank div 2 eq 1', 'filter.arithmetic', (item) => item.Rank !== null && Math.trunc(item.Rank / 2) === 1),
   itemCase('Rank div 3 eq -1', 'filter.arithmetic', (item) => item.Rank !== null && Math.trunc(item.Rank / 3) === -1),
   itemCase('Rank mod 3 eq -1', 'filter.arithmetic', (item) => item.Rank !== null && item.Rank % 3 === -1),

@@ -21,15 +21,27 @@ async function expectStillLinked(service: Parameters<typeof linked>[0], path: st
 }
 
 const links = [
-  check("POST Items(3)/$links/Tags adds a many-to-many link, seen from both sides", 'links.writes', async ({ service }) => {
+  check('POST Items(3)/$links/Tags adds a many-to-many link, seen from both sides', 'links.writes', async ({ service }) => {
     await send(service, 'POST', 'Items(3)/$links/Tags', uri("Tags('日本')"), 204);
     await expectLinks(service, 'Items(3)/Tags', 'Tags', [...(item(3)?.Tags ?? []), '日本'], 'the added link');
     await expectLinks(service, "Tags('日本')/Items", 'Items', [...taggedWith('日本'), 3], 'the added link from the other side');
   }),
   check("DELETE Items(5)/$links/Tags('α') removes one link", 'links.writes', async ({ service }) => {
     await send(service, 'DELETE', "Items(5)/$links/Tags('α')", undefined, 204);
-    await expectLinks(service, 'Items(5)/Tags', 'Tags', (item(5)?.Tags ?? []).filter((tag) => tag !== 'α'), 'the other links stay');
-    await expectLinks(service, "Tags('α')/Items", 'Items', taggedWith('α').filter((id) => id !== 5), 'the removed link from the other side');
+    await expectLinks(
+      service,
+      'Items(5)/Tags',
+      'Tags',
+      (item(5)?.Tags ?? []).filter((tag) => tag !== 'α'),
+      'the other links stay',
+    );
+    await expectLinks(
+      service,
+      "Tags('α')/Items",
+      'Items',
+      taggedWith('α').filter((id) => id !== 5),
+      'the removed link from the other side',
+    );
   }),
   check('PUT Items(1)/$links/Category replaces the 0..1 link', 'links.writes', async ({ service }) => {
     await send(service, 'PUT', 'Items(1)/$links/Category', uri('Categories(3)'), 204);
@@ -58,7 +70,7 @@ const links = [
     const order = OrderLines[0].Order;
     await expectLinks(service, 'OrderLines(1)/Order', 'Orders', [`${order.Region}/${order.Number}`], 'the required link stays');
   }),
-  check("POST Customers(3)/$links/Orders moves an order to another customer", 'links.writes', async ({ service }) => {
+  check('POST Customers(3)/$links/Orders moves an order to another customer', 'links.writes', async ({ service }) => {
     await send(service, 'POST', 'Customers(3)/$links/Orders', uri("Orders(Region='Ö''st',Number=2L)"), 204);
     await expectLinks(service, "Orders(Region='Ö''st',Number=2L)/Customer", 'Customers', [3], 'an order has one customer');
     const left = await linked(service, 'Customers(2)/Orders', 'Orders');
@@ -68,7 +80,7 @@ const links = [
     await send(service, 'DELETE', "Customers(1)/$links/Orders(Region='EU',Number=1L)", undefined, [400, 409]);
     await expectStillLinked(service, 'Customers(1)/Orders', 'Orders', 'EU/1');
   }),
-  check("POST Items(8)/$links/Tags to a tag that does not exist is 404", 'links.writes', async ({ service }) => {
+  check('POST Items(8)/$links/Tags to a tag that does not exist is 404', 'links.writes', async ({ service }) => {
     await send(service, 'POST', 'Items(8)/$links/Tags', uri("Tags('nope')"), 404);
     await expectLinks(service, 'Items(8)/Tags', 'Tags', item(8)?.Tags ?? [], 'nothing changed');
   }),

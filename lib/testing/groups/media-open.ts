@@ -29,7 +29,11 @@ async function postPhoto(service: ServiceClient, body: Buffer, contentType: stri
   if (path === undefined) fail(`POST Photos answered Location ${show(location)}, expected .../Photos(key)`);
   const entry = entryOf(answer, 'POST Photos', 201);
   const metadata = isObject(entry.__metadata) ? entry.__metadata : {};
-  expectEqual([metadata.content_type, typeof metadata.media_src === 'string' && metadata.media_src.endsWith(`${path}/$value`)], [contentType, true], 'POST Photos answered [content_type, media_src]');
+  expectEqual(
+    [metadata.content_type, typeof metadata.media_src === 'string' && metadata.media_src.endsWith(`${path}/$value`)],
+    [contentType, true],
+    'POST Photos answered [content_type, media_src]',
+  );
   return path;
 }
 
@@ -47,7 +51,10 @@ const media = [
   }),
   check('PUT Photos(...)/$value replaces the media resource and its type', 'media.resources', async ({ service }) => {
     const path = await postPhoto(service, Buffer.from('first'), 'image/png');
-    const replaced = await service.send('PUT', url(`${path}/$value`), { headers: { 'content-type': 'text/plain', 'if-match': '*' }, body: Buffer.from('second, ünïcode') });
+    const replaced = await service.send('PUT', url(`${path}/$value`), {
+      headers: { 'content-type': 'text/plain', 'if-match': '*' },
+      body: Buffer.from('second, ünïcode'),
+    });
     expectStatus(replaced, 204, `PUT ${path}/$value`);
     await expectMedia(service, path, Buffer.from('second, ünïcode'), 'text/plain');
   }),
@@ -76,10 +83,33 @@ const openReads = [
       expectEqual(Object.fromEntries(names.map((name) => [name, entry[name]])), { ...note }, `GET Notes(${note.ID})`);
     }
   }),
-  filterCase('Notes', "Mood eq 'happy'", 'open-types.dynamic', notes((note) => dynamic(note, 'Mood') === 'happy')),
-  filterCase('Notes', 'Stars gt 2', 'open-types.dynamic', notes((note) => { const stars = dynamic(note, 'Stars'); return typeof stars === 'number' && stars > 2; })),
-  filterCase('Notes', 'Pinned eq null', 'open-types.dynamic', notes((note) => dynamic(note, 'Pinned') === null)),
-  filterCase('Notes', 'Colour eq null', 'open-types.dynamic', notes(() => true)),
+  filterCase(
+    'Notes',
+    "Mood eq 'happy'",
+    'open-types.dynamic',
+    notes((note) => dynamic(note, 'Mood') === 'happy'),
+  ),
+  filterCase(
+    'Notes',
+    'Stars gt 2',
+    'open-types.dynamic',
+    notes((note) => {
+      const stars = dynamic(note, 'Stars');
+      return typeof stars === 'number' && stars > 2;
+    }),
+  ),
+  filterCase(
+    'Notes',
+    'Pinned eq null',
+    'open-types.dynamic',
+    notes((note) => dynamic(note, 'Pinned') === null),
+  ),
+  filterCase(
+    'Notes',
+    'Colour eq null',
+    'open-types.dynamic',
+    notes(() => true),
+  ),
   check('Notes?$orderby=Mood,ID desc sorts a dynamic property (absent is null, first)', 'open-types.dynamic', async ({ service }) => {
     judgeOrder(NOTES_BY_MOOD, await readIds(service, 'Notes', 'Notes', { $orderby: NOTES_BY_MOOD.orderby }), 'GET Notes?$orderby=Mood,ID desc gave the order');
   }),
@@ -96,7 +126,11 @@ const openWrites = [
     expectEqual([merged.Text, merged.Colour, merged.Count], [Notes[2].Text, 'blue', 7], 'GET Notes(3) after the MERGE: [Text, Colour, Count]');
     await send(service, 'PUT', 'Notes(4)', { ID: 4, Text: 'rewritten', Mood: null }, 204);
     const replaced = await read(service, 'Notes(4)');
-    expectEqual([replaced.Text, 'Mood' in replaced, replaced.Mood, 'Pinned' in replaced], ['rewritten', true, null, false], 'GET Notes(4) after the PUT: [Text, has Mood, Mood, has Pinned]');
+    expectEqual(
+      [replaced.Text, 'Mood' in replaced, replaced.Mood, 'Pinned' in replaced],
+      ['rewritten', true, null, false],
+      'GET Notes(4) after the PUT: [Text, has Mood, Mood, has Pinned]',
+    );
   }),
   check('POST Notes with dynamic properties stores them', 'open-types.dynamic', async ({ service }) => {
     await send(service, 'POST', 'Notes', { ID: 10, Text: 'new', Extra: 'x ü', Level: 3, On: true }, 201);

@@ -40,7 +40,11 @@ const firstOrder = Orders.find((order) => orderId(order) === orderId(firstLine.O
 const navigation = [
   collectionCase('Categories(1)/Items', 'Items', itemsOf(1)),
   collectionCase('Categories(4)/Items', 'Items', []),
-  collectionCase("Tags('α')/Items", 'Items', Items.filter((item) => item.Tags.includes('α')).map((item) => item.ID)),
+  collectionCase(
+    "Tags('α')/Items",
+    'Items',
+    Items.filter((item) => item.Tags.includes('α')).map((item) => item.ID),
+  ),
   collectionCase('Items(5)/Tags', 'Tags', Items[4].Tags),
   collectionCase('Items(3)/Tags', 'Tags', []),
   collectionCase('Items(1)/Category/Items', 'Items', itemsOf(1)),
@@ -54,7 +58,7 @@ const navigation = [
     expectStatus(answer, 204, 'GET Items(4)/Category');
   }),
   statusCase("Items(2)/Tags('α')", 404),
-  statusCase("Categories(2)/Items(1)", 404),
+  statusCase('Categories(2)/Items(1)', 404),
   check("GET Orders(Region='EU',Number=1L)/Customer/Address/City", 'navigation.paths', async ({ service }) => {
     const target = url("Orders(Region='EU',Number=1L)/Customer/Address/City");
     const answer = await service.get(target);
@@ -107,17 +111,39 @@ const count = (keep: (item: (typeof Items)[number]) => boolean): number => Items
 
 const counts = [
   countCase('Items/$count', {}, Items.length),
-  countCase('Items/$count', { $filter: 'Flag' }, count((item) => item.Flag === true)),
-  countCase('Items/$count', { $filter: 'Rank ne 3' }, count((item) => item.Rank !== 3)),
+  countCase(
+    'Items/$count',
+    { $filter: 'Flag' },
+    count((item) => item.Flag === true),
+  ),
+  countCase(
+    'Items/$count',
+    { $filter: 'Rank ne 3' },
+    count((item) => item.Rank !== 3),
+  ),
   countCase('Items/$count', { $skip: 10 }, Items.length - 10),
   countCase('Items/$count', { $top: 3 }, 3),
   countCase('Categories(1)/Items/$count', {}, itemsOf(1).length),
   countCase('Categories(4)/Items/$count', {}, 0),
-  countCase("Tags('α')/Items/$count", {}, count((item) => item.Tags.includes('α'))),
+  countCase(
+    "Tags('α')/Items/$count",
+    {},
+    count((item) => item.Tags.includes('α')),
+  ),
   countCase('Customers(1)/Orders/$count', {}, Orders.filter((order) => order.Customer === 1).length),
-  inlineCountCase('Items', { $filter: 'Rank ne null', $top: 2 }, count((item) => item.Rank !== null), 2),
+  inlineCountCase(
+    'Items',
+    { $filter: 'Rank ne null', $top: 2 },
+    count((item) => item.Rank !== null),
+    2,
+  ),
   inlineCountCase('Items', { $skip: 20 }, Items.length, 0),
-  inlineCountCase('Items', { $filter: 'Note eq null', $orderby: 'Rank desc', $skip: 1, $top: 2 }, count((item) => item.Note === null), 2),
+  inlineCountCase(
+    'Items',
+    { $filter: 'Note eq null', $orderby: 'Rank desc', $skip: 1, $top: 2 },
+    count((item) => item.Note === null),
+    2,
+  ),
   inlineCountCase('Categories(2)/Items', { $top: 1 }, itemsOf(2).length, 1),
 ];
 

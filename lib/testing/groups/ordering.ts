@@ -66,8 +66,15 @@ const topSkip = [
   slice({ $skip: 12 }, itemOrdering(undefined)),
   slice({ $skip: 100 }, itemOrdering(undefined)),
   slice({ $orderby: 'Rank desc', $skip: 2, $top: 4 }, itemOrdering('Rank desc')),
-  slice({ $orderby: 'Name', $top: 2 }, itemOrdering('Name', (id) => item(id)?.Category === 1), 'Categories(1)/Items'),
-  slice({ $filter: 'Flag', $orderby: 'Created desc', $skip: 1, $top: 2 }, itemOrdering('Created desc', (id) => item(id)?.Flag === true)),
+  slice(
+    { $orderby: 'Name', $top: 2 },
+    itemOrdering('Name', (id) => item(id)?.Category === 1),
+    'Categories(1)/Items',
+  ),
+  slice(
+    { $filter: 'Flag', $orderby: 'Created desc', $skip: 1, $top: 2 },
+    itemOrdering('Created desc', (id) => item(id)?.Flag === true),
+  ),
 ];
 
 /** `$orderby` per ordering, and `$top`/`$skip`. */

@@ -48,11 +48,25 @@ const desc = <R>(value: (row: R) => Comparable | null): SortKey<R> => ({ value, 
 const { Items, Customers, Orders, Events, Tags, Notes } = FIXTURE_ROWS;
 
 function items(orderby: string | undefined, ...keys: SortKey<ItemRow>[]): Ordering {
-  return ordering('Items', orderby, Items, keys, (item) => [item.ID], (item) => item.ID);
+  return ordering(
+    'Items',
+    orderby,
+    Items,
+    keys,
+    (item) => [item.ID],
+    (item) => item.ID,
+  );
 }
 
 function customers(orderby: string, ...keys: SortKey<CustomerRow>[]): Ordering {
-  return ordering('Customers', orderby, Customers, keys, (customer) => [customer.ID], (customer) => customer.ID);
+  return ordering(
+    'Customers',
+    orderby,
+    Customers,
+    keys,
+    (customer) => [customer.ID],
+    (customer) => customer.ID,
+  );
 }
 
 function orders(orderby: string | undefined, ...keys: SortKey<OrderRow>[]): Ordering {
@@ -60,11 +74,25 @@ function orders(orderby: string | undefined, ...keys: SortKey<OrderRow>[]): Orde
 }
 
 function events(orderby: string, ...keys: SortKey<EventRow>[]): Ordering {
-  return ordering('Events', orderby, Events, keys, (event) => [event.ID], (event) => event.ID);
+  return ordering(
+    'Events',
+    orderby,
+    Events,
+    keys,
+    (event) => [event.ID],
+    (event) => event.ID,
+  );
 }
 
 function tags(orderby: string | undefined, ...keys: SortKey<TagRow>[]): Ordering {
-  return ordering('Tags', orderby, Tags, keys, (tag) => [tag.Code], (tag) => tag.Code);
+  return ordering(
+    'Tags',
+    orderby,
+    Tags,
+    keys,
+    (tag) => [tag.Code],
+    (tag) => tag.Code,
+  );
 }
 
 const bigint = (text: string | null): bigint | null => (text === null ? null : BigInt(text));
@@ -74,38 +102,131 @@ const customerName = (order: OrderRow): string | null => Customers.find((custome
 /** Every ordering the suite sorts and pages by. */
 export const ORDERINGS: readonly Ordering[] = [
   items(undefined),
-  items('Name', asc((item) => item.Name)),
-  items('Name desc', desc((item) => item.Name)),
-  items('Rank', asc((item) => item.Rank)),
-  items('Rank desc', desc((item) => item.Rank)),
-  items('Rank desc,Name', desc((item) => item.Rank), asc((item) => item.Name)),
-  items('Rank,Note desc', asc((item) => item.Rank), desc((item) => item.Note)),
-  items('Big', asc((item) => bigint(item.Big))),
-  items('Amount desc', desc((item) => (item.Amount === null ? null : decimalKey(item.Amount)))),
-  items('Ratio', asc((item) => item.Ratio)),
-  items('Flag desc,Rank', desc((item) => item.Flag), asc((item) => item.Rank)),
-  items('Created desc', desc((item) => ticks(item.Created))),
-  items('Created,ID desc', asc((item) => ticks(item.Created)), desc((item) => item.ID)),
-  items('Updated', asc((item) => instant(item.Updated))),
-  items('Code desc', desc((item) => item.Code)),
-  items('Note', asc((item) => item.Note)),
-  items('Category/Name,Name desc', asc(categoryName), desc((item) => item.Name)),
-  items('length(Name) desc', desc((item) => item.Name.length)),
-  items('tolower(Name)', asc((item) => item.Name.toLowerCase())),
-  customers('Address/City', asc((customer) => customer.Address.City)),
-  customers('Address/City desc', desc((customer) => customer.Address.City)),
+  items(
+    'Name',
+    asc((item) => item.Name),
+  ),
+  items(
+    'Name desc',
+    desc((item) => item.Name),
+  ),
+  items(
+    'Rank',
+    asc((item) => item.Rank),
+  ),
+  items(
+    'Rank desc',
+    desc((item) => item.Rank),
+  ),
+  items(
+    'Rank desc,Name',
+    desc((item) => item.Rank),
+    asc((item) => item.Name),
+  ),
+  items(
+    'Rank,Note desc',
+    asc((item) => item.Rank),
+    desc((item) => item.Note),
+  ),
+  items(
+    'Big',
+    asc((item) => bigint(item.Big)),
+  ),
+  items(
+    'Amount desc',
+    desc((item) => (item.Amount === null ? null : decimalKey(item.Amount))),
+  ),
+  items(
+    'Ratio',
+    asc((item) => item.Ratio),
+  ),
+  items(
+    'Flag desc,Rank',
+    desc((item) => item.Flag),
+    asc((item) => item.Rank),
+  ),
+  items(
+    'Created desc',
+    desc((item) => ticks(item.Created)),
+  ),
+  items(
+    'Created,ID desc',
+    asc((item) => ticks(item.Created)),
+    desc((item) => item.ID),
+  ),
+  items(
+    'Updated',
+    asc((item) => instant(item.Updated)),
+  ),
+  items(
+    'Code desc',
+    desc((item) => item.Code),
+  ),
+  items(
+    'Note',
+    asc((item) => item.Note),
+  ),
+  items(
+    'Category/Name,Name desc',
+    asc(categoryName),
+    desc((item) => item.Name),
+  ),
+  items(
+    'length(Name) desc',
+    desc((item) => item.Name.length),
+  ),
+  items(
+    'tolower(Name)',
+    asc((item) => item.Name.toLowerCase()),
+  ),
+  customers(
+    'Address/City',
+    asc((customer) => customer.Address.City),
+  ),
+  customers(
+    'Address/City desc',
+    desc((customer) => customer.Address.City),
+  ),
   orders(undefined),
-  orders('Total desc', desc((order) => decimalKey(order.Total))),
-  orders('Placed', asc((order) => instant(order.Placed))),
+  orders(
+    'Total desc',
+    desc((order) => decimalKey(order.Total)),
+  ),
+  orders(
+    'Placed',
+    asc((order) => instant(order.Placed)),
+  ),
   orders('Customer/Name desc', desc(customerName)),
-  events('At', asc((event) => ticks(event.At))),
-  events('At desc', desc((event) => ticks(event.At))),
-  events('AtOffset', asc((event) => instant(event.AtOffset))),
-  events('AtOffset desc,Label', desc((event) => instant(event.AtOffset)), asc((event) => event.Label)),
-  events('Duration desc', desc((event) => (event.Duration === null ? null : durationTicks(event.Duration)))),
-  events('Payload', asc((event) => (event.Payload === null ? null : base64Hex(event.Payload)))),
+  events(
+    'At',
+    asc((event) => ticks(event.At)),
+  ),
+  events(
+    'At desc',
+    desc((event) => ticks(event.At)),
+  ),
+  events(
+    'AtOffset',
+    asc((event) => instant(event.AtOffset)),
+  ),
+  events(
+    'AtOffset desc,Label',
+    desc((event) => instant(event.AtOffset)),
+    asc((event) => event.Label),
+  ),
+  events(
+    'Duration desc',
+    desc((event) => (event.Duration === null ? null : durationTicks(event.Duration))),
+  ),
+  events(
+    'Payload',
+    asc((event) => (event.Payload === null ? null : base64Hex(event.Payload))),
+  ),
   tags(undefined),
-  tags('Label desc', desc((tag) => tag.Label)),
+  tags(
+    'Label desc',
+    desc((tag) => tag.Label),
+  ),
 ];
 
 const dynamicValue = (note: NoteRow, name: string): Comparable | null => {

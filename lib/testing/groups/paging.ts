@@ -24,7 +24,13 @@ interface Walk {
 }
 
 /** Follow the next links from `path?query` until a page has none. */
-export async function walk(paged: ServiceClient, set: FixtureSet, path: string, query: Readonly<Record<string, string | number | undefined>>, total: number): Promise<Walk> {
+export async function walk(
+  paged: ServiceClient,
+  set: FixtureSet,
+  path: string,
+  query: Readonly<Record<string, string | number | undefined>>,
+  total: number,
+): Promise<Walk> {
   let target: string | undefined = url(path, { $select: keySelect(set), ...query });
   const ids: EntityId[] = [];
   const pages: (readonly JsonObject[])[] = [];
@@ -48,7 +54,9 @@ export function judgeWalk(ids: readonly EntityId[], expected: readonly EntityId[
   if (ids.length === expected.length && ids.every((id, index) => id === expected[index])) return;
   const missing = expected.filter((id) => !ids.includes(id));
   const repeated = ids.filter((id, index) => ids.indexOf(id) !== index);
-  const problems = [missing.length > 0 ? `missing ${show(missing)}` : '', repeated.length > 0 ? `repeated ${show(repeated)}` : ''].filter((text) => text !== '');
+  const problems = [missing.length > 0 ? `missing ${show(missing)}` : '', repeated.length > 0 ? `repeated ${show(repeated)}` : ''].filter(
+    (text) => text !== '',
+  );
   fail(`${what}: expected ${show(expected)}, the pages gave ${show(ids)}${problems.length > 0 ? ` (${problems.join(', ')})` : ' (out of order)'}`);
 }
 
@@ -68,9 +76,13 @@ function orderingOf(orderby: string): Ordering {
 const item = (id: EntityId) => FIXTURE_ROWS.Items.find((row) => row.ID === id);
 
 const variants: CaseDefinition[] = [
-  check("Items?$filter=Rank ne 3&$orderby=Rank desc page by page", 'paging.skiptoken', async ({ paged }) => {
+  check('Items?$filter=Rank ne 3&$orderby=Rank desc page by page', 'paging.skiptoken', async ({ paged }) => {
     const expected = orderingOf('Rank desc').expected.filter((id) => item(id)?.Rank !== 3);
-    judgeWalk((await walk(paged, 'Items', 'Items', { $filter: 'Rank ne 3', $orderby: 'Rank desc', $inlinecount: 'allpages' }, expected.length)).ids, expected, 'walking Items?$filter=Rank ne 3&$orderby=Rank desc');
+    judgeWalk(
+      (await walk(paged, 'Items', 'Items', { $filter: 'Rank ne 3', $orderby: 'Rank desc', $inlinecount: 'allpages' }, expected.length)).ids,
+      expected,
+      'walking Items?$filter=Rank ne 3&$orderby=Rank desc',
+    );
   }),
   check('Items?$orderby=Name&$top=7 page by page stops after 7', 'paging.skiptoken', async ({ paged }) => {
     const expected = orderingOf('Name').expected.slice(0, 7);
@@ -78,7 +90,11 @@ const variants: CaseDefinition[] = [
   }),
   check('Items?$orderby=Rank,Note desc&$skip=2 page by page', 'paging.skiptoken', async ({ paged }) => {
     const expected = orderingOf('Rank,Note desc').expected.slice(2);
-    judgeWalk((await walk(paged, 'Items', 'Items', { $orderby: 'Rank,Note desc', $skip: 2 }, expected.length)).ids, expected, 'walking Items?$orderby=Rank,Note desc&$skip=2');
+    judgeWalk(
+      (await walk(paged, 'Items', 'Items', { $orderby: 'Rank,Note desc', $skip: 2 }, expected.length)).ids,
+      expected,
+      'walking Items?$orderby=Rank,Note desc&$skip=2',
+    );
   }),
   check('Items?$orderby=Created desc&$expand=Category page by page keeps the expansion', 'paging.skiptoken', async ({ paged }) => {
     const expected = orderingOf('Created desc').expected;
@@ -88,12 +104,17 @@ const variants: CaseDefinition[] = [
       const category = item(idOfEntry('Items', entry))?.Category ?? null;
       const inline = entry.Category;
       const got = isObject(inline) ? inline.ID : inline;
-      if (got !== category) fail(`Items(${show(entry.ID)}) on a later page: expanded Category ${show(inline)}, expected ${category === null ? 'null' : `Categories(${category})`}`);
+      if (got !== category)
+        fail(`Items(${show(entry.ID)}) on a later page: expanded Category ${show(inline)}, expected ${category === null ? 'null' : `Categories(${category})`}`);
     }
   }),
   check('Categories(1)/Items?$orderby=Rank desc page by page', 'paging.skiptoken', async ({ paged }) => {
     const expected = orderingOf('Rank desc').expected.filter((id) => item(id)?.Category === 1);
-    judgeWalk((await walk(paged, 'Items', 'Categories(1)/Items', { $orderby: 'Rank desc' }, expected.length)).ids, expected, 'walking Categories(1)/Items?$orderby=Rank desc');
+    judgeWalk(
+      (await walk(paged, 'Items', 'Categories(1)/Items', { $orderby: 'Rank desc' }, expected.length)).ids,
+      expected,
+      'walking Categories(1)/Items?$orderby=Rank desc',
+    );
   }),
 ];
 

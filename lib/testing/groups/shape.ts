@@ -45,31 +45,57 @@ const select = [
     expectEqual(members(entry), ['Category', 'Name'], `GET ${target}: the properties`);
     const category = entry.Category;
     if (!isObject(category)) fail(`GET ${target}: Category is ${show(category)}, expected the expanded entry`);
-    expectEqual([entry.Name, members(category), category.Name], [Items[5].Name, ['Name'], Categories.find((row) => row.ID === Items[5].Category)?.Name], `GET ${target}`);
+    expectEqual(
+      [entry.Name, members(category), category.Name],
+      [Items[5].Name, ['Name'], Categories.find((row) => row.ID === Items[5].Category)?.Name],
+      `GET ${target}`,
+    );
   }),
   check('Items?$filter=ID le 3&$select=Name keeps Name only', 'query.select', async ({ service }) => {
     const target = url('Items', { $filter: 'ID le 3', $select: 'Name' });
     const entries = feedOf(await service.get(target), `GET ${target}`).entries;
-    expectEqual(entries.map((entry) => members(entry)), [['Name'], ['Name'], ['Name']], `GET ${target}: the properties of each entry`);
-    expectEqual(entries.map((entry) => entry.Name), Items.slice(0, 3).map((item) => item.Name), `GET ${target}: the names`);
+    expectEqual(
+      entries.map((entry) => members(entry)),
+      [['Name'], ['Name'], ['Name']],
+      `GET ${target}: the properties of each entry`,
+    );
+    expectEqual(
+      entries.map((entry) => entry.Name),
+      Items.slice(0, 3).map((item) => item.Name),
+      `GET ${target}: the names`,
+    );
   }),
 ];
 
 /** Map an expanded answer to `id -> sorted ids` (to-many) or `id -> id | null` (to-one). */
-function expandedIds(entries: readonly JsonObject[], set: FixtureSet, property: string, target: FixtureSet, what: string): Map<EntityId, EntityId[] | EntityId | null> {
+function expandedIds(
+  entries: readonly JsonObject[],
+  set: FixtureSet,
+  property: string,
+  target: FixtureSet,
+  what: string,
+): Map<EntityId, EntityId[] | EntityId | null> {
   const out = new Map<EntityId, EntityId[] | EntityId | null>();
   for (const entry of entries) {
     const value = entry[property];
     const id = idOfEntry(set, entry);
     if (value === null) out.set(id, null);
     else if (isObject(value) && !('results' in value) && !('__deferred' in value)) out.set(id, idOfEntry(target, value));
-    else if (Array.isArray(value) || (isObject(value) && 'results' in value)) out.set(id, sortIds(feedValue(value, `${what}: ${show(id)}/${property}`).entries.map((child) => idOfEntry(target, child))));
+    else if (Array.isArray(value) || (isObject(value) && 'results' in value))
+      out.set(id, sortIds(feedValue(value, `${what}: ${show(id)}/${property}`).entries.map((child) => idOfEntry(target, child))));
     else fail(`${what}: ${set} ${show(id)} has ${property} = ${show(value)}, expected it expanded`);
   }
   return out;
 }
 
-function expandCase(path: string, query: Readonly<Record<string, string>>, set: FixtureSet, property: string, target: FixtureSet, expected: Map<EntityId, EntityId[] | EntityId | null>): CaseDefinition {
+function expandCase(
+  path: string,
+  query: Readonly<Record<string, string>>,
+  set: FixtureSet,
+  property: string,
+  target: FixtureSet,
+  expected: Map<EntityId, EntityId[] | EntityId | null>,
+): CaseDefinition {
   const text = queryText(query);
   return check(`${path}?${text}`, 'query.expand', async ({ service }) => {
     const request = url(path, query);
@@ -81,8 +107,12 @@ function expandCase(path: string, query: Readonly<Record<string, string>>, set: 
 
 const itemTags = new Map<EntityId, EntityId[]>(Items.map((item) => [item.ID, sortIds(item.Tags)]));
 const tagItems = new Map<EntityId, EntityId[]>(Tags.map((tag) => [tag.Code, Items.filter((item) => item.Tags.includes(tag.Code)).map((item) => item.ID)]));
-const categoryItems = new Map<EntityId, EntityId[]>(Categories.map((category) => [category.ID, Items.filter((item) => item.Category === category.ID).map((item) => item.ID)]));
-const customerOrders = new Map<EntityId, EntityId[]>(Customers.map((customer) => [customer.ID, sortIds(Orders.filter((order) => order.Customer === customer.ID).map(orderId))]));
+const categoryItems = new Map<EntityId, EntityId[]>(
+  Categories.map((category) => [category.ID, Items.filter((item) => item.Category === category.ID).map((item) => item.ID)]),
+);
+const customerOrders = new Map<EntityId, EntityId[]>(
+  Customers.map((customer) => [customer.ID, sortIds(Orders.filter((order) => order.Customer === customer.ID).map(orderId))]),
+);
 const orderLines = (id: EntityId): EntityId[] => OrderLines.filter((line) => orderId(line.Order) === id).map((line) => line.ID);
 
 /** Two levels (`Categories?$expand=Items/Tags`): each entry's children and their children, as `{ child: grandchildren }`. */
@@ -101,7 +131,9 @@ function twoLevelCase(
       const got: Record<string, EntityId[]> = {};
       for (const child of feedValue(entry[first], `GET ${request}: ${show(id)}/${first}`).entries) {
         const childId = idOfEntry(firstSet, child);
-        got[String(childId)] = sortIds(feedValue(child[second], `GET ${request}: ${show(childId)}/${second}`).entries.map((grandchild) => idOfEntry(secondSet, grandchild)));
+        got[String(childId)] = sortIds(
+          feedValue(child[second], `GET ${request}: ${show(childId)}/${second}`).entries.map((grandchild) => idOfEntry(secondSet, grandchild)),
+        );
       }
       expectEqual(got, expected(id), `GET ${request}: ${set} ${show(id)} as { ${first}: ${second} }`);
     }
@@ -109,18 +141,44 @@ function twoLevelCase(
 }
 
 const expand = [
-  expandCase('Items', { $expand: 'Category', $select: 'ID,Category/ID' }, 'Items', 'Category', 'Categories', new Map(Items.map((item) => [item.ID, item.Category]))),
+  expandCase(
+    'Items',
+    { $expand: 'Category', $select: 'ID,Category/ID' },
+    'Items',
+    'Category',
+    'Categories',
+    new Map(Items.map((item) => [item.ID, item.Category])),
+  ),
   expandCase('Categories', { $expand: 'Items', $select: 'ID,Items/ID' }, 'Categories', 'Items', 'Items', categoryItems),
   expandCase('Items', { $expand: 'Tags', $select: 'ID,Tags/Code' }, 'Items', 'Tags', 'Tags', itemTags),
   expandCase('Tags', { $expand: 'Items', $select: 'Code,Items/ID' }, 'Tags', 'Items', 'Items', tagItems),
   expandCase('Customers', { $expand: 'Orders', $select: 'ID,Orders/Region,Orders/Number' }, 'Customers', 'Orders', 'Orders', customerOrders),
-  expandCase('OrderLines', { $expand: 'Order', $select: 'ID,Order/Region,Order/Number' }, 'OrderLines', 'Order', 'Orders', new Map(OrderLines.map((line) => [line.ID, orderId(line.Order)]))),
-  expandCase('Items', { $filter: 'Rank eq 3', $expand: 'Tags,Category', $select: 'ID,Tags/Code' }, 'Items', 'Tags', 'Tags', new Map(Items.filter((item) => item.Rank === 3).map((item) => [item.ID, sortIds(item.Tags)]))),
+  expandCase(
+    'OrderLines',
+    { $expand: 'Order', $select: 'ID,Order/Region,Order/Number' },
+    'OrderLines',
+    'Order',
+    'Orders',
+    new Map(OrderLines.map((line) => [line.ID, orderId(line.Order)])),
+  ),
+  expandCase(
+    'Items',
+    { $filter: 'Rank eq 3', $expand: 'Tags,Category', $select: 'ID,Tags/Code' },
+    'Items',
+    'Tags',
+    'Tags',
+    new Map(Items.filter((item) => item.Rank === 3).map((item) => [item.ID, sortIds(item.Tags)])),
+  ),
   twoLevelCase('Categories', { $expand: 'Items/Tags', $select: 'ID,Items/ID,Items/Tags/Code' }, 'Categories', ['Items', 'Items'], ['Tags', 'Tags'], (id) =>
     Object.fromEntries((categoryItems.get(id) ?? []).map((item) => [String(item), itemTags.get(item) ?? []])),
   ),
-  twoLevelCase('Customers', { $expand: 'Orders/Lines', $select: 'ID,Orders/Region,Orders/Number,Orders/Lines/ID' }, 'Customers', ['Orders', 'Orders'], ['Lines', 'OrderLines'], (id) =>
-    Object.fromEntries((customerOrders.get(id) ?? []).map((order) => [String(order), orderLines(order)])),
+  twoLevelCase(
+    'Customers',
+    { $expand: 'Orders/Lines', $select: 'ID,Orders/Region,Orders/Number,Orders/Lines/ID' },
+    'Customers',
+    ['Orders', 'Orders'],
+    ['Lines', 'OrderLines'],
+    (id) => Object.fromEntries((customerOrders.get(id) ?? []).map((order) => [String(order), orderLines(order)])),
   ),
   check('OrderLines(3)?$expand=Order/Customer', 'query.expand', async ({ service }) => {
     const request = url('OrderLines(3)', { $expand: 'Order/Customer' });
@@ -131,7 +189,11 @@ const expand = [
     if (!isObject(customer)) fail(`GET ${request}: Order/Customer is ${show(customer)}, expected the customer entry`);
     const line = OrderLines[2];
     const owner = Orders.find((row) => orderId(row) === orderId(line.Order));
-    expectEqual([orderId({ Region: String(order.Region), Number: String(order.Number) }), order.Total, customer.ID, customer.Name], [orderId(line.Order), owner?.Total, owner?.Customer, Customers.find((c) => c.ID === owner?.Customer)?.Name], `GET ${request}`);
+    expectEqual(
+      [orderId({ Region: String(order.Region), Number: String(order.Number) }), order.Total, customer.ID, customer.Name],
+      [orderId(line.Order), owner?.Total, owner?.Customer, Customers.find((c) => c.ID === owner?.Customer)?.Name],
+      `GET ${request}`,
+    );
   }),
 ];
 

@@ -19,13 +19,21 @@ const replace = [
   check('PUT Items(11) sets omitted properties to null and keeps its links', 'update.replace', async ({ service }) => {
     await send(service, 'PUT', 'Items(11)', { ID: 11, Name: 'replaced', Created: jsonDate('2021-01-01T00:00:00.000Z', false) }, 204);
     const entry = await read(service, 'Items(11)');
-    expectEqual(pick(entry, ['Name', 'Note', 'Rank', 'Big', 'Amount', 'Flag']), { Name: 'replaced', Note: null, Rank: null, Big: null, Amount: null, Flag: null }, 'GET Items(11) after the PUT');
+    expectEqual(
+      pick(entry, ['Name', 'Note', 'Rank', 'Big', 'Amount', 'Flag']),
+      { Name: 'replaced', Note: null, Rank: null, Big: null, Amount: null, Flag: null },
+      'GET Items(11) after the PUT',
+    );
     await expectLinks(service, 'Items(11)/Category', 'Categories', [item(11)?.Category ?? 0], 'PUT does not reset links');
     await expectLinks(service, 'Items(11)/Tags', 'Tags', item(11)?.Tags ?? [], 'PUT does not reset links');
   }),
   check('PUT Customers(2) gives omitted properties their DefaultValue', 'update.replace', async ({ service }) => {
     await send(service, 'PUT', 'Customers(2)', { ID: 2, Name: 'Reset', Tier: 4 }, 204, ANY);
-    expectEqual(pick(await read(service, 'Customers(2)'), ['Name', 'Status', 'Tier', 'Credit']), { Name: 'Reset', Status: 'new', Tier: 4, Credit: '100.5' }, 'GET Customers(2) after the PUT');
+    expectEqual(
+      pick(await read(service, 'Customers(2)'), ['Name', 'Status', 'Tier', 'Credit']),
+      { Name: 'Reset', Status: 'new', Tier: 4, Credit: '100.5' },
+      'GET Customers(2) after the PUT',
+    );
   }),
   check('PUT Items(999) is 404', 'update.replace', async ({ service }) => {
     await send(service, 'PUT', 'Items(999)', { ID: 999, Name: 'nobody', Created: jsonDate('2021-01-01T00:00:00.000Z', false) }, 404);
@@ -45,7 +53,11 @@ const merge = [
   check('PATCH Items(10) changes only what it sends', 'update.merge', async ({ service }) => {
     await send(service, 'PATCH', 'Items(10)', { Rank: 7 }, 204);
     const before = item(10);
-    expectEqual(pick(await read(service, 'Items(10)'), ['Name', 'Note', 'Rank']), { Name: before?.Name, Note: before?.Note, Rank: 7 }, 'GET Items(10) after the PATCH');
+    expectEqual(
+      pick(await read(service, 'Items(10)'), ['Name', 'Note', 'Rank']),
+      { Name: before?.Name, Note: before?.Note, Rank: 7 },
+      'GET Items(10) after the PATCH',
+    );
   }),
   check('MERGE Items(12) with a binding links it', 'update.merge', async ({ service }) => {
     await send(service, 'MERGE', 'Items(12)', { Category: bind('Categories(2)') }, 204);
@@ -77,7 +89,10 @@ const properties = [
     expectEqual((await read(service, 'Items(3)')).Name, 'renamed 𝄞', 'GET Items(3): Name');
   }),
   check('PUT Items(6)/Amount/$value replaces the value exactly', 'update.properties', async ({ service }) => {
-    const answer = await service.send('PUT', url('Items(6)/Amount/$value'), { headers: { 'content-type': 'text/plain' }, body: '-12345678901234567890.1234567891' });
+    const answer = await service.send('PUT', url('Items(6)/Amount/$value'), {
+      headers: { 'content-type': 'text/plain' },
+      body: '-12345678901234567890.1234567891',
+    });
     expectEqual(answer.status, 204, 'PUT Items(6)/Amount/$value: status');
     expectEqual((await read(service, 'Items(6)')).Amount, '-12345678901234567890.1234567891', 'GET Items(6): Amount');
   }),
@@ -103,7 +118,10 @@ const deletes = [
     await send(service, 'DELETE', 'Items(7)', undefined, 204);
     await expectMissing(service, 'Items(7)', 'it was deleted');
     const category = item(7)?.Category;
-    const sources = [...(item(7)?.Tags ?? []).map((tag) => `Tags('${tag}')/Items`), ...(category === null || category === undefined ? [] : [`Categories(${category})/Items`])];
+    const sources = [
+      ...(item(7)?.Tags ?? []).map((tag) => `Tags('${tag}')/Items`),
+      ...(category === null || category === undefined ? [] : [`Categories(${category})/Items`]),
+    ];
     for (const path of sources) {
       if ((await linked(service, path, 'Items')).includes(7)) fail(`GET ${path} still lists the deleted Items(7)`);
     }

@@ -32,7 +32,14 @@ function orderJson(order: OrderRow): JsonObject {
 }
 
 function eventJson(event: EventRow): JsonObject {
-  return { ID: event.ID, Label: event.Label, At: dateTime(event.At), AtOffset: dateTimeOffset(event.AtOffset), Duration: event.Duration, Payload: event.Payload };
+  return {
+    ID: event.ID,
+    Label: event.Label,
+    At: dateTime(event.At),
+    AtOffset: dateTimeOffset(event.AtOffset),
+    Duration: event.Duration,
+    Payload: event.Payload,
+  };
 }
 
 /** The structural properties of an entry (no `__metadata`, no navigation), complex values without their `__metadata`. */
@@ -74,7 +81,13 @@ function atomValue(atom: string, name: string): string | null {
   return match[1] === '/>' ? null : (match[2] ?? '');
 }
 
-const xmlText = (text: string): string => text.replace(/&amp;/g, '&').replace(/&lt;/g, '<').replace(/&gt;/g, '>').replace(/&quot;/g, '"').replace(/&apos;/g, "'");
+const xmlText = (text: string): string =>
+  text
+    .replace(/&amp;/g, '&')
+    .replace(/&lt;/g, '<')
+    .replace(/&gt;/g, '>')
+    .replace(/&quot;/g, '"')
+    .replace(/&apos;/g, "'");
 
 const atomCase = check('Atom carries the exact values of every Item', 'values.exact', async ({ service }) => {
   for (const item of FIXTURE_ROWS.Items) {
@@ -136,7 +149,10 @@ export const valueGroups: readonly GroupDefinition[] = [
       feedCase('Customers', FIXTURE_ROWS.Customers.map(customerJson)),
       feedCase('Orders', FIXTURE_ROWS.Orders.map(orderJson)),
       feedCase('Events', FIXTURE_ROWS.Events.map(eventJson)),
-      feedCase('Tags', FIXTURE_ROWS.Tags.map((tag) => ({ ...tag }))),
+      feedCase(
+        'Tags',
+        FIXTURE_ROWS.Tags.map((tag) => ({ ...tag })),
+      ),
       atomCase,
     ],
   },

@@ -47,12 +47,7 @@ export function resolveMemberPath(path: readonly string[], root: EdmEntityType, 
   return { steps, type };
 }
 
-function resolveStep(
-  holder: Holder,
-  name: string,
-  source: ExpressionSource,
-  offset: number,
-): { step: MemberStep; type: ExprType; holder: Holder | undefined } {
+function resolveStep(holder: Holder, name: string, source: ExpressionSource, offset: number): { step: MemberStep; type: ExprType; holder: Holder | undefined } {
   const property = holder.type.propertiesByName.get(name);
   if (property !== undefined) {
     const step: MemberStep = { kind: 'Property', name, property };

@@ -311,9 +311,7 @@ class Parser {
         throw syntaxError(
           this.source,
           argument.loc?.start ?? 0,
-          last
-            ? `the last argument of ${name} must be a quoted type name such as 'Edm.Int32'`
-            : `only the last argument of ${name} is a type name`,
+          last ? `the last argument of ${name} must be a quoted type name such as 'Edm.Int32'` : `only the last argument of ${name} is a type name`,
         );
       }
     });

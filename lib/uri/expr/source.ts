@@ -47,11 +47,7 @@ export function suggest(name: string, candidates: Iterable<string>): string {
 
 /** 400 FILTER_SYNTAX at `position` in `source`. */
 export function syntaxError(source: ExpressionSource, position: number, detail: string): ODataError {
-  return ODataError.fromCode(
-    'FILTER_SYNTAX',
-    { position, text: excerpt(source.text, position), detail },
-    { target: source.target, position },
-  );
+  return ODataError.fromCode('FILTER_SYNTAX', { position, text: excerpt(source.text, position), detail }, { target: source.target, position });
 }
 
 /** 400 FILTER_TYPE at `position` in `source`. */

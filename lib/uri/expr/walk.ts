@@ -105,7 +105,10 @@ export function foldExpression<T>(node: ExprNode, folder: ExpressionFolder<T>): 
     case 'Unary':
       return folder.Unary(node, foldExpression(node.operand, folder));
     case 'Call':
-      return folder.Call(node, node.args.map((arg) => foldExpression(arg, folder)));
+      return folder.Call(
+        node,
+        node.args.map((arg) => foldExpression(arg, folder)),
+      );
     case 'TypeName':
       return folder.TypeName(node);
     default:

@@ -95,7 +95,7 @@ describe('Atom entry: feed customization', () => {
     Edition: 2,
     Title: 'Fish & <Chips>',
     Blurb: '<p>A <b>tasty</b> read</p>',
-    Author: 'Ann O\'Nym',
+    Author: "Ann O'Nym",
     AuthorEmail: 'ann@example.org',
     AuthorUri: 'http://example.org/ann',
     Published: new Date('2001-02-03T04:05:06Z'),
@@ -122,7 +122,7 @@ describe('Atom entry: feed customization', () => {
     expect([attr(one(root, 'atom:rights'), 'type'), one(root, 'atom:rights').text]).toEqual(['text', '(c) 2001']);
   });
 
-  it('writes the xhtml summary as the property\'s own markup inside an XHTML div', () => {
+  it("writes the xhtml summary as the property's own markup inside an XHTML div", () => {
     const { xml } = testEntry('Books', book);
     expect(xml).toContain('<summary type="xhtml"><div xmlns="http://www.w3.org/1999/xhtml"><p>A <b>tasty</b> read</p></div></summary>');
   });
@@ -180,7 +180,11 @@ describe('Atom entry: navigation links', () => {
     expect(nullLink && one(nullLink, 'm:inline').children).toEqual([]);
 
     const products = demo.Products.filter((p) => p.CategoryID === 0);
-    const feedEntry = entryOf('Categories', { ...category0, Products: products }, { select: undefined, expand: [expandItem(entitySet('Categories'), 'Products')] });
+    const feedEntry = entryOf(
+      'Categories',
+      { ...category0, Products: products },
+      { select: undefined, expand: [expandItem(entitySet('Categories'), 'Products')] },
+    );
     const inlineFeed = one(feedEntry, 'atom:link/m:inline/atom:feed');
     expect(one(inlineFeed, 'atom:id').text).toBe(`${SERVICE_ROOT}Categories(0)/Products`);
     expect(attr(one(inlineFeed, 'atom:link'), 'href')).toBe('Categories(0)/Products');
@@ -192,7 +196,7 @@ describe('Atom entry: navigation links', () => {
     expect(select(entry, 'atom:link').map((l) => attr(l, 'title'))).toEqual(['Product', 'Supplier']);
   });
 
-  it('never writes keys that are not properties of a closed type (the demo data\'s CategoryID)', () => {
+  it("never writes keys that are not properties of a closed type (the demo data's CategoryID)", () => {
     const set = entitySet('Products');
     const xml = writeAtomEntry({ kind: 'Entry', entitySet: set, entityType: set.entityType, entity: product0, selectExpand: ALL }, context());
     expect(xml).not.toContain('CategoryID');
@@ -265,7 +269,19 @@ describe('Atom media link entry', () => {
 });
 
 describe('Atom open type', () => {
-  const bag: Entity = { Id: 1, __metadata: { uri: 'x' }, Label: 'x', Color: 'red', Size: 3, Big: 2.5, When: new Date('2020-01-01T00:00:00Z'), Gone: null, 'bad name': 1, Nested: { a: 1 }, Skipped: undefined };
+  const bag: Entity = {
+    Id: 1,
+    __metadata: { uri: 'x' },
+    Label: 'x',
+    Color: 'red',
+    Size: 3,
+    Big: 2.5,
+    When: new Date('2020-01-01T00:00:00Z'),
+    Gone: null,
+    'bad name': 1,
+    Nested: { a: 1 },
+    Skipped: undefined,
+  };
 
   it('writes dynamic properties with their inferred types after the declared ones', () => {
     const { root } = testEntry('Bags', bag);

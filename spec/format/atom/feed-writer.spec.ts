@@ -12,7 +12,17 @@ const NAMESPACES =
 
 function feed(entities: FeedResult['entities'], count?: number): FeedResult {
   const set = entitySet('Products');
-  return { kind: 'Feed', entitySet: set, entityType: set.entityType, selfPath: 'Products', title: 'Products', entities, count, nextLink: undefined, selectExpand: ALL };
+  return {
+    kind: 'Feed',
+    entitySet: set,
+    entityType: set.entityType,
+    selfPath: 'Products',
+    title: 'Products',
+    entities,
+    count,
+    nextLink: undefined,
+    selectExpand: ALL,
+  };
 }
 
 async function* stream(entities: readonly Entity[]): AsyncIterable<Entity> {
@@ -33,10 +43,27 @@ describe('writeAtomFeed', () => {
     const products = set.entityType.navigationPropertiesByName.get('Products');
     if (products === undefined) throw new Error('the demo model has no Categories/Products');
     const expand = { select: undefined, expand: [{ property: products, entitySet: entitySet('Products'), select: undefined, expand: [] }] };
-    const categories = [{ ID: 7, Name: 'Empty', Products: [] }, { ID: 0, Name: 'Food', Products: demo.Products.slice(0, 1) }];
-    const out = await written({ kind: 'Feed', entitySet: set, entityType: set.entityType, selfPath: 'Categories', title: 'Categories', entities: categories, count: undefined, nextLink: undefined, selectExpand: expand });
-    expect(out).toContain(`<m:inline><feed><title type="text">Products</title><id>${SERVICE_ROOT}Categories(7)/Products</id><updated>${UPDATED}</updated><author><name/></author><link rel="self" title="Products" href="Categories(7)/Products"/></feed></m:inline>`);
-    expect(out).toContain(`<m:inline><feed><title type="text">Products</title><id>${SERVICE_ROOT}Categories(0)/Products</id><updated>${UPDATED}</updated><link rel="self"`);
+    const categories = [
+      { ID: 7, Name: 'Empty', Products: [] },
+      { ID: 0, Name: 'Food', Products: demo.Products.slice(0, 1) },
+    ];
+    const out = await written({
+      kind: 'Feed',
+      entitySet: set,
+      entityType: set.entityType,
+      selfPath: 'Categories',
+      title: 'Categories',
+      entities: categories,
+      count: undefined,
+      nextLink: undefined,
+      selectExpand: expand,
+    });
+    expect(out).toContain(
+      `<m:inline><feed><title type="text">Products</title><id>${SERVICE_ROOT}Categories(7)/Products</id><updated>${UPDATED}</updated><author><name/></author><link rel="self" title="Products" href="Categories(7)/Products"/></feed></m:inline>`,
+    );
+    expect(out).toContain(
+      `<m:inline><feed><title type="text">Products</title><id>${SERVICE_ROOT}Categories(0)/Products</id><updated>${UPDATED}</updated><link rel="self"`,
+    );
   });
 
   const EMPTY =
@@ -53,7 +80,9 @@ describe('writeAtomFeed', () => {
 
   it('puts the author before m:count in an empty feed with $inlinecount', async () => {
     const out = await written(feed([], 0));
-    expect(out).toContain(`<updated>${UPDATED}</updated><author><name/></author><link rel="self" title="Products" href="Products"/><m:count>0</m:count></feed>`);
+    expect(out).toContain(
+      `<updated>${UPDATED}</updated><author><name/></author><link rel="self" title="Products" href="Products"/><m:count>0</m:count></feed>`,
+    );
   });
 
   it.each([

@@ -10,9 +10,18 @@ import { testModel } from '../test-model';
 
 type Json = Record<string, unknown>;
 
-function json(setName: string, entity: Entity, selectExpand: SelectExpand = ALL, version: '1.0' | '2.0' = '2.0', model = testModel, extra: Parameters<typeof context>[2] = {}): Json {
+function json(
+  setName: string,
+  entity: Entity,
+  selectExpand: SelectExpand = ALL,
+  version: '1.0' | '2.0' = '2.0',
+  model = testModel,
+  extra: Parameters<typeof context>[2] = {},
+): Json {
   const set = model.entitySets.get(setName) ?? entitySet(setName);
-  const body = JSON.parse(text(writeJsonEntry({ kind: 'Entry', entitySet: set, entityType: set.entityType, entity, selectExpand }, context(version, model, extra)))) as { d: Json };
+  const body = JSON.parse(
+    text(writeJsonEntry({ kind: 'Entry', entitySet: set, entityType: set.entityType, entity, selectExpand }, context(version, model, extra))),
+  ) as { d: Json };
   return body.d;
 }
 
@@ -51,7 +60,14 @@ describe('JSON entry', () => {
   it('writes the etag and complex values with their type', () => {
     const supplier = json('Suppliers', supplier0);
     expect(supplier.__metadata).toEqual({ uri: `${SERVICE_ROOT}Suppliers(0)`, type: 'ODataDemo.Supplier', etag: 'W/"0"' });
-    expect(supplier.Address).toEqual({ __metadata: { type: 'ODataDemo.Address' }, Street: 'NE 228th', City: 'Sammamish', State: 'WA', ZipCode: '98074', Country: 'USA' });
+    expect(supplier.Address).toEqual({
+      __metadata: { type: 'ODataDemo.Address' },
+      Street: 'NE 228th',
+      City: 'Sammamish',
+      State: 'WA',
+      ZipCode: '98074',
+      Country: 'USA',
+    });
   });
 
   it('inlines an expanded feed as an array in 1.0 and as {"results":[...]} in 2.0', () => {
@@ -71,7 +87,10 @@ describe('JSON entry', () => {
   });
 
   it('writes only selected properties and selected or expanded links under $select', () => {
-    const selectExpand: SelectExpand = { select: selection(['Name']), expand: [expandItem(entitySet('Products'), 'Supplier', { select: selection(['Name']), expand: [] })] };
+    const selectExpand: SelectExpand = {
+      select: selection(['Name']),
+      expand: [expandItem(entitySet('Products'), 'Supplier', { select: selection(['Name']), expand: [] })],
+    };
     const entry = json('Products', productWith(product0, ['Supplier']), selectExpand);
     expect(Object.keys(entry)).toEqual(['__metadata', 'Name', 'Supplier']);
     expect(Object.keys(entry.Supplier as Json)).toEqual(['__metadata', 'Name']);
@@ -122,8 +141,12 @@ describe('JSON feed', () => {
   const base = { kind: 'Feed', entitySet: set, entityType: set.entityType, selfPath: 'Products', title: 'Products', selectExpand: ALL } as const;
 
   it('writes {"d":[...]} in 1.0 and {"d":{"results":[...]}} in 2.0', () => {
-    const v1 = JSON.parse(text(writeJsonFeed({ ...base, entities: demo.Products.slice(0, 2), count: undefined, nextLink: undefined }, context('1.0')))) as { d: Json[] };
-    const v2 = JSON.parse(text(writeJsonFeed({ ...base, entities: demo.Products.slice(0, 2), count: undefined, nextLink: undefined }, context('2.0')))) as { d: { results: Json[] } };
+    const v1 = JSON.parse(text(writeJsonFeed({ ...base, entities: demo.Products.slice(0, 2), count: undefined, nextLink: undefined }, context('1.0')))) as {
+      d: Json[];
+    };
+    const v2 = JSON.parse(text(writeJsonFeed({ ...base, entities: demo.Products.slice(0, 2), count: undefined, nextLink: undefined }, context('2.0')))) as {
+      d: { results: Json[] };
+    };
     expect(v1.d.map((e) => e.ID)).toEqual([0, 1]);
     expect(v2.d.results).toEqual(v1.d);
     expect(Object.keys(v2.d)).toEqual(['results']);

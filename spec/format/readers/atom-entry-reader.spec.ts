@@ -1,18 +1,7 @@
 import { readAtomEntry } from '../../../lib/format/readers';
 import type { EntryTarget, ReadContext } from '../../../lib/format/readers';
 import { BAD_VALUE_CASES, PRIMITIVE_CASES } from './primitive-cases';
-import {
-  ATOM_NAMESPACES,
-  SERVICE_ROOT,
-  atomEntry,
-  catchODataError,
-  contextFor,
-  demoModel,
-  related,
-  summarize,
-  targetOf,
-  writeModel,
-} from './reader-fixtures';
+import { ATOM_NAMESPACES, SERVICE_ROOT, atomEntry, catchODataError, contextFor, demoModel, related, summarize, targetOf, writeModel } from './reader-fixtures';
 import type { EntrySummary } from './reader-fixtures';
 
 const items = targetOf(writeModel, 'Items');
@@ -133,7 +122,11 @@ describe('readAtomEntry: entries', () => {
       atomEntry(
         '<d:ID>1</d:ID>',
         link('Owner', 'Items(1)/Owner', `<m:inline>${inlineEntry('<d:ID>9</d:ID><d:Name>Eve</d:Name>', category('WriteTest.Employee'))}</m:inline>`) +
-          link('Parts', 'Items(1)/Parts', `<m:inline><feed>${inlineEntry("<d:PartNo>a</d:PartNo>")}${inlineEntry("<d:PartNo>b</d:PartNo>")}</feed></m:inline>`) +
+          link(
+            'Parts',
+            'Items(1)/Parts',
+            `<m:inline><feed>${inlineEntry('<d:PartNo>a</d:PartNo>')}${inlineEntry('<d:PartNo>b</d:PartNo>')}</feed></m:inline>`,
+          ) +
           link('Detail', 'Items(1)/Detail', '<m:inline/>'),
       ),
       items,
@@ -196,7 +189,7 @@ describe('readAtomEntry: entries', () => {
     ],
     [
       'a composite key equal to the URL key',
-      atomEntry("<d:ItemID m:type=\"Edm.Int32\">4</d:ItemID><d:PartNo>x'y</d:PartNo>"),
+      atomEntry('<d:ItemID m:type="Edm.Int32">4</d:ItemID><d:PartNo>x\'y</d:PartNo>'),
       targetOf(writeModel, 'Parts', { ItemID: 4, PartNo: "x'y" }),
       { type: 'WriteTest.Part', properties: { ItemID: 4, PartNo: "x'y" } },
     ],
@@ -205,7 +198,12 @@ describe('readAtomEntry: entries', () => {
   });
 
   it('resolves $<ContentID> references of a change set', () => {
-    const batch = contextFor(writeModel, { contentIds: new Map([['1', 'People(9)'], ['abc', 'Parts(ItemID=2,PartNo=\'z\')']]) });
+    const batch = contextFor(writeModel, {
+      contentIds: new Map([
+        ['1', 'People(9)'],
+        ['abc', "Parts(ItemID=2,PartNo='z')"],
+      ]),
+    });
     expect(read(atomEntry('', link('Owner', '$1') + link('Parts', '$abc')), items, batch).bindings).toEqual({
       Owner: ['People(ID=9)'],
       Parts: ['Parts(ItemID=2,PartNo=z)'],
@@ -261,26 +259,80 @@ describe('readAtomEntry: refused bodies', () => {
     ['a null non-nullable complex value', atomEntry('<d:Address m:null="true"/>'), 400, 'VALUE_INVALID', "'Address'"],
     ['a nested MaxLength', atomEntry('<d:Address><d:Street>123456789012345678901</d:Street></d:Address>'), 400, 'VALUE_INVALID', "'Street'"],
     ['Binary MaxLength', atomEntry('<d:PBinary>AAAAAAAAAAAA</d:PBinary>'), 400, 'VALUE_INVALID', "'PBinary'"],
-    ['a category of an unrelated type', atomEntry('', category('WriteTest.Part')), 400, 'BODY_INVALID', "'WriteTest.Part' is not 'WriteTest.Item' or a type derived from it"],
-    ['a category of an unknown type', atomEntry('', category('WriteTest.Itme')), 400, 'BODY_INVALID', "'WriteTest.Itme' is not defined in the model. Did you mean 'WriteTest.Item'"],
+    [
+      'a category of an unrelated type',
+      atomEntry('', category('WriteTest.Part')),
+      400,
+      'BODY_INVALID',
+      "'WriteTest.Part' is not 'WriteTest.Item' or a type derived from it",
+    ],
+    [
+      'a category of an unknown type',
+      atomEntry('', category('WriteTest.Itme')),
+      400,
+      'BODY_INVALID',
+      "'WriteTest.Itme' is not defined in the model. Did you mean 'WriteTest.Item'",
+    ],
     ['two categories', atomEntry('', category('WriteTest.Item') + category('WriteTest.Item')), 400, 'BODY_INVALID', 'more than one category'],
     ['an unknown navigation rel', atomEntry('', link('Ownr', 'People(1)')), 400, 'BODY_INVALID', "no navigation property 'Ownr'. Did you mean 'Owner'?"],
     ['a link without href or m:inline', atomEntry('', `<link rel="${related('Owner')}"/>`), 400, 'BODY_INVALID', 'neither an href nor m:inline'],
-    ['a link to another service', atomEntry('', link('Owner', 'http://evil.example/odata/People(1)')), 400, 'BODY_INVALID', 'does not address a resource of this service'],
+    [
+      'a link to another service',
+      atomEntry('', link('Owner', 'http://evil.example/odata/People(1)')),
+      400,
+      'BODY_INVALID',
+      'does not address a resource of this service',
+    ],
     ['a link to a collection', atomEntry('', link('Owner', 'People')), 400, 'BODY_INVALID', 'does not address a single entry by its key'],
     ['a link to an unknown set', atomEntry('', link('Owner', 'Persons(1)')), 400, 'BODY_INVALID', "the link 'Persons(1)' does not address an entry"],
     ['a link with a bad key', atomEntry('', link('Owner', "People('x')")), 400, 'BODY_INVALID', "the link 'People('x')' does not address an entry"],
-    ['a link to the wrong set of the right type', atomEntry('', link('Owner', 'FormerPeople(1)')), 400, 'BODY_INVALID', "addresses the entity set 'FormerPeople', but 'Owner' links to entries of 'People'"],
+    [
+      'a link to the wrong set of the right type',
+      atomEntry('', link('Owner', 'FormerPeople(1)')),
+      400,
+      'BODY_INVALID',
+      "addresses the entity set 'FormerPeople', but 'Owner' links to entries of 'People'",
+    ],
     ['a link to a set of another type', atomEntry('', link('Owner', "Parts(ItemID=1,PartNo='a')")), 400, 'BODY_INVALID', "addresses the entity set 'Parts'"],
     ['an unknown Content-ID', atomEntry('', link('Owner', '$7')), 400, 'BODY_INVALID', "Content-ID '7'"],
-    ['two links for a single-valued navigation', atomEntry('', link('Owner', 'People(1)') + link('Owner', 'People(2)')), 400, 'BODY_INVALID', "'Owner' is given more than once"],
-    ['a feed inlined for a single-valued navigation', atomEntry('', link('Owner', 'x', '<m:inline><feed/></m:inline>')), 400, 'BODY_INVALID', 'must hold an entry, not a feed'],
-    ['an entry inlined for a many-valued navigation', atomEntry('', link('Parts', 'x', `<m:inline>${inlineEntry('')}</m:inline>`)), 400, 'BODY_INVALID', 'must hold a feed, not an entry'],
+    [
+      'two links for a single-valued navigation',
+      atomEntry('', link('Owner', 'People(1)') + link('Owner', 'People(2)')),
+      400,
+      'BODY_INVALID',
+      "'Owner' is given more than once",
+    ],
+    [
+      'a feed inlined for a single-valued navigation',
+      atomEntry('', link('Owner', 'x', '<m:inline><feed/></m:inline>')),
+      400,
+      'BODY_INVALID',
+      'must hold an entry, not a feed',
+    ],
+    [
+      'an entry inlined for a many-valued navigation',
+      atomEntry('', link('Parts', 'x', `<m:inline>${inlineEntry('')}</m:inline>`)),
+      400,
+      'BODY_INVALID',
+      'must hold a feed, not an entry',
+    ],
     ['something else inlined', atomEntry('', link('Parts', 'x', '<m:inline><d:x/></m:inline>')), 400, 'BODY_INVALID', "not 'x'"],
     ['two m:inline', atomEntry('', link('Detail', 'x', '<m:inline/><m:inline/>')), 400, 'BODY_INVALID', 'more than one m:inline'],
-    ['a bad value inside an inline entry', atomEntry('', link('Owner', 'x', `<m:inline>${inlineEntry('<d:ID>x</d:ID>')}</m:inline>`)), 400, 'VALUE_INVALID', "'ID'"],
+    [
+      'a bad value inside an inline entry',
+      atomEntry('', link('Owner', 'x', `<m:inline>${inlineEntry('<d:ID>x</d:ID>')}</m:inline>`)),
+      400,
+      'VALUE_INVALID',
+      "'ID'",
+    ],
     ['inline entries nested too deep', deepEntry(9), 400, 'BODY_INVALID', 'nested deeper than 8 levels'],
-    ['an unexpected element in atom:content', `<entry ${ATOM_NAMESPACES}><content type="application/xml"><d:ID>1</d:ID></content></entry>`, 400, 'BODY_INVALID', "unexpected element 'ID' in atom:content"],
+    [
+      'an unexpected element in atom:content',
+      `<entry ${ATOM_NAMESPACES}><content type="application/xml"><d:ID>1</d:ID></content></entry>`,
+      400,
+      'BODY_INVALID',
+      "unexpected element 'ID' in atom:content",
+    ],
     ['a bad xml:base', `<entry ${ATOM_NAMESPACES} xml:base="http://[::1"/>`, 400, 'BODY_INVALID', 'xml:base'],
   ])('%s', (_name, body, status, code, fragment) => {
     const error = catchODataError(() => read(body));
@@ -306,7 +358,11 @@ describe('readAtomEntry: refused bodies', () => {
 
   it.each([
     ['a key other than the URL key', atomEntry('<d:ID m:type="Edm.Int32">1</d:ID>'), targetOf(writeModel, 'Items', { ID: 2 })],
-    ['one part of a composite key differs', atomEntry('<d:ItemID>4</d:ItemID><d:PartNo>b</d:PartNo>'), targetOf(writeModel, 'Parts', { ItemID: 4, PartNo: 'a' })],
+    [
+      'one part of a composite key differs',
+      atomEntry('<d:ItemID>4</d:ItemID><d:PartNo>b</d:PartNo>'),
+      targetOf(writeModel, 'Parts', { ItemID: 4, PartNo: 'a' }),
+    ],
   ])('%s -> 400 KEY_MISMATCH', (_name, body, target) => {
     const error = catchODataError(() => read(body, target));
     expect([error.status, error.code, error.message]).toEqual([400, 'KEY_MISMATCH', 'The key in the request body does not match the key in the URL.']);

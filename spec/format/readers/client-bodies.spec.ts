@@ -12,14 +12,17 @@ import type { EntrySummary } from './reader-fixtures';
 
 const context = contextFor(demoModel);
 const products = targetOf(demoModel, 'Products');
-const json = (body: string, target = products): EntrySummary => summarize(readJsonEntry(Buffer.from(body), target, { ...context, contentType: 'application/json' }));
-const atom = (body: string, target = products): EntrySummary => summarize(readAtomEntry(Buffer.from(body), target, { ...context, contentType: 'application/atom+xml' }));
+const json = (body: string, target = products): EntrySummary =>
+  summarize(readJsonEntry(Buffer.from(body), target, { ...context, contentType: 'application/json' }));
+const atom = (body: string, target = products): EntrySummary =>
+  summarize(readAtomEntry(Buffer.from(body), target, { ...context, contentType: 'application/atom+xml' }));
 
 const RELEASE = new Date(Date.UTC(1992, 0, 1));
 
 describe('verbose JSON from real clients', () => {
   it('SAPUI5 v2 ODataModel create (createEntry + submitChanges)', () => {
-    const body = '{"__metadata":{"type":"ODataDemo.Product"},"ID":100,"Name":"Bread","Description":"Whole grain",' +
+    const body =
+      '{"__metadata":{"type":"ODataDemo.Product"},"ID":100,"Name":"Bread","Description":"Whole grain",' +
       '"ReleaseDate":"\\/Date(694224000000)\\/","DiscontinuedDate":null,"Rating":4,"Price":"2.50"}';
     expect(json(body)).toEqual({
       type: 'ODataDemo.Product',
@@ -53,7 +56,8 @@ describe('verbose JSON from real clients', () => {
   });
 
   it('datajs create with a binding by __metadata.uri, wrapped in d', () => {
-    const body = '{"d":{"__metadata":{"type":"ODataDemo.Product"},"ID":101,"Name":"Milk","ReleaseDate":"\\/Date(694224000000)\\/",' +
+    const body =
+      '{"d":{"__metadata":{"type":"ODataDemo.Product"},"ID":101,"Name":"Milk","ReleaseDate":"\\/Date(694224000000)\\/",' +
       '"Rating":3,"Price":"3.5","Category":{"__metadata":{"uri":"http://localhost:4004/odata/Categories(1)"}}}}';
     expect(json(body)).toEqual({
       type: 'ODataDemo.Product',

@@ -19,13 +19,73 @@ function isEntryBody(value: unknown): value is EntryBody {
   return typeof value === 'object' && value !== null && 'entityType' in value && 'properties' in value;
 }
 
-const FRAGMENTS = ['<', '>', '/>', '</', '&', '&amp;', '&#0;', '"', "'", '=', ' ', '\n', '{', '}', '[', ']', ':', ',', 'null', 'true', '-1',
-  '1e999', '"\\u0000"', '\\', '$1', '(', ')', '%', '%zz', 'm:null="true"', 'm:type="Edm.Int64"', '<!DOCTYPE x>', '<![CDATA[', ']]>',
-  '__metadata', '__deferred', '"uri":', '"results":', 'xml:base="::"', '\u00ff', '\ud800', '𝄞', '<d:ID>', '</d:ID>', 'Items(1)', '/Date(', ')/',
+const FRAGMENTS = [
+  '<',
+  '>',
+  '/>',
+  '</',
+  '&',
+  '&amp;',
+  '&#0;',
+  '"',
+  "'",
+  '=',
+  ' ',
+  '\n',
+  '{',
+  '}',
+  '[',
+  ']',
+  ':',
+  ',',
+  'null',
+  'true',
+  '-1',
+  '1e999',
+  '"\\u0000"',
+  '\\',
+  '$1',
+  '(',
+  ')',
+  '%',
+  '%zz',
+  'm:null="true"',
+  'm:type="Edm.Int64"',
+  '<!DOCTYPE x>',
+  '<![CDATA[',
+  ']]>',
+  '__metadata',
+  '__deferred',
+  '"uri":',
+  '"results":',
+  'xml:base="::"',
+  '\u00ff',
+  '\ud800',
+  '𝄞',
+  '<d:ID>',
+  '</d:ID>',
+  'Items(1)',
+  '/Date(',
+  ')/',
   // Issue 11: values the writers could not write back, and bodies bigger by structure than the model.
-  '/Date(253402300800000)/', '/Date(-62135596800001)/', '/Date(8640000000000000)/', '9999-12-31T23:59:59-01:00', '0001-01-01T00:00:00+00:30',
-  '10000-01-01T00:00:00', 'P10675200D', 'PT922337203685478S', '\\ud800', '\\udc00\\ud800', '\\ud83d\\ude00', '\\b', '\\uffff', '&#xD800;',
-  '&#x1F600;', ' a="1" b="2"', ',"X1":1,"X2":2,"X3":3'];
+  '/Date(253402300800000)/',
+  '/Date(-62135596800001)/',
+  '/Date(8640000000000000)/',
+  '9999-12-31T23:59:59-01:00',
+  '0001-01-01T00:00:00+00:30',
+  '10000-01-01T00:00:00',
+  'P10675200D',
+  'PT922337203685478S',
+  '\\ud800',
+  '\\udc00\\ud800',
+  '\\ud83d\\ude00',
+  '\\b',
+  '\\uffff',
+  '&#xD800;',
+  '&#x1F600;',
+  ' a="1" b="2"',
+  ',"X1":1,"X2":2,"X3":3',
+];
 
 /** One random edit: delete, insert a fragment, duplicate, or truncate. */
 function mutate(text: string, random: () => number): string {
@@ -150,9 +210,18 @@ describe('fuzzing the body readers', () => {
     const address = { kind: 'Property', property: propertyOf(writeModel, 'Items', 'Address') } as const;
     const owner = linkTargetOf(writeModel, 'Items', 'Owner');
     const D = 'xmlns:d="http://schemas.microsoft.com/ado/2007/08/dataservices"';
-    expect(fuzz([`<d:Address ${D}><d:Street>s</d:Street><d:Geo><d:Lat>1</d:Lat></d:Geo></d:Address>`], (b) => readXmlProperty(b, address, context), 3, 500)).toEqual([]);
+    expect(
+      fuzz([`<d:Address ${D}><d:Street>s</d:Street><d:Geo><d:Lat>1</d:Lat></d:Geo></d:Address>`], (b) => readXmlProperty(b, address, context), 3, 500),
+    ).toEqual([]);
     expect(fuzz(['{"d":{"Address":{"Street":"s","Geo":{"Lat":1}}}}'], (b) => readJsonProperty(b, address, context), 4, 500)).toEqual([]);
-    expect(fuzz([`<uri xmlns="http://schemas.microsoft.com/ado/2007/08/dataservices">http://localhost:4004/odata/People(1)</uri>`], (b) => readXmlLink(b, owner, context), 5, 500)).toEqual([]);
+    expect(
+      fuzz(
+        [`<uri xmlns="http://schemas.microsoft.com/ado/2007/08/dataservices">http://localhost:4004/odata/People(1)</uri>`],
+        (b) => readXmlLink(b, owner, context),
+        5,
+        500,
+      ),
+    ).toEqual([]);
     expect(fuzz(['{"d":{"uri":"People(1)"}}'], (b) => readJsonLink(b, owner, context), 6, 500)).toEqual([]);
   });
 });
@@ -163,8 +232,20 @@ describe('fuzzing the body readers', () => {
  */
 describe('fuzzing property values of well-formed bodies', () => {
   const items = targetOf(writeModel, 'Items');
-  const DATES = ['/Date(253402300799999)/', '/Date(253402300800000)/', '/Date(-62135596800000)/', '/Date(-62135596800001)/', '/Date(8640000000000000)/', '/Date(0+0060)/',
-    '9999-12-31T23:59:59.999', '9999-12-31T23:59:59-00:01', '0001-01-01T00:00:00', '0001-01-01T00:00:00+00:01', '2000-02-29T12:00:00Z', '2000-02-30T00:00:00'];
+  const DATES = [
+    '/Date(253402300799999)/',
+    '/Date(253402300800000)/',
+    '/Date(-62135596800000)/',
+    '/Date(-62135596800001)/',
+    '/Date(8640000000000000)/',
+    '/Date(0+0060)/',
+    '9999-12-31T23:59:59.999',
+    '9999-12-31T23:59:59-00:01',
+    '0001-01-01T00:00:00',
+    '0001-01-01T00:00:00+00:01',
+    '2000-02-29T12:00:00Z',
+    '2000-02-30T00:00:00',
+  ];
   const TIMES = ['PT0S', 'P10675199DT2H48M5.477S', 'P10675199DT2H48M5.478S', 'PT922337203685477S', '-P1D', '23:59:59.999', 'P1Y'];
   const STRINGS = ['plain', '\ud800', 'a\udc00', '\udc00\ud800', '😀', '\u0000', 'tab\there', '\uffff', 'x'.repeat(12), "'quoted'"];
   const NUMBERS = ['1', '-1', '2147483648', '1.5', 'NaN', 'INF', '-INF', '1e39', '3.4e38', '255', '256', '9223372036854775808', '12.345'];
@@ -189,13 +270,25 @@ describe('fuzzing property values of well-formed bodies', () => {
     const random = generator(11);
     // Each property is there one time in three, so that bodies with one hostile value are common.
     const some = (values: Record<string, string>): Record<string, string> => Object.fromEntries(Object.entries(values).filter(() => random() < 0.34));
-    const bodies = () => Buffer.from(JSON.stringify({
-      ID: 1, Code: 'A', Address: { Street: 's' },
-      ...some({
-        PDateTime: pick(random, DATES), PDateTimeOffset: pick(random, DATES), PTime: pick(random, TIMES), PString: pick(random, STRINGS),
-        PInt32: pick(random, NUMBERS), PByte: pick(random, NUMBERS), PInt64: pick(random, NUMBERS), PDouble: pick(random, NUMBERS), PSingle: pick(random, NUMBERS),
-      }),
-    }));
+    const bodies = () =>
+      Buffer.from(
+        JSON.stringify({
+          ID: 1,
+          Code: 'A',
+          Address: { Street: 's' },
+          ...some({
+            PDateTime: pick(random, DATES),
+            PDateTimeOffset: pick(random, DATES),
+            PTime: pick(random, TIMES),
+            PString: pick(random, STRINGS),
+            PInt32: pick(random, NUMBERS),
+            PByte: pick(random, NUMBERS),
+            PInt64: pick(random, NUMBERS),
+            PDouble: pick(random, NUMBERS),
+            PSingle: pick(random, NUMBERS),
+          }),
+        }),
+      );
     const { failures, accepted } = check(bodies, (body) => readJsonEntry(body, items, context), 1500);
     expect(failures).toEqual([]);
     expect(accepted).toBeGreaterThan(100);
@@ -206,12 +299,22 @@ describe('fuzzing property values of well-formed bodies', () => {
     const escape = (text: string) => text.replace(/&/g, '&amp;').replace(/</g, '&lt;');
     const element = (name: string, text: string) => `<d:${name}>${escape(text)}</d:${name}>`;
     const maybe = (text: string): string => (random() < 0.34 ? text : '');
-    const bodies = () => Buffer.from(atomEntry(
-      element('ID', '1') + element('Code', 'A') + '<d:Address><d:Street>s</d:Street></d:Address>' +
-        maybe(element('PDateTime', pick(random, DATES))) + maybe(element('PDateTimeOffset', pick(random, DATES))) +
-        maybe(element('PTime', pick(random, TIMES))) + maybe(element('PString', pick(random, STRINGS))) + maybe(element('PInt32', pick(random, NUMBERS))) +
-        maybe(element('PDouble', pick(random, NUMBERS))) + maybe(element('PSingle', pick(random, NUMBERS))),
-    ), 'utf8');
+    const bodies = () =>
+      Buffer.from(
+        atomEntry(
+          element('ID', '1') +
+            element('Code', 'A') +
+            '<d:Address><d:Street>s</d:Street></d:Address>' +
+            maybe(element('PDateTime', pick(random, DATES))) +
+            maybe(element('PDateTimeOffset', pick(random, DATES))) +
+            maybe(element('PTime', pick(random, TIMES))) +
+            maybe(element('PString', pick(random, STRINGS))) +
+            maybe(element('PInt32', pick(random, NUMBERS))) +
+            maybe(element('PDouble', pick(random, NUMBERS))) +
+            maybe(element('PSingle', pick(random, NUMBERS))),
+        ),
+        'utf8',
+      );
     const { failures, accepted } = check(bodies, (body) => readAtomEntry(body, items, context), 1500);
     expect(failures).toEqual([]);
     expect(accepted).toBeGreaterThan(100);

@@ -12,9 +12,7 @@ function read(body: unknown, target: EntryTarget = items, readContext: ReadConte
   return summarize(readJsonEntry(Buffer.from(text, 'utf8'), target, readContext));
 }
 
-const PRIMITIVE_JSON_CASES = PRIMITIVE_CASES.flatMap(([name, type, , forms, expected]) =>
-  forms.map((form) => [name, type, form, expected] as const),
-);
+const PRIMITIVE_JSON_CASES = PRIMITIVE_CASES.flatMap(([name, type, , forms, expected]) => forms.map((form) => [name, type, form, expected] as const));
 
 describe('readJsonEntry: every primitive type', () => {
   it.each(PRIMITIVE_JSON_CASES)('%s (%s) %j', (name, _type, json, expected) => {
@@ -137,7 +135,13 @@ describe('readJsonEntry: entries', () => {
                 inline: {
                   Items: {
                     set: 'Items',
-                    entries: [{ type: 'WriteTest.Item', properties: { ID: 5 }, inline: { Parts: { set: 'Parts', entries: [{ type: 'WriteTest.Part', properties: { PartNo: 'q' } }] } } }],
+                    entries: [
+                      {
+                        type: 'WriteTest.Item',
+                        properties: { ID: 5 },
+                        inline: { Parts: { set: 'Parts', entries: [{ type: 'WriteTest.Part', properties: { PartNo: 'q' } }] } },
+                      },
+                    ],
                   },
                 },
               },
@@ -154,11 +158,33 @@ describe('readJsonEntry: entries', () => {
     ],
     [
       'an open type: dynamic property types inferred from JSON',
-      { ID: 1, Color: 'red', Count: 5, Big: 5000000000, Ratio: 0.5, Flag: true, When: '/Date(0)/', Local: '/Date(0+0060)/', Nothing: null, Where: { __metadata: { type: 'WriteTest.GeoPoint' }, Lat: 1 } },
+      {
+        ID: 1,
+        Color: 'red',
+        Count: 5,
+        Big: 5000000000,
+        Ratio: 0.5,
+        Flag: true,
+        When: '/Date(0)/',
+        Local: '/Date(0+0060)/',
+        Nothing: null,
+        Where: { __metadata: { type: 'WriteTest.GeoPoint' }, Lat: 1 },
+      },
       targetOf(writeModel, 'Bags'),
       {
         type: 'WriteTest.Bag',
-        properties: { ID: 1, Color: 'red', Count: 5, Big: 5000000000, Ratio: 0.5, Flag: true, When: new Date(0), Local: new Date(0), Nothing: null, Where: { Lat: 1 } },
+        properties: {
+          ID: 1,
+          Color: 'red',
+          Count: 5,
+          Big: 5000000000,
+          Ratio: 0.5,
+          Flag: true,
+          When: new Date(0),
+          Local: new Date(0),
+          Nothing: null,
+          Where: { Lat: 1 },
+        },
         dynamicTypes: {
           Color: 'Edm.String',
           Count: 'Edm.Int32',
@@ -183,7 +209,12 @@ describe('readJsonEntry: entries', () => {
   });
 
   it('resolves $<ContentID> references of a change set', () => {
-    const batch = contextFor(writeModel, { contentIds: new Map([['1', 'People(9)'], ['p', "Parts(ItemID=2,PartNo='z')"]]) });
+    const batch = contextFor(writeModel, {
+      contentIds: new Map([
+        ['1', 'People(9)'],
+        ['p', "Parts(ItemID=2,PartNo='z')"],
+      ]),
+    });
     expect(read({ Owner: { __metadata: { uri: '$1' } }, Parts: [{ __metadata: { uri: '$p' } }] }, items, batch).bindings).toEqual({
       Owner: ['People(ID=9)'],
       Parts: ['Parts(ItemID=2,PartNo=z)'],
@@ -213,9 +244,21 @@ describe('readJsonEntry: refused bodies', () => {
     ['an unknown navigation-like name', { Ownr: null }, 400, 'BODY_INVALID', "Did you mean 'Owner'?"],
     ['__metadata not an object', { __metadata: 'x' }, 400, 'BODY_INVALID', '__metadata must be an object'],
     ['__metadata.type not a string', { __metadata: { type: 1 } }, 400, 'BODY_INVALID', '__metadata.type must be a string'],
-    ['an unrelated __metadata.type', { __metadata: { type: 'WriteTest.Part' } }, 400, 'BODY_INVALID', "'WriteTest.Part' is not 'WriteTest.Item' or a type derived from it"],
+    [
+      'an unrelated __metadata.type',
+      { __metadata: { type: 'WriteTest.Part' } },
+      400,
+      'BODY_INVALID',
+      "'WriteTest.Part' is not 'WriteTest.Item' or a type derived from it",
+    ],
     ['an unknown __metadata.type', { __metadata: { type: 'Nope.Item' } }, 400, 'BODY_INVALID', "'Nope.Item' is not defined in the model"],
-    ['a complex value of the wrong type', { Address: { __metadata: { type: 'WriteTest.GeoPoint' } } }, 400, 'VALUE_INVALID', "__metadata.type 'WriteTest.GeoPoint' does not match"],
+    [
+      'a complex value of the wrong type',
+      { Address: { __metadata: { type: 'WriteTest.GeoPoint' } } },
+      400,
+      'VALUE_INVALID',
+      "__metadata.type 'WriteTest.GeoPoint' does not match",
+    ],
     ['a complex value that is not an object', { Address: 'Main 1' }, 400, 'VALUE_INVALID', 'a complex value must be a JSON object'],
     ['an unknown complex member', { Address: { Zip: '1' } }, 400, 'BODY_INVALID', "'WriteTest.Address' has no property 'Zip'"],
     ['MaxLength', { PString: '12345678901' }, 400, 'VALUE_INVALID', "'PString'"],
@@ -224,22 +267,46 @@ describe('readJsonEntry: refused bodies', () => {
     ['a nested non-nullable complex value', { Address: { Geo: null } }, 400, 'VALUE_INVALID', "'Geo'"],
     ['a nested MaxLength', { Address: { Street: 'x'.repeat(21) } }, 400, 'VALUE_INVALID', "'Street'"],
     ['Decimal scale', { PDecimal: '1.234' }, 400, 'VALUE_INVALID', "'PDecimal'"],
-    ['an array for a single-valued navigation', { Owner: [{ __metadata: { uri: 'People(1)' } }] }, 400, 'BODY_INVALID', "single-valued navigation property 'Owner' cannot hold an array"],
+    [
+      'an array for a single-valued navigation',
+      { Owner: [{ __metadata: { uri: 'People(1)' } }] },
+      400,
+      'BODY_INVALID',
+      "single-valued navigation property 'Owner' cannot hold an array",
+    ],
     ['null for a many-valued navigation', { Parts: null }, 400, 'BODY_INVALID', "many-valued navigation property 'Parts' cannot be null"],
     ['an object for a many-valued navigation', { Parts: { PartNo: 'a' } }, 400, 'BODY_INVALID', 'must hold an array or {"results":[...]}'],
     ['a number for a navigation', { Owner: 5 }, 400, 'BODY_INVALID', "'Owner' must hold entry objects"],
     ['a string in a navigation array', { Parts: ['Parts(1)'] }, 400, 'BODY_INVALID', "'Parts' must hold entry objects"],
-    ['__deferred without uri', { Owner: { __deferred: {} } }, 400, 'BODY_INVALID', '__deferred in \'Owner\' has no uri'],
+    ['__deferred without uri', { Owner: { __deferred: {} } }, 400, 'BODY_INVALID', "__deferred in 'Owner' has no uri"],
     ['a uri that is not a string', { Owner: { __metadata: { uri: 5 } } }, 400, 'BODY_INVALID', "the uri in 'Owner' must be a string"],
-    ['a link to another service', { Owner: { __metadata: { uri: 'http://evil.example/odata/People(1)' } } }, 400, 'BODY_INVALID', 'does not address a resource of this service'],
+    [
+      'a link to another service',
+      { Owner: { __metadata: { uri: 'http://evil.example/odata/People(1)' } } },
+      400,
+      'BODY_INVALID',
+      'does not address a resource of this service',
+    ],
     ['a link to a collection', { Owner: { __metadata: { uri: 'People' } } }, 400, 'BODY_INVALID', 'does not address a single entry by its key'],
-    ['a link to the wrong set', { Owner: { __metadata: { uri: 'FormerPeople(1)' } } }, 400, 'BODY_INVALID', "addresses the entity set 'FormerPeople', but 'Owner' links to entries of 'People'"],
+    [
+      'a link to the wrong set',
+      { Owner: { __metadata: { uri: 'FormerPeople(1)' } } },
+      400,
+      'BODY_INVALID',
+      "addresses the entity set 'FormerPeople', but 'Owner' links to entries of 'People'",
+    ],
     ['a link to another navigation', { Owner: { __deferred: { uri: 'Items(1)/Parts' } } }, 400, 'BODY_INVALID', 'does not address a single entry by its key'],
     ['an empty link', { Owner: { __metadata: { uri: ' ' } } }, 400, 'BODY_INVALID', 'is empty'],
     ['a bad value in an inline entry', { Parts: [{ Quantity: 'many' }] }, 400, 'VALUE_INVALID', "'Quantity'"],
     ['an unknown property in an inline entry', { Owner: { Nme: 'x' } }, 400, 'BODY_INVALID', "'WriteTest.Person' has no property 'Nme'. Did you mean 'Name'?"],
     ['inline entries nested too deep', deepEntry(9), 400, 'BODY_INVALID', 'nested deeper than 8 levels'],
-    ['JSON nested too deep', '{"Address":' + '['.repeat(200) + ']'.repeat(200) + '}', 400, 'BODY_INVALID', 'the JSON is nested deeper than 100 levels (at position'],
+    [
+      'JSON nested too deep',
+      '{"Address":' + '['.repeat(200) + ']'.repeat(200) + '}',
+      400,
+      'BODY_INVALID',
+      'the JSON is nested deeper than 100 levels (at position',
+    ],
   ])('%s', (_name, body, status, code, fragment) => {
     const error = catchODataError(() => read(body));
     expect([error.status, error.code]).toEqual([status, code]);
@@ -252,8 +319,13 @@ describe('readJsonEntry: refused bodies', () => {
 
   it.each<[string, unknown, string, string]>([
     ['an array value', { Tags: ['a'] }, 'BODY_INVALID', 'OData 2.0 has no collection properties'],
-    ['an object without a type', { Where: { Lat: 1 } }, 'BODY_INVALID', "holds an object without __metadata.type"],
-    ['an object of an unknown type', { Where: { __metadata: { type: 'WriteTest.Nowhere' } } }, 'BODY_INVALID', "'WriteTest.Nowhere' of the dynamic property 'Where'"],
+    ['an object without a type', { Where: { Lat: 1 } }, 'BODY_INVALID', 'holds an object without __metadata.type'],
+    [
+      'an object of an unknown type',
+      { Where: { __metadata: { type: 'WriteTest.Nowhere' } } },
+      'BODY_INVALID',
+      "'WriteTest.Nowhere' of the dynamic property 'Where'",
+    ],
     ['a reserved __ name', { __proto__x: 1 }, 'BODY_INVALID', "has no property '__proto__x'"],
   ])('open type: %s -> 400 %s', (_name, body, code, fragment) => {
     const error = catchODataError(() => read(body, targetOf(writeModel, 'Bags')));

@@ -39,7 +39,8 @@ describe('readXmlLink', () => {
   });
 
   it('reads an ODataDemo link as WCF clients send it', () => {
-    const body = '<?xml version="1.0" encoding="utf-8" standalone="yes"?><uri xmlns="http://schemas.microsoft.com/ado/2007/08/dataservices">http://localhost:4004/odata/Categories(1)</uri>';
+    const body =
+      '<?xml version="1.0" encoding="utf-8" standalone="yes"?><uri xmlns="http://schemas.microsoft.com/ado/2007/08/dataservices">http://localhost:4004/odata/Categories(1)</uri>';
     expect(plain(readXmlLink(body, linkTargetOf(demoModel, 'Products', 'Category'), contextFor(demoModel)))).toBe('Categories{"ID":1}');
   });
 
@@ -48,8 +49,22 @@ describe('readXmlLink', () => {
     ['malformed XML', '<uri>', owner, 400, 'BODY_SYNTAX', 'XML'],
     ['a DOCTYPE', '<!DOCTYPE uri><uri/>', owner, 400, 'BODY_DOCTYPE', 'DOCTYPE'],
     ['no namespace', '<uri>People(1)</uri>', owner, 400, 'BODY_INVALID', "expected a 'uri' element"],
-    ['another element', `<link xmlns="${DATA}">People(1)</link>`, owner, 400, 'BODY_INVALID', "found 'link' in http://schemas.microsoft.com/ado/2007/08/dataservices."],
-    ['uri in the Atom namespace', '<uri xmlns="http://www.w3.org/2005/Atom">People(1)</uri>', owner, 400, 'BODY_INVALID', "expected a 'uri' element in the namespace http://schemas.microsoft.com/ado/2007/08/dataservices (or http://schemas.microsoft.com/ado/2007/08/dataservices/metadata), found 'uri' in http://www.w3.org/2005/Atom."],
+    [
+      'another element',
+      `<link xmlns="${DATA}">People(1)</link>`,
+      owner,
+      400,
+      'BODY_INVALID',
+      "found 'link' in http://schemas.microsoft.com/ado/2007/08/dataservices.",
+    ],
+    [
+      'uri in the Atom namespace',
+      '<uri xmlns="http://www.w3.org/2005/Atom">People(1)</uri>',
+      owner,
+      400,
+      'BODY_INVALID',
+      "expected a 'uri' element in the namespace http://schemas.microsoft.com/ado/2007/08/dataservices (or http://schemas.microsoft.com/ado/2007/08/dataservices/metadata), found 'uri' in http://www.w3.org/2005/Atom.",
+    ],
     ['an empty links element', `<links xmlns="${DATA}"/>`, owner, 400, 'BODY_INVALID', 'exactly one'],
     ['two links in one body', `<links xmlns="${DATA}"><uri>People(1)</uri><uri>People(2)</uri></links>`, owner, 400, 'BODY_INVALID', 'one link per request'],
     ['a foreign element in links', `<links xmlns="${DATA}"><count>1</count></links>`, owner, 400, 'BODY_INVALID', "found 'count'"],
@@ -62,7 +77,14 @@ describe('readXmlLink', () => {
     ['a collection', D_URI('People'), owner, 400, 'BODY_INVALID', 'does not address a single entry by its key'],
     ['a navigation without key', D_URI('Items(1)/Owner'), owner, 400, 'BODY_INVALID', 'does not address a single entry by its key'],
     ['a property', D_URI('People(1)/Name'), owner, 400, 'BODY_INVALID', 'does not address a single entry by its key'],
-    ['an unknown set', D_URI('Peeple(1)'), owner, 400, 'BODY_INVALID', "does not address an entry: Resource not found for the segment 'Peeple(1)'. Did you mean 'People'?"],
+    [
+      'an unknown set',
+      D_URI('Peeple(1)'),
+      owner,
+      400,
+      'BODY_INVALID',
+      "does not address an entry: Resource not found for the segment 'Peeple(1)'. Did you mean 'People'?",
+    ],
     ['a bad key', D_URI('People(x)'), owner, 400, 'BODY_INVALID', "the link 'People(x)' does not address an entry"],
     ['an unknown Content-ID', D_URI('$8'), owner, 400, 'BODY_INVALID', "Content-ID '8'"],
     ['a bad URI', D_URI('http://[x/People(1)'), owner, 400, 'BODY_INVALID', 'is not a valid URI'],

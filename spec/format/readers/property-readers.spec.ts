@@ -8,7 +8,10 @@ const context = contextFor();
 
 const declared = (name: string, set = 'Items'): PropertyTarget => ({ kind: 'Property', property: propertyOf(writeModel, set, name) });
 /** A declared property with an `m:MimeType` facet. */
-const withMimeType = (name: string, mimeType: string): PropertyTarget => ({ kind: 'Property', property: { ...propertyOf(writeModel, 'Items', name), mimeType } });
+const withMimeType = (name: string, mimeType: string): PropertyTarget => ({
+  kind: 'Property',
+  property: { ...propertyOf(writeModel, 'Items', name), mimeType },
+});
 const dynamic = (name: string): PropertyTarget => ({ kind: 'Dynamic', name });
 
 /** The body as a comparable value: binary as base64, the dynamic type by name. */
@@ -20,8 +23,18 @@ function plain(body: PropertyBody): unknown {
 describe('readXmlProperty', () => {
   it.each<[string, string, PropertyTarget, unknown]>([
     ['a string', `<d:PString ${D}>abc</d:PString>`, declared('PString'), { value: 'abc' }],
-    ['with the XML declaration and m:type', `<?xml version="1.0" encoding="utf-8"?><d:PInt32 ${D} ${M} m:type="Edm.Int32">42</d:PInt32>`, declared('PInt32'), { value: 42 }],
-    ['a default-namespace element', '<PDecimal xmlns="http://schemas.microsoft.com/ado/2007/08/dataservices">1.50</PDecimal>', declared('PDecimal'), { value: '1.5' }],
+    [
+      'with the XML declaration and m:type',
+      `<?xml version="1.0" encoding="utf-8"?><d:PInt32 ${D} ${M} m:type="Edm.Int32">42</d:PInt32>`,
+      declared('PInt32'),
+      { value: 42 },
+    ],
+    [
+      'a default-namespace element',
+      '<PDecimal xmlns="http://schemas.microsoft.com/ado/2007/08/dataservices">1.50</PDecimal>',
+      declared('PDecimal'),
+      { value: '1.5' },
+    ],
     ['null', `<d:PDateTime ${D} ${M} m:null="true"/>`, declared('PDateTime'), { value: null }],
     ['binary', `<d:PBinary ${D}>AQI=</d:PBinary>`, declared('PBinary'), { value: { binary: 'AQI=' } }],
     [
@@ -38,7 +51,9 @@ describe('readXmlProperty', () => {
 
   it('reads ODataDemo Product/Name', () => {
     const target: PropertyTarget = { kind: 'Property', property: propertyOf(demoModel, 'Products', 'Name') };
-    expect(readXmlProperty(`<Name xmlns="http://schemas.microsoft.com/ado/2007/08/dataservices">Bread</Name>`, target, contextFor(demoModel)).value).toBe('Bread');
+    expect(readXmlProperty(`<Name xmlns="http://schemas.microsoft.com/ado/2007/08/dataservices">Bread</Name>`, target, contextFor(demoModel)).value).toBe(
+      'Bread',
+    );
   });
 
   it.each<[string, string, PropertyTarget, number, string, string]>([
@@ -66,7 +81,12 @@ describe('readJsonProperty', () => {
     ['Int64 as a string', { d: { PInt64: '9007199254740993' } }, declared('PInt64'), { value: '9007199254740993' }],
     ['a date', { PDateTime: '/Date(0)/' }, declared('PDateTime'), { value: new Date(0) }],
     ['null', { d: { PString: null } }, declared('PString'), { value: null }],
-    ['a complex value', { d: { Address: { __metadata: { type: 'WriteTest.Address' }, City: 'X', Geo: { Lon: 2 } } } }, declared('Address'), { value: { City: 'X', Geo: { Lon: 2 } } }],
+    [
+      'a complex value',
+      { d: { Address: { __metadata: { type: 'WriteTest.Address' }, City: 'X', Geo: { Lon: 2 } } } },
+      declared('Address'),
+      { value: { City: 'X', Geo: { Lon: 2 } } },
+    ],
     ['a dynamic property', { d: { Count: 3 } }, dynamic('Count'), { value: 3, type: 'Edm.Int32' }],
   ])('%s', (_name, body, target, expected) => {
     expect(plain(readJsonProperty(Buffer.from(JSON.stringify(body)), target, context))).toEqual(expected);
@@ -93,7 +113,13 @@ describe('readRawValue', () => {
     ['text for a string', Buffer.from('héllo'), declared('PString'), 'text/plain;charset=utf-8', { value: 'héllo' }],
     ['an integer', Buffer.from('42'), declared('PInt32'), 'text/plain', { value: 42 }],
     ['a date', Buffer.from('2010-01-02T03:04:05'), declared('PDateTime'), 'TEXT/Plain ; charset="UTF-8"', { value: new Date(Date.UTC(2010, 0, 2, 3, 4, 5)) }],
-    ['bytes for binary, whatever the charset', Buffer.from([0, 255, 1]), declared('PBinary'), 'application/octet-stream;charset=latin1', { value: { binary: 'AP8B' } }],
+    [
+      'bytes for binary, whatever the charset',
+      Buffer.from([0, 255, 1]),
+      declared('PBinary'),
+      'application/octet-stream;charset=latin1',
+      { value: { binary: 'AP8B' } },
+    ],
     ['the declared MIME type (m:MimeType)', Buffer.from('<b>x</b>'), withMimeType('PString', 'text/html'), 'text/html; charset=utf-8', { value: '<b>x</b>' }],
     ['text/plain for a property with a declared MIME type', Buffer.from('x'), withMimeType('PString', 'text/html'), 'text/plain', { value: 'x' }],
     ['bytes for binary with a declared MIME type', Buffer.from([1]), withMimeType('PBinary', 'image/png'), 'image/png', { value: { binary: 'AQ==' } }],
@@ -121,6 +147,8 @@ describe('readRawValue', () => {
     const error = catchODataError(() => readRawValue(Buffer.from('"abc"'), declared('PString'), { contentType: 'application/json' }));
     expect(error.message).toBe("Unsupported content type 'application/json': the raw value of 'PString' (Edm.String) is sent as text/plain.");
     const missing = catchODataError(() => readRawValue(Buffer.from('1'), withMimeType('PBinary', 'image/png'), { contentType: undefined }));
-    expect(missing.message).toBe("Unsupported content type '(none)': the raw value of 'PBinary' (Edm.Binary) is sent as image/png or application/octet-stream.");
+    expect(missing.message).toBe(
+      "Unsupported content type '(none)': the raw value of 'PBinary' (Edm.Binary) is sent as image/png or application/octet-stream.",
+    );
   });
 });

@@ -33,9 +33,7 @@ function setOf(model: EdmModel, name: string): EdmEntitySet {
 /** The target of a POST to a set (or PUT/MERGE with a URL key). */
 export function targetOf(model: EdmModel, setName: string, expectedKey?: EntityKey): EntryTarget {
   const entitySet = setOf(model, setName);
-  return expectedKey === undefined
-    ? { entitySet, entityType: entitySet.entityType }
-    : { entitySet, entityType: entitySet.entityType, expectedKey };
+  return expectedKey === undefined ? { entitySet, entityType: entitySet.entityType } : { entitySet, entityType: entitySet.entityType, expectedKey };
 }
 
 /** A declared property by `Set/Property`. */
@@ -90,9 +88,7 @@ export function summarize(entry: EntryBody): EntrySummary {
     summary.bindings = Object.fromEntries(entry.bindings.map((b) => [b.property.name, b.targets.map(referenceText)]));
   }
   if (entry.inline.length > 0) {
-    summary.inline = Object.fromEntries(
-      entry.inline.map((i) => [i.property.name, { set: i.entitySet.name, entries: i.entries.map(summarize) }]),
-    );
+    summary.inline = Object.fromEntries(entry.inline.map((i) => [i.property.name, { set: i.entitySet.name, entries: i.entries.map(summarize) }]));
   }
   if (entry.mediaLinkEntry) summary.mediaLinkEntry = true;
   if (entry.id !== undefined) summary.id = entry.id;

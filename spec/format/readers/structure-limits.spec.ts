@@ -26,7 +26,13 @@ describe('JSON objects with more members than the model holds', () => {
   it('reads a full Product (every property, both links, __metadata)', () => {
     const body = JSON.stringify({
       __metadata: { type: 'ODataDemo.Product' },
-      ID: 1, Name: 'n', Description: 'd', ReleaseDate: '/Date(0)/', DiscontinuedDate: null, Rating: 1, Price: '1',
+      ID: 1,
+      Name: 'n',
+      Description: 'd',
+      ReleaseDate: '/Date(0)/',
+      DiscontinuedDate: null,
+      Rating: 1,
+      Price: '1',
       Category: { __metadata: { uri: 'Categories(0)' } },
       Supplier: { __metadata: { uri: 'Suppliers(0)' } },
     });
@@ -38,7 +44,9 @@ describe('JSON objects with more members than the model holds', () => {
     const text = `{${members.join(',')}}`;
     const error = catchODataError(() => readJsonEntry(Buffer.from(text), products, demo));
     expect([error.status, error.code, error.position]).toEqual([400, 'BODY_INVALID', text.indexOf(',"P10"')]);
-    expect(error.message).toBe(`The request body is invalid: a JSON object has more than 10 members (at position ${text.indexOf(',"P10"')}), more than any type of the model holds.`);
+    expect(error.message).toBe(
+      `The request body is invalid: a JSON object has more than 10 members (at position ${text.indexOf(',"P10"')}), more than any type of the model holds.`,
+    );
   });
 
   it('refuses an object of 800,000 keys (9.9 MB) in milliseconds, not the seconds JSON.parse takes', () => {
@@ -51,7 +59,11 @@ describe('JSON objects with more members than the model holds', () => {
   });
 
   it('does not count members of arrays (a feed of many inline entries) or of strings', () => {
-    const body = JSON.stringify({ ID: 1, Name: 'a,b,c,d,e,f,g,h,i,j,k,l', Products: Array.from({ length: 50 }, () => ({ __metadata: { uri: 'Products(1)' } })) });
+    const body = JSON.stringify({
+      ID: 1,
+      Name: 'a,b,c,d,e,f,g,h,i,j,k,l',
+      Products: Array.from({ length: 50 }, () => ({ __metadata: { uri: 'Products(1)' } })),
+    });
     expect(readJsonEntry(Buffer.from(body), targetOf(demoModel, 'Categories'), demo).bindings[0].targets).toHaveLength(50);
   });
 });
@@ -61,7 +73,11 @@ describe('XML elements with more attributes or property elements than the model 
 
   it('refuses an m:properties with more property elements than the largest type', () => {
     const error = catchODataError(() => readAtomEntry(Buffer.from(atomEntry(properties(11))), products, demo));
-    expect([error.status, error.code, error.message]).toEqual([400, 'BODY_INVALID', 'The request body is invalid: the element \'properties\' has more than 10 child elements (line 1), more than any type of the model holds.']);
+    expect([error.status, error.code, error.message]).toEqual([
+      400,
+      'BODY_INVALID',
+      "The request body is invalid: the element 'properties' has more than 10 child elements (line 1), more than any type of the model holds.",
+    ]);
   });
 
   it('refuses an element with more than 64 attributes, and one with 420,000 in milliseconds', () => {
@@ -69,7 +85,11 @@ describe('XML elements with more attributes or property elements than the model 
     const few = `<entry ${ATOM_NAMESPACES}${attributes(50)}><content type="application/xml"><m:properties><d:ID>1</d:ID></m:properties></content></entry>`;
     expect(readAtomEntry(Buffer.from(few), products, demo).properties.get('ID')).toBe(1);
     const error = catchODataError(() => readAtomEntry(Buffer.from(`<entry ${ATOM_NAMESPACES}${attributes(65)}/>`), products, demo));
-    expect([error.status, error.code, error.message]).toEqual([400, 'BODY_INVALID', 'The request body is invalid: an XML element has more than 64 attributes (line 1).']);
+    expect([error.status, error.code, error.message]).toEqual([
+      400,
+      'BODY_INVALID',
+      'The request body is invalid: an XML element has more than 64 attributes (line 1).',
+    ]);
     const huge = Buffer.from(`<entry ${ATOM_NAMESPACES}${attributes(420_000)}/>`);
     const started = process.hrtime.bigint();
     expect(catchODataError(() => readAtomEntry(huge, products, demo)).code).toBe('BODY_INVALID');
@@ -83,7 +103,10 @@ describe('XML elements with more attributes or property elements than the model 
   });
 
   it('leaves inline feeds unbounded by the member bound (a deep insert of many entries)', () => {
-    const entries = Array.from({ length: 30 }, (_, i) => `<entry><content type="application/xml"><m:properties><d:ID>${i}</d:ID></m:properties></content></entry>`).join('');
+    const entries = Array.from(
+      { length: 30 },
+      (_, i) => `<entry><content type="application/xml"><m:properties><d:ID>${i}</d:ID></m:properties></content></entry>`,
+    ).join('');
     const body = `<entry ${ATOM_NAMESPACES}><link rel="http://schemas.microsoft.com/ado/2007/08/dataservices/related/Products" href="x"><m:inline><feed>${entries}</feed></m:inline></link><content type="application/xml"><m:properties><d:ID>1</d:ID></m:properties></content></entry>`;
     expect(readAtomEntry(Buffer.from(body), targetOf(demoModel, 'Categories'), demo).inline[0].entries).toHaveLength(30);
   });

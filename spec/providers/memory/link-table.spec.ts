@@ -22,7 +22,14 @@ describe('LinkTable partners: one key stored bare, a Set from the second', () =>
     const table = productsCategories();
     expect(table.add(0, 'p1', 'c1')).toBe(true);
     expect(table.add(0, 'p1', 'c1')).toBe(false);
-    expect(readAll(table.targets(0, 'p1'))).toEqual({ size: 1, spread: ['c1'], keys: ['c1'], values: ['c1'], entries: [['c1', 'c1']], visited: ['c1=c1:true'] });
+    expect(readAll(table.targets(0, 'p1'))).toEqual({
+      size: 1,
+      spread: ['c1'],
+      keys: ['c1'],
+      values: ['c1'],
+      entries: [['c1', 'c1']],
+      visited: ['c1=c1:true'],
+    });
     expect(table.targets(0, 'p1').has('c1')).toBe(true);
     expect(table.targets(0, 'p1').has('c2')).toBe(false);
     expect(table.partnerCount(0, 'p1')).toBe(1);
@@ -38,7 +45,14 @@ describe('LinkTable partners: one key stored bare, a Set from the second', () =>
     expect(table.remove(1, 'c1', 'p1')).toBe(true);
     expect(table.remove(1, 'c1', 'p1')).toBe(false);
     expect(table.remove(0, 'p2', 'c1')).toBe(true);
-    expect(readAll(table.targets(1, 'c1'))).toEqual({ size: 1, spread: ['p3'], keys: ['p3'], values: ['p3'], entries: [['p3', 'p3']], visited: ['p3=p3:true'] });
+    expect(readAll(table.targets(1, 'c1'))).toEqual({
+      size: 1,
+      spread: ['p3'],
+      keys: ['p3'],
+      values: ['p3'],
+      entries: [['p3', 'p3']],
+      visited: ['p3=p3:true'],
+    });
     table.add(1, 'c1', 'p4');
     expect([...table.targets(1, 'c1')]).toEqual(['p3', 'p4']);
     expect(table.has(0, 'p4', 'c1')).toBe(true);

@@ -32,14 +32,27 @@ describe('loadData', () => {
     expect(store.related(setOf(model, 'Orders'), ORDER_A, navOf(model, 'Orders', 'Customer')).map((c) => c.ID)).toEqual(['9007199254740993']);
     expect(store.related(setOf(model, 'Customers'), '2', navOf(model, 'Customers', 'Orders')).map((o) => o.ID)).toEqual([ORDER_B]);
     expect(store.related(setOf(model, 'Employees'), '1', navOf(model, 'Employees', 'Reports')).map((e) => e.ID)).toEqual([2, 3]);
-    expect(store.get(setOf(model, 'Products'), { Code: 'P1' })).toEqual({ Code: 'P1', Picture: new Uint8Array([1, 2, 3]), Released: new Date('2019-05-01T00:00:00Z') });
+    expect(store.get(setOf(model, 'Products'), { Code: 'P1' })).toEqual({
+      Code: 'P1',
+      Picture: new Uint8Array([1, 2, 3]),
+      Released: new Date('2019-05-01T00:00:00Z'),
+    });
     // Dynamic properties of the open type are kept as given.
     expect(store.get(setOf(model, 'Notes'), { ID: 1 })).toEqual({ ID: 1, Text: 'hello', Color: 'red', Size: 3 });
   });
 
   it('accepts a composite-key link as an object, and the same link stated from both sides', () => {
     const data = shopData();
-    const orders = [{ ...data.Orders[0], Lines: [{ OrderID: ORDER_A, No: 1 }, { OrderID: ORDER_A.toUpperCase(), No: 2 }] }, data.Orders[1]];
+    const orders = [
+      {
+        ...data.Orders[0],
+        Lines: [
+          { OrderID: ORDER_A, No: 1 },
+          { OrderID: ORDER_A.toUpperCase(), No: 2 },
+        ],
+      },
+      data.Orders[1],
+    ];
     expect(problemsOf(model, { ...data, Orders: orders })).toEqual([]);
   });
 
@@ -48,26 +61,52 @@ describe('loadData', () => {
     ['an unknown set', { Custmers: [] }, ["Unknown entity set 'Custmers'. Did you mean 'Customers'?"]],
     ['a set that is not an array', { Products: {} as unknown as [] }, ['Products: expected an array of entities.']],
     ['an entity that is not an object', { Products: [5 as unknown as Record<string, unknown>] }, ['Products[0]: expected an object.']],
-    ['an unknown property', { Products: [{ Code: 'X', Picturee: null }] }, ["Products('X'): unknown property 'Picturee' (Shop.Product is not an open type). Did you mean 'Picture'?"]],
+    [
+      'an unknown property',
+      { Products: [{ Code: 'X', Picturee: null }] },
+      ["Products('X'): unknown property 'Picturee' (Shop.Product is not an open type). Did you mean 'Picture'?"],
+    ],
     [
       'a bad value',
       { Products: [{ Code: 'X', Released: '2019-02-30T00:00:00Z' }] },
-      ['Products(\'X\'): Invalid value for property \'Released\' of type Edm.DateTime: expected an ISO 8601 date-time such as "1992-01-01T00:00:00Z"'],
+      ["Products('X'): Invalid value for property 'Released' of type Edm.DateTime: expected an ISO 8601 date-time such as \"1992-01-01T00:00:00Z\""],
     ],
-    ['bad base64', { Products: [{ Code: 'X', Picture: 'A*B=' }] }, ["Products('X'): Invalid value for property 'Picture' of type Edm.Binary: expected a base64 string or a Uint8Array"]],
-    ['a missing key', { Products: [{ Picture: null }] }, ['Products[0]: Invalid value for property \'Code\' of type Edm.String: a value is required (Nullable="false" on Shop.Product)']],
-    ['an Int64 out of range', { Customers: [{ ID: '9223372036854775808' }] }, ["Customers(9223372036854775808L): Invalid value for property 'ID' of type Edm.Int64: out of the Int64 range"]],
+    [
+      'bad base64',
+      { Products: [{ Code: 'X', Picture: 'A*B=' }] },
+      ["Products('X'): Invalid value for property 'Picture' of type Edm.Binary: expected a base64 string or a Uint8Array"],
+    ],
+    [
+      'a missing key',
+      { Products: [{ Picture: null }] },
+      ['Products[0]: Invalid value for property \'Code\' of type Edm.String: a value is required (Nullable="false" on Shop.Product)'],
+    ],
+    [
+      'an Int64 out of range',
+      { Customers: [{ ID: '9223372036854775808' }] },
+      ["Customers(9223372036854775808L): Invalid value for property 'ID' of type Edm.Int64: out of the Int64 range"],
+    ],
     ['a duplicate key', { Products: [{ Code: 'P1' }, { Code: 'P1' }] }, ["Products('P1'): duplicate key in 'Products' (entry 1)."]],
-    ['a Guid key duplicated in another letter case', { ...base, Orders: [...base.Orders, { ...base.Orders[0], ID: ORDER_A.toUpperCase() }] }, [
-      `Orders(guid'${ORDER_A.toUpperCase()}'): duplicate key in 'Orders' (entry 2).`,
-    ]],
+    [
+      'a Guid key duplicated in another letter case',
+      { ...base, Orders: [...base.Orders, { ...base.Orders[0], ID: ORDER_A.toUpperCase() }] },
+      [`Orders(guid'${ORDER_A.toUpperCase()}'): duplicate key in 'Orders' (entry 2).`],
+    ],
     [
       'a dangling link',
       { ...base, Lines: [{ ...base.Lines[0], Product: 'P9' }, ...base.Lines.slice(1)] },
       [`${LINE_A1}: navigation property 'Product' links to Products('P9'), which does not exist.`],
     ],
-    ['an array for a single-valued link', { Employees: [{ ID: 1 }, { ID: 2, Manager: [1] }] }, ["Employees(2): navigation property 'Manager' must hold one key (or null)."]],
-    ['a scalar for a many-valued link', { Employees: [{ ID: 1, Reports: 2 }, { ID: 2 }] }, ["Employees(1): navigation property 'Reports' must hold an array of keys."]],
+    [
+      'an array for a single-valued link',
+      { Employees: [{ ID: 1 }, { ID: 2, Manager: [1] }] },
+      ["Employees(2): navigation property 'Manager' must hold one key (or null)."],
+    ],
+    [
+      'a scalar for a many-valued link',
+      { Employees: [{ ID: 1, Reports: 2 }, { ID: 2 }] },
+      ["Employees(1): navigation property 'Reports' must hold an array of keys."],
+    ],
     [
       'a target key of the wrong type',
       { Employees: [{ ID: 1 }, { ID: 2, Manager: '1' }] },
@@ -111,9 +150,17 @@ describe('fromForeignKeys', () => {
   });
 
   it('maps composite foreign keys to a key object', () => {
-    const data = { Items: [{ ID: 1, OrderNo: 7, OrderYear: 2020 }, { ID: 2, OrderNo: null, OrderYear: null }] };
+    const data = {
+      Items: [
+        { ID: 1, OrderNo: 7, OrderYear: 2020 },
+        { ID: 2, OrderNo: null, OrderYear: null },
+      ],
+    };
     expect(fromForeignKeys(data, { Items: { Order: { No: 'OrderNo', Year: 'OrderYear' } } })).toEqual({
-      Items: [{ ID: 1, Order: { No: 7, Year: 2020 } }, { ID: 2, Order: null }],
+      Items: [
+        { ID: 1, Order: { No: 7, Year: 2020 } },
+        { ID: 2, Order: null },
+      ],
     });
   });
 

@@ -82,7 +82,7 @@ describe('MemoryProvider on the ODataDemo data', () => {
     };
     expect(await count('Categories(1)/Products')).toBe(6);
     expect(await count('Categories(1)/Products?$filter=Price lt 10')).toBe(1);
-    expect(await count('Products?$filter=Category/Name eq \'Electronics\'')).toBe(2);
+    expect(await count("Products?$filter=Category/Name eq 'Electronics'")).toBe(2);
   });
 
   it('returns a single entity with model values and no foreign-key fields', async () => {
@@ -103,11 +103,16 @@ describe('MemoryProvider on the ODataDemo data', () => {
     expect(await errorOf(provider.query(requestOf(model, 'Categories(0)/Products(3)/Supplier'), CONTEXT))).toBe(
       "404 ENTITY_NOT_FOUND: No entity with the key (3) exists in 'Products'.",
     );
-    expect(await errorOf(provider.query(requestOf(model, 'Categories(7)'), CONTEXT))).toBe("404 ENTITY_NOT_FOUND: No entity with the key (7) exists in 'Categories'.");
+    expect(await errorOf(provider.query(requestOf(model, 'Categories(7)'), CONTEXT))).toBe(
+      "404 ENTITY_NOT_FOUND: No entity with the key (7) exists in 'Categories'.",
+    );
   });
 
   it('expands several levels with $select, keeping every structural property for the writers', async () => {
-    const [category] = await entitiesOf(provider, requestOf(model, 'Categories?$filter=ID eq 2&$expand=Products/Supplier&$select=Name,Products/Name,Products/Supplier/Name'));
+    const [category] = await entitiesOf(
+      provider,
+      requestOf(model, 'Categories?$filter=ID eq 2&$expand=Products/Supplier&$select=Name,Products/Name,Products/Supplier/Name'),
+    );
     const products = category.Products as Entity[];
     expect(Object.keys(category)).toEqual(['ID', 'Name', 'Products']);
     expect(products.map((product) => Object.keys(product))).toEqual([
@@ -160,7 +165,10 @@ describe('MemoryProvider keys', () => {
 
   it.each<[string, unknown[]]>([
     ['Customers(9007199254740993L)', [{ ID: '9007199254740993', Name: 'Big', Version: 4 }]],
-    [`Orders(guid'${ORDER_A.toUpperCase()}')/Lines(OrderID=guid'${ORDER_A}',No=1)/Product`, [{ Code: 'P1', Picture: new Uint8Array([1, 2, 3]), Released: new Date('2019-05-01T00:00:00Z') }]],
+    [
+      `Orders(guid'${ORDER_A.toUpperCase()}')/Lines(OrderID=guid'${ORDER_A}',No=1)/Product`,
+      [{ Code: 'P1', Picture: new Uint8Array([1, 2, 3]), Released: new Date('2019-05-01T00:00:00Z') }],
+    ],
     ["Products('P2')", [{ Code: 'P2', Picture: null, Released: null }]],
     ["Notes?$filter=Text eq 'hello'", [{ ID: 1, Text: 'hello', Color: 'red', Size: 3 }]],
   ])('%s', async (url, expected) => {
@@ -171,7 +179,13 @@ describe('MemoryProvider keys', () => {
 describe('MemoryProvider costs', () => {
   const model = demoModel();
   const categories = Array.from({ length: 20 }, (_, i) => ({ ID: i, Name: `C${i}` }));
-  const products = Array.from({ length: 1000 }, (_, i) => ({ ID: i, ReleaseDate: '2000-01-01T00:00:00Z', Rating: i % 5, Price: String(i), CategoryID: i % 20 }));
+  const products = Array.from({ length: 1000 }, (_, i) => ({
+    ID: i,
+    ReleaseDate: '2000-01-01T00:00:00Z',
+    Rating: i % 5,
+    Price: String(i),
+    CategoryID: i % 20,
+  }));
   const provider = new MemoryProvider(model, { Categories: categories, Products: products }, { links: { Products: { Category: 'CategoryID' } } });
 
   afterEach(() => jest.restoreAllMocks());

@@ -10,7 +10,6 @@ import type { ModelDefinition } from '../../../lib/edm/definition';
 import type { EdmEntitySet, EdmModel, EdmNavigationProperty } from '../../../lib/edm/model';
 import type { MemoryData } from '../../../lib/providers/memory/load-data';
 
-
 /** The ODataDemo model, read from the fixture's $metadata. */
 export function demoModel(): EdmModel {
   return DEMO_MODEL;
@@ -130,10 +129,38 @@ const SHOP: ModelDefinition = {
             { name: 'Notes', entityType: 'Shop.Note' },
           ],
           associationSets: [
-            { name: 'Customers_Orders', association: 'Shop.Customer_Orders', ends: [{ role: 'Customer', entitySet: 'Customers' }, { role: 'Orders', entitySet: 'Orders' }] },
-            { name: 'Orders_Lines', association: 'Shop.Order_Lines', ends: [{ role: 'Order', entitySet: 'Orders' }, { role: 'Lines', entitySet: 'Lines' }] },
-            { name: 'Lines_Product', association: 'Shop.Line_Product', ends: [{ role: 'Lines', entitySet: 'Lines' }, { role: 'Product', entitySet: 'Products' }] },
-            { name: 'Employees_Manager', association: 'Shop.Employee_Manager', ends: [{ role: 'Report', entitySet: 'Employees' }, { role: 'Manager', entitySet: 'Employees' }] },
+            {
+              name: 'Customers_Orders',
+              association: 'Shop.Customer_Orders',
+              ends: [
+                { role: 'Customer', entitySet: 'Customers' },
+                { role: 'Orders', entitySet: 'Orders' },
+              ],
+            },
+            {
+              name: 'Orders_Lines',
+              association: 'Shop.Order_Lines',
+              ends: [
+                { role: 'Order', entitySet: 'Orders' },
+                { role: 'Lines', entitySet: 'Lines' },
+              ],
+            },
+            {
+              name: 'Lines_Product',
+              association: 'Shop.Line_Product',
+              ends: [
+                { role: 'Lines', entitySet: 'Lines' },
+                { role: 'Product', entitySet: 'Products' },
+              ],
+            },
+            {
+              name: 'Employees_Manager',
+              association: 'Shop.Employee_Manager',
+              ends: [
+                { role: 'Report', entitySet: 'Employees' },
+                { role: 'Manager', entitySet: 'Employees' },
+              ],
+            },
           ],
         },
       ],
@@ -243,7 +270,14 @@ const GALLERY: ModelDefinition = {
             { name: 'Documents', entityType: 'Gallery.Document' },
           ],
           associationSets: [
-            { name: 'Albums_Photos', association: 'Gallery.Album_Photos', ends: [{ role: 'Album', entitySet: 'Albums' }, { role: 'Photos', entitySet: 'Photos' }] },
+            {
+              name: 'Albums_Photos',
+              association: 'Gallery.Album_Photos',
+              ends: [
+                { role: 'Album', entitySet: 'Albums' },
+                { role: 'Photos', entitySet: 'Photos' },
+              ],
+            },
           ],
         },
       ],

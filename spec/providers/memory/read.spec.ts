@@ -49,7 +49,11 @@ describe('resolvePath', () => {
       () => pathOf(model, 'Orders', { ID: ORDER_A }, ['Lines', { OrderID: ORDER_A, No: 9 }], ['Product']),
       `404 ENTITY_NOT_FOUND: No entity with the key (OrderID=guid'${ORDER_A}',No=9) exists in 'Lines'.`,
     ],
-    ['a single-valued hop without a link before the end', () => pathOf(model, 'Employees', { ID: 1 }, ['Manager'], ['Reports']), "404 RESOURCE_NOT_FOUND: Resource not found for the segment 'Manager'."],
+    [
+      'a single-valued hop without a link before the end',
+      () => pathOf(model, 'Employees', { ID: 1 }, ['Manager'], ['Reports']),
+      "404 RESOURCE_NOT_FOUND: Resource not found for the segment 'Manager'.",
+    ],
   ])('refuses %s', (_what, path, expected) => {
     expect(errorOf(() => resolvePath(store, path()))).toBe(expected);
   });
@@ -72,26 +76,44 @@ describe('projectEntity', () => {
     (copy.Released as Date).setTime(0);
     (copy.Picture as Uint8Array)[0] = 9;
     copy.Code = 'changed';
-    expect(store.get(setOf(model, 'Products'), { Code: 'P1' })).toEqual({ Code: 'P1', Picture: new Uint8Array([1, 2, 3]), Released: new Date('2019-05-01T00:00:00Z') });
+    expect(store.get(setOf(model, 'Products'), { Code: 'P1' })).toEqual({
+      Code: 'P1',
+      Picture: new Uint8Array([1, 2, 3]),
+      Released: new Date('2019-05-01T00:00:00Z'),
+    });
   });
 
   it('keeps every structural property whatever $select says (the writers apply $select; ETags and skip tokens need the rest)', () => {
     const stored = store.get(setOf(model, 'Customers'), { ID: '2' });
     if (stored === undefined) throw new Error('missing');
     expect(projectEntity(store, setOf(model, 'Customers'), stored, selectExpandOf(model, 'Customers', {}, []))).toEqual({ ID: '2', Name: 'Small', Version: 0 });
-    expect(projectEntity(store, setOf(model, 'Customers'), stored, selectExpandOf(model, 'Customers', {}, ['Version']))).toEqual({ ID: '2', Name: 'Small', Version: 0 });
+    expect(projectEntity(store, setOf(model, 'Customers'), stored, selectExpandOf(model, 'Customers', {}, ['Version']))).toEqual({
+      ID: '2',
+      Name: 'Small',
+      Version: 0,
+    });
   });
 
   it('includes dynamic properties of an open type, selected or not', () => {
     const stored = store.get(setOf(model, 'Notes'), { ID: 1 });
     if (stored === undefined) throw new Error('missing');
-    expect(projectEntity(store, setOf(model, 'Notes'), stored, selectExpandOf(model, 'Notes', {}, ['Color', 'Missing']))).toEqual({ ID: 1, Text: 'hello', Color: 'red', Size: 3 });
+    expect(projectEntity(store, setOf(model, 'Notes'), stored, selectExpandOf(model, 'Notes', {}, ['Color', 'Missing']))).toEqual({
+      ID: 1,
+      Text: 'hello',
+      Color: 'red',
+      Size: 3,
+    });
   });
 
   it('expands several levels: arrays for many-valued, entity or null for single-valued', () => {
     const stored = store.get(setOf(model, 'Customers'), { ID: '9007199254740993' });
     if (stored === undefined) throw new Error('missing');
-    const entity = projectEntity(store, setOf(model, 'Customers'), stored, selectExpandOf(model, 'Customers', { Orders: { Lines: { Product: { $select: ['Code'] } } } }));
+    const entity = projectEntity(
+      store,
+      setOf(model, 'Customers'),
+      stored,
+      selectExpandOf(model, 'Customers', { Orders: { Lines: { Product: { $select: ['Code'] } } } }),
+    );
     expect(entity).toEqual({
       ID: '9007199254740993',
       Name: 'Big',
@@ -154,13 +176,20 @@ describe('the ODataDemo data through foreign keys', () => {
   });
 
   it('404s for a missing root entity', () => {
-    expect(errorOf(() => resolvePath(store, pathOf(model, 'Suppliers', { ID: 7 }, ['Products'])))).toBe("404 ENTITY_NOT_FOUND: No entity with the key (7) exists in 'Suppliers'.");
+    expect(errorOf(() => resolvePath(store, pathOf(model, 'Suppliers', { ID: 7 }, ['Products'])))).toBe(
+      "404 ENTITY_NOT_FOUND: No entity with the key (7) exists in 'Suppliers'.",
+    );
   });
 
   it('expands a supplier with its products and their categories', () => {
     const supplier = store.get(setOf(model, 'Suppliers'), { ID: 1 });
     if (supplier === undefined) throw new Error('missing');
-    const entity = projectEntity(store, setOf(model, 'Suppliers'), supplier, selectExpandOf(model, 'Suppliers', { Products: { $select: ['Name'], $expand: { Category: { $select: ['Name'] } } } }, ['Name']));
+    const entity = projectEntity(
+      store,
+      setOf(model, 'Suppliers'),
+      supplier,
+      selectExpandOf(model, 'Suppliers', { Products: { $select: ['Name'], $expand: { Category: { $select: ['Name'] } } } }, ['Name']),
+    );
     const products = entity.Products as Entity[];
     expect(Object.keys(entity)).toEqual(['ID', 'Name', 'Address', 'Concurrency', 'Products']);
     expect(products.map((product) => [product.ID, product.Name, product.Price, (product.Category as Entity).Name])).toEqual([

@@ -58,7 +58,9 @@ function countReads(map: ReadonlyMap<string, unknown>): { reads: number } {
     keys: { value: () => counted(keys()) },
     entries: { value: () => counted(entries()) },
     [Symbol.iterator]: { value: () => counted(entries()) },
-    forEach: { value: (fn: (value: unknown, key: string, map: Map<string, unknown>) => void) => forEach((value, key, map) => (counter.reads++, fn(value, key, map))) },
+    forEach: {
+      value: (fn: (value: unknown, key: string, map: Map<string, unknown>) => void) => forEach((value, key, map) => (counter.reads++, fn(value, key, map))),
+    },
   });
   return counter;
 }
@@ -102,21 +104,30 @@ describe('MemoryProvider at scale: records read per request', () => {
   });
 
   it('Products/$count without a filter is the set size, with no record read', async () => {
-    const { result, reads } = await measured(() => provider.count({ entitySet: products, entityType: products.entityType, path: pathOf(model, 'Products', undefined), filter: undefined, customOptions: {} }, CONTEXT));
+    const { result, reads } = await measured(() =>
+      provider.count(
+        { entitySet: products, entityType: products.entityType, path: pathOf(model, 'Products', undefined), filter: undefined, customOptions: {} },
+        CONTEXT,
+      ),
+    );
     expect(result).toBe(SIZE);
     expect(reads).toBe(0);
   });
 
   it('Categories(1)/Products/$count without a filter counts the links, with no Product read', async () => {
     const path = pathOf(model, 'Categories', { ID: 1 }, ['Products']);
-    const { result, reads } = await measured(() => provider.count({ entitySet: products, entityType: products.entityType, path, filter: undefined, customOptions: {} }, CONTEXT));
+    const { result, reads } = await measured(() =>
+      provider.count({ entitySet: products, entityType: products.entityType, path, filter: undefined, customOptions: {} }, CONTEXT),
+    );
     expect(result).toBe(Math.ceil((SIZE - 1) / 3));
     expect(reads).toBe(0);
   });
 
   it('a filtered count still reads every record (the filter decides)', async () => {
     const request = requestOf(model, 'Products?$filter=Rating eq 5');
-    const { result, reads } = await measured(() => provider.count({ entitySet: products, entityType: products.entityType, path: request.path, filter: request.filter, customOptions: {} }, CONTEXT));
+    const { result, reads } = await measured(() =>
+      provider.count({ entitySet: products, entityType: products.entityType, path: request.path, filter: request.filter, customOptions: {} }, CONTEXT),
+    );
     expect(result).toBe(reference(request).ids.length);
     expect(reads).toBe(SIZE);
   });

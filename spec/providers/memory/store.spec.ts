@@ -16,7 +16,8 @@ function dump(store: Store, model: EdmModel): unknown {
     for (const values of store.all(set)) {
       const location = store.locate(values);
       for (const property of set.entityType.navigationProperties) {
-        if (location !== undefined) pairs.push(`${set.name}${location.key}/${property.name}->${[...store.relatedKeys(set, location.key, property)].sort().join(',')}`);
+        if (location !== undefined)
+          pairs.push(`${set.name}${location.key}/${property.name}->${[...store.relatedKeys(set, location.key, property)].sort().join(',')}`);
       }
     }
   }
@@ -127,7 +128,9 @@ describe('the MemoryProvider store', () => {
     });
 
     it('refuses a key change with 400 KEY_MISMATCH', () => {
-      expect(codeOf(() => store.merge(Customers(), { ID: 2 }, { ID: 3 }))).toBe('400 KEY_MISMATCH: The key in the request body does not match the key in the URL.');
+      expect(codeOf(() => store.merge(Customers(), { ID: 2 }, { ID: 3 }))).toBe(
+        '400 KEY_MISMATCH: The key in the request body does not match the key in the URL.',
+      );
     });
 
     it('runs the precondition check in the same step, and a refusal changes nothing', () => {
@@ -142,7 +145,9 @@ describe('the MemoryProvider store', () => {
     });
 
     it('answers 404 ENTITY_NOT_FOUND for a missing entity', () => {
-      expect(codeOf(() => store.replace(Products(), { Code: "it's" }, {}))).toBe("404 ENTITY_NOT_FOUND: No entity with the key ('it''s') exists in 'Products'.");
+      expect(codeOf(() => store.replace(Products(), { Code: "it's" }, {}))).toBe(
+        "404 ENTITY_NOT_FOUND: No entity with the key ('it''s') exists in 'Products'.",
+      );
     });
   });
 
@@ -340,9 +345,12 @@ describe('the MemoryProvider store', () => {
       await expect(
         store.transactionAsync(
           async () => {
-            await store.transactionAsync(async () => {
-              await store.exclusiveSync(() => store.insert(Products(), { Code: 'P6' }), scope);
-            }, { scope });
+            await store.transactionAsync(
+              async () => {
+                await store.exclusiveSync(() => store.insert(Products(), { Code: 'P6' }), scope);
+              },
+              { scope },
+            );
             throw new Error('outer fails');
           },
           { scope },
@@ -361,18 +369,28 @@ describe('the MemoryProvider store', () => {
         async () => {
           await store.exclusiveSync(() => store.insert(Products(), { Code: 'P7' }), scope);
           // A nested transaction is still open when the timeout strikes.
-          await store.transactionAsync(async () => {
-            await store.exclusiveSync(() => store.insert(Products(), { Code: 'P8' }), scope);
-            await hung;
-            lateWrite = store.exclusiveSync(() => store.insert(Products(), { Code: 'P9' }), scope).catch((error: unknown) => error);
-          }, { scope });
+          await store.transactionAsync(
+            async () => {
+              await store.exclusiveSync(() => store.insert(Products(), { Code: 'P8' }), scope);
+              await hung;
+              lateWrite = store.exclusiveSync(() => store.insert(Products(), { Code: 'P9' }), scope).catch((error: unknown) => error);
+            },
+            { scope },
+          );
         },
         { scope, timeout: 30 },
       );
       const next = store.exclusiveSync(() => store.insert(Products(), { Code: 'Q1' }).Code, {});
-      const error = await changeset.then(() => undefined, (reason: unknown) => reason);
+      const error = await changeset.then(
+        () => undefined,
+        (reason: unknown) => reason,
+      );
       expect(error).toBeInstanceOf(ODataError);
-      expect([(error as ODataError).status, (error as ODataError).code, (error as ODataError).headers]).toEqual([503, 'PROVIDER_TIMEOUT', { 'retry-after': '1' }]);
+      expect([(error as ODataError).status, (error as ODataError).code, (error as ODataError).headers]).toEqual([
+        503,
+        'PROVIDER_TIMEOUT',
+        { 'retry-after': '1' },
+      ]);
       expect(await next).toBe('Q1');
       resume();
       await new Promise((resolve) => setTimeout(resolve, 5));
@@ -382,7 +400,10 @@ describe('the MemoryProvider store', () => {
       expect(store.get(Products(), { Code: 'P9' })).toBeUndefined();
       const after = dump(store, model) as { sets: [string, { Code?: string }[]][] };
       const products = after.sets.find(([name]) => name === 'Products')?.[1].map((p) => p.Code);
-      expect(products).toEqual([...((before as { sets: [string, { Code?: string }[]][] }).sets.find(([name]) => name === 'Products')?.[1].map((p) => p.Code) ?? []), 'Q1']);
+      expect(products).toEqual([
+        ...((before as { sets: [string, { Code?: string }[]][] }).sets.find(([name]) => name === 'Products')?.[1].map((p) => p.Code) ?? []),
+        'Q1',
+      ]);
     });
 
     it('refuses the late writes of scope-less work of an abandoned transaction (recognised by its async context)', async () => {
@@ -403,7 +424,7 @@ describe('the MemoryProvider store', () => {
       expect(store.get(Products(), { Code: 'P5' })).toBeUndefined();
     });
 
-    it('closes the scope of a transaction whose work failed with the service\'s timeout (PROVIDER_TIMEOUT)', async () => {
+    it("closes the scope of a transaction whose work failed with the service's timeout (PROVIDER_TIMEOUT)", async () => {
       const scope = {};
       const timeout = ODataError.fromCode('PROVIDER_TIMEOUT', { timeout: 5 });
       await expect(store.transactionAsync(async () => Promise.reject(timeout), { scope })).rejects.toBe(timeout);

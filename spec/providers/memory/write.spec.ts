@@ -53,15 +53,34 @@ function ifMatch(header: string, type: EdmEntityType): Precondition {
   if (list === undefined) throw new Error(`bad If-Match ${header}`);
   const any = list.includes('*');
   const etags = list.filter((tag) => tag !== '*');
-  const concurrencyValues = etags.flatMap((tag) => { const values = decodeETag(tag, type); return values === undefined ? [] : [values]; });
+  const concurrencyValues = etags.flatMap((tag) => {
+    const values = decodeETag(tag, type);
+    return values === undefined ? [] : [values];
+  });
   return { any, etags, concurrencyValues, matches: (current) => any || matchesIfMatch(list, encodeETag(current, type)) };
 }
 
 function createOf(set: EdmEntitySet, values: Record<string, PropertyValue>, extra: Partial<CreateRequest> = {}): CreateRequest {
-  return { entitySet: set, entityType: set.entityType, values, sent: new Set(Object.keys(values)), bindings: [], inline: [], parent: undefined, media: undefined, ...extra };
+  return {
+    entitySet: set,
+    entityType: set.entityType,
+    values,
+    sent: new Set(Object.keys(values)),
+    bindings: [],
+    inline: [],
+    parent: undefined,
+    media: undefined,
+    ...extra,
+  };
 }
 
-function updateOf(set: EdmEntitySet, key: EntityKey, mode: 'replace' | 'merge', values: Record<string, PropertyValue>, extra: Partial<UpdateRequest> = {}): UpdateRequest {
+function updateOf(
+  set: EdmEntitySet,
+  key: EntityKey,
+  mode: 'replace' | 'merge',
+  values: Record<string, PropertyValue>,
+  extra: Partial<UpdateRequest> = {},
+): UpdateRequest {
   return { entitySet: set, entityType: set.entityType, key, mode, values, sent: new Set(Object.keys(values)), bindings: [], precondition: undefined, ...extra };
 }
 
@@ -73,7 +92,9 @@ function ref(model: EdmModel, set: string, key: EntityKey): EntityReference {
 function related(provider: MemoryProvider, set: string, key: string, navigation: string): unknown[] {
   const { model } = provider;
   const property = navOf(model, set, navigation);
-  return storeOf(provider).related(setOf(model, set), key, property).map((values) => values[property.target.key[0].name]);
+  return storeOf(provider)
+    .related(setOf(model, set), key, property)
+    .map((values) => values[property.target.key[0].name]);
 }
 
 const PRODUCT = { ReleaseDate: new Date('2020-01-01T00:00:00Z'), Rating: 3, Price: '9.99', Name: 'New', Description: null, DiscontinuedDate: null };
@@ -104,12 +125,24 @@ describe('MemoryProvider.create', () => {
   });
 
   it('starts an integer version column at 0 whatever the body says, and a DateTime token at now', async () => {
-    const supplier = await demo.create(createOf(setOf(model, 'Suppliers'), { ID: 5, Name: 'S', Address: { Street: null, City: null, State: null, ZipCode: null, Country: null }, Concurrency: 99 }), CONTEXT);
+    const supplier = await demo.create(
+      createOf(setOf(model, 'Suppliers'), {
+        ID: 5,
+        Name: 'S',
+        Address: { Street: null, City: null, State: null, ZipCode: null, Country: null },
+        Concurrency: 99,
+      }),
+      CONTEXT,
+    );
     expect(supplier.Concurrency).toBe(0);
     const order = await shop.create(
-      createOf(setOf(shopModelValue, 'Orders'), { ID: '11111111-2222-3333-4444-555555555555', Total: '1', Modified: new Date(0) }, {
-        bindings: [{ property: navOf(shopModelValue, 'Orders', 'Customer'), targets: [ref(shopModelValue, 'Customers', { ID: '2' })] }],
-      }),
+      createOf(
+        setOf(shopModelValue, 'Orders'),
+        { ID: '11111111-2222-3333-4444-555555555555', Total: '1', Modified: new Date(0) },
+        {
+          bindings: [{ property: navOf(shopModelValue, 'Orders', 'Customer'), targets: [ref(shopModelValue, 'Customers', { ID: '2' })] }],
+        },
+      ),
       CONTEXT,
     );
     expect(order.Modified).toEqual(new Date(clock));
@@ -148,7 +181,11 @@ describe('MemoryProvider.create', () => {
       () => createOf(setOf(shopModelValue, 'Lines'), { OrderID: ORDER_A, Quantity: 1 }),
       "400 BODY_INVALID: The request body is invalid: the key property 'No' of Shop.Line is missing; only a single integer key or a Guid key is generated.",
     ],
-    ['a taken key', () => createOf(setOf(shopModelValue, 'Products'), { Code: 'P1', Picture: null, Released: null }), "409 ENTITY_EXISTS: An entity with the key ('P1') already exists in 'Products'."],
+    [
+      'a taken key',
+      () => createOf(setOf(shopModelValue, 'Products'), { Code: 'P1', Picture: null, Released: null }),
+      "409 ENTITY_EXISTS: An entity with the key ('P1') already exists in 'Products'.",
+    ],
     [
       'a missing required link (the `1` end)',
       () => createOf(setOf(shopModelValue, 'Orders'), { ID: '11111111-2222-3333-4444-555555555555', Total: '1', Modified: new Date(0) }),
@@ -157,25 +194,42 @@ describe('MemoryProvider.create', () => {
     [
       'a dangling binding',
       () =>
-        createOf(setOf(shopModelValue, 'Orders'), { Total: '1', Modified: new Date(0) }, {
-          bindings: [{ property: navOf(shopModelValue, 'Orders', 'Customer'), targets: [ref(shopModelValue, 'Customers', { ID: '77' })] }],
-        }),
+        createOf(
+          setOf(shopModelValue, 'Orders'),
+          { Total: '1', Modified: new Date(0) },
+          {
+            bindings: [{ property: navOf(shopModelValue, 'Orders', 'Customer'), targets: [ref(shopModelValue, 'Customers', { ID: '77' })] }],
+          },
+        ),
       "400 BODY_INVALID: The request body is invalid: 'Customer' links to Customers(77L), which does not exist.",
     ],
     [
       'a binding into the wrong set',
       () =>
-        createOf(setOf(shopModelValue, 'Orders'), { Total: '1', Modified: new Date(0) }, {
-          bindings: [{ property: navOf(shopModelValue, 'Orders', 'Customer'), targets: [ref(shopModelValue, 'Employees', { ID: 1 })] }],
-        }),
+        createOf(
+          setOf(shopModelValue, 'Orders'),
+          { Total: '1', Modified: new Date(0) },
+          {
+            bindings: [{ property: navOf(shopModelValue, 'Orders', 'Customer'), targets: [ref(shopModelValue, 'Employees', { ID: 1 })] }],
+          },
+        ),
       "400 BODY_INVALID: The request body is invalid: 'Customer' links to Employees(1) in 'Employees', but its targets are in 'Customers'.",
     ],
     [
       'two bindings for a single-valued navigation property',
       () =>
-        createOf(setOf(shopModelValue, 'Orders'), { Total: '1', Modified: new Date(0) }, {
-          bindings: [{ property: navOf(shopModelValue, 'Orders', 'Customer'), targets: [ref(shopModelValue, 'Customers', { ID: '2' }), ref(shopModelValue, 'Customers', { ID: '2' })] }],
-        }),
+        createOf(
+          setOf(shopModelValue, 'Orders'),
+          { Total: '1', Modified: new Date(0) },
+          {
+            bindings: [
+              {
+                property: navOf(shopModelValue, 'Orders', 'Customer'),
+                targets: [ref(shopModelValue, 'Customers', { ID: '2' }), ref(shopModelValue, 'Customers', { ID: '2' })],
+              },
+            ],
+          },
+        ),
       "400 BODY_INVALID: The request body is invalid: 'Customer' is single-valued but the body links it to 2 entries.",
     ],
     [
@@ -186,9 +240,13 @@ describe('MemoryProvider.create', () => {
     [
       'POST through navigation from a missing source',
       () =>
-        createOf(setOf(shopModelValue, 'Orders'), { Total: '1', Modified: new Date(0) }, {
-          parent: { source: ref(shopModelValue, 'Customers', { ID: '8' }), navigationProperty: navOf(shopModelValue, 'Customers', 'Orders') },
-        }),
+        createOf(
+          setOf(shopModelValue, 'Orders'),
+          { Total: '1', Modified: new Date(0) },
+          {
+            parent: { source: ref(shopModelValue, 'Customers', { ID: '8' }), navigationProperty: navOf(shopModelValue, 'Customers', 'Orders') },
+          },
+        ),
       "404 ENTITY_NOT_FOUND: No entity with the key (8L) exists in 'Customers'.",
     ],
     [
@@ -202,12 +260,16 @@ describe('MemoryProvider.create', () => {
 
   it('links the new entry to the targets of its bindings, seen from both sides', async () => {
     const created = await demo.create(
-      createOf(setOf(model, 'Products'), { ...PRODUCT }, {
-        bindings: [
-          { property: navOf(model, 'Products', 'Category'), targets: [ref(model, 'Categories', { ID: 2 })] },
-          { property: navOf(model, 'Products', 'Supplier'), targets: [ref(model, 'Suppliers', { ID: 0 })] },
-        ],
-      }),
+      createOf(
+        setOf(model, 'Products'),
+        { ...PRODUCT },
+        {
+          bindings: [
+            { property: navOf(model, 'Products', 'Category'), targets: [ref(model, 'Categories', { ID: 2 })] },
+            { property: navOf(model, 'Products', 'Supplier'), targets: [ref(model, 'Suppliers', { ID: 0 })] },
+          ],
+        },
+      ),
       CONTEXT,
     );
     expect(created.ID).toBe(9);
@@ -218,7 +280,11 @@ describe('MemoryProvider.create', () => {
 
   it('links the new entry to the source of a POST through navigation (Categories(0)/Products)', async () => {
     const created = await demo.create(
-      createOf(setOf(model, 'Products'), { ...PRODUCT }, { parent: { source: ref(model, 'Categories', { ID: 0 }), navigationProperty: navOf(model, 'Categories', 'Products') } }),
+      createOf(
+        setOf(model, 'Products'),
+        { ...PRODUCT },
+        { parent: { source: ref(model, 'Categories', { ID: 0 }), navigationProperty: navOf(model, 'Categories', 'Products') } },
+      ),
       CONTEXT,
     );
     expect(related(demo, 'Categories', '0', 'Products')).toEqual([0, created.ID]);
@@ -230,69 +296,114 @@ describe('MemoryProvider.create', () => {
     const Lines = setOf(shopModelValue, 'Lines');
     const ORDER_C = '22222222-2222-4222-8222-222222222222';
     const created = await shop.create(
-      createOf(Customers, { Name: 'Deep', Version: 0 }, {
-        inline: [
-          {
-            property: navOf(shopModelValue, 'Customers', 'Orders'),
-            entries: [
-              createOf(Orders, { ID: ORDER_C, Total: '3', Modified: new Date(0) }, {
-                inline: [
+      createOf(
+        Customers,
+        { Name: 'Deep', Version: 0 },
+        {
+          inline: [
+            {
+              property: navOf(shopModelValue, 'Customers', 'Orders'),
+              entries: [
+                createOf(
+                  Orders,
+                  { ID: ORDER_C, Total: '3', Modified: new Date(0) },
                   {
-                    property: navOf(shopModelValue, 'Orders', 'Lines'),
-                    entries: [createOf(Lines, { OrderID: ORDER_C, No: 1, Quantity: 2 }), createOf(Lines, { OrderID: ORDER_C, No: 2, Quantity: 4 })],
+                    inline: [
+                      {
+                        property: navOf(shopModelValue, 'Orders', 'Lines'),
+                        entries: [createOf(Lines, { OrderID: ORDER_C, No: 1, Quantity: 2 }), createOf(Lines, { OrderID: ORDER_C, No: 2, Quantity: 4 })],
+                      },
+                    ],
                   },
-                ],
-              }),
-              createOf(Orders, { Total: '4', Modified: new Date(0) }),
-            ],
-          },
-        ],
-      }),
+                ),
+                createOf(Orders, { Total: '4', Modified: new Date(0) }),
+              ],
+            },
+          ],
+        },
+      ),
       CONTEXT,
     );
     expect(created).toEqual({ ID: '9007199254740994', Name: 'Deep', Version: 0 });
     const orders = storeOf(shop).related(Customers, '9007199254740994', navOf(shopModelValue, 'Customers', 'Orders'));
     expect(orders.map((order) => order.Total)).toEqual(['3', '4']);
     expect(orders[1].ID).toMatch(UUID);
-    expect(storeOf(shop).related(Orders, ORDER_C, navOf(shopModelValue, 'Orders', 'Lines')).map((line) => line.Quantity)).toEqual([2, 4]);
+    expect(
+      storeOf(shop)
+        .related(Orders, ORDER_C, navOf(shopModelValue, 'Orders', 'Lines'))
+        .map((line) => line.Quantity),
+    ).toEqual([2, 4]);
   });
 
   it('rolls a deep insert back completely when a nested entry fails', async () => {
     const Orders = setOf(shopModelValue, 'Orders');
     const Lines = setOf(shopModelValue, 'Lines');
     const ORDER_C = '22222222-2222-4222-8222-222222222222';
-    const request = createOf(setOf(shopModelValue, 'Customers'), { Name: 'Deep', Version: 0 }, {
-      inline: [
-        {
-          property: navOf(shopModelValue, 'Customers', 'Orders'),
-          entries: [
-            createOf(Orders, { ID: ORDER_C, Total: '3', Modified: new Date(0) }, {
-              inline: [
+    const request = createOf(
+      setOf(shopModelValue, 'Customers'),
+      { Name: 'Deep', Version: 0 },
+      {
+        inline: [
+          {
+            property: navOf(shopModelValue, 'Customers', 'Orders'),
+            entries: [
+              createOf(
+                Orders,
+                { ID: ORDER_C, Total: '3', Modified: new Date(0) },
                 {
-                  property: navOf(shopModelValue, 'Orders', 'Lines'),
-                  // The second line repeats the first one's key: the whole tree goes.
-                  entries: [createOf(Lines, { OrderID: ORDER_C, No: 1, Quantity: 2 }), createOf(Lines, { OrderID: ORDER_C, No: 1, Quantity: 4 })],
+                  inline: [
+                    {
+                      property: navOf(shopModelValue, 'Orders', 'Lines'),
+                      // The second line repeats the first one's key: the whole tree goes.
+                      entries: [createOf(Lines, { OrderID: ORDER_C, No: 1, Quantity: 2 }), createOf(Lines, { OrderID: ORDER_C, No: 1, Quantity: 4 })],
+                    },
+                  ],
                 },
-              ],
-            }),
-          ],
-        },
-      ],
-    });
-    await expectRefused(shop, () => shop.create(request, CONTEXT), `409 ENTITY_EXISTS: An entity with the key (OrderID=guid'${ORDER_C}',No=1) already exists in 'Lines'.`);
+              ),
+            ],
+          },
+        ],
+      },
+    );
+    await expectRefused(
+      shop,
+      () => shop.create(request, CONTEXT),
+      `409 ENTITY_EXISTS: An entity with the key (OrderID=guid'${ORDER_C}',No=1) already exists in 'Lines'.`,
+    );
   });
 
   it('refuses an inline entry of the wrong set and two inline entries for a single-valued property', async () => {
     const Customers = setOf(shopModelValue, 'Customers');
-    const wrongSet = createOf(setOf(shopModelValue, 'Orders'), { Total: '1', Modified: new Date(0) }, {
-      bindings: [{ property: navOf(shopModelValue, 'Orders', 'Customer'), targets: [ref(shopModelValue, 'Customers', { ID: '2' })] }],
-      inline: [{ property: navOf(shopModelValue, 'Orders', 'Lines'), entries: [createOf(Customers, { Name: 'x', Version: 0 })] }],
-    });
-    await expectRefused(shop, () => shop.create(wrongSet, CONTEXT), "400 BODY_INVALID: The request body is invalid: 'Lines' links to an inline entry in 'Customers', but its targets are in 'Lines'.");
-    const twoManagers = createOf(setOf(shopModelValue, 'Employees'), {}, {
-      inline: [{ property: navOf(shopModelValue, 'Employees', 'Manager'), entries: [createOf(setOf(shopModelValue, 'Employees'), {}), createOf(setOf(shopModelValue, 'Employees'), {})] }],
-    });
-    await expectRefused(shop, () => shop.create(twoManagers, CONTEXT), "400 BODY_INVALID: The request body is invalid: 'Manager' is single-valued but the body has 2 inline entries for it.");
+    const wrongSet = createOf(
+      setOf(shopModelValue, 'Orders'),
+      { Total: '1', Modified: new Date(0) },
+      {
+        bindings: [{ property: navOf(shopModelValue, 'Orders', 'Customer'), targets: [ref(shopModelValue, 'Customers', { ID: '2' })] }],
+        inline: [{ property: navOf(shopModelValue, 'Orders', 'Lines'), entries: [createOf(Customers, { Name: 'x', Version: 0 })] }],
+      },
+    );
+    await expectRefused(
+      shop,
+      () => shop.create(wrongSet, CONTEXT),
+      "400 BODY_INVALID: The request body is invalid: 'Lines' links to an inline entry in 'Customers', but its targets are in 'Lines'.",
+    );
+    const twoManagers = createOf(
+      setOf(shopModelValue, 'Employees'),
+      {},
+      {
+        inline: [
+          {
+            property: navOf(shopModelValue, 'Employees', 'Manager'),
+            entries: [createOf(setOf(shopModelValue, 'Employees'), {}), createOf(setOf(shopModelValue, 'Employees'), {})],
+          },
+        ],
+      },
+    );
+    await expectRefused(
+      shop,
+      () => shop.create(twoManagers, CONTEXT),
+      "400 BODY_INVALID: The request body is invalid: 'Manager' is single-valued but the body has 2 inline entries for it.",
+    );
   });
 
   it('keeps dynamic properties of an open type', async () => {
@@ -343,13 +454,25 @@ describe('MemoryProvider.update', () => {
 
   it('merges bindings: a single-valued one replaces the current link, a many-valued one adds', async () => {
     await demo.update(
-      updateOf(setOf(model, 'Products'), { ID: 1 }, 'merge', {}, { bindings: [{ property: navOf(model, 'Products', 'Category'), targets: [ref(model, 'Categories', { ID: 2 })] }] }),
+      updateOf(
+        setOf(model, 'Products'),
+        { ID: 1 },
+        'merge',
+        {},
+        { bindings: [{ property: navOf(model, 'Products', 'Category'), targets: [ref(model, 'Categories', { ID: 2 })] }] },
+      ),
       CONTEXT,
     );
     expect(related(demo, 'Products', '1', 'Category')).toEqual([2]);
     expect(related(demo, 'Categories', '1', 'Products')).toEqual([2, 3, 4, 5, 6]);
     await demo.update(
-      updateOf(setOf(model, 'Categories'), { ID: 0 }, 'merge', {}, { bindings: [{ property: navOf(model, 'Categories', 'Products'), targets: [ref(model, 'Products', { ID: 3 })] }] }),
+      updateOf(
+        setOf(model, 'Categories'),
+        { ID: 0 },
+        'merge',
+        {},
+        { bindings: [{ property: navOf(model, 'Categories', 'Products'), targets: [ref(model, 'Products', { ID: 3 })] }] },
+      ),
       CONTEXT,
     );
     expect(related(demo, 'Categories', '0', 'Products')).toEqual([0, 3]);
@@ -365,14 +488,36 @@ describe('MemoryProvider.update', () => {
   });
 
   it.each<[string, () => UpdateRequest, string]>([
-    ['a stale ETag', () => updateOf(Suppliers(), { ID: 1 }, 'merge', { Name: 'x' }, { precondition: ifMatch('W/"3"', supplierType()) }), '412 PRECONDITION_FAILED: The entity tag given in If-Match does not match the current entity tag.'],
-    ['a missing entity', () => updateOf(Suppliers(), { ID: 9 }, 'merge', { Name: 'x' }), "404 ENTITY_NOT_FOUND: No entity with the key (9) exists in 'Suppliers'."],
-    ['a key change', () => updateOf(Suppliers(), { ID: 1 }, 'merge', { ID: 2 }), '400 KEY_MISMATCH: The key in the request body does not match the key in the URL.'],
-    ['a non-nullable property set to null', () => updateOf(setOf(model, 'Products'), { ID: 1 }, 'merge', { Rating: null }), `400 VALUE_INVALID: Invalid value for property 'Rating' of type Edm.Int32: the property is not nullable (Nullable="false")`],
+    [
+      'a stale ETag',
+      () => updateOf(Suppliers(), { ID: 1 }, 'merge', { Name: 'x' }, { precondition: ifMatch('W/"3"', supplierType()) }),
+      '412 PRECONDITION_FAILED: The entity tag given in If-Match does not match the current entity tag.',
+    ],
+    [
+      'a missing entity',
+      () => updateOf(Suppliers(), { ID: 9 }, 'merge', { Name: 'x' }),
+      "404 ENTITY_NOT_FOUND: No entity with the key (9) exists in 'Suppliers'.",
+    ],
+    [
+      'a key change',
+      () => updateOf(Suppliers(), { ID: 1 }, 'merge', { ID: 2 }),
+      '400 KEY_MISMATCH: The key in the request body does not match the key in the URL.',
+    ],
+    [
+      'a non-nullable property set to null',
+      () => updateOf(setOf(model, 'Products'), { ID: 1 }, 'merge', { Rating: null }),
+      `400 VALUE_INVALID: Invalid value for property 'Rating' of type Edm.Int32: the property is not nullable (Nullable="false")`,
+    ],
     [
       'a dangling binding (after the values were written: both go)',
       () =>
-        updateOf(setOf(model, 'Products'), { ID: 1 }, 'merge', { Name: 'x' }, { bindings: [{ property: navOf(model, 'Products', 'Category'), targets: [ref(model, 'Categories', { ID: 9 })] }] }),
+        updateOf(
+          setOf(model, 'Products'),
+          { ID: 1 },
+          'merge',
+          { Name: 'x' },
+          { bindings: [{ property: navOf(model, 'Products', 'Category'), targets: [ref(model, 'Categories', { ID: 9 })] }] },
+        ),
       "400 BODY_INVALID: The request body is invalid: 'Category' links to Categories(9), which does not exist.",
     ],
   ])('refuses %s and changes nothing', async (_what, request, expected) => {
@@ -409,8 +554,19 @@ describe('MemoryProvider.delete', () => {
 
   it('deletes after a matching precondition, with its links', async () => {
     const Orders = setOf(model, 'Orders');
-    await shop.link({ source: ref(model, 'Orders', { ID: ORDER_A }), property: navOf(model, 'Orders', 'Customer'), target: ref(model, 'Customers', { ID: '2' }), mode: 'replace' }, CONTEXT);
-    await shop.delete({ entitySet: Customers(), entityType: Customers().entityType, key: { ID: '9007199254740993' }, precondition: ifMatch('W/"4"', Customers().entityType) }, CONTEXT);
+    await shop.link(
+      {
+        source: ref(model, 'Orders', { ID: ORDER_A }),
+        property: navOf(model, 'Orders', 'Customer'),
+        target: ref(model, 'Customers', { ID: '2' }),
+        mode: 'replace',
+      },
+      CONTEXT,
+    );
+    await shop.delete(
+      { entitySet: Customers(), entityType: Customers().entityType, key: { ID: '9007199254740993' }, precondition: ifMatch('W/"4"', Customers().entityType) },
+      CONTEXT,
+    );
     expect(shop.store.all(Customers()).map((c) => c.ID)).toEqual(['2']);
     expect(shop.store.size(Orders)).toBe(2);
     expect(related(shop, 'Customers', '2', 'Orders')).toEqual([ORDER_A, ORDER_B]);
@@ -424,8 +580,21 @@ describe('MemoryProvider.delete', () => {
   });
 
   it.each<[string, () => Parameters<MemoryProvider['delete']>[0], string]>([
-    ['a stale ETag', () => ({ entitySet: Customers(), entityType: Customers().entityType, key: { ID: '9007199254740993' }, precondition: ifMatch('W/"3"', Customers().entityType) }), '412 PRECONDITION_FAILED: The entity tag given in If-Match does not match the current entity tag.'],
-    ['a missing entity', () => ({ entitySet: Customers(), entityType: Customers().entityType, key: { ID: '5' }, precondition: undefined }), "404 ENTITY_NOT_FOUND: No entity with the key (5L) exists in 'Customers'."],
+    [
+      'a stale ETag',
+      () => ({
+        entitySet: Customers(),
+        entityType: Customers().entityType,
+        key: { ID: '9007199254740993' },
+        precondition: ifMatch('W/"3"', Customers().entityType),
+      }),
+      '412 PRECONDITION_FAILED: The entity tag given in If-Match does not match the current entity tag.',
+    ],
+    [
+      'a missing entity',
+      () => ({ entitySet: Customers(), entityType: Customers().entityType, key: { ID: '5' }, precondition: undefined }),
+      "404 ENTITY_NOT_FOUND: No entity with the key (5L) exists in 'Customers'.",
+    ],
     [
       'a delete that would leave a required (`1`) end dangling without cascade',
       () => ({ entitySet: Customers(), entityType: Customers().entityType, key: { ID: '2' }, precondition: undefined }),
@@ -483,20 +652,53 @@ describe('MemoryProvider.link', () => {
   });
 
   it.each<[string, () => LinkRequest, string]>([
-    ['a missing source', () => linkOf('Categories', { ID: 9 }, 'Products', 'add', ['Products', { ID: 1 }]), "404 ENTITY_NOT_FOUND: No entity with the key (9) exists in 'Categories'."],
-    ['a missing target', () => linkOf('Categories', { ID: 0 }, 'Products', 'add', ['Products', { ID: 99 }]), "404 ENTITY_NOT_FOUND: No entity with the key (99) exists in 'Products'."],
-    ['removing a link that is not there', () => linkOf('Categories', { ID: 0 }, 'Products', 'remove', ['Products', { ID: 1 }]), "404 ENTITY_NOT_FOUND: No entity with the key (1) exists in 'Categories(0)/Products'."],
-    ['removing a many-valued link without a target', () => linkOf('Categories', { ID: 0 }, 'Products', 'remove'), '400 BAD_REQUEST: Name the link to remove: $links/Products(key).'],
-    ['replacing a many-valued link', () => linkOf('Categories', { ID: 0 }, 'Products', 'replace', ['Products', { ID: 1 }]), "400 BAD_REQUEST: 'Products' is many-valued: add and remove its links one by one."],
+    [
+      'a missing source',
+      () => linkOf('Categories', { ID: 9 }, 'Products', 'add', ['Products', { ID: 1 }]),
+      "404 ENTITY_NOT_FOUND: No entity with the key (9) exists in 'Categories'.",
+    ],
+    [
+      'a missing target',
+      () => linkOf('Categories', { ID: 0 }, 'Products', 'add', ['Products', { ID: 99 }]),
+      "404 ENTITY_NOT_FOUND: No entity with the key (99) exists in 'Products'.",
+    ],
+    [
+      'removing a link that is not there',
+      () => linkOf('Categories', { ID: 0 }, 'Products', 'remove', ['Products', { ID: 1 }]),
+      "404 ENTITY_NOT_FOUND: No entity with the key (1) exists in 'Categories(0)/Products'.",
+    ],
+    [
+      'removing a many-valued link without a target',
+      () => linkOf('Categories', { ID: 0 }, 'Products', 'remove'),
+      '400 BAD_REQUEST: Name the link to remove: $links/Products(key).',
+    ],
+    [
+      'replacing a many-valued link',
+      () => linkOf('Categories', { ID: 0 }, 'Products', 'replace', ['Products', { ID: 1 }]),
+      "400 BAD_REQUEST: 'Products' is many-valued: add and remove its links one by one.",
+    ],
     ['adding without a target', () => linkOf('Categories', { ID: 0 }, 'Products', 'add'), '400 BAD_REQUEST: A link to add needs a target entry.'],
-    ['a target in the wrong set', () => linkOf('Categories', { ID: 0 }, 'Products', 'add', ['Suppliers', { ID: 0 }]), "400 BODY_INVALID: The request body is invalid: 'Products' links to Suppliers(0) in 'Suppliers', but its targets are in 'Products'."],
+    [
+      'a target in the wrong set',
+      () => linkOf('Categories', { ID: 0 }, 'Products', 'add', ['Suppliers', { ID: 0 }]),
+      "400 BODY_INVALID: The request body is invalid: 'Products' links to Suppliers(0) in 'Suppliers', but its targets are in 'Products'.",
+    ],
   ])('refuses %s and changes nothing', async (_what, request, expected) => {
     await expectRefused(demo, () => demo.link(request(), CONTEXT), expected);
   });
 
   it('refuses to leave a required (`1`) end without its partner', async () => {
-    const request: LinkRequest = { source: ref(shopModelValue, 'Orders', { ID: ORDER_A }), property: navOf(shopModelValue, 'Orders', 'Customer'), target: undefined, mode: 'remove' };
-    await expectRefused(shop, () => shop.link(request, CONTEXT), /^409 CONSTRAINT_VIOLATION: Orders\(guid'0d9c1f9e-8d6a-4b61-9b39-5a0e8d3f4a11'\) must be linked/);
+    const request: LinkRequest = {
+      source: ref(shopModelValue, 'Orders', { ID: ORDER_A }),
+      property: navOf(shopModelValue, 'Orders', 'Customer'),
+      target: undefined,
+      mode: 'remove',
+    };
+    await expectRefused(
+      shop,
+      () => shop.link(request, CONTEXT),
+      /^409 CONSTRAINT_VIOLATION: Orders\(guid'0d9c1f9e-8d6a-4b61-9b39-5a0e8d3f4a11'\) must be linked/,
+    );
   });
 });
 
@@ -520,8 +722,19 @@ describe('MemoryProvider.transaction', () => {
       await tick();
       await demo.update(updateOf(setOf(model, 'Suppliers'), { ID: 0 }, 'merge', { Name: 'X' }), CONTEXT);
       await tick();
-      await demo.link({ source: ref(model, 'Categories', { ID: 3 }), property: navOf(model, 'Categories', 'Products'), target: ref(model, 'Products', { ID: 8 }), mode: 'add' }, CONTEXT);
-      await demo.delete({ entitySet: setOf(model, 'Products'), entityType: setOf(model, 'Products').entityType, key: { ID: 0 }, precondition: undefined }, CONTEXT);
+      await demo.link(
+        {
+          source: ref(model, 'Categories', { ID: 3 }),
+          property: navOf(model, 'Categories', 'Products'),
+          target: ref(model, 'Products', { ID: 8 }),
+          mode: 'add',
+        },
+        CONTEXT,
+      );
+      await demo.delete(
+        { entitySet: setOf(model, 'Products'), entityType: setOf(model, 'Products').entityType, key: { ID: 0 }, precondition: undefined },
+        CONTEXT,
+      );
       await tick();
       throw new Error('part 5 failed');
     };
@@ -533,7 +746,14 @@ describe('MemoryProvider.transaction', () => {
     const result = await demo.transaction(async () => {
       const created = await demo.create(createOf(setOf(model, 'Categories'), { Name: 'C' }), CONTEXT);
       await tick();
-      await demo.create(createOf(setOf(model, 'Products'), { ...PRODUCT }, { parent: { source: ref(model, 'Categories', { ID: created.ID as number }), navigationProperty: navOf(model, 'Categories', 'Products') } }), CONTEXT);
+      await demo.create(
+        createOf(
+          setOf(model, 'Products'),
+          { ...PRODUCT },
+          { parent: { source: ref(model, 'Categories', { ID: created.ID as number }), navigationProperty: navOf(model, 'Categories', 'Products') } },
+        ),
+        CONTEXT,
+      );
       return created.ID;
     }, CONTEXT);
     expect(result).toBe(3);
@@ -580,7 +800,9 @@ describe('MemoryProvider.transaction', () => {
         await shop.update(updateOf(setOf(shopModelValue, 'Customers'), { ID: '2' }, 'merge', { Name: 'Changed' }), CONTEXT);
       }, CONTEXT),
     );
-    expect(message).toMatch(/^409 CONSTRAINT_VIOLATION: Orders\(guid'33333333-3333-4333-8333-333333333333'\) must be linked to exactly one entity of 'Customers'/);
+    expect(message).toMatch(
+      /^409 CONSTRAINT_VIOLATION: Orders\(guid'33333333-3333-4333-8333-333333333333'\) must be linked to exactly one entity of 'Customers'/,
+    );
     expect(snapshot(shop)).toEqual(before);
   });
 });
@@ -611,13 +833,20 @@ describe('MemoryProvider media resources', () => {
   it('takes the Slug as the key of a type with a single string key; without one that key is missing', async () => {
     const created = await gallery.create(mediaCreate(Documents(), 'notes.txt', Buffer.from('hello'), 'text/plain;charset=utf-8'), CONTEXT);
     expect(created).toEqual({ Name: 'notes.txt', Pages: 0 });
-    expect(await gallery.readMedia(ref(model, 'Documents', { Name: 'notes.txt' }), CONTEXT)).toEqual({ contentType: 'text/plain;charset=utf-8', body: Buffer.from('hello') });
+    expect(await gallery.readMedia(ref(model, 'Documents', { Name: 'notes.txt' }), CONTEXT)).toEqual({
+      contentType: 'text/plain;charset=utf-8',
+      body: Buffer.from('hello'),
+    });
     await expectRefused(
       gallery,
       () => gallery.create(mediaCreate(Documents(), undefined), CONTEXT),
       "400 BODY_INVALID: The request body is invalid: the key property 'Name' of Gallery.Document is missing; only a single integer key or a Guid key is generated (a string key may be given in the Slug header).",
     );
-    await expectRefused(gallery, () => gallery.create(mediaCreate(Documents(), 'notes.txt'), CONTEXT), "409 ENTITY_EXISTS: An entity with the key ('notes.txt') already exists in 'Documents'.");
+    await expectRefused(
+      gallery,
+      () => gallery.create(mediaCreate(Documents(), 'notes.txt'), CONTEXT),
+      "409 ENTITY_EXISTS: An entity with the key ('notes.txt') already exists in 'Documents'.",
+    );
   });
 
   it('stores a copy of the bytes and hands out copies', async () => {
@@ -638,13 +867,22 @@ describe('MemoryProvider media resources', () => {
   });
 
   it('404s for an entry without a media resource and for a missing entry', async () => {
-    expect(await errorOf(gallery.readMedia(ref(model, 'Photos', { ID: 1 }), CONTEXT))).toBe("404 RESOURCE_NOT_FOUND: Resource not found for the segment '$value'.");
-    expect(await errorOf(gallery.readMedia(ref(model, 'Photos', { ID: 7 }), CONTEXT))).toBe("404 ENTITY_NOT_FOUND: No entity with the key (7) exists in 'Photos'.");
+    expect(await errorOf(gallery.readMedia(ref(model, 'Photos', { ID: 1 }), CONTEXT))).toBe(
+      "404 RESOURCE_NOT_FOUND: Resource not found for the segment '$value'.",
+    );
+    expect(await errorOf(gallery.readMedia(ref(model, 'Photos', { ID: 7 }), CONTEXT))).toBe(
+      "404 ENTITY_NOT_FOUND: No entity with the key (7) exists in 'Photos'.",
+    );
   });
 
-  it('replaces the media resource after the precondition and moves the entry\'s version', async () => {
+  it("replaces the media resource after the precondition and moves the entry's version", async () => {
     await gallery.create(mediaCreate(Photos(), 'x'), CONTEXT);
-    const updated = await gallery.writeMedia(ref(model, 'Photos', { ID: 2 }), { contentType: 'image/gif', body: Buffer.from('GIF89a') }, ifMatch('W/"0"', Photos().entityType), CONTEXT);
+    const updated = await gallery.writeMedia(
+      ref(model, 'Photos', { ID: 2 }),
+      { contentType: 'image/gif', body: Buffer.from('GIF89a') },
+      ifMatch('W/"0"', Photos().entityType),
+      CONTEXT,
+    );
     expect(updated).toEqual({ ID: 2, Title: 'x', Price: null, Version: 1 });
     expect(await gallery.readMedia(ref(model, 'Photos', { ID: 2 }), CONTEXT)).toEqual({ contentType: 'image/gif', body: Buffer.from('GIF89a') });
     await expectRefused(
@@ -672,21 +910,32 @@ describe('MemoryProvider media resources', () => {
   it('deletes the media resource with its entry, also through a cascade, and brings it back on rollback', async () => {
     await gallery.create(mediaCreate(Photos(), 'a'), CONTEXT);
     await gallery.writeMedia(ref(model, 'Photos', { ID: 1 }), { contentType: 'image/png', body: png }, undefined, CONTEXT);
-    await gallery.link({ source: ref(model, 'Albums', { ID: '1' }), property: navOf(model, 'Albums', 'Photos'), target: ref(model, 'Photos', { ID: 2 }), mode: 'add' }, CONTEXT);
+    await gallery.link(
+      { source: ref(model, 'Albums', { ID: '1' }), property: navOf(model, 'Albums', 'Photos'), target: ref(model, 'Photos', { ID: 2 }), mode: 'add' },
+      CONTEXT,
+    );
     const before = snapshot(gallery);
     await expect(
       gallery.transaction(async () => {
-        await gallery.delete({ entitySet: setOf(model, 'Albums'), entityType: setOf(model, 'Albums').entityType, key: { ID: '1' }, precondition: undefined }, CONTEXT);
+        await gallery.delete(
+          { entitySet: setOf(model, 'Albums'), entityType: setOf(model, 'Albums').entityType, key: { ID: '1' }, precondition: undefined },
+          CONTEXT,
+        );
         throw new Error('undo');
       }, CONTEXT),
     ).rejects.toThrow('undo');
     expect(snapshot(gallery)).toEqual(before);
-    await gallery.delete({ entitySet: setOf(model, 'Albums'), entityType: setOf(model, 'Albums').entityType, key: { ID: '1' }, precondition: undefined }, CONTEXT);
+    await gallery.delete(
+      { entitySet: setOf(model, 'Albums'), entityType: setOf(model, 'Albums').entityType, key: { ID: '1' }, precondition: undefined },
+      CONTEXT,
+    );
     expect(gallery.store.size(Photos())).toBe(0);
     expect(storeOf(gallery).media(Photos(), '1')).toBeUndefined();
     expect(storeOf(gallery).media(Photos(), '2')).toBeUndefined();
     await gallery.create(createOf(Photos(), { ID: 2, Title: null, Price: null, Version: 0 }), CONTEXT);
-    expect(await errorOf(gallery.readMedia(ref(model, 'Photos', { ID: 2 }), CONTEXT))).toBe("404 RESOURCE_NOT_FOUND: Resource not found for the segment '$value'.");
+    expect(await errorOf(gallery.readMedia(ref(model, 'Photos', { ID: 2 }), CONTEXT))).toBe(
+      "404 RESOURCE_NOT_FOUND: Resource not found for the segment '$value'.",
+    );
   });
 
   it('applies Decimal Precision and Scale on write', async () => {

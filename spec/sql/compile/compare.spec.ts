@@ -45,7 +45,11 @@ describe('three-valued and, or, not', () => {
     ['Boolean', '"t"."Boolean"', []],
     ['not Boolean', '(not "t"."Boolean")', []],
     ['Boolean eq true', '("t"."Boolean" = $1::boolean)', [true]],
-    ['Boolean and Int32 gt 1 or not (Int32 lt 0)', '(("t"."Boolean" and ("t"."Int32" > $1::integer)) or (not coalesce(("t"."Int32" < $2::integer), false)))', ['1', '0']],
+    [
+      'Boolean and Int32 gt 1 or not (Int32 lt 0)',
+      '(("t"."Boolean" and ("t"."Int32" > $1::integer)) or (not coalesce(("t"."Int32" < $2::integer), false)))',
+      ['1', '0'],
+    ],
     // A boolean null literal: false under WHERE, a typed NULL where the value matters.
     ['null and Boolean', '(false and "t"."Boolean")', []],
     ['not (null and Boolean)', '(not (null::boolean and "t"."Boolean"))', []],
@@ -72,13 +76,21 @@ describe('operand types meet in the promoted lane', () => {
     ['1.5 lt Double', '($1::double precision < "t"."Double" and "t"."Double" <> \'NaN\')', ['1.5']],
     ['Double ne 1.5', '(("t"."Double" <> $1::double precision) or "t"."Double" is null)', ['1.5']],
     ['Double eq NaN', '("t"."Double" = $1::double precision and "t"."Double" <> \'NaN\')', ['NaN']],
-    ['Double ne Address/Geo/Lat', '(("t"."Double" <> "t"."Address_Geo_Lat" or "t"."Double" = \'NaN\') or (("t"."Double" is null) <> ("t"."Address_Geo_Lat" is null)))', []],
+    [
+      'Double ne Address/Geo/Lat',
+      '(("t"."Double" <> "t"."Address_Geo_Lat" or "t"."Double" = \'NaN\') or (("t"."Double" is null) <> ("t"."Address_Geo_Lat" is null)))',
+      [],
+    ],
     ['Double le Address/Geo/Lat', '("t"."Double" <= "t"."Address_Geo_Lat" and "t"."Address_Geo_Lat" <> \'NaN\')', []],
     // Single: a stored real is the double of its shortest text, as the evaluator reads it back;
     // two reals order as they are.
     ['Single eq 1.5f', '(cast(cast("t"."Single" as text) as double precision) = $1::double precision)', ['1.5']],
     ['Single lt Single', '("t"."Single" < "t"."Single" and "t"."Single" <> \'NaN\')', []],
-    ['Single gt Double', '(cast(cast("t"."Single" as text) as double precision) > "t"."Double" and cast(cast("t"."Single" as text) as double precision) <> \'NaN\')', []],
+    [
+      'Single gt Double',
+      '(cast(cast("t"."Single" as text) as double precision) > "t"."Double" and cast(cast("t"."Single" as text) as double precision) <> \'NaN\')',
+      [],
+    ],
     // Strings: equality is bytewise under any deterministic collation; ordering is forced ordinal.
     ["String eq 'O''Neil'", '("t"."String" = $1::text)', ["O'Neil"]],
     ["String lt 'b'", '("t"."String" collate "C" < $1::text collate "C")', ['b']],
@@ -94,19 +106,39 @@ describe('timestamps and intervals compare at the evaluator’s milliseconds', (
   // A column stored with microseconds (PostgreSQL's default): the evaluator holds its value cut
   // to the millisecond, so `eq` means "in that millisecond", written so the column stays bare.
   it.each([
-    ["DateTime eq datetime'2020-01-01T00:00:00.123'", '("t"."DateTime" >= $1::timestamp and "t"."DateTime" < $2::timestamp)', ['2020-01-01 00:00:00.123', '2020-01-01 00:00:00.124']],
-    ["DateTime ne datetime'2020-01-01T00:00:00.123'", '(("t"."DateTime" < $1::timestamp or "t"."DateTime" >= $2::timestamp) or "t"."DateTime" is null)', ['2020-01-01 00:00:00.123', '2020-01-01 00:00:00.124']],
+    [
+      "DateTime eq datetime'2020-01-01T00:00:00.123'",
+      '("t"."DateTime" >= $1::timestamp and "t"."DateTime" < $2::timestamp)',
+      ['2020-01-01 00:00:00.123', '2020-01-01 00:00:00.124'],
+    ],
+    [
+      "DateTime ne datetime'2020-01-01T00:00:00.123'",
+      '(("t"."DateTime" < $1::timestamp or "t"."DateTime" >= $2::timestamp) or "t"."DateTime" is null)',
+      ['2020-01-01 00:00:00.123', '2020-01-01 00:00:00.124'],
+    ],
     ["DateTime lt datetime'2020-01-01T00:00:00.123'", '("t"."DateTime" < $1::timestamp)', ['2020-01-01 00:00:00.123']],
     ["DateTime le datetime'2020-01-01T00:00:00.123'", '("t"."DateTime" < $1::timestamp)', ['2020-01-01 00:00:00.124']],
     ["DateTime gt datetime'2020-01-01T00:00:00.123'", '("t"."DateTime" >= $1::timestamp)', ['2020-01-01 00:00:00.124']],
     ["DateTime ge datetime'2020-01-01T00:00:00.123'", '("t"."DateTime" >= $1::timestamp)', ['2020-01-01 00:00:00.123']],
     ["datetime'2020-01-01T00:00:00.123' lt DateTime", '("t"."DateTime" >= $1::timestamp)', ['2020-01-01 00:00:00.124']],
     // The literal takes the column's type (a DateTime is UTC wall-clock time).
-    ["DateTimeOffset eq datetimeoffset'2020-01-01T05:30:00+05:30'", '("t"."DateTimeOffset" >= $1::timestamptz and "t"."DateTimeOffset" < $2::timestamptz)', ['2020-01-01 00:00:00.000+00', '2020-01-01 00:00:00.001+00']],
-    ["DateTime eq datetimeoffset'2020-01-01T05:30:00+05:30'", '("t"."DateTime" >= $1::timestamp and "t"."DateTime" < $2::timestamp)', ['2020-01-01 00:00:00.000', '2020-01-01 00:00:00.001']],
+    [
+      "DateTimeOffset eq datetimeoffset'2020-01-01T05:30:00+05:30'",
+      '("t"."DateTimeOffset" >= $1::timestamptz and "t"."DateTimeOffset" < $2::timestamptz)',
+      ['2020-01-01 00:00:00.000+00', '2020-01-01 00:00:00.001+00'],
+    ],
+    [
+      "DateTime eq datetimeoffset'2020-01-01T05:30:00+05:30'",
+      '("t"."DateTime" >= $1::timestamp and "t"."DateTime" < $2::timestamp)',
+      ['2020-01-01 00:00:00.000', '2020-01-01 00:00:00.001'],
+    ],
     ["DateTimeOffset ge datetime'2020-01-01T00:00'", '("t"."DateTimeOffset" >= $1::timestamptz)', ['2020-01-01 00:00:00.000+00']],
     // Two columns, or a computed value: both sides cut to milliseconds; DateTime as an instant at UTC.
-    ['DateTime lt DateTimeOffset', '(date_trunc(\'milliseconds\', ("t"."DateTime" at time zone \'UTC\')) < date_trunc(\'milliseconds\', "t"."DateTimeOffset"))', []],
+    [
+      'DateTime lt DateTimeOffset',
+      '(date_trunc(\'milliseconds\', ("t"."DateTime" at time zone \'UTC\')) < date_trunc(\'milliseconds\', "t"."DateTimeOffset"))',
+      [],
+    ],
     ["Time lt time'PT1H30M'", '(date_trunc(\'milliseconds\', "t"."Time") < $1::interval)', ['1:30:00.000']],
   ])('%s (microsecond columns)', (filter, sql, parameters) => {
     expect(filterSql(filter)).toEqual([sql, parameters]);

@@ -92,7 +92,9 @@ it("follows the user's privileges: unreadable columns left out, unwritable sets 
     expect(xml).toContain('<EntitySet Name="products" EntityType="Fixture.products" sap:deletable="false" />');
     expect(xml).toContain('<EntitySet Name="tags" EntityType="Fixture.tags" sap:creatable="false" sap:updatable="false" sap:deletable="false" />');
     // On products only title can be updated: every other column says so (id also as the identity it is).
-    const updatable = result.model.entityTypes.get('Fixture.products')?.properties.map((property) => [property.name, property.annotationAttributes.find((attribute) => attribute.name === 'updatable')?.value]);
+    const updatable = result.model.entityTypes
+      .get('Fixture.products')
+      ?.properties.map((property) => [property.name, property.annotationAttributes.find((attribute) => attribute.name === 'updatable')?.value]);
     expect(updatable).toEqual([
       ['id', 'false'],
       ['code', 'false'],

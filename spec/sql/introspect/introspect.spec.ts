@@ -105,7 +105,7 @@ describe('reads and writes through the introspected mapping', () => {
     ["c_date ge datetime'2024-01-01T00:00' and c_date lt datetime'2024-03-01T00:00'", [1]],
     ["c_time lt time'PT9H'", [2]],
     ['c_money lt 0M', [2]],
-    ["c_timetz eq null and c_inet eq null", [2]],
+    ['c_timetz eq null and c_inet eq null', [2]],
   ])('filters on converted columns: %s', async (filter, ids) => {
     const { status, d } = await getJson(server, `all_types?$filter=${encodeURIComponent(filter)}&$select=id`);
     expect(status).toBe(200);
@@ -120,7 +120,10 @@ describe('reads and writes through the introspected mapping', () => {
   });
 
   it('follows foreign keys both ways, composite keys, a self-reference, the one-to-one extension and the join table', async () => {
-    const { d: customer } = await getJson(server, 'customers(1)?$expand=customer_details,orders_by_customer/order_lines/product&$select=name,customer_details/notes,orders_by_customer/id,orders_by_customer/order_lines/line_no,orders_by_customer/order_lines/product/title');
+    const { d: customer } = await getJson(
+      server,
+      'customers(1)?$expand=customer_details,orders_by_customer/order_lines/product&$select=name,customer_details/notes,orders_by_customer/id,orders_by_customer/order_lines/line_no,orders_by_customer/order_lines/product/title',
+    );
     expect(rows(customer)).toEqual([
       {
         name: 'Ann',
@@ -190,7 +193,15 @@ describe('reads and writes through the introspected mapping', () => {
     });
     expect(response.status).toBe(204);
     const after = rows((await getJson(server, 'all_types(2)?$select=c_mood,c_jsonb,c_char,c_date,c_int_array,c_int4,c_generated')).d)[0];
-    expect(after).toEqual({ c_mood: 'sad', c_jsonb: '{"c": 3}', c_char: 'q', c_date: '/Date(1704153600000)/', c_int_array: '{7,8}', c_int4: before.c_int4, c_generated: before.c_generated });
+    expect(after).toEqual({
+      c_mood: 'sad',
+      c_jsonb: '{"c": 3}',
+      c_char: 'q',
+      c_date: '/Date(1704153600000)/',
+      c_int_array: '{7,8}',
+      c_int4: before.c_int4,
+      c_generated: before.c_generated,
+    });
   });
 });
 
@@ -218,7 +229,12 @@ describe('options', () => {
     const result = await run({ schemas: ['public', 'sales'], include: ['orders', 'leads', 'customers'] });
     expect(names(result)).toEqual(['customers', 'public_orders', 'leads', 'sales_orders']);
     expect(result.mapping.entitySets.sales_orders).toMatchObject({ schema: 'sales', table: 'orders' });
-    expect(result.model.entityTypes.get('Options.customers')?.navigationProperties.map((navigation) => navigation.name)).toEqual(['public_orders_by_billing_customer', 'public_orders_by_customer', 'public_orders_by_shipping_customer', 'leads']);
+    expect(result.model.entityTypes.get('Options.customers')?.navigationProperties.map((navigation) => navigation.name)).toEqual([
+      'public_orders_by_billing_customer',
+      'public_orders_by_customer',
+      'public_orders_by_shipping_customer',
+      'leads',
+    ]);
   });
 
   it('names a self-reference by its column, also when the column has no _id suffix', async () => {
@@ -239,7 +255,11 @@ describe('options', () => {
   });
 
   it('takes key columns for views and tables without a primary key, and instead of a primary key; unknown names are warnings', async () => {
-    const result = await run({ schemas: ['public', 'sales'], include: ['audit_log', 'sales.orders', 'plain_view'], keys: { audit_log: ['event_id'], 'sales.orders': ['ref'], plain_view: ['nope'], missing: ['id'] } });
+    const result = await run({
+      schemas: ['public', 'sales'],
+      include: ['audit_log', 'sales.orders', 'plain_view'],
+      keys: { audit_log: ['event_id'], 'sales.orders': ['ref'], plain_view: ['nope'], missing: ['id'] },
+    });
     expect(names(result)).toEqual(['audit_log', 'orders']);
     expect(result.model.entityTypes.get('Options.orders')?.key.map((key) => [key.name, key.nullable])).toEqual([['ref', false]]);
     expect(warningLines(result)).toEqual(['KEY_OPTION_UNUSED keys.missing', 'KEY_NOT_SUPPORTED public.plain_view']);
@@ -248,7 +268,9 @@ describe('options', () => {
 
   it('finds version columns by name (any case) or by the @version comment marker', async () => {
     const tokens = async (options: IntrospectOptions): Promise<string[]> =>
-      [...(await run({ include: ['customers', 'employees', 'products'], ...options })).model.entityTypes.values()].flatMap((type) => type.concurrencyProperties.map((property) => `${type.name}.${property.name}`));
+      [...(await run({ include: ['customers', 'employees', 'products'], ...options })).model.entityTypes.values()].flatMap((type) =>
+        type.concurrencyProperties.map((property) => `${type.name}.${property.name}`),
+      );
     expect(await tokens({})).toEqual(['customers.version', 'employees.Version', 'products.row_stamp']);
     expect(await tokens({ versionColumns: ['EMAIL'] })).toEqual(['customers.email', 'products.row_stamp']);
   });

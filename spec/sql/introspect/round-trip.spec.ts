@@ -47,7 +47,10 @@ function editMetadata(xml: string): string {
     .replace('<EntitySet Name="products" ', '<EntitySet Name="Products" ')
     .replace(/EntitySet="products"/g, 'EntitySet="Products"')
     // Rename products.title to ProductTitle, drop products.discontinued.
-    .replace('<Property Name="title" Type="Edm.String" Nullable="false" />\n        <Property Name="price"', '<Property Name="ProductTitle" Type="Edm.String" Nullable="false" />\n        <Property Name="price"')
+    .replace(
+      '<Property Name="title" Type="Edm.String" Nullable="false" />\n        <Property Name="price"',
+      '<Property Name="ProductTitle" Type="Edm.String" Nullable="false" />\n        <Property Name="price"',
+    )
     .replace(/\n\s*<Property Name="discontinued" [^>]*\/>/, '')
     // Relabel customers.name.
     .replace('sap:label="Customer name"', 'sap:label="Name"');

@@ -64,7 +64,10 @@ describe('storeGenerated and columnTypes', () => {
     expect(problemsOf(() => resolveMapping(model, fromJson))).toEqual([problem]);
   });
 
-  it.each(['integer[]', 'numeric(10,2)', 'time(3) without time zone', '"char"', 'public."mood"[]', 'character varying(20)', 'bit varying(8)'])('accepts the type name %s', (type) => {
-    expect(resolveMapping(model, { entitySets: { Orders: { columnTypes: { Status: type } } } }).entitySets.Orders.columnTypes).toEqual({ Status: type });
-  });
+  it.each(['integer[]', 'numeric(10,2)', 'time(3) without time zone', '"char"', 'public."mood"[]', 'character varying(20)', 'bit varying(8)'])(
+    'accepts the type name %s',
+    (type) => {
+      expect(resolveMapping(model, { entitySets: { Orders: { columnTypes: { Status: type } } } }).entitySets.Orders.columnTypes).toEqual({ Status: type });
+    },
+  );
 });

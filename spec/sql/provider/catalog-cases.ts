@@ -15,7 +15,7 @@ export const CATALOG_CASES: DifferentialCases = {
     'Products?$format=json&$orderby=Weight,Measured desc',
     "Products?$format=json&$filter=Category/Parent/Name eq 'Category H'",
     'Products?$format=json&$orderby=Category/Parent/Name desc,Price',
-    "Products(4)/Tags?$format=json",
+    'Products(4)/Tags?$format=json',
     "Tags('red')/Products?$format=json&$orderby=Price desc",
     "Tags('red')/Products/$count",
     "Products(0)/Tags('red')?$format=json",

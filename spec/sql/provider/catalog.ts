@@ -127,22 +127,49 @@ export const CATALOG = defineModel({
     { name: 'Unit', properties: [{ name: 'Code', type: 'Edm.String' }] },
   ],
   associations: [
-    { name: 'Product_Category', ends: [{ role: 'Products', type: 'Catalog.Product', multiplicity: '*' }, { role: 'Category', type: 'Catalog.Category', multiplicity: '0..1' }] },
-    { name: 'Category_Parent', ends: [{ role: 'Child', type: 'Catalog.Category', multiplicity: '*' }, { role: 'Parent', type: 'Catalog.Category', multiplicity: '0..1' }] },
-    { name: 'Product_Tags', ends: [{ role: 'Products', type: 'Catalog.Product', multiplicity: '*' }, { role: 'Tags', type: 'Catalog.Tag', multiplicity: '*' }] },
+    {
+      name: 'Product_Category',
+      ends: [
+        { role: 'Products', type: 'Catalog.Product', multiplicity: '*' },
+        { role: 'Category', type: 'Catalog.Category', multiplicity: '0..1' },
+      ],
+    },
+    {
+      name: 'Category_Parent',
+      ends: [
+        { role: 'Child', type: 'Catalog.Category', multiplicity: '*' },
+        { role: 'Parent', type: 'Catalog.Category', multiplicity: '0..1' },
+      ],
+    },
+    {
+      name: 'Product_Tags',
+      ends: [
+        { role: 'Products', type: 'Catalog.Product', multiplicity: '*' },
+        { role: 'Tags', type: 'Catalog.Tag', multiplicity: '*' },
+      ],
+    },
     {
       name: 'Customer_Orders',
-      ends: [{ role: 'Customer', type: 'Catalog.Customer', multiplicity: '1' }, { role: 'Orders', type: 'Catalog.Order', multiplicity: '*' }],
+      ends: [
+        { role: 'Customer', type: 'Catalog.Customer', multiplicity: '1' },
+        { role: 'Orders', type: 'Catalog.Order', multiplicity: '*' },
+      ],
       referentialConstraint: { principal: { role: 'Customer', propertyRefs: ['ID'] }, dependent: { role: 'Orders', propertyRefs: ['CustomerID'] } },
     },
     {
       name: 'Customer_Profile',
-      ends: [{ role: 'Customer', type: 'Catalog.Customer', multiplicity: '1', onDelete: 'Cascade' }, { role: 'Profile', type: 'Catalog.Profile', multiplicity: '0..1' }],
+      ends: [
+        { role: 'Customer', type: 'Catalog.Customer', multiplicity: '1', onDelete: 'Cascade' },
+        { role: 'Profile', type: 'Catalog.Profile', multiplicity: '0..1' },
+      ],
       referentialConstraint: { principal: { role: 'Customer', propertyRefs: ['ID'] }, dependent: { role: 'Profile', propertyRefs: ['CustomerID'] } },
     },
     {
       name: 'Order_Lines',
-      ends: [{ role: 'Order', type: 'Catalog.Order', multiplicity: '1', onDelete: 'Cascade' }, { role: 'Lines', type: 'Catalog.Line', multiplicity: '*' }],
+      ends: [
+        { role: 'Order', type: 'Catalog.Order', multiplicity: '1', onDelete: 'Cascade' },
+        { role: 'Lines', type: 'Catalog.Line', multiplicity: '*' },
+      ],
       referentialConstraint: { principal: { role: 'Order', propertyRefs: ['ID'] }, dependent: { role: 'Lines', propertyRefs: ['OrderID'] } },
     },
   ],
@@ -162,12 +189,54 @@ export const CATALOG = defineModel({
         { name: 'Photos', entityType: 'Catalog.Photo' },
       ],
       associationSets: [
-        { name: 'Products_Category', association: 'Catalog.Product_Category', ends: [{ role: 'Products', entitySet: 'Products' }, { role: 'Category', entitySet: 'Categories' }] },
-        { name: 'Categories_Parent', association: 'Catalog.Category_Parent', ends: [{ role: 'Child', entitySet: 'Categories' }, { role: 'Parent', entitySet: 'Categories' }] },
-        { name: 'Products_Tags', association: 'Catalog.Product_Tags', ends: [{ role: 'Products', entitySet: 'Products' }, { role: 'Tags', entitySet: 'Tags' }] },
-        { name: 'Customers_Orders', association: 'Catalog.Customer_Orders', ends: [{ role: 'Customer', entitySet: 'Customers' }, { role: 'Orders', entitySet: 'Orders' }] },
-        { name: 'Customers_Profile', association: 'Catalog.Customer_Profile', ends: [{ role: 'Customer', entitySet: 'Customers' }, { role: 'Profile', entitySet: 'Profiles' }] },
-        { name: 'Orders_Lines', association: 'Catalog.Order_Lines', ends: [{ role: 'Order', entitySet: 'Orders' }, { role: 'Lines', entitySet: 'Lines' }] },
+        {
+          name: 'Products_Category',
+          association: 'Catalog.Product_Category',
+          ends: [
+            { role: 'Products', entitySet: 'Products' },
+            { role: 'Category', entitySet: 'Categories' },
+          ],
+        },
+        {
+          name: 'Categories_Parent',
+          association: 'Catalog.Category_Parent',
+          ends: [
+            { role: 'Child', entitySet: 'Categories' },
+            { role: 'Parent', entitySet: 'Categories' },
+          ],
+        },
+        {
+          name: 'Products_Tags',
+          association: 'Catalog.Product_Tags',
+          ends: [
+            { role: 'Products', entitySet: 'Products' },
+            { role: 'Tags', entitySet: 'Tags' },
+          ],
+        },
+        {
+          name: 'Customers_Orders',
+          association: 'Catalog.Customer_Orders',
+          ends: [
+            { role: 'Customer', entitySet: 'Customers' },
+            { role: 'Orders', entitySet: 'Orders' },
+          ],
+        },
+        {
+          name: 'Customers_Profile',
+          association: 'Catalog.Customer_Profile',
+          ends: [
+            { role: 'Customer', entitySet: 'Customers' },
+            { role: 'Profile', entitySet: 'Profiles' },
+          ],
+        },
+        {
+          name: 'Orders_Lines',
+          association: 'Catalog.Order_Lines',
+          ends: [
+            { role: 'Order', entitySet: 'Orders' },
+            { role: 'Lines', entitySet: 'Lines' },
+          ],
+        },
       ],
     },
   ],
@@ -180,7 +249,11 @@ const GUID = (n: number): string => `00000000-0000-4000-8000-${n.toString(16).pa
 export function catalogData(products = 60): MemoryData {
   const next = seededRandom(2014);
   const pick = <T>(values: readonly T[]): T => values[Math.floor(next() * values.length)];
-  const categories = Array.from({ length: 8 }, (_, i) => ({ ID: i, Name: i === 5 ? null : `Category ${String.fromCharCode(72 - i)}`, Parent: i < 2 ? null : i % 2 }));
+  const categories = Array.from({ length: 8 }, (_, i) => ({
+    ID: i,
+    Name: i === 5 ? null : `Category ${String.fromCharCode(72 - i)}`,
+    Parent: i < 2 ? null : i % 2,
+  }));
   const items = Array.from({ length: products }, (_, i) => ({
     ID: i,
     Name: i % 9 === 0 ? null : pick(['Lamp', 'desk', 'Chair', 'Desk', 'Ünï', 'a%b']),
@@ -201,8 +274,12 @@ export function catalogData(products = 60): MemoryData {
     Placed: i % 4 === 0 ? null : new Date(Date.UTC(2022, i % 12, 2)).toISOString(),
     Customer: String(9007199254740990n + BigInt(i % 5)),
   }));
-  const lines = orders.flatMap((order, o) => Array.from({ length: o % 4 }, (_, n) => ({ OrderID: order.ID, No: n + 1, Quantity: (o + n) % 5, Order: order.ID })));
-  const profiles = customers.filter((_, i) => i % 2 === 0).map((customer) => ({ CustomerID: customer.ID, Bio: `About ${customer.Name}`, Customer: customer.ID }));
+  const lines = orders.flatMap((order, o) =>
+    Array.from({ length: o % 4 }, (_, n) => ({ OrderID: order.ID, No: n + 1, Quantity: (o + n) % 5, Order: order.ID })),
+  );
+  const profiles = customers
+    .filter((_, i) => i % 2 === 0)
+    .map((customer) => ({ CustomerID: customer.ID, Bio: `About ${customer.Name}`, Customer: customer.ID }));
   const notes = Array.from({ length: 12 }, (_, i) => ({
     ID: i,
     Text: `Note ${i}`,
@@ -211,5 +288,15 @@ export function catalogData(products = 60): MemoryData {
     ...(i % 4 === 0 ? { Flag: i % 8 === 0 } : {}),
   }));
   const photos = Array.from({ length: 4 }, (_, i) => ({ ID: i, Caption: `Photo ${i}` }));
-  return { Categories: categories, Products: items, Tags: TAGS.map((code) => ({ Code: code, Label: code.toUpperCase() })), Customers: customers, Profiles: profiles, Orders: orders, Lines: lines, Notes: notes, Photos: photos };
+  return {
+    Categories: categories,
+    Products: items,
+    Tags: TAGS.map((code) => ({ Code: code, Label: code.toUpperCase() })),
+    Customers: customers,
+    Profiles: profiles,
+    Orders: orders,
+    Lines: lines,
+    Notes: notes,
+    Photos: photos,
+  };
 }

@@ -8,7 +8,21 @@ import type { MemoryData } from '../../../lib/providers/memory';
 import { demoData } from '../../helpers/demo';
 import { seededRandom } from '../../helpers/random';
 
-const NAMES = ['Bread', 'Milk', 'Vint soda', "O'Brien's Ale", '50% Off', 'a_b', 'Crème brûlée', 'Zebra', 'apple', 'Apple', 'Tea (green)', 'Ünïcode', '😀 Smile'];
+const NAMES = [
+  'Bread',
+  'Milk',
+  'Vint soda',
+  "O'Brien's Ale",
+  '50% Off',
+  'a_b',
+  'Crème brûlée',
+  'Zebra',
+  'apple',
+  'Apple',
+  'Tea (green)',
+  'Ünïcode',
+  '😀 Smile',
+];
 const CITIES = ['Redmond', 'Sammamish', 'Walldorf', "Coeur d'Alene", 'Zürich', null];
 
 /** The demo data with `products` more products, 8 more categories and 10 more suppliers. */

@@ -29,5 +29,12 @@ afterAll(async () => {
   }
 });
 
-describeDifferential('ODataDemo, PostgreSQL server', async () => ({ db: await freshDatabase(), model: DEMO_MODEL, data: largerDemoData(), links: DEMO_LINKS }), DEMO_CASES, { streamSnapshot: true });
-describeDifferential('Catalog, PostgreSQL server', async () => ({ db: await freshDatabase(), model: CATALOG, data: catalogData() }), CATALOG_CASES, { streamSnapshot: false });
+describeDifferential(
+  'ODataDemo, PostgreSQL server',
+  async () => ({ db: await freshDatabase(), model: DEMO_MODEL, data: largerDemoData(), links: DEMO_LINKS }),
+  DEMO_CASES,
+  { streamSnapshot: true },
+);
+describeDifferential('Catalog, PostgreSQL server', async () => ({ db: await freshDatabase(), model: CATALOG, data: catalogData() }), CATALOG_CASES, {
+  streamSnapshot: false,
+});

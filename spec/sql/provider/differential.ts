@@ -72,7 +72,7 @@ const READS = [
   'Products?$format=json&$top=0',
   'Products?$format=json&$top=0&$inlinecount=allpages',
   'Products?$format=json&$skiptoken=10',
-  "Products?$format=json&$orderby=Price desc&$skiptoken=20.9M,3",
+  'Products?$format=json&$orderby=Price desc&$skiptoken=20.9M,3',
   "Products?$format=json&$orderby=Name&$skiptoken='Milk',1",
   'Products?$format=json&$orderby=DiscontinuedDate desc&$skiptoken=null,30',
   'Products?$format=json&$select=ID,Name',
@@ -149,7 +149,12 @@ function keysOf(pageBody: string): string[] {
 }
 
 /** The differential over `setup` (the database is loaded once, in beforeAll). */
-export function describeDifferential(title: string, setup: () => Promise<DifferentialSetup>, cases: DifferentialCases, options: { readonly streamSnapshot?: boolean } = {}): void {
+export function describeDifferential(
+  title: string,
+  setup: () => Promise<DifferentialSetup>,
+  cases: DifferentialCases,
+  options: { readonly streamSnapshot?: boolean } = {},
+): void {
   let unpaged: ServicePair;
   let paged: ServicePair;
   let chunked: ServicePair;
@@ -176,7 +181,8 @@ export function describeDifferential(title: string, setup: () => Promise<Differe
         const { memory, sql } = await both(unpaged, path);
         const outcome = sql.status !== 200 ? String(sql.status) : /"results":\[\]|^0$/.test(sql.body) ? 'empty' : '200';
         statuses[outcome] = (statuses[outcome] ?? 0) + 1;
-        if (JSON.stringify(errorShape(memory)) !== JSON.stringify(errorShape(sql)) && !equalData(comparable(memory), comparable(sql))) differences.push({ path, memory, sql });
+        if (JSON.stringify(errorShape(memory)) !== JSON.stringify(errorShape(sql)) && !equalData(comparable(memory), comparable(sql)))
+          differences.push({ path, memory, sql });
       }
       expect(differences).toEqual([]);
       // Most reads must find something, or the comparison proves little.
@@ -186,8 +192,12 @@ export function describeDifferential(title: string, setup: () => Promise<Differe
     it(`the same reads streamed in keyset chunks of 3 rows give the same answers (${options.streamSnapshot === true ? 'one snapshot' : 'a statement per chunk'})`, async () => {
       const differences: unknown[] = [];
       for (const path of cases.reads) {
-        const [memory, sql] = await Promise.all([get(chunked.memory, path), get(chunked.sql, path).catch((error: unknown) => ({ status: 0, contentType: null, body: String(error) }))]);
-        if (JSON.stringify(errorShape(memory)) !== JSON.stringify(errorShape(sql)) && !equalData(comparable(memory), comparable(sql))) differences.push({ path, memory, sql });
+        const [memory, sql] = await Promise.all([
+          get(chunked.memory, path),
+          get(chunked.sql, path).catch((error: unknown) => ({ status: 0, contentType: null, body: String(error) })),
+        ]);
+        if (JSON.stringify(errorShape(memory)) !== JSON.stringify(errorShape(sql)) && !equalData(comparable(memory), comparable(sql)))
+          differences.push({ path, memory, sql });
       }
       expect(differences).toEqual([]);
     }, 120_000);

@@ -50,7 +50,13 @@ export interface FuzzReport {
 export function scaled(counts: FuzzCounts, scale = Number(process.env.SQL_FUZZ_SCALE ?? '1')): FuzzCounts {
   const factor = Number.isFinite(scale) && scale > 0 ? scale : 1;
   const times = (value: number): number => Math.round(value * factor);
-  return { soups: times(counts.soups), strings: times(counts.strings), orderSoups: times(counts.orderSoups), filters: times(counts.filters), orders: times(counts.orders) };
+  return {
+    soups: times(counts.soups),
+    strings: times(counts.strings),
+    orderSoups: times(counts.orderSoups),
+    filters: times(counts.filters),
+    orders: times(counts.orders),
+  };
 }
 
 /**
@@ -142,5 +148,9 @@ function sameData(a: unknown, b: unknown): boolean {
 function sortKeys(value: unknown): unknown {
   if (Array.isArray(value)) return value.map(sortKeys);
   if (value === null || typeof value !== 'object') return value;
-  return Object.fromEntries(Object.entries(value as Record<string, unknown>).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)).map(([key, item]) => [key, sortKeys(item)]));
+  return Object.fromEntries(
+    Object.entries(value as Record<string, unknown>)
+      .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))
+      .map(([key, item]) => [key, sortKeys(item)]),
+  );
 }

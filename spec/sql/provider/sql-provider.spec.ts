@@ -26,7 +26,15 @@ import { get, loadDatabase } from './support';
 const ZOO = defineModel({
   namespace: 'Zoo',
   entityTypes: [
-    { name: 'Animal', key: ['ID'], openType: true, properties: [{ name: 'ID', type: 'Edm.Int32', nullable: false }, { name: 'Name', type: 'Edm.String' }] },
+    {
+      name: 'Animal',
+      key: ['ID'],
+      openType: true,
+      properties: [
+        { name: 'ID', type: 'Edm.Int32', nullable: false },
+        { name: 'Name', type: 'Edm.String' },
+      ],
+    },
     { name: 'Cat', baseType: 'Zoo.Animal', properties: [{ name: 'Lives', type: 'Edm.Int32', nullable: false }] },
     { name: 'Lion', baseType: 'Zoo.Cat', properties: [{ name: 'Mane', type: 'Edm.String' }] },
   ],
@@ -56,7 +64,8 @@ function request(model: typeof ZOO, setName: string, options: { filter?: string;
   const entitySet = model.entitySets.get(setName);
   if (entitySet === undefined) throw new Error(setName);
   const type = entitySet.entityType;
-  const orderBy = options.orderBy === undefined ? [] : [{ expression: checkExpression(parseExpression(options.orderBy), type, model), direction: 'asc' as const }];
+  const orderBy =
+    options.orderBy === undefined ? [] : [{ expression: checkExpression(parseExpression(options.orderBy), type, model), direction: 'asc' as const }];
   return {
     entitySet,
     entityType: type,
@@ -67,7 +76,10 @@ function request(model: typeof ZOO, setName: string, options: { filter?: string;
     skip: undefined,
     top: options.top,
     skipToken: undefined,
-    selectExpand: { select: options.select === undefined ? undefined : { allProperties: false, properties: new Set(options.select), navigationProperties: new Set() }, expand: [] },
+    selectExpand: {
+      select: options.select === undefined ? undefined : { allProperties: false, properties: new Set(options.select), navigationProperties: new Set() },
+      expand: [],
+    },
     count: false,
     customOptions: {},
   };
@@ -129,8 +141,15 @@ describe('media resources from the side table', () => {
 
   it('$value: the bytes and their type; 404 for a missing entry and for an entry without media', async () => {
     const response = await fetch(`${server.url}/odata/Photos(1)/$value`);
-    expect([response.status, response.headers.get('content-type'), [...new Uint8Array(await response.arrayBuffer())]]).toEqual([200, 'image/png', [0x89, 0x50, 0x4e, 0x47]]);
-    for (const [path, code] of [['Photos(2)/$value', 'RESOURCE_NOT_FOUND'], ['Photos(9)/$value', 'ENTITY_NOT_FOUND']]) {
+    expect([response.status, response.headers.get('content-type'), [...new Uint8Array(await response.arrayBuffer())]]).toEqual([
+      200,
+      'image/png',
+      [0x89, 0x50, 0x4e, 0x47],
+    ]);
+    for (const [path, code] of [
+      ['Photos(2)/$value', 'RESOURCE_NOT_FOUND'],
+      ['Photos(9)/$value', 'ENTITY_NOT_FOUND'],
+    ]) {
       const answer = await get(server, path, 'application/json');
       expect({ path, status: answer.status, body: JSON.parse(answer.body) as unknown }).toMatchObject({ path, status: 404, body: { error: { code } } });
     }
@@ -159,7 +178,11 @@ describe('failures', () => {
     const holder = await waiting.kysely.startTransaction().execute();
     try {
       const response = await fetch(`${server.url}/odata/Animals?$format=json`);
-      expect([response.status, response.headers.get('retry-after'), ((await response.json()) as { error: { code: string } }).error.code]).toEqual([503, '7', 'SERVICE_UNAVAILABLE']);
+      expect([response.status, response.headers.get('retry-after'), ((await response.json()) as { error: { code: string } }).error.code]).toEqual([
+        503,
+        '7',
+        'SERVICE_UNAVAILABLE',
+      ]);
     } finally {
       await holder.rollback().execute();
       await server.close();
@@ -215,7 +238,14 @@ describe('a streamed read in one snapshot', () => {
 
   it('rolls back when the reader stays away past the idle limit; reading on then fails', async () => {
     const held = pglite(instance, { acquireTimeoutMs: 5000 });
-    const provider = new SqlProvider({ model: CATALOG, db: held, mapping: { schema: 'catalog' }, chunkSize: 5, streamSnapshot: true, streamIdleTimeoutMs: 100 });
+    const provider = new SqlProvider({
+      model: CATALOG,
+      db: held,
+      mapping: { schema: 'catalog' },
+      chunkSize: 5,
+      streamSnapshot: true,
+      streamIdleTimeoutMs: 100,
+    });
     const iterator = await products(provider);
     expect((await iterator.next()).value).toMatchObject({ ID: 0 });
     const start = Date.now();

@@ -7,7 +7,15 @@
  */
 import express from 'express';
 import http from 'http';
-import { sql, type KyselyPlugin, type PluginTransformQueryArgs, type PluginTransformResultArgs, type QueryResult, type RootOperationNode, type UnknownRow } from 'kysely';
+import {
+  sql,
+  type KyselyPlugin,
+  type PluginTransformQueryArgs,
+  type PluginTransformResultArgs,
+  type QueryResult,
+  type RootOperationNode,
+  type UnknownRow,
+} from 'kysely';
 import type { PGlite } from '@electric-sql/pglite';
 import { setFlagsFromString } from 'v8';
 import { runInNewContext } from 'vm';

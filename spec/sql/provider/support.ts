@@ -30,7 +30,13 @@ export interface ServicePair {
 }
 
 /** Create the tables of `model` in `db` and load `data` into them. */
-export async function loadDatabase(db: SqlDatabase, model: EdmModel, data: MemoryData, links?: ForeignKeyMap, mapping: SqlProviderOptions['mapping'] = {}): Promise<void> {
+export async function loadDatabase(
+  db: SqlDatabase,
+  model: EdmModel,
+  data: MemoryData,
+  links?: ForeignKeyMap,
+  mapping: SqlProviderOptions['mapping'] = {},
+): Promise<void> {
   await createSchema(db, model, mapping);
   await seed(db, model, mapping, data, { links });
 }

@@ -42,7 +42,10 @@ function serve(provider: SqlProvider, options: Record<string, unknown> = {}): Pr
 }
 
 async function json(server: RunningServer, path: string, init: RequestInit = {}): Promise<{ status: number; etag: string | null; body: unknown }> {
-  const response = await fetch(path.startsWith('http') ? path : `${server.url}/odata/${path}`, { ...init, headers: { accept: 'application/json', ...(init.headers as Record<string, string> | undefined) } });
+  const response = await fetch(path.startsWith('http') ? path : `${server.url}/odata/${path}`, {
+    ...init,
+    headers: { accept: 'application/json', ...(init.headers as Record<string, string> | undefined) },
+  });
   const text = await response.text();
   return { status: response.status, etag: response.headers.get('etag'), body: text === '' ? undefined : (JSON.parse(text) as unknown) };
 }
@@ -226,16 +229,28 @@ describe('SqlProvider with a streaming replica (needs the server binaries, even 
 
       // The replica stops applying changes: reads lag behind, preconditions must not.
       await admin.query('select pg_wal_replay_pause()');
-      const first = await json(server, 'Customers(2)', { method: 'MERGE', headers: { 'content-type': 'application/json', 'if-match': read.etag as string }, body: JSON.stringify({ Name: 'first' }) });
+      const first = await json(server, 'Customers(2)', {
+        method: 'MERGE',
+        headers: { 'content-type': 'application/json', 'if-match': read.etag as string },
+        body: JSON.stringify({ Name: 'first' }),
+      });
       expect(first.status).toBe(204);
       expect(onPrimary.connects()).toBe(primaryBefore + 1);
       // The replica still shows the old state and the old tag ...
       const stale = await json(server, 'Customers(2)');
       expect(stale.etag).toBe(read.etag);
       // ... but the old tag is 412 and the new one passes: checked on the primary.
-      const refused = await json(server, 'Customers(2)', { method: 'MERGE', headers: { 'content-type': 'application/json', 'if-match': read.etag as string }, body: JSON.stringify({ Name: 'lost' }) });
+      const refused = await json(server, 'Customers(2)', {
+        method: 'MERGE',
+        headers: { 'content-type': 'application/json', 'if-match': read.etag as string },
+        body: JSON.stringify({ Name: 'lost' }),
+      });
       expect(refused.status).toBe(412);
-      const second = await json(server, 'Customers(2)', { method: 'MERGE', headers: { 'content-type': 'application/json', 'if-match': first.etag as string }, body: JSON.stringify({ Name: 'second' }) });
+      const second = await json(server, 'Customers(2)', {
+        method: 'MERGE',
+        headers: { 'content-type': 'application/json', 'if-match': first.etag as string },
+        body: JSON.stringify({ Name: 'second' }),
+      });
       expect(second.status).toBe(204);
       const replicaBeforeWrites = onReplica.connects();
       // A changeset's reads and writes stay on the primary as well.

@@ -31,7 +31,13 @@ async function service(options: Partial<SqlProviderOptions> = {}): Promise<{ ser
   return { server: await startServer(app), provider, schema };
 }
 
-async function send(server: RunningServer, method: string, path: string, body?: unknown, headers: Record<string, string> = {}): Promise<{ status: number; headers: Headers; text: string }> {
+async function send(
+  server: RunningServer,
+  method: string,
+  path: string,
+  body?: unknown,
+  headers: Record<string, string> = {},
+): Promise<{ status: number; headers: Headers; text: string }> {
   const response = await fetch(`${server.url}/odata/${path}`, {
     method,
     headers: { accept: 'application/json', ...(body === undefined ? {} : { 'content-type': 'application/json' }), ...headers },
@@ -90,9 +96,34 @@ describe('SqlProvider transactions', () => {
     const items = model.defaultContainer.entitySets.find((set) => set.name === 'Items');
     if (items === undefined) throw new Error('no Items');
     const rolledBack = provider.transaction(async () => {
-      await provider.create({ entitySet: items, entityType: items.entityType, values: { ID: 302, Name: 'inside', Created: new Date(0) }, sent: new Set(['ID', 'Name', 'Created']), bindings: [], inline: [], parent: undefined, media: undefined }, context);
+      await provider.create(
+        {
+          entitySet: items,
+          entityType: items.entityType,
+          values: { ID: 302, Name: 'inside', Created: new Date(0) },
+          sent: new Set(['ID', 'Name', 'Created']),
+          bindings: [],
+          inline: [],
+          parent: undefined,
+          media: undefined,
+        },
+        context,
+      );
       const read = await provider.query(
-        { entitySet: items, entityType: items.entityType, path: { root: { entitySet: items, key: { ID: 302 } }, navigation: [] }, single: true, filter: undefined, orderBy: [], skip: undefined, top: undefined, skipToken: undefined, selectExpand: { select: undefined, expand: [] }, count: false, customOptions: {} },
+        {
+          entitySet: items,
+          entityType: items.entityType,
+          path: { root: { entitySet: items, key: { ID: 302 } }, navigation: [] },
+          single: true,
+          filter: undefined,
+          orderBy: [],
+          skip: undefined,
+          top: undefined,
+          skipToken: undefined,
+          selectExpand: { select: undefined, expand: [] },
+          count: false,
+          customOptions: {},
+        },
         context,
       );
       expect(read.entities).toEqual([expect.objectContaining({ ID: 302, Name: 'inside' })]);

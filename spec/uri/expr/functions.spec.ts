@@ -2,25 +2,35 @@
  * The built-in function table: its contents, and every overload parsed and type-checked with
  * arguments of exactly its parameter types (expr-test.xml names a property after each type).
  */
-import {
-  arities,
-  BUILTIN_FUNCTIONS,
-  checkExpression,
-  describeType,
-  formatSignature,
-  parseExpression,
-  type FunctionSignature,
-} from '../../../lib/uri/expr';
+import { arities, BUILTIN_FUNCTIONS, checkExpression, describeType, formatSignature, parseExpression, type FunctionSignature } from '../../../lib/uri/expr';
 import { catchODataError, Item, testModel } from './support';
 
 describe('BUILTIN_FUNCTIONS', () => {
   it('lists exactly the OData 2.0 functions', () => {
     expect([...BUILTIN_FUNCTIONS.keys()].sort()).toEqual(
       [
-        'substringof', 'endswith', 'startswith', 'length', 'indexof', 'replace', 'substring', 'tolower', 'toupper', 'trim', 'concat',
-        'day', 'hour', 'minute', 'month', 'second', 'year',
-        'round', 'floor', 'ceiling',
-        'isof', 'cast',
+        'substringof',
+        'endswith',
+        'startswith',
+        'length',
+        'indexof',
+        'replace',
+        'substring',
+        'tolower',
+        'toupper',
+        'trim',
+        'concat',
+        'day',
+        'hour',
+        'minute',
+        'month',
+        'second',
+        'year',
+        'round',
+        'floor',
+        'ceiling',
+        'isof',
+        'cast',
       ].sort(),
     );
   });

@@ -14,8 +14,26 @@ import { randomString, tokenSoup } from './fuzz-corpus';
 const random = seededRandom;
 
 const PRODUCTS: Entity[] = [
-  { ID: 0, Name: 'Bread', Description: null, ReleaseDate: new Date('1992-01-01T00:00:00Z'), DiscontinuedDate: null, Rating: 4, Price: '2.5', Category: { ID: 0, Name: 'Food' } },
-  { ID: 1, Name: null, Description: 'x', ReleaseDate: new Date('1995-10-01T00:00:00Z'), DiscontinuedDate: new Date('2006-10-01T00:00:00Z'), Rating: 0, Price: '0', Category: null },
+  {
+    ID: 0,
+    Name: 'Bread',
+    Description: null,
+    ReleaseDate: new Date('1992-01-01T00:00:00Z'),
+    DiscontinuedDate: null,
+    Rating: 4,
+    Price: '2.5',
+    Category: { ID: 0, Name: 'Food' },
+  },
+  {
+    ID: 1,
+    Name: null,
+    Description: 'x',
+    ReleaseDate: new Date('1995-10-01T00:00:00Z'),
+    DiscontinuedDate: new Date('2006-10-01T00:00:00Z'),
+    Rating: 0,
+    Price: '0',
+    Category: null,
+  },
 ];
 
 /** Run the whole chain; return the stage that refused the text (or 'evaluated'). */

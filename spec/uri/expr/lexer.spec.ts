@@ -21,7 +21,17 @@ describe('Lexer', () => {
     ['INFO NaNa nulls', ['Identifier:INFO@0-4', 'Identifier:NaNa@5-9', 'Identifier:nulls@10-15']],
     ['null true false', ['Literal:null@0-4:null', 'Literal:true@5-9:Edm.Boolean', 'Literal:false@10-15:Edm.Boolean']],
     ["datetime'2000-01-01T00:00' X'0A'", ["Literal:datetime'2000-01-01T00:00'@0-26:Edm.DateTime", "Literal:X'0A'@27-32:Edm.Binary"]],
-    ['12L 2.5M 2.5 1E5 2f 3d', ['Literal:12L@0-3:Edm.Int64', 'Literal:2.5M@4-8:Edm.Decimal', 'Literal:2.5@9-12:Edm.Double', 'Literal:1E5@13-16:Edm.Double', 'Literal:2f@17-19:Edm.Single', 'Literal:3d@20-22:Edm.Double']],
+    [
+      '12L 2.5M 2.5 1E5 2f 3d',
+      [
+        'Literal:12L@0-3:Edm.Int64',
+        'Literal:2.5M@4-8:Edm.Decimal',
+        'Literal:2.5@9-12:Edm.Double',
+        'Literal:1E5@13-16:Edm.Double',
+        'Literal:2f@17-19:Edm.Single',
+        'Literal:3d@20-22:Edm.Double',
+      ],
+    ],
     ['Ns.Type a.b', ['QualifiedName:Ns.Type@0-7', 'QualifiedName:a.b@8-11']],
     ['café_1', ['Identifier:café_1@0-6']],
     ['\tx\r\n', ['Identifier:x@1-2']],

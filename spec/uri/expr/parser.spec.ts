@@ -210,8 +210,8 @@ const INVALID: readonly [string, string, number, string][] = [
   ["substringof('a' Name)", 'FILTER_SYNTAX', 16, "expected ',' or ')'"],
   ['substringof(', 'FILTER_SYNTAX', 12, 'expected an expression'],
   ["substringof('a',)", 'FILTER_SYNTAX', 16, 'expected an expression'],
-  ['length(Name)/Foo', 'FILTER_SYNTAX', 12, "only cast(...)/Property"],
-  ['isof(Name)', 'FILTER_SYNTAX', 5, "must be a quoted type name"],
+  ['length(Name)/Foo', 'FILTER_SYNTAX', 12, 'only cast(...)/Property'],
+  ['isof(Name)', 'FILTER_SYNTAX', 5, 'must be a quoted type name'],
   ["isof('Edm.Int32', Name)", 'FILTER_SYNTAX', 5, 'only the last argument'],
   ["cast('a' eq 'b')", 'FILTER_SYNTAX', 5, 'must be a quoted type name'],
   ['foo(1)', 'FILTER_UNKNOWN_FUNCTION', 0, "Unknown function 'foo'"],
@@ -312,8 +312,20 @@ describe('parseOrderBy', () => {
   it.each([
     [['Name', ' Name ', 'Name asc', 'Name  asc'], [['Name', 'asc']]],
     [['Name desc', '(Name) desc'], [['Name', 'desc']]],
-    [['Name desc,Price', 'Name desc, Price', 'Name desc , Price asc'], [['Name', 'desc'], ['Price', 'asc']]],
-    [['length(Name) desc, Category/Name'], [['length(Name)', 'desc'], ['Category/Name', 'asc']]],
+    [
+      ['Name desc,Price', 'Name desc, Price', 'Name desc , Price asc'],
+      [
+        ['Name', 'desc'],
+        ['Price', 'asc'],
+      ],
+    ],
+    [
+      ['length(Name) desc, Category/Name'],
+      [
+        ['length(Name)', 'desc'],
+        ['Category/Name', 'asc'],
+      ],
+    ],
     [['Price mul 2 add 1 desc'], [['{{Price mul 2} add 1}', 'desc']]],
     [['asc'], [['asc', 'asc']]],
   ] as const)('%j', (spellings, expected) => {
@@ -359,7 +371,11 @@ describe('printExpression', () => {
       'a sub (b sub c)',
     ],
     [
-      { kind: 'Unary', operator: 'not', operand: { kind: 'Binary', operator: 'and', left: { kind: 'Member', path: ['a'] }, right: { kind: 'Member', path: ['b'] } } },
+      {
+        kind: 'Unary',
+        operator: 'not',
+        operand: { kind: 'Binary', operator: 'and', left: { kind: 'Member', path: ['a'] }, right: { kind: 'Member', path: ['b'] } },
+      },
       'not (a and b)',
     ],
   ];

@@ -25,9 +25,7 @@ const TABLE: Readonly<Record<string, readonly string[]>> = {
   D: ['D', 'D', 'D', 'D', 'D', 'D', 'D', 'D'],
 };
 
-const PAIRS = Object.entries(TABLE).flatMap(([row, results]) =>
-  results.map((result, column) => [SHORT[row], NUMERIC_TYPES[column], SHORT[result]] as const),
-);
+const PAIRS = Object.entries(TABLE).flatMap(([row, results]) => results.map((result, column) => [SHORT[row], NUMERIC_TYPES[column], SHORT[result]] as const));
 
 describe('promoteNumeric', () => {
   it('has the eight numeric types, narrowest first', () => {

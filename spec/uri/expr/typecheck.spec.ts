@@ -86,20 +86,24 @@ describe('checkFilter: promotions and result types', () => {
     // INF has no decimal form: Decimal with Double promotes to Double.
     ['Price lt INF', Product, '{Price:Edm.Decimal lt INF:Edm.Double}:Edm.Boolean'],
     ['Rating gt 2.5', Product, '{Rating:Edm.Int32 gt 2.5:Edm.Double}:Edm.Boolean'],
-    ["Name eq null", Product, '{Name:Edm.String eq null:null}:Edm.Boolean'],
+    ['Name eq null', Product, '{Name:Edm.String eq null:null}:Edm.Boolean'],
     ['Category eq null', Product, '{Category:ODataDemo.Category eq null:null}:Edm.Boolean'],
     ['null ne Address', Supplier, '{null:null ne Address:ODataDemo.Address}:Edm.Boolean'],
     ['Boolean', Item, 'Boolean:Edm.Boolean'],
     ['Boolean and null', Item, '{Boolean:Edm.Boolean and null:null}:Edm.Boolean'],
     ['not Boolean', Item, '{not Boolean:Edm.Boolean}:Edm.Boolean'],
-    ["DateTime lt datetimeoffset'2000-01-01T00:00:00Z'", Item, "{DateTime:Edm.DateTime lt datetimeoffset'2000-01-01T00:00:00Z':Edm.DateTimeOffset}:Edm.Boolean"],
+    [
+      "DateTime lt datetimeoffset'2000-01-01T00:00:00Z'",
+      Item,
+      "{DateTime:Edm.DateTime lt datetimeoffset'2000-01-01T00:00:00Z':Edm.DateTimeOffset}:Edm.Boolean",
+    ],
     ["Time ge time'PT1H'", Item, "{Time:Edm.Time ge time'PT1H':Edm.Time}:Edm.Boolean"],
     ["Guid eq guid'01234567-89ab-cdef-0123-456789abcdef'", Item, "{Guid:Edm.Guid eq guid'01234567-89ab-cdef-0123-456789abcdef':Edm.Guid}:Edm.Boolean"],
     ["Binary eq X'00'", Item, "{Binary:Edm.Binary eq X'00':Edm.Binary}:Edm.Boolean"],
     ['Int64 eq 9007199254740993L', Item, '{Int64:Edm.Int64 eq 9007199254740993L:Edm.Int64}:Edm.Boolean'],
     ['Byte eq 255', Item, '{Byte:Edm.Byte eq 255:Edm.Int32}:Edm.Boolean'],
     ["substring(String, Byte) eq 'x'", Item, "{substring(String:Edm.String, Byte:Edm.Byte):Edm.String eq 'x':Edm.String}:Edm.Boolean"],
-    ["substringof(null, String)", Item, 'substringof(null:null, String:Edm.String):Edm.Boolean'],
+    ['substringof(null, String)', Item, 'substringof(null:null, String:Edm.String):Edm.Boolean'],
     ["isof('ExprTest.SpecialItem')", Item, "isof('ExprTest.SpecialItem':ExprTest.SpecialItem):Edm.Boolean"],
     ["cast('ExprTest.SpecialItem') ne null", Item, "{cast('ExprTest.SpecialItem':ExprTest.SpecialItem):ExprTest.SpecialItem ne null:null}:Edm.Boolean"],
     ["isof(Int32, 'Edm.Int64')", Item, "isof(Int32:Edm.Int32, 'Edm.Int64':Edm.Int64):Edm.Boolean"],
@@ -115,7 +119,7 @@ describe('checkFilter: promotions and result types', () => {
   });
 
   it('resolves every step of a member path', () => {
-    const complex = check("Address/Geo/Lat gt 1") as ExprNode & { left: MemberNode };
+    const complex = check('Address/Geo/Lat gt 1') as ExprNode & { left: MemberNode };
     expect(complex.left.steps?.map((s) => [s.kind, s.name])).toEqual([
       ['Property', 'Address'],
       ['Property', 'Geo'],
@@ -153,7 +157,7 @@ describe('checkFilter: promotions and result types', () => {
     ["isof('ExprTest.Person')", true],
     ["isof(Owner, 'ExprTest.Person')", undefined],
     ["isof(Owner, 'ExprTest.Tag')", true],
-  ])('marks the type name of %s as neverMatches=%s when it is outside the subject\'s hierarchy', (text, marked) => {
+  ])("marks the type name of %s as neverMatches=%s when it is outside the subject's hierarchy", (text, marked) => {
     const call = check(text);
     const typeName = call.kind === 'Call' ? call.args[call.args.length - 1] : undefined;
     expect(typeName?.kind === 'TypeName' ? typeName.neverMatches : 'not a type name').toBe(marked);
@@ -227,9 +231,7 @@ describe('checkFilter: errors', () => {
   });
 
   it('prints a hand-built tree to quote it', () => {
-    const error = catchODataError(() =>
-      checkFilter({ kind: 'Member', path: ['Nope'] }, Product, demoModel),
-    );
+    const error = catchODataError(() => checkFilter({ kind: 'Member', path: ['Nope'] }, Product, demoModel));
     expect(error.message).toContain("in 'Nope'");
   });
 });

@@ -88,7 +88,21 @@ function toSqlWhere(filter: ExprNode): SqlWhere {
     parameters.push(value);
     return `$${parameters.length}`;
   };
-  const BINARY: Record<string, string> = { and: 'AND', or: 'OR', eq: '=', ne: '<>', lt: '<', le: '<=', gt: '>', ge: '>=', add: '+', sub: '-', mul: '*', div: '/', mod: '%' };
+  const BINARY: Record<string, string> = {
+    and: 'AND',
+    or: 'OR',
+    eq: '=',
+    ne: '<>',
+    lt: '<',
+    le: '<=',
+    gt: '>',
+    ge: '>=',
+    add: '+',
+    sub: '-',
+    mul: '*',
+    div: '/',
+    mod: '%',
+  };
   const folder: ExpressionFolder<string> = {
     Literal: (node) => (node.value === null ? 'NULL' : parameter(node.value)),
     Member: (node) => {

@@ -49,7 +49,7 @@ function compile(entityType: EdmEntityType): ETagFunction {
  * properties in declaration order (a Supplier with Concurrency 0 -> `W/"0"`); undefined when the
  * type has none. Compiled once per entity type.
  */
-export function encodeETag(entity: ETagSource, entityType: EdmEntityType): string | undefined {
+export function encodeETag(entity: Readonly<Record<string, unknown>>, entityType: EdmEntityType): string | undefined {
   let compute = COMPILED.get(entityType);
   if (compute === undefined) {
     compute = compile(entityType);

@@ -5,9 +5,9 @@
  * 404-or-412 decision after a keyed write changed no row.
  */
 import { sql } from 'kysely';
-import { printKeyPredicate } from '../../edm/literals';
 import type { EdmEntitySet } from '../../edm/model';
-import { ODataError } from '../../errors';
+import type { ODataError } from '../../errors';
+import { conditionalWriteError } from '../../provider/precondition';
 import { writtenProperties } from '../../provider/sent';
 import type { CreateRequest, UpdateRequest } from '../../provider/types';
 import type { EntityKey } from '../../uri/types';
@@ -37,7 +37,7 @@ export function sentOf(request: CreateRequest | UpdateRequest): ReadonlySet<stri
 
 /** 404 ENTITY_NOT_FOUND for a key of a set. */
 export function entityNotFound(entitySet: EdmEntitySet, key: EntityKey): ODataError {
-  return ODataError.fromCode('ENTITY_NOT_FOUND', { key: printKeyPredicate(entitySet.entityType, key), entitySet: entitySet.name });
+  return conditionalWriteError(entitySet, key, false);
 }
 
 /**
@@ -53,5 +53,5 @@ export async function missingOrStale(scope: WriteScope, plan: SetPlan, key: Enti
     scope.dialect,
   );
   const result = await sql<{ found: unknown }>`select exists (select 1 from ${plan.table} where ${match}) as ${sql.id('found')}`.execute(scope.executor);
-  return result.rows[0]?.found === true ? ODataError.fromCode('PRECONDITION_FAILED', { header: 'If-Match' }) : entityNotFound(plan.entitySet, key);
+  return conditionalWriteError(plan.entitySet, key, result.rows[0]?.found === true);
 }

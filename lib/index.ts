@@ -41,8 +41,8 @@ export type * from './uri/expr/ast';
 export type { RequestContext } from './protocol/message';
 // Shared query helpers: a custom provider hands rows and the typed request to these and gets
 // exactly MemoryProvider's $filter / $orderby / $skiptoken / paging / count semantics.
-export { applyQuery, compileFilter, compileOrderBy, compileSkipTokenFilter, compileExpression, evaluate } from './provider/evaluate';
-export type { QueryPart, EvaluationAccess, EvaluationOptions, NavigationAccess, Evaluator, RuntimeValue } from './provider/evaluate';
+export { applyQuery, compileFilter, compileOrderBy, compileSkipTokenFilter, compileExpression, evaluate } from './evaluate/evaluate';
+export type { QueryPart, EvaluationAccess, EvaluationOptions, NavigationAccess, Evaluator, RuntimeValue } from './evaluate/evaluate';
 // The $skiptoken position as a $filter AST: one translator for $filter and keyset paging.
 export { seekCondition } from './provider/seek';
 // If-Match in the write statement: tags decoded to concurrency values (and back), the condition, 404 vs 412.

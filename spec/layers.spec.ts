@@ -5,7 +5,8 @@
  * their own allowances (the table below).
  * `sql` (the subpath export `express-odata-v2/sql`) sits beside the core: it reads the model, the
  * typed AST and the provider contract (and loads seed data through MemoryProvider), and nothing
- * in the core imports it (only `cli` does). `testing` (the subpath export `express-odata-v2/testing`,
+ * in the core imports it (only `cli` does). `evaluate` (the exact in-memory evaluator, exported as every provider's fallback) sits just above
+ * the provider contract. `testing` (the subpath export `express-odata-v2/testing`,
  * the conformance suite) uses only the public surface, as a provider author does, and nothing
  * imports it either. `cli` (the `express-odata-v2` executable) sits on top and uses only the public
  * surfaces of the core and of `sql`, as a user's program does.
@@ -30,18 +31,20 @@ const ALLOWED: Record<string, readonly string[]> = {
   uri: ['util', 'errors', 'edm'],
   protocol: ['util', 'errors', 'edm', 'uri'],
   provider: ['util', 'errors', 'edm', 'uri', 'protocol'],
+  // the exact in-memory evaluator: any provider's fallback, beside the contract it evaluates for.
+  evaluate: ['util', 'errors', 'edm', 'uri', 'protocol', 'provider'],
   result: ['util', 'errors', 'edm', 'uri', 'provider'],
   format: ['util', 'errors', 'edm', 'uri', 'protocol', 'provider', 'result'],
-  providers: ['util', 'errors', 'edm', 'uri', 'protocol', 'provider'],
+  providers: ['util', 'errors', 'edm', 'uri', 'protocol', 'provider', 'evaluate'],
   options: ['util', 'errors', 'edm', 'uri', 'protocol', 'provider'],
-  handlers: ['util', 'errors', 'edm', 'uri', 'protocol', 'provider', 'result', 'format', 'options'],
+  handlers: ['util', 'errors', 'edm', 'uri', 'protocol', 'provider', 'evaluate', 'result', 'format', 'options'],
   // batch is a multiplexer that takes the pipeline as a function; the service's $batch row calls it.
   batch: ['util', 'errors', 'edm', 'uri', 'protocol', 'format', 'options'],
-  service: ['util', 'errors', 'edm', 'uri', 'protocol', 'provider', 'result', 'format', 'options', 'handlers', 'batch'],
+  service: ['util', 'errors', 'edm', 'uri', 'protocol', 'provider', 'evaluate', 'result', 'format', 'options', 'handlers', 'batch'],
   http: ['util', 'errors', 'edm', 'uri', 'protocol', 'format', 'options', 'service', 'batch'],
-  middleware: ['util', 'errors', 'edm', 'uri', 'protocol', 'provider', 'format', 'options', 'service', 'batch', 'http'],
+  middleware: ['util', 'errors', 'edm', 'uri', 'protocol', 'provider', 'evaluate', 'format', 'options', 'service', 'batch', 'http'],
   // protocol: the provider contract's RequestContext; providers: `seed` checks data as MemoryProvider does.
-  sql: ['util', 'errors', 'edm', 'uri', 'protocol', 'provider', 'providers'],
+  sql: ['util', 'errors', 'edm', 'uri', 'protocol', 'provider', 'evaluate', 'providers'],
   testing: ['index'],
   index: Object.keys({}),
   cli: ['index', 'sql'],

@@ -8,7 +8,7 @@ import { convertLiteral, formatRawValue, parseLiteral } from '../edm';
 import type { EdmEntitySet, EdmEntityType, EdmFunctionImport } from '../edm/model';
 import type { PropertyValue } from '../edm/primitives';
 import { expectComplex, expectPrimitive, isComplexValue, isEntity, isPrimitiveValue } from '../format/value-guards';
-import { applyQuery } from '../provider/evaluate';
+import { applyQuery } from '../evaluate/evaluate';
 import type { Entity, OperationResult } from '../provider/types';
 import type { HandlerOutcome } from '../result';
 import { shapedResultOf, withKeyTieBreaker } from '../uri';

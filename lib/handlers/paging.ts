@@ -5,7 +5,7 @@
  * token needs no server memory, so any instance of the service can answer the next request.
  */
 import type { EdmEntitySet, EdmEntityType, EdmModel } from '../edm/model';
-import { evaluate } from '../provider/evaluate';
+import { evaluate } from '../evaluate/evaluate';
 import type { Entity } from '../provider/types';
 import { encodeSkipToken, walkExpression } from '../uri';
 import { toWellFormed } from '../util';

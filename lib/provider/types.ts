@@ -1,7 +1,7 @@
 /**
  * The data-provider contract: the user's side. Providers receive fully parsed, typed requests and a
  * per-request context, and never see HTTP. Every method is async. A provider that cannot do part of
- * a query natively may call the helpers in `provider/evaluate` (the ones MemoryProvider uses).
+ * a query natively may call the helpers in `evaluate/` (the ones MemoryProvider uses).
  */
 import type { EdmEntitySet, EdmEntityType, EdmFunctionImport, EdmNavigationProperty } from '../edm/model';
 import type { PrimitiveValue, PropertyValue } from '../edm/primitives';

@@ -12,7 +12,7 @@
  */
 import { compileFilter, compileSkipTokenFilter, evaluate, type MemoryProvider, ODataError, transformExpression } from '../../lib';
 import type { DataProvider, DeleteRequest, Entity, ExprNode, OrderByItem, QueryRequest, QueryResult, UpdateRequest } from '../../lib';
-import { compareValues } from '../../lib/provider/compare';
+import { compareValues } from '../../lib/evaluate/compare';
 import type { RequestContext } from '../../lib/protocol/message';
 
 const LIKE_RESULT = '__like';

@@ -8,7 +8,7 @@
 import { defineModel } from '../../lib/edm';
 import type { EdmEntityType } from '../../lib/edm/model';
 import type { PrimitiveValue } from '../../lib/edm/primitives';
-import { compileFilter, compileOrderBy, compileSkipTokenFilter, evaluate } from '../../lib/provider/evaluate';
+import { compileFilter, compileOrderBy, compileSkipTokenFilter, evaluate } from '../../lib/evaluate/evaluate';
 import { seekCondition } from '../../lib/provider/seek';
 import type { Entity } from '../../lib/provider/types';
 import { withKeyTieBreaker } from '../../lib/uri';

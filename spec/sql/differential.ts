@@ -6,8 +6,8 @@
  */
 import { sql } from 'kysely';
 import { isODataError } from '../../lib/errors';
-import { compileExpression, compileFilter, compileOrderBy } from '../../lib/provider/evaluate';
-import type { EvaluationOptions } from '../../lib/provider/runtime';
+import { compileExpression, compileFilter, compileOrderBy } from '../../lib/evaluate/evaluate';
+import type { EvaluationOptions } from '../../lib/evaluate/runtime';
 import type { Entity } from '../../lib/provider/types';
 import { compileFilterSql, compileOrderBySql } from '../../lib/sql/compile/compile';
 import type { SqlDatabase } from '../../lib/sql/database';

@@ -10,7 +10,7 @@
  * rollback that puts a deleted record back) forgets the answer until the next read asks again.
  */
 import type { EdmEntityType } from '../../edm/model';
-import { compileOrderBy } from '../../provider/evaluate';
+import { compileOrderBy } from '../../evaluate/evaluate';
 import { withKeyTieBreaker } from '../../uri';
 import type { StoredValues } from './entity-values';
 

@@ -8,8 +8,8 @@
  */
 import type { EdmEntitySet, EdmEntityType, EdmModel, EdmNavigationProperty } from '../../edm/model';
 import { ODataError } from '../../errors';
-import { applyQuery, compileFilter } from '../../provider/evaluate';
-import type { NavigationAccess, QueryPart } from '../../provider/evaluate';
+import { applyQuery, compileFilter } from '../../evaluate/evaluate';
+import type { NavigationAccess, QueryPart } from '../../evaluate/evaluate';
 import type {
   CountRequest,
   CreateRequest,

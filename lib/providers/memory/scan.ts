@@ -6,8 +6,8 @@
  * semantics are those of the shared `applyQuery` (filter, count, skiptoken, skip, top).
  */
 import type { EdmEntityType } from '../../edm/model';
-import { compileFilter, compileSkipTokenFilter } from '../../provider/evaluate';
-import type { NavigationAccess, QueryPart } from '../../provider/evaluate';
+import { compileFilter, compileSkipTokenFilter } from '../../evaluate/evaluate';
+import type { NavigationAccess, QueryPart } from '../../evaluate/evaluate';
 import { withKeyTieBreaker } from '../../uri';
 import type { OrderByItem } from '../../uri/types';
 import type { StoredValues } from './entity-values';

@@ -6,7 +6,7 @@
  * navigation property. Never a wrong answer; the price is reading every row the translated part keeps.
  */
 import type { EdmEntityType, EdmModel, EdmNavigationProperty } from '../../edm/model';
-import { applyQuery, type NavigationAccess } from '../../provider/evaluate';
+import { applyQuery, type NavigationAccess } from '../../evaluate/evaluate';
 import type { Entity, QueryRequest } from '../../provider/types';
 import { walkExpression } from '../../uri/expr';
 import type { ExprNode } from '../../uri/expr/ast';

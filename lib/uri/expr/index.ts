@@ -1,6 +1,6 @@
 /**
  * The `$filter`/`$orderby` expression language: parse (text -> AST), type-check (AST + entity type
- * -> typed AST), print, and traverse. Providers read the typed AST; `provider/evaluate` runs it.
+ * -> typed AST), print, and traverse. Providers read the typed AST; `evaluate/` runs it.
  */
 export type * from './ast';
 export { parseExpression, parseOrderBy } from './parser';

@@ -6,7 +6,7 @@
  */
 import type { IncomingMessage } from 'http';
 import type { RequestContext } from '../../../lib/protocol/message';
-import { applyQuery } from '../../../lib/provider/evaluate';
+import { applyQuery } from '../../../lib/evaluate/evaluate';
 import type { Entity, QueryRequest } from '../../../lib/provider/types';
 import { MemoryProvider, storeOf } from '../../../lib/providers/memory';
 import type { MemoryData } from '../../../lib/providers/memory/load-data';

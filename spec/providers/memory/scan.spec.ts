@@ -1,8 +1,8 @@
 import type { IncomingMessage } from 'http';
 import type { EdmEntitySet } from '../../../lib/edm/model';
 import type { RequestContext } from '../../../lib/protocol/message';
-import { applyQuery } from '../../../lib/provider/evaluate';
-import type { NavigationAccess } from '../../../lib/provider/evaluate';
+import { applyQuery } from '../../../lib/evaluate/evaluate';
+import type { NavigationAccess } from '../../../lib/evaluate/evaluate';
 import type { Entity, QueryRequest } from '../../../lib/provider/types';
 import { MemoryProvider, Store, storeOf } from '../../../lib/providers/memory';
 import { loadData } from '../../../lib/providers/memory/load-data';

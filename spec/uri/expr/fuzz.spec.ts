@@ -4,7 +4,7 @@
  * never hang, and every tree that parses prints back to itself.
  */
 import { ODataError } from '../../../lib/errors';
-import { compileFilter } from '../../../lib/provider/evaluate';
+import { compileFilter } from '../../../lib/evaluate/evaluate';
 import type { Entity } from '../../../lib/provider/types';
 import { checkExpression, checkFilter, parseExpression, parseOrderBy, printExpression } from '../../../lib/uri/expr';
 import { demoModel, Product, withoutLoc } from './support';

@@ -10,7 +10,7 @@ import { laneOf, toLane, type LaneValue } from './coerce';
 import { compareValues, sortComparator } from './compare';
 import { compileExpression, compileFilter } from './compile';
 import { staticPrimitive, type EvaluationAccess, type Evaluator } from './runtime';
-import type { Entity, QueryRequest } from './types';
+import type { Entity, QueryRequest } from '../provider/types';
 
 type SortValue = LaneValue | PrimitiveValue | null | object;
 

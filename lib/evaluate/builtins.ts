@@ -11,7 +11,7 @@ import { canCast, isNumeric } from '../uri/expr/promotion';
 import { fromNumericLane, inferType, laneOf, toLane } from './coerce';
 import { ceilingDecimal, floorDecimal, formatDecimal, roundDecimal, truncateDecimal, type ExactDecimal } from './decimal';
 import { isStructured, orNull, staticPrimitive, type EvaluationSettings, type Evaluator, type RuntimeValue } from './runtime';
-import type { Entity } from './types';
+import type { Entity } from '../provider/types';
 
 type Compiled = (args: readonly Evaluator[], node: CallNode, settings: EvaluationSettings) => Evaluator;
 

@@ -3,7 +3,7 @@
  * Decimal, .NET integer division, navigation, complex values, dynamic properties, isof/cast.
  */
 import type { EdmEntityType, EdmNavigationProperty } from '../../lib/edm/model';
-import { compileExpression, compileFilter, evaluate, type NavigationAccess } from '../../lib/provider/evaluate';
+import { compileExpression, compileFilter, evaluate, type NavigationAccess } from '../../lib/evaluate/evaluate';
 import type { Entity } from '../../lib/provider/types';
 import { checkExpression, checkFilter, parseExpression } from '../../lib/uri/expr';
 import { catchODataError, Item, Person, SpecialItem, testModel } from '../uri/expr/support';

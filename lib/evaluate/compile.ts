@@ -27,7 +27,7 @@ import {
   type Evaluator,
   type RuntimeValue,
 } from './runtime';
-import type { Entity } from './types';
+import type { Entity } from '../provider/types';
 
 /** Compile any expression to a closure returning its value for an entity. */
 export function compileExpression(node: ExprNode, access?: EvaluationAccess): Evaluator {

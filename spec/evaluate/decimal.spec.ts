@@ -15,7 +15,7 @@ import {
   shortDecimalNumber,
   subtractDecimal,
   type ExactDecimal,
-} from '../../lib/provider/decimal';
+} from '../../lib/evaluate/decimal';
 
 function d(text: string): ExactDecimal {
   const value = parseDecimal(text);

@@ -6,7 +6,7 @@ import type { EdmEntityType, EdmNavigationProperty } from '../edm/model';
 import { isPlainObject } from '../edm/primitives';
 import type { ComplexValue, EdmPrimitiveTypeName, PrimitiveValue } from '../edm/primitives';
 import type { ExprNode } from '../uri/expr/ast';
-import type { Entity } from './types';
+import type { Entity } from '../provider/types';
 
 /** What an expression evaluates to: a primitive, a complex value, an entity (navigation), or null. */
 export type RuntimeValue = PrimitiveValue | ComplexValue | Entity | readonly Entity[] | null;

@@ -2,7 +2,7 @@
  * Ordering and paging: $orderby comparators (nulls first, ordinal strings, exact numbers), the
  * $skiptoken position filter, applyQuery's protocol order, and a 5,000-entity walk in pages of 37.
  */
-import { afterPosition, applyQuery, compareValues, compileOrderBy, compileSkipTokenFilter, evaluate } from '../../lib/provider/evaluate';
+import { afterPosition, applyQuery, compareValues, compileOrderBy, compileSkipTokenFilter, evaluate } from '../../lib/evaluate/evaluate';
 import type { Entity } from '../../lib/provider/types';
 import { checkExpression, checkFilter, parseExpression, parseOrderBy } from '../../lib/uri/expr';
 import type { ExprNode } from '../../lib/uri/expr/ast';

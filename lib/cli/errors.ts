@@ -23,6 +23,19 @@ export class CliError extends Error {
   }
 }
 
+/** Exit codes of a process ended by a signal, by the shells' convention (128 + the signal's number). */
+const SIGNAL_EXIT_CODES: Readonly<Record<string, number>> = { SIGINT: 130, SIGTERM: 143 };
+
+/** The user stopped the command (Ctrl-C) before it was done: exit code 130 (SIGINT) or 143 (SIGTERM). */
+export class InterruptedError extends Error {
+  readonly exitCode: number;
+  constructor(readonly signal: unknown) {
+    super(`stopped by ${String(signal)} before the command was done`);
+    this.name = 'InterruptedError';
+    this.exitCode = SIGNAL_EXIT_CODES[String(signal)] ?? 130;
+  }
+}
+
 const text = (value: unknown): string | undefined => (typeof value === 'string' ? value : undefined);
 
 /**

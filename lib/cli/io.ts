@@ -1,3 +1,5 @@
+import { InterruptedError } from './errors';
+
 /** Where a command writes and what it resolves paths against (the process, or a spec's capture). */
 export interface CliIO {
   /** A line of output (stdout): results, the service's address, the request log. */
@@ -8,4 +10,14 @@ export interface CliIO {
   readonly cwd: string;
   /** The environment (DATABASE_URL stands in for --db). */
   readonly env: Readonly<Record<string, string | undefined>>;
+  /**
+   * Aborted when the user stops the process (Ctrl-C) before the command is done: the command
+   * stops at its next step, writes nothing more and closes the database (the reason is the signal).
+   */
+  readonly signal?: AbortSignal;
+}
+
+/** Stop here when the user asked to: an `InterruptedError` the command line exits with 128 + the signal's number. */
+export function throwIfInterrupted(io: CliIO): void {
+  if (io.signal?.aborted === true) throw new InterruptedError(io.signal.reason);
 }

@@ -1,30 +1,27 @@
 #!/usr/bin/env node
 /**
  * The `express-odata-v2` executable: runs a command, exits with its code; a running service stops
- * cleanly on SIGINT (Ctrl-C) or SIGTERM (the port released, the database closed, exit code 0), and
- * a second signal ends the process at once.
+ * cleanly on SIGINT (Ctrl-C) or SIGTERM (the port released, the database closed, exit code 0), a
+ * command stopped before it is done exits with 130 (SIGINT) or 143 (SIGTERM) with the database
+ * closed, and a second signal ends the process at once.
  */
 import { messageOf } from './errors';
 import { runCommand } from './run';
+import type { RunningService } from './serve';
 
 async function main(): Promise<void> {
+  const interrupt = new AbortController();
   const io = {
     out: (line: string) => process.stdout.write(`${line}\n`),
     err: (line: string) => process.stderr.write(`${line}\n`),
     cwd: process.cwd(),
     env: process.env,
+    signal: interrupt.signal,
   };
-  const outcome = await runCommand(process.argv.slice(2), io);
-  if (outcome.kind === 'exit') {
-    process.exitCode = outcome.code;
-    return;
-  }
+  let service: RunningService | undefined = undefined;
   let stopping = false;
-  const stop = (signal: NodeJS.Signals): void => {
-    if (stopping) process.exit(1);
-    stopping = true;
-    io.err(`Stopping (${signal})...`);
-    outcome.service.close().then(
+  const stopService = (running: RunningService): void => {
+    running.close().then(
       () => process.exit(0),
       (error: unknown) => {
         io.err(`express-odata-v2: stopping failed: ${messageOf(error)}`);
@@ -32,8 +29,27 @@ async function main(): Promise<void> {
       },
     );
   };
+  // Listening from the start: a signal during introspection or start-up ends the command at its
+  // next step with the database closed (a PGlite folder is never left half-written), not mid-query.
+  const stop = (signal: NodeJS.Signals): void => {
+    if (stopping) process.exit(1);
+    stopping = true;
+    io.err(`Stopping (${signal})...`);
+    if (service === undefined) interrupt.abort(signal);
+    else stopService(service);
+  };
   process.on('SIGINT', stop);
   process.on('SIGTERM', stop);
+  const outcome = await runCommand(process.argv.slice(2), io);
+  if (outcome.kind === 'exit') {
+    process.off('SIGINT', stop);
+    process.off('SIGTERM', stop);
+    process.exitCode = outcome.code;
+    return;
+  }
+  service = outcome.service;
+  // The signal came after the last step that checks it: the service is up, stop it as asked.
+  if (stopping) stopService(service);
 }
 
 main().catch((error: unknown) => {

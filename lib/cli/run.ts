@@ -6,7 +6,7 @@
 import { readFileSync } from 'fs';
 import { join } from 'path';
 import { parseOptions, type OptionGroup } from './arguments';
-import { CliError, oneLine, UsageError } from './errors';
+import { CliError, InterruptedError, oneLine, UsageError } from './errors';
 import { INTROSPECT_HELP, INTROSPECT_OPTIONS, introspectCommand } from './introspect-command';
 import type { CliIO } from './io';
 import { serve, SERVE_HELP, SERVE_OPTIONS, type RunningService } from './serve';
@@ -92,6 +92,10 @@ export async function runCommand(args: readonly string[], io: CliIO): Promise<Co
     return await command.run(options, io);
   } catch (error) {
     if (error instanceof UsageError) return usage(error, io);
+    if (error instanceof InterruptedError) {
+      io.err(`express-odata-v2: ${error.message}; nothing was written.`);
+      return exit(error.exitCode);
+    }
     io.err(`express-odata-v2: ${error instanceof CliError ? error.message : oneLine(error)}`);
     return exit(1);
   }

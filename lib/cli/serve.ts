@@ -14,7 +14,7 @@ import type { SqlMapping } from '../sql';
 import { DATABASE_OPTIONS, integerOption, keysOption, listOption, optionsHelp, stringOption, type OptionGroup, type ParsedOptions } from './arguments';
 import { databaseArgument, loadSql, openDatabase, type OpenDatabase, type Sql } from './database';
 import { CliError, describeDatabaseError, oneLine, UsageError } from './errors';
-import type { CliIO } from './io';
+import { throwIfInterrupted, type CliIO } from './io';
 
 /** serve's options. */
 export const SERVE_OPTIONS: readonly OptionGroup[] = [
@@ -160,6 +160,7 @@ export async function serve(options: ParsedOptions, io: CliIO): Promise<RunningS
   const open = await openDatabase(dbSpec, io.cwd, sql);
   try {
     const { model, mapping } = fromFiles ?? (await introspectDatabase('serve', open, options, keys, io));
+    throwIfInterrupted(io);
     const provider = new open.sql.SqlProvider({ model, db: open.db, mapping });
     const middleware = odata({
       model,
@@ -215,8 +216,9 @@ export async function introspectDatabase(
   const schemas = listOption(options, 'schema');
   const versionColumns = listOption(options, 'version-column');
   const namespace = stringOption(options, 'namespace');
+  let result: Awaited<ReturnType<typeof open.sql.introspect>>;
   try {
-    const result = await open.sql.introspect(open.db, {
+    result = await open.sql.introspect(open.db, {
       ...(schemas.length === 0 ? {} : { schemas }),
       include: listOption(options, 'include'),
       exclude: listOption(options, 'exclude'),
@@ -224,8 +226,6 @@ export async function introspectDatabase(
       ...(versionColumns.length === 0 ? {} : { versionColumns }),
       ...(namespace === undefined ? {} : { namespace }),
     });
-    for (const warning of result.warnings) io.err(`warning: ${warning.message}`);
-    return result;
   } catch (error) {
     if (error instanceof open.sql.SqlIntrospectionError) {
       for (const warning of error.warnings) io.err(`warning: ${warning.message}`);
@@ -235,6 +235,10 @@ export async function introspectDatabase(
       throw new UsageError(error.message.replace(/^introspect: /, `${command}: `), command);
     throw new CliError(describeDatabaseError(error, open.where), { cause: error });
   }
+  // Stopped while the database was read: no warnings about a model nobody will use.
+  throwIfInterrupted(io);
+  for (const warning of result.warnings) io.err(`warning: ${warning.message}`);
+  return result;
 }
 
 async function closeService(server: Server, open: OpenDatabase): Promise<void> {

@@ -325,3 +325,42 @@ describe('serve in this process', () => {
     expect((await exited('introspect', '--db', 'shop', '--out', 'again.xml', '--mapping', 'again.json')).code).toBe(0);
   }, 30_000);
 });
+
+describe('stopped before it is done (Ctrl-C during introspection)', () => {
+  async function interrupted(signal: NodeJS.Signals, ...args: string[]): Promise<{ code: number; err: string[] }> {
+    const err: string[] = [];
+    const interrupt = new AbortController();
+    const running = runCommand(args, { out: () => undefined, err: (line) => err.push(line), cwd: work, env: {}, signal: interrupt.signal });
+    interrupt.abort(signal); // while the database is being opened and read
+    const outcome = await running;
+    if (outcome.kind !== 'exit') {
+      await outcome.service.close();
+      throw new Error(`${args.join(' ')} kept serving after ${signal}`);
+    }
+    return { code: outcome.code, err };
+  }
+
+  it.each([
+    ['introspect', 'SIGINT', 130],
+    ['introspect', 'SIGTERM', 143],
+    ['serve', 'SIGINT', 130],
+  ] as const)(
+    '%s stops at its next step on %s: exit %i, nothing written, the database closed',
+    async (command, signal, code) => {
+      const out = join(work, `stopped-${command}-${signal}`);
+      mkdirSync(out);
+      const args =
+        command === 'introspect'
+          ? [command, '--db', shop, '--out', join(out, 'm.xml'), '--mapping', join(out, 'm.json')]
+          : [command, '--db', shop, '--port', '0'];
+      expect(await interrupted(signal, ...args)).toEqual({
+        code,
+        err: [`express-odata-v2: stopped by ${signal} before the command was done; nothing was written.`],
+      });
+      expect(existsSync(join(out, 'm.xml')) || existsSync(join(out, 'm.json'))).toBe(false);
+      // The folder was closed: the next command opens it.
+      expect((await exited('introspect', '--db', shop, '--out', join(out, 'again.xml'), '--mapping', join(out, 'again.json'))).code).toBe(0);
+    },
+    60_000,
+  );
+});

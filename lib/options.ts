@@ -46,6 +46,12 @@ export interface ServiceLimits {
    * rolled back. Default: none (undefined).
    */
   readonly providerTimeout: number | undefined;
+  /**
+   * Most provider reads one request runs at the same time: the batched follow-up reads of a
+   * service operation's entities (a query per 100 keys, for `$expand` and for navigation that
+   * `$filter`/`$orderby` read); the rest wait their turn. Default 4.
+   */
+  readonly maxConcurrentReads: number;
 }
 
 /**
@@ -128,6 +134,7 @@ export const DEFAULT_LIMITS: ServiceLimits = Object.freeze({
   maxUriLength: 8192,
   bodyTimeout: 60_000,
   providerTimeout: undefined,
+  maxConcurrentReads: 4,
 });
 
 function defaultLogger(event: ServiceLogEvent): void {

@@ -8,14 +8,15 @@ import { convertLiteral, formatRawValue, parseLiteral } from '../edm';
 import type { EdmEntitySet, EdmEntityType, EdmFunctionImport } from '../edm/model';
 import type { PropertyValue } from '../edm/primitives';
 import { expectComplex, expectPrimitive, isComplexValue, isEntity, isPrimitiveValue } from '../format/value-guards';
-import { applyQuery } from '../evaluate/evaluate';
+import { applyQuery, type NavigationAccess } from '../evaluate/evaluate';
 import type { Entity, OperationResult } from '../provider/types';
 import type { HandlerOutcome } from '../result';
 import { shapedResultOf, withKeyTieBreaker } from '../uri';
 import type { ServiceOperationShape, ShapeReturnType } from '../uri';
 import type { ServiceOperationPath } from '../uri/types';
 import type { Handler, HandlerContext } from './context';
-import { collect, entityQuery, keyOfEntity } from './query-request';
+import { readByKeys } from './batched-read';
+import { navigationExpansion } from './paging';
 
 /** Parameters as typed EDM values: 400 for a missing or malformed one. */
 function operationParameters(functionImport: EdmFunctionImport, custom: Readonly<Record<string, string>>): Record<string, PropertyValue> {
@@ -59,19 +60,42 @@ interface Invocation {
   readonly value: OperationResult;
 }
 
-/** Expanded navigation for operation results: re-read each entity by key with the expand tree. */
+/**
+ * Operation results with `$expand` applied: the entities read again by key with the expand tree,
+ * batched (a provider query per `KEYS_PER_READ` keys, never one per entity); an entity the
+ * provider does not find is written as the operation returned it.
+ */
 async function withExpansions(context: HandlerContext<ServiceOperationPath>, entities: readonly Entity[]): Promise<readonly Entity[]> {
   const entitySet = context.path.functionImport.entitySet;
-  if (entitySet === undefined || context.query.selectExpand.expand.length === 0) return entities;
-  const type = entitySet.entityType;
-  return Promise.all(
-    entities.map(async (entity) => {
-      const target = { path: { root: { entitySet, key: keyOfEntity(type, entity) }, navigation: [] }, entitySet, entityType: type };
-      const result = await context.config.options.provider.query(entityQuery(target, { ...context.query, filter: undefined }), context.request.context);
-      const [expanded] = await collect(result.entities);
-      return expanded ?? entity;
-    }),
-  );
+  if (entitySet === undefined || context.query.selectExpand.expand.length === 0 || entities.length === 0) return entities;
+  const expanded = await readByKeys(context, entitySet, entities, context.query.selectExpand);
+  return entities.map((entity, index) => expanded[index] ?? entity);
+}
+
+/**
+ * How `$filter` and `$orderby` reach the navigation they read (`Category/Name`) from an operation's
+ * entities, which hold none: the related entities read for all of them with the batched reads
+ * above; undefined when neither option navigates. An entity the provider does not find keeps
+ * what it holds itself.
+ */
+async function navigationOf(
+  context: HandlerContext<ServiceOperationPath>,
+  entitySet: EdmEntitySet,
+  entities: readonly Entity[],
+): Promise<NavigationAccess | undefined> {
+  const { filter, orderBy } = context.query;
+  const expansion = navigationExpansion([filter, ...orderBy.map(({ expression }) => expression)], entitySet, context.config.options.model);
+  if (expansion === undefined || entities.length === 0) return undefined;
+  const loaded = await readByKeys(context, entitySet, entities, expansion);
+  const loadedOf = new Map<Entity, Entity>();
+  entities.forEach((entity, index) => {
+    const read = loaded[index];
+    if (read !== undefined) loadedOf.set(entity, read);
+  });
+  return (holder, property) => {
+    const related = (loadedOf.get(holder) ?? holder)[property.name];
+    return isEntity(related) ? related : null;
+  };
 }
 
 /** The entity set of an operation returning entities (the model validator requires one). */
@@ -82,20 +106,26 @@ function entitySetOf(functionImport: EdmFunctionImport): EdmEntitySet {
 }
 
 /** The entities of a collection result, `$filter`, `$orderby`, paging and the count applied here (MS-ODATA §2.2.3.5). */
-function queriedEntities(
-  { context, value }: Invocation,
+async function queriedEntities(
+  { context, functionImport, value }: Invocation,
   entityType: EdmEntityType,
   wantsCount: boolean,
-): { entities: readonly Entity[]; count: number | undefined } {
+): Promise<{ entities: readonly Entity[]; count: number | undefined }> {
   const { query } = context;
-  return applyQuery(isEntityList(value) ? value : [], {
-    filter: query.filter,
-    orderBy: withKeyTieBreaker(query.orderBy, entityType),
-    skip: query.skip,
-    top: query.top,
-    skipToken: query.skipToken,
-    count: wantsCount,
-  });
+  const entities = isEntityList(value) ? value : [];
+  const navigate = await navigationOf(context, entitySetOf(functionImport), entities);
+  return applyQuery(
+    entities,
+    {
+      filter: query.filter,
+      orderBy: withKeyTieBreaker(query.orderBy, entityType),
+      skip: query.skip,
+      top: query.top,
+      skipToken: query.skipToken,
+      count: wantsCount,
+    },
+    navigate,
+  );
 }
 
 /** The items of a collection result, each a primitive, complex value or null (a provider's mistake is a logged 500). */
@@ -132,7 +162,7 @@ const RESULT_WRITERS: ResultWriters = {
     const { context, functionImport } = invocation;
     const entitySet = entitySetOf(functionImport);
     const { query } = context;
-    const page = queriedEntities(invocation, returnType.type, query.inlineCount === 'allpages');
+    const page = await queriedEntities(invocation, returnType.type, query.inlineCount === 'allpages');
     return {
       result: {
         kind: 'Feed',
@@ -149,7 +179,7 @@ const RESULT_WRITERS: ResultWriters = {
   },
 
   Count: async (invocation, returnType) => {
-    const page = queriedEntities(invocation, returnType.type, true);
+    const page = await queriedEntities(invocation, returnType.type, true);
     return { result: { kind: 'Count', count: page.count ?? page.entities.length } };
   },
 

@@ -9,6 +9,7 @@ import { evaluate } from '../evaluate/evaluate';
 import type { Entity } from '../provider/types';
 import { encodeSkipToken, walkExpression } from '../uri';
 import { toWellFormed } from '../util';
+import type { ExprNode } from '../uri/expr/ast';
 import type { ExpandItem, OrderByItem, QueryOptions, SelectExpand } from '../uri/types';
 import { keyOfEntity } from './query-request';
 
@@ -54,8 +55,18 @@ function freezeExpansion(children: ReadonlyMap<string, ExpansionNode>): readonly
  * expanded before its `$orderby` values can go into the `$skiptoken`.
  */
 export function orderByExpansion(orderBy: readonly OrderByItem[], entitySet: EdmEntitySet, model: EdmModel): SelectExpand | undefined {
+  return navigationExpansion(
+    orderBy.map(({ expression }) => expression),
+    entitySet,
+    model,
+  );
+}
+
+/** The `$expand` tree of the navigation properties `expressions` read through, or undefined when they read none. */
+export function navigationExpansion(expressions: readonly (ExprNode | undefined)[], entitySet: EdmEntitySet, model: EdmModel): SelectExpand | undefined {
   const root = new Map<string, ExpansionNode>();
-  for (const { expression } of orderBy) {
+  for (const expression of expressions) {
+    if (expression === undefined) continue;
     walkExpression(expression, {
       Member(node) {
         // A path after `cast(...)` starts at the same entity; only navigation steps need loading.

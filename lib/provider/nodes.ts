@@ -1,12 +1,14 @@
 /**
  * Builders of type-checked filter AST nodes (the shapes the parser and type checker produce) for
  * the conditions the kit hands to providers: the `$skiptoken` keyset condition, the If-Match
- * condition. `and`/`or` fold the constants away so a translator sees no `true and ...`.
+ * condition, the keys of a batched read. `and`/`or` fold the constants away so a translator sees
+ * no `true and ...`.
  */
 import { inferPrimitiveType } from '../edm/payload-values';
 import type { EdmEntityType } from '../edm/model';
 import type { EdmPrimitiveTypeName, PrimitiveValue } from '../edm/primitives';
 import type { BinaryNode, ExprNode, LiteralNode, MemberNode } from '../uri/expr/ast';
+import type { EntityKey } from '../uri/types';
 
 const BOOLEAN = { kind: 'Primitive', name: 'Edm.Boolean' } as const;
 
@@ -43,4 +45,26 @@ export function propertyMember(entityType: EdmEntityType, name: string): MemberN
   const property = entityType.propertiesByName.get(name);
   if (property === undefined || property.type.kind !== 'Primitive') throw new TypeError(`'${name}' is not a primitive property of ${entityType.qualifiedName}`);
   return { kind: 'Member', path: [name], steps: [{ kind: 'Property', name, property }], type: { kind: 'Primitive', name: property.type.name } };
+}
+
+/**
+ * True when any of `conditions` holds, false for none: a balanced `or` tree, so that its depth
+ * grows with the logarithm of their number (a hundred keys nest 7 deep, not 100) and a translator
+ * or evaluator that recurses over it stays shallow.
+ */
+export function anyOf(conditions: readonly ExprNode[]): ExprNode {
+  if (conditions.length === 0) return FALSE;
+  if (conditions.length === 1) return conditions[0];
+  const middle = conditions.length >>> 1;
+  return or(anyOf(conditions.slice(0, middle)), anyOf(conditions.slice(middle)));
+}
+
+/** The condition that selects the entity with `key`: `ID eq 1`, or `A eq 1 and B eq 'x'` for a composite key. */
+export function keyCondition(entityType: EdmEntityType, key: EntityKey): ExprNode {
+  let condition: ExprNode = TRUE;
+  for (const property of entityType.key) {
+    const type = property.type.kind === 'Primitive' ? property.type.name : undefined;
+    condition = and(condition, binary('eq', propertyMember(entityType, property.name), literal(key[property.name] ?? null, type)));
+  }
+  return condition;
 }

@@ -4,4 +4,5 @@ export { isExcludedFromXml, textProblem, toWellFormed } from './unicode';
 export { systemClock } from './clock';
 export { memoByText } from './text-memo';
 export { isReadonlyArray } from './readonly-array';
+export { mapConcurrently } from './concurrency';
 export type { Clock } from './clock';

@@ -4,13 +4,15 @@
  * does not show, one per expanded navigation property and level, never one per row; so the
  * count does not change with the page size. `/$count` is one COUNT(*) and reads no row. The demo
  * (public schema) and the Catalog (schema "catalog", by mapping override) share one database.
+ * A service operation's entities are read again in batches of keys, so `$expand` on its result
+ * costs the same statements for 3 entities as for 50.
  */
 import express from 'express';
 import type { KyselyPlugin, PluginTransformQueryArgs, PluginTransformResultArgs, QueryResult, RootOperationNode, UnknownRow } from 'kysely';
 import type { PGlite } from '@electric-sql/pglite';
 import { odata } from '../../../lib';
 import type { EdmModel } from '../../../lib/edm/model';
-import { SqlProvider } from '../../../lib/sql';
+import { SqlProvider, type SqlProviderOptions } from '../../../lib/sql';
 import type { SqlDatabase } from '../../../lib/sql/database';
 import { pglite } from '../../../lib/sql/pglite';
 import { DEMO_LINKS, DEMO_MODEL, FIXED_NOW } from '../../helpers/demo';
@@ -40,9 +42,20 @@ let instance: PGlite;
 let demo: RunningServer;
 let catalog: RunningServer;
 let streamed: RunningServer;
+let operations: RunningServer;
 
-function serve(model: EdmModel, db: SqlDatabase, options: { schema?: string; chunkSize?: number } = {}): Promise<RunningServer> {
-  const provider = new SqlProvider({ model, db, mapping: options.schema === undefined ? {} : { schema: options.schema }, chunkSize: options.chunkSize });
+function serve(
+  model: EdmModel,
+  db: SqlDatabase,
+  options: { schema?: string; chunkSize?: number; operations?: SqlProviderOptions['operations'] } = {},
+): Promise<RunningServer> {
+  const provider = new SqlProvider({
+    model,
+    db,
+    mapping: options.schema === undefined ? {} : { schema: options.schema },
+    chunkSize: options.chunkSize,
+    operations: options.operations,
+  });
   const app = express();
   app.use('/odata', odata({ model, provider, now: () => FIXED_NOW }));
   return startServer(app);
@@ -57,10 +70,14 @@ beforeAll(async () => {
   demo = await serve(DEMO_MODEL, counted);
   catalog = await serve(CATALOG, counted, { schema: 'catalog' });
   streamed = await serve(DEMO_MODEL, counted, { chunkSize: 10 });
+  // Here GetProductsByRating answers the keys of the first `rating` products, read by no statement of its own.
+  operations = await serve(DEMO_MODEL, counted, {
+    operations: { GetProductsByRating: async ({ parameters }) => Array.from({ length: Number(parameters.rating) }, (_, id) => ({ ID: id })) },
+  });
 }, 60_000);
 
 afterAll(async () => {
-  await Promise.all([demo?.close(), catalog?.close(), streamed?.close()]);
+  await Promise.all([demo?.close(), catalog?.close(), streamed?.close(), operations?.close()]);
   await instance.close();
 });
 
@@ -120,5 +137,28 @@ describe('statements per request', () => {
     expect(await statementsOf(streamed, 'Products?$format=json&$filter=ID lt 20')).toHaveLength(2);
     // The count of a feed read to its end is known without COUNT(*).
     expect(await statementsOf(streamed, 'Products?$format=json&$filter=ID lt 10&$inlinecount=allpages')).toHaveLength(1);
+  });
+});
+
+describe('statements of a service operation result', () => {
+  it.each([3, 50])('%i entities with a two-level $expand: the keys, the categories, their products, the suppliers', async (n) => {
+    const statements = await statementsOf(operations, `GetProductsByRating?rating=${n}&$format=json&$expand=Category/Products,Supplier`);
+    expect(statements).toHaveLength(4);
+    // The same entries as the entity set's feed of those products.
+    const [result, set] = await Promise.all([
+      get(operations, `GetProductsByRating?rating=${n}&$format=json&$expand=Category/Products,Supplier`),
+      get(demo, `Products?$filter=ID lt ${n}&$format=json&$expand=Category/Products,Supplier`),
+    ]);
+    expect(result.body).toBe(set.body);
+  });
+
+  it.each([3, 50])('%i entities with $orderby over navigation: the keys with categories for the order, then the $expand', async (n) => {
+    const statements = await statementsOf(operations, `GetProductsByRating?rating=${n}&$format=json&$orderby=Category/Name&$expand=Supplier`);
+    expect(statements).toHaveLength(4);
+    const [result, set] = await Promise.all([
+      get(operations, `GetProductsByRating?rating=${n}&$format=json&$orderby=Category/Name&$expand=Supplier`),
+      get(demo, `Products?$filter=ID lt ${n}&$format=json&$orderby=Category/Name&$expand=Supplier`),
+    ]);
+    expect(result.body).toBe(set.body);
   });
 });

@@ -12,6 +12,11 @@
  *   -->
  *
  * The context is compiled in front of the block; the block itself is compiled as written.
+ *
+ * A page that shows a whole source file in parts (the provider tutorial) marks each part with
+ * `<!-- typescript-file examples/x/y.ts -->` right before its fence: those blocks, joined with one
+ * blank line, must be that file byte for byte (so the page shows exactly the code a spec runs), and
+ * they are compiled together, as the one module they are.
  */
 import { readdirSync, readFileSync } from 'fs';
 import { join, resolve } from 'path';
@@ -19,12 +24,15 @@ import ts from 'typescript';
 
 const ROOT = resolve(__dirname, '..', '..');
 const CONTEXT_START = '<!-- typescript-context';
+const FILE_MARKER = /^<!-- typescript-file (\S+) -->$/;
 
 interface Block {
   /** `docs/writes.md:42`: the file and the line of the opening fence. */
   readonly where: string;
   readonly context: string;
   readonly code: string;
+  /** The source file this block is a part of (`typescript-file`), if any. */
+  readonly file?: string;
 }
 
 function markdownFiles(): string[] {
@@ -59,7 +67,9 @@ function blocksOf(file: string): Block[] {
         while (open > 0 && !lines[open].startsWith(CONTEXT_START)) open--;
         if (lines[open].startsWith(CONTEXT_START)) context = lines.slice(open + 1, start - 1).join('\n');
       }
-      blocks.push({ where: `${file}:${start + 1}`, context, code: lines.slice(start + 1, end).join('\n') });
+      const part = start > 0 ? FILE_MARKER.exec(lines[start - 1].trim()) : null;
+      const code = lines.slice(start + 1, end).join('\n');
+      blocks.push({ where: `${file}:${start + 1}`, context, code, ...(part === null ? {} : { file: part[1] }) });
     }
     i = end;
   }
@@ -70,6 +80,19 @@ function blocksOf(file: string): Block[] {
 const GENERATED_CLIENT = `import type { ODataDemoService } from '../../spec/clients/sap-cloud-sdk-demo-client';
 export declare function odataDemo(): ODataDemoService;
 `;
+
+/** The parts of each `typescript-file`, in page order, by file. */
+function partsByFile(blocks: readonly Block[]): Map<string, Block[]> {
+  const parts = new Map<string, Block[]>();
+  for (const block of blocks) if (block.file !== undefined) parts.set(block.file, [...(parts.get(block.file) ?? []), block]);
+  return parts;
+}
+
+/** Each standalone block as it is, and the parts of each file as one block (the file). */
+function modulesOf(blocks: readonly Block[]): Block[] {
+  const files = [...partsByFile(blocks)].map(([file, parts]) => ({ where: `${parts[0].where} (${file})`, context: '', code: parts.map((part) => part.code).join('\n\n') }));
+  return [...blocks.filter((block) => block.file === undefined), ...files];
+}
 
 function compile(blocks: readonly Block[]): string[] {
   const options: ts.CompilerOptions = {
@@ -132,8 +155,16 @@ describe('TypeScript blocks in the docs', () => {
   });
 
   it('compile with strict type checking, each as written', () => {
-    expect(compile(blocks)).toEqual([]);
+    expect(compile(modulesOf(blocks))).toEqual([]);
   }, 60_000);
+
+  it('show each file they name whole and in order (typescript-file)', () => {
+    const parts = partsByFile(blocks);
+    expect([...parts.keys()]).toContain('examples/sql-tutorial/provider.ts');
+    for (const [file, blocksOfFile] of parts) {
+      expect({ file, text: `${blocksOfFile.map((block) => block.code).join('\n\n')}\n` }).toEqual({ file, text: readFileSync(join(ROOT, file), 'utf8') });
+    }
+  });
 });
 
 describe('package.json', () => {

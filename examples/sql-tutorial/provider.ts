@@ -357,10 +357,19 @@ async function expand(store: Store, db: Kysely<SqlSchema>, set: EdmEntitySet, pa
 }
 
 /** PostgreSQL's refusals as the client's errors (never the database's own message). */
-function clientError(error: unknown, set: EdmEntitySet): unknown {
+function clientError(error: unknown, set: EdmEntitySet, key: EntityKey | undefined): unknown {
   switch (sqlStateOf(error)) {
     case '23505': // unique_violation
-      return ODataError.fromCode('ENTITY_EXISTS', { key: '', entitySet: set.name }, { cause: error });
+      return ODataError.fromCode(
+        'ENTITY_EXISTS',
+        {
+          key: `(${Object.values(key ?? {})
+            .map(String)
+            .join(',')})`,
+          entitySet: set.name,
+        },
+        { cause: error },
+      );
     case '23503': // foreign_key_violation
       return ODataError.fromCode(
         'CONSTRAINT_VIOLATION',
@@ -524,20 +533,20 @@ async function link(store: Store, db: Kysely<SqlSchema>, request: LinkRequest): 
  */
 export function tutorialProvider(store: Store): DataProvider {
   const begin = <R>(body: (db: Kysely<SqlSchema>) => Promise<R>) => store.db.kysely.transaction().execute(body);
-  const inTransaction = <R>(context: RequestContext, set: EdmEntitySet, write: (db: Kysely<SqlSchema>) => Promise<R>): Promise<R> =>
+  const inTransaction = <R>(context: RequestContext, set: EdmEntitySet, key: EntityKey | undefined, write: (db: Kysely<SqlSchema>) => Promise<R>): Promise<R> =>
     transactions.run(context, begin, async () => {
       try {
         return await write(executor(store, context));
       } catch (error) {
-        throw clientError(error, set);
+        throw clientError(error, set, key);
       }
     });
   return {
     query: query(store),
     transaction: (work, context) => transactions.run(context, begin, work, { isRetryable: isRetryableTransactionError }),
-    create: (request, context) => inTransaction(context, request.entitySet, (db) => insert(store, db, request)),
-    update: (request, context) => inTransaction(context, request.entitySet, (db) => update(store, db, request)),
-    delete: (request, context) => inTransaction(context, request.entitySet, (db) => remove(store, db, request)),
-    link: (request, context) => inTransaction(context, request.source.entitySet, (db) => link(store, db, request)),
+    create: (request, context) => inTransaction(context, request.entitySet, keyOf(request.entitySet, request.values), (db) => insert(store, db, request)),
+    update: (request, context) => inTransaction(context, request.entitySet, request.key, (db) => update(store, db, request)),
+    delete: (request, context) => inTransaction(context, request.entitySet, request.key, (db) => remove(store, db, request)),
+    link: (request, context) => inTransaction(context, request.source.entitySet, request.source.key, (db) => link(store, db, request)),
   };
 }

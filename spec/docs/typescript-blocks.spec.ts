@@ -90,7 +90,11 @@ function partsByFile(blocks: readonly Block[]): Map<string, Block[]> {
 
 /** Each standalone block as it is, and the parts of each file as one block (the file). */
 function modulesOf(blocks: readonly Block[]): Block[] {
-  const files = [...partsByFile(blocks)].map(([file, parts]) => ({ where: `${parts[0].where} (${file})`, context: '', code: parts.map((part) => part.code).join('\n\n') }));
+  const files = [...partsByFile(blocks)].map(([file, parts]) => ({
+    where: `${parts[0].where} (${file})`,
+    context: '',
+    code: parts.map((part) => part.code).join('\n\n'),
+  }));
   return [...blocks.filter((block) => block.file === undefined), ...files];
 }
 

@@ -49,7 +49,7 @@ export { seekCondition } from './provider/seek';
 export { decodeETag, encodeETag } from './protocol/etag';
 export { conditionalWriteError, preconditionCondition } from './provider/precondition';
 // The transaction contract: a provider's open transaction kept with the request context, typed.
-export { createTransactionScope } from './provider/transaction';
+export { createTransactionScope, retryBackoff } from './provider/transaction';
 export type { BeginTransaction, TransactionRunOptions, TransactionScope } from './provider/transaction';
 // Writes: which properties were sent, the create-time rule for required ones, the model's defaults.
 export { assertRequiredSent, fillDefaults, isRequiredOnCreate, isStoreGenerated, requiredProperties, sentValues, writtenProperties } from './provider/sent';

@@ -58,6 +58,7 @@ const VALUES = [
   'readEdmx',
   'readOnlyProvider',
   'requiredProperties',
+  'retryBackoff',
   'seekCondition',
   'sentValues',
   'transformExpression',

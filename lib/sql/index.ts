@@ -9,7 +9,7 @@
  */
 export { SqlProvider } from './sql-provider';
 export type { SqlMediaOf, SqlProviderOptions } from './sql-provider';
-export type { SqlIsolationLevel, SqlTransactionAttempt } from './write/transactions';
+export type { SqlIsolationLevel, SqlTransactionAttempt } from './write/begin';
 export { SQL_MAPPING_VERSION } from './mapping/types';
 export type {
   SqlAssociationSetMapping,

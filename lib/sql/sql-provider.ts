@@ -10,6 +10,7 @@
  */
 import type { EdmEntityType, EdmModel } from '../edm/model';
 import type { RequestContext } from '../protocol/message';
+import { createTransactionScope, retryBackoff, type BeginTransaction, type TransactionRunOptions } from '../provider/transaction';
 import type {
   CountRequest,
   CreateRequest,
@@ -25,7 +26,7 @@ import type {
   QueryResult,
   UpdateRequest,
 } from '../provider/types';
-import type { SqlDatabase } from './database';
+import type { SqlDatabase, SqlKysely } from './database';
 import { toODataError, type SqlOperation } from './error-map';
 import { isRetryableTransactionError } from './errors';
 import { compileMapping, type CompiledMapping } from './mapping/compiled';
@@ -35,7 +36,7 @@ import { readMedia } from './read/media';
 import { countEntities, queryEntities, type ReadSettings } from './read/query';
 import { insertEntry, type CreateScope } from './write/insert';
 import { writeLinkRequest } from './write/link-request';
-import { SqlTransactions, type SqlIsolationLevel, type SqlTransactionAttempt } from './write/transactions';
+import { runInside, sqlBegin, type OpenTransaction, type SqlIsolationLevel, type SqlTransactionAttempt } from './write/begin';
 import { deleteEntry, updateEntry, writeMediaEntry } from './write/update';
 
 /** Options of `new SqlProvider(...)`. */
@@ -113,7 +114,10 @@ export class SqlProvider implements DataProvider {
   private readonly settings: ReadSettings;
   /** Reads outside transactions: on the replica when there is one. */
   private readonly plainReads: ReadSettings;
-  private readonly transactions: SqlTransactions;
+  /** The open write transaction of each request context (the kit's scope: joins, retries, 503 after the last attempt). */
+  private readonly transactions = createTransactionScope<OpenTransaction>('SqlProvider');
+  private readonly begin: BeginTransaction<OpenTransaction>;
+  private readonly retries: TransactionRunOptions;
   private readonly statementTimeoutMs: number | undefined;
   private readonly retryAfterSeconds: number;
   /** The media type of each media link entry read, for `mediaOf` (writers ask per entry, synchronously). */
@@ -133,15 +137,19 @@ export class SqlProvider implements DataProvider {
     this.retryAfterSeconds = options.retryAfterSeconds ?? 1;
     if (!Number.isInteger(this.retryAfterSeconds) || this.retryAfterSeconds < 0)
       throw new TypeError(`SqlProvider option 'retryAfterSeconds' must be a non-negative integer, got ${String(options.retryAfterSeconds)}.`);
-    this.transactions = new SqlTransactions({
+    this.begin = sqlBegin({
       db: this.db,
       isolationLevel: options.isolationLevel ?? 'read committed',
-      maxAttempts: positiveInteger(options.transactionAttempts, TRANSACTION_ATTEMPTS, 'transactionAttempts'),
       statementTimeoutMs: this.statementTimeoutMs,
-      retryAfterSeconds: this.retryAfterSeconds,
       beforeCommit: options.beforeCommit,
       mapError: (error) => this.mapError(error, 'update', undefined),
     });
+    this.retries = {
+      isRetryable: isRetryableTransactionError,
+      attempts: positiveInteger(options.transactionAttempts, TRANSACTION_ATTEMPTS, 'transactionAttempts'),
+      backoffMs: retryBackoff(),
+      retryAfterSeconds: this.retryAfterSeconds,
+    };
     this.settings = {
       db: this.db,
       compiled: this.compiled,
@@ -200,7 +208,7 @@ export class SqlProvider implements DataProvider {
    * failure or deadlock (at most `transactionAttempts` runs). A nested call joins.
    */
   async transaction<T>(work: () => Promise<T>, context: RequestContext): Promise<T> {
-    return this.transactions.run(context, () => work());
+    return this.transactions.run(context, this.begin, work, this.retries);
   }
 
   /** The content type of a media link entry this provider read (from its side table). */
@@ -217,8 +225,9 @@ export class SqlProvider implements DataProvider {
 
   /** A read: inside the context's open transaction when there is one (never the replica), else on its own, retried. */
   private read<T>(context: RequestContext, read: (settings: ReadSettings) => Promise<T>, filter: QueryRequest['filter']): Promise<T> {
-    if (this.transactions.executorOf(context) === undefined) return this.run(() => read(this.plainReads), filter);
-    return this.transactions.run(context, async (transaction) => {
+    const open = this.transactions.current(context);
+    if (open === undefined) return this.run(() => read(this.plainReads), filter);
+    return runInside(open, async (transaction) => {
       try {
         return await read({ ...this.settings, transaction });
       } catch (error) {
@@ -229,13 +238,18 @@ export class SqlProvider implements DataProvider {
 
   /** A write in the context's transaction (joined, or its own); database errors mapped, retryable ones left for the transaction. */
   private write<T>(context: RequestContext, operation: SqlOperation, work: (scope: CreateScope) => Promise<T>): Promise<T> {
-    return this.transactions.run(context, async (executor) => {
-      try {
-        return await work({ executor, compiled: this.compiled, dialect: this.db.dialect, seen: this.settings.seen });
-      } catch (error) {
+    const inside = (executor: SqlKysely): Promise<T> =>
+      work({ executor, compiled: this.compiled, dialect: this.db.dialect, seen: this.settings.seen }).catch((error: unknown) => {
         throw isRetryableTransactionError(error) ? error : this.mapError(error, operation, undefined);
-      }
-    });
+      });
+    return this.transactions.run(context, this.begin, () => runInside(this.current(context), inside), this.retries);
+  }
+
+  /** The open transaction of `context` (inside `transactions.run`, there always is one). */
+  private current(context: RequestContext): OpenTransaction {
+    const open = this.transactions.current(context);
+    if (open === undefined) throw new TypeError('SqlProvider: a write ran outside its transaction.');
+    return open;
   }
 
   /**

@@ -8,7 +8,7 @@
 import express from 'express';
 import { readFileSync } from 'fs';
 import { join } from 'path';
-import { createTransactionScope, loadEdmx, MemoryProvider, odata } from '../../lib';
+import { createTransactionScope, loadEdmx, MemoryProvider, ODataError, odata, retryBackoff } from '../../lib';
 import type { BeginTransaction, EdmModel } from '../../lib';
 import type { RequestContext } from '../../lib/protocol/message';
 import { storeOf } from '../../lib/providers/memory';
@@ -73,18 +73,68 @@ describe('createTransactionScope', () => {
     expect(events).toEqual(['begin 1', 'outer', 'inner in 1', 'commit 1']);
   });
 
-  it('runs the whole transaction again after a retryable failure, up to `attempts` times', async () => {
+  it('runs the whole transaction again after a retryable failure, up to `attempts` times, telling begin the attempt', async () => {
     const events: string[] = [];
     const scope = createTransactionScope<number>('test');
     let runs = 0;
-    await expect(scope.run(context(), recorder(events, 2), async () => ++runs, { isRetryable })).resolves.toBe(3);
+    const attempts: number[] = [];
+    const begin = recorder(events, 2);
+    const counted: BeginTransaction<number> = (body, attempt) => {
+      attempts.push(attempt);
+      return begin(body, attempt);
+    };
+    await expect(scope.run(context(), counted, async () => ++runs, { isRetryable })).resolves.toBe(3);
     expect(events).toEqual(['begin 1', 'rollback 1', 'begin 2', 'rollback 2', 'begin 3', 'commit 3']);
+    expect(attempts).toEqual([1, 2, 3]);
+  });
 
+  it('answers 503 TRANSACTION_CONFLICT with Retry-After when the last attempt fails with a retryable error too', async () => {
+    const scope = createTransactionScope<number>('test');
     const exhausted: string[] = [];
-    await expect(scope.run(context(), recorder(exhausted, 5), async () => 'never committed', { isRetryable, attempts: 2 })).rejects.toBeInstanceOf(
-      SerializationFailure,
-    );
+    const failure = await scope
+      .run(context(), recorder(exhausted, 5), async () => 'never committed', { isRetryable, attempts: 2, retryAfterSeconds: 4 })
+      .then(
+        () => undefined,
+        (error: unknown) => error,
+      );
     expect(exhausted).toEqual(['begin 1', 'rollback 1', 'begin 2', 'rollback 2']);
+    expect(failure).toBeInstanceOf(ODataError);
+    const conflict = failure as ODataError;
+    expect([conflict.status, conflict.code, conflict.headers]).toEqual([503, 'TRANSACTION_CONFLICT', { 'retry-after': '4' }]);
+    expect(conflict.message).toBe('The transaction kept conflicting with concurrent ones (2 attempts); try again later.');
+    expect(conflict.cause).toBeInstanceOf(SerializationFailure);
+    const byDefault = await scope.run(context(), recorder([], 1), async () => 'x', { isRetryable, attempts: 1 }).catch((error: unknown) => error);
+    expect((byDefault as ODataError).headers).toEqual({ 'retry-after': '1' });
+  });
+
+  it('waits backoffMs(attempt) between attempts, and not after the last one', async () => {
+    const scope = createTransactionScope<number>('test');
+    const asked: number[] = [];
+    const started = Date.now();
+    await scope
+      .run(context(), recorder([], 3), async () => 'x', {
+        isRetryable,
+        attempts: 3,
+        backoffMs: (attempt) => {
+          asked.push(attempt);
+          return 40;
+        },
+      })
+      .catch(() => undefined);
+    expect(asked).toEqual([1, 2]);
+    expect(Date.now() - started).toBeGreaterThanOrEqual(75);
+  });
+
+  it('retryBackoff grows with the attempt up to its maximum, jittered by 0.5x to 1.5x', () => {
+    const backoff = retryBackoff(100);
+    for (let i = 0; i < 50; i++) {
+      const first = backoff(1);
+      expect(first).toBeGreaterThanOrEqual(5);
+      expect(first).toBeLessThan(15);
+      const late = backoff(10);
+      expect(late).toBeGreaterThanOrEqual(50);
+      expect(late).toBeLessThan(150);
+    }
   });
 
   it('does not retry an error that is not retryable, nor without isRetryable', async () => {
@@ -92,6 +142,9 @@ describe('createTransactionScope', () => {
     const events: string[] = [];
     await expect(scope.run(context(), recorder(events), async () => Promise.reject(new Error('constraint')), { isRetryable })).rejects.toThrow('constraint');
     await expect(scope.run(context(), recorder(events, 1), async () => 'x')).rejects.toBeInstanceOf(SerializationFailure);
+    await expect(scope.run(context(), recorder([], 1), async () => 'x', { isRetryable, retryAfterSeconds: -1 })).rejects.toThrow(
+      "TransactionScope 'test': retryAfterSeconds must be an integer >= 0, got -1",
+    );
     expect(events).toEqual(['begin 1', 'rollback 1', 'begin 1', 'rollback 1']);
   });
 

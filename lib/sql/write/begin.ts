@@ -1,0 +1,84 @@
+/**
+ * How SqlProvider opens one attempt of a write transaction for the kit's TransactionScope (which
+ * joins, retries and answers 503 TRANSACTION_CONFLICT): BEGIN at the configured isolation level,
+ * `statement_timeout` set inside it (never as session state: a pooled connection or a distributed
+ * engine's gateway must not carry it to the next transaction), the `beforeCommit` hook, COMMIT or
+ * ROLLBACK. A serialization failure or deadlock (SQLSTATE 40001, 40P01) that any statement of the
+ * transaction met makes the attempt fail with it, even when the work turned it into an answer (a
+ * changeset's failed part): PostgreSQL has aborted the transaction, only a rerun can commit it.
+ */
+import type { Transaction } from 'kysely';
+import type { BeginTransaction } from '../../provider/transaction';
+import type { SqlDatabase, SqlKysely, SqlSchema } from '../database';
+import { isRetryableTransactionError } from '../errors';
+
+/** The isolation levels a write transaction may run at. */
+export type SqlIsolationLevel = 'read committed' | 'repeatable read' | 'serializable';
+
+/** What a `beforeCommit` hook is given. */
+export interface SqlTransactionAttempt {
+  /** The open transaction: statements run on it belong to it. */
+  readonly executor: SqlKysely;
+  /** 1 for the first run of the transaction's work, 2 for its first retry... */
+  readonly attempt: number;
+}
+
+/** How an attempt runs. */
+export interface BeginSettings {
+  readonly db: SqlDatabase;
+  readonly isolationLevel: SqlIsolationLevel;
+  readonly statementTimeoutMs: number | undefined;
+  /** Called after the work, before COMMIT (tests inject a serialization failure here). */
+  readonly beforeCommit: ((attempt: SqlTransactionAttempt) => Promise<void>) | undefined;
+  /** Database errors (of BEGIN, COMMIT, the hook, a timeout) as OData errors; never given a retryable one. */
+  readonly mapError: (error: unknown) => unknown;
+}
+
+/** One open transaction of a request context: the TransactionScope's handle. */
+export interface OpenTransaction {
+  readonly executor: Transaction<SqlSchema>;
+  /** The first serialization failure or deadlock any statement of it met. */
+  retryable: unknown;
+}
+
+/** `work` on an open transaction, noting a serialization failure or deadlock it meets. */
+export async function runInside<T>(open: OpenTransaction, work: (executor: SqlKysely) => Promise<T>): Promise<T> {
+  try {
+    return await work(open.executor);
+  } catch (error) {
+    if (open.retryable === undefined && isRetryableTransactionError(error)) open.retryable = error;
+    throw error;
+  }
+}
+
+/** The BeginTransaction of SqlProvider's scope. */
+export function sqlBegin(settings: BeginSettings): BeginTransaction<OpenTransaction> {
+  const { db, isolationLevel, statementTimeoutMs, beforeCommit, mapError } = settings;
+  const mapped = (error: unknown): unknown => (isRetryableTransactionError(error) ? error : mapError(error));
+  return async (body, attempt) => {
+    const transaction = await db.kysely
+      .startTransaction()
+      .setIsolationLevel(isolationLevel)
+      .execute()
+      .catch((error: unknown) => {
+        throw mapped(error);
+      });
+    const open: OpenTransaction = { executor: transaction, retryable: undefined };
+    try {
+      if (statementTimeoutMs !== undefined) await runInside(open, (trx) => db.dialect.statementTimeout(statementTimeoutMs).execute(trx));
+      const result = await body(open);
+      // Rethrown as it was caught (the driver's error); `as unknown` undoes the narrowing to `{} | null`.
+      if (open.retryable !== undefined) throw open.retryable as unknown;
+      if (beforeCommit !== undefined) await runInside(open, (trx) => beforeCommit({ executor: trx, attempt }));
+      await transaction.commit().execute();
+      return result;
+    } catch (error) {
+      if (!transaction.isCommitted && !transaction.isRolledBack)
+        await transaction
+          .rollback()
+          .execute()
+          .catch(() => undefined);
+      throw mapped(open.retryable ?? error);
+    }
+  };
+}

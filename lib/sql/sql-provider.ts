@@ -26,7 +26,7 @@ import type {
   QueryResult,
   UpdateRequest,
 } from '../provider/types';
-import type { SqlDatabase, SqlKysely } from './database';
+import type { SqlDatabase } from './database';
 import { toODataError, type SqlOperation } from './error-map';
 import { isRetryableTransactionError } from './errors';
 import { compileMapping, type CompiledMapping } from './mapping/compiled';
@@ -139,6 +139,7 @@ export class SqlProvider implements DataProvider {
       throw new TypeError(`SqlProvider option 'retryAfterSeconds' must be a non-negative integer, got ${String(options.retryAfterSeconds)}.`);
     this.begin = sqlBegin({
       db: this.db,
+      compiled: this.compiled,
       isolationLevel: options.isolationLevel ?? 'read committed',
       statementTimeoutMs: this.statementTimeoutMs,
       beforeCommit: options.beforeCommit,
@@ -238,11 +239,13 @@ export class SqlProvider implements DataProvider {
 
   /** A write in the context's transaction (joined, or its own); database errors mapped, retryable ones left for the transaction. */
   private write<T>(context: RequestContext, operation: SqlOperation, work: (scope: CreateScope) => Promise<T>): Promise<T> {
-    const inside = (executor: SqlKysely): Promise<T> =>
-      work({ executor, compiled: this.compiled, dialect: this.db.dialect, seen: this.settings.seen }).catch((error: unknown) => {
+    const inside = (open: OpenTransaction): Promise<T> =>
+      runInside(open, (executor) =>
+        work({ executor, compiled: this.compiled, dialect: this.db.dialect, seen: this.settings.seen, required: open.required }),
+      ).catch((error: unknown) => {
         throw isRetryableTransactionError(error) ? error : this.mapError(error, operation, undefined);
       });
-    return this.transactions.run(context, this.begin, () => runInside(this.current(context), inside), this.retries);
+    return this.transactions.run(context, this.begin, () => inside(this.current(context)), this.retries);
   }
 
   /** The open transaction of `context` (inside `transactions.run`, there always is one). */

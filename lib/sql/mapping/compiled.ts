@@ -86,7 +86,8 @@ export interface CompiledMapping {
   link(source: EdmEntitySet, property: EdmNavigationProperty): LinkPlan;
 }
 
-function qualified(schema: string | undefined, table: string): Sql {
+/** A table name, schema-qualified when a schema is given. */
+export function qualified(schema: string | undefined, table: string): Sql {
   return schema === undefined ? sql.id(table) : sql.id(schema, table);
 }
 

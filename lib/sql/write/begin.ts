@@ -6,11 +6,14 @@
  * ROLLBACK. A serialization failure or deadlock (SQLSTATE 40001, 40P01) that any statement of the
  * transaction met makes the attempt fail with it, even when the work turned it into an answer (a
  * changeset's failed part): PostgreSQL has aborted the transaction, only a rerun can commit it.
+ * Required join-table links are counted before COMMIT (required-links.ts).
  */
 import type { Transaction } from 'kysely';
 import type { BeginTransaction } from '../../provider/transaction';
 import type { SqlDatabase, SqlKysely, SqlSchema } from '../database';
 import { isRetryableTransactionError } from '../errors';
+import type { CompiledMapping } from '../mapping/compiled';
+import { RequiredLinks } from './required-links';
 
 /** The isolation levels a write transaction may run at. */
 export type SqlIsolationLevel = 'read committed' | 'repeatable read' | 'serializable';
@@ -26,6 +29,7 @@ export interface SqlTransactionAttempt {
 /** How an attempt runs. */
 export interface BeginSettings {
   readonly db: SqlDatabase;
+  readonly compiled: CompiledMapping;
   readonly isolationLevel: SqlIsolationLevel;
   readonly statementTimeoutMs: number | undefined;
   /** Called after the work, before COMMIT (tests inject a serialization failure here). */
@@ -39,6 +43,8 @@ export interface OpenTransaction {
   readonly executor: Transaction<SqlSchema>;
   /** The first serialization failure or deadlock any statement of it met. */
   retryable: unknown;
+  /** Entities whose required join-table links are counted before COMMIT. */
+  readonly required: RequiredLinks;
 }
 
 /** `work` on an open transaction, noting a serialization failure or deadlock it meets. */
@@ -53,7 +59,7 @@ export async function runInside<T>(open: OpenTransaction, work: (executor: SqlKy
 
 /** The BeginTransaction of SqlProvider's scope. */
 export function sqlBegin(settings: BeginSettings): BeginTransaction<OpenTransaction> {
-  const { db, isolationLevel, statementTimeoutMs, beforeCommit, mapError } = settings;
+  const { db, compiled, isolationLevel, statementTimeoutMs, beforeCommit, mapError } = settings;
   const mapped = (error: unknown): unknown => (isRetryableTransactionError(error) ? error : mapError(error));
   return async (body, attempt) => {
     const transaction = await db.kysely
@@ -63,12 +69,13 @@ export function sqlBegin(settings: BeginSettings): BeginTransaction<OpenTransact
       .catch((error: unknown) => {
         throw mapped(error);
       });
-    const open: OpenTransaction = { executor: transaction, retryable: undefined };
+    const open: OpenTransaction = { executor: transaction, retryable: undefined, required: new RequiredLinks(compiled) };
     try {
       if (statementTimeoutMs !== undefined) await runInside(open, (trx) => db.dialect.statementTimeout(statementTimeoutMs).execute(trx));
       const result = await body(open);
       // Rethrown as it was caught (the driver's error); `as unknown` undoes the narrowing to `{} | null`.
       if (open.retryable !== undefined) throw open.retryable as unknown;
+      await runInside(open, (trx) => open.required.check(trx, db.dialect));
       if (beforeCommit !== undefined) await runInside(open, (trx) => beforeCommit({ executor: trx, attempt }));
       await transaction.commit().execute();
       return result;

@@ -203,6 +203,7 @@ export async function insertEntry(scope: CreateScope, request: CreateRequest, in
 
   const row = await insertRow(scope, plan, request, columns, values);
   const key = keyOfRow(plan, row);
+  scope.required.touch(entitySet, key);
   if (media !== undefined) {
     await insertMedia(scope, plan, key, media);
     scope.seen({ ...row, contentType: media.contentType });

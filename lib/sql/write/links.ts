@@ -13,12 +13,17 @@ import type { Sql, SqlDialect } from '../dialect';
 import { SQLSTATE, sqlStateOf } from '../errors';
 import type { CompiledMapping, LinkPlan, SetPlan } from '../mapping/compiled';
 import type { EdmPrimitiveTypeName } from '../../edm/primitives';
+import { fromSqlValue } from '../values';
+import type { RequiredLinks } from './required-links';
+import { tokenBumps } from './tokens';
 
 /** What a write statement runs on. */
 export interface WriteScope {
   readonly executor: SqlKysely;
   readonly compiled: CompiledMapping;
   readonly dialect: SqlDialect;
+  /** The transaction's entities whose required join-table links are counted before COMMIT. */
+  readonly required: RequiredLinks;
 }
 
 /** The key values of `key` in the order of `plan`'s key columns. */
@@ -40,14 +45,20 @@ export function columnsMatch(
   );
 }
 
-/** `"c1" = $1, "c2" = $2` for SET, or `"c1" = null, ...` to clear. */
+/**
+ * `"c1" = $1, "c2" = $2` for SET, or `"c1" = null, ...` to clear, on a row of `holder`: a foreign
+ * key is part of its row, so the row's concurrency tokens move in the same statement (tokens.ts).
+ */
 function assignments(
+  holder: SetPlan,
   columns: readonly string[],
   types: readonly EdmPrimitiveTypeName[],
   values: readonly PrimitiveValue[] | undefined,
   dialect: SqlDialect,
 ): Sql {
-  return sql.join(columns.map((column, i) => sql`${sql.id(column)} = ${values === undefined ? sql`null` : dialect.parameter(types[i], values[i])}`));
+  const items = columns.map((column, i) => sql`${sql.id(column)} = ${values === undefined ? sql`null` : dialect.parameter(types[i], values[i])}`);
+  for (const [column, next] of tokenBumps(holder, dialect)) items.push(sql`${sql.id(column)} = ${next}`);
+  return sql.join(items);
 }
 
 /** The key types of a set, in key order. */
@@ -61,6 +72,34 @@ export type LinkOutcome = 'done' | 'source-missing' | 'target-missing';
 async function affected(statement: Sql, executor: SqlKysely): Promise<number> {
   const result = await statement.execute(executor);
   return Number(result.numAffectedRows ?? 0n);
+}
+
+/** A key of `plan` from the columns `k0`, `k1`... (or `prefix0`...) of a result row. */
+function keyFrom(plan: SetPlan, row: Readonly<Record<string, unknown>>, prefix: string): EntityKey {
+  const key: Record<string, PrimitiveValue> = {};
+  plan.key.forEach((column, i) => {
+    key[column.property.name] = fromSqlValue(column.type ?? 'Edm.String', row[`${prefix}${i}`]) as PrimitiveValue;
+  });
+  return key;
+}
+
+/**
+ * Delete join rows of `link` matching `where`; the entities on both sides of each row lost a link,
+ * so their required ends are counted before COMMIT. The number of rows deleted.
+ */
+async function deleteJoinRows(scope: WriteScope, link: LinkPlan, where: Sql): Promise<number> {
+  const via = link.via;
+  if (via === undefined) throw new TypeError('A join-table link without its join table.');
+  const returned = sql.join([
+    ...via.sourceColumns.map((column, i) => sql`${sql.id(column)} as ${sql.id(`s${i}`)}`),
+    ...via.targetColumns.map((column, i) => sql`${sql.id(column)} as ${sql.id(`t${i}`)}`),
+  ]);
+  const result = await sql<Record<string, unknown>>`delete from ${via.table} where ${where} returning ${returned}`.execute(scope.executor);
+  for (const row of result.rows) {
+    scope.required.touch(link.source.entitySet, keyFrom(link.source, row, 's'));
+    scope.required.touch(link.target.entitySet, keyFrom(link.target, row, 't'));
+  }
+  return result.rows.length;
 }
 
 /**
@@ -77,7 +116,7 @@ export async function addLink(scope: WriteScope, link: LinkPlan, source: EntityK
   try {
     if (link.holder === 'source') {
       const changed = await affected(
-        sql`update ${link.source.table} set ${assignments(link.sourceColumns, link.types, targetKey, dialect)} where ${columnsMatch(
+        sql`update ${link.source.table} set ${assignments(link.source, link.sourceColumns, link.types, targetKey, dialect)} where ${columnsMatch(
           link.source.key.map((c) => c.column),
           sourceTypes,
           sourceKey,
@@ -96,12 +135,12 @@ export async function addLink(scope: WriteScope, link: LinkPlan, source: EntityK
       );
       if (!link.property.isCollection) {
         // A single-valued end: the source's previous partner lets go first.
-        await sql`update ${link.target.table} set ${assignments(link.targetColumns, link.types, undefined, dialect)} where ${columnsMatch(link.targetColumns, link.types, sourceKey, dialect)} and not (${targetMatch})`.execute(
+        await sql`update ${link.target.table} set ${assignments(link.target, link.targetColumns, link.types, undefined, dialect)} where ${columnsMatch(link.targetColumns, link.types, sourceKey, dialect)} and not (${targetMatch})`.execute(
           executor,
         );
       }
       const changed = await affected(
-        sql`update ${link.target.table} set ${assignments(link.targetColumns, link.types, sourceKey, dialect)} where ${targetMatch}`,
+        sql`update ${link.target.table} set ${assignments(link.target, link.targetColumns, link.types, sourceKey, dialect)} where ${targetMatch}`,
         executor,
       );
       return changed === 0 ? 'target-missing' : 'done';
@@ -109,10 +148,8 @@ export async function addLink(scope: WriteScope, link: LinkPlan, source: EntityK
     const via = link.via;
     if (via === undefined) throw new TypeError('A join-table link without its join table.');
     // Single-valued ends keep one partner: on the source's side, and on the target's side.
-    if (!link.property.isCollection)
-      await sql`delete from ${via.table} where ${columnsMatch(via.sourceColumns, sourceTypes, sourceKey, dialect)}`.execute(executor);
-    if (link.property.fromEnd.multiplicity !== '*')
-      await sql`delete from ${via.table} where ${columnsMatch(via.targetColumns, targetTypes, targetKey, dialect)}`.execute(executor);
+    if (!link.property.isCollection) await deleteJoinRows(scope, link, columnsMatch(via.sourceColumns, sourceTypes, sourceKey, dialect));
+    if (link.property.fromEnd.multiplicity !== '*') await deleteJoinRows(scope, link, columnsMatch(via.targetColumns, targetTypes, targetKey, dialect));
     const columns = [...via.sourceColumns, ...via.targetColumns].map((column) => sql.id(column));
     const values = [
       ...sourceKey.map((value, i) => dialect.parameter(sourceTypes[i], value)),
@@ -130,7 +167,7 @@ export async function addLink(scope: WriteScope, link: LinkPlan, source: EntityK
 /**
  * Remove the link from `source` to `target` (or every link of a single-valued property when no
  * target is given); the number of links removed. A required end fails with the database's
- * NOT NULL violation.
+ * NOT NULL violation, or (in a join table) the count before COMMIT.
  */
 export async function removeLink(scope: WriteScope, link: LinkPlan, source: EntityKey, target: EntityKey | undefined): Promise<number> {
   const { executor, dialect } = scope;
@@ -147,7 +184,7 @@ export async function removeLink(scope: WriteScope, link: LinkPlan, source: Enti
           )}`
         : columnsMatch(link.sourceColumns, link.types, targetKey, dialect);
     return affected(
-      sql`update ${link.source.table} set ${assignments(link.sourceColumns, link.types, undefined, dialect)} where ${columnsMatch(
+      sql`update ${link.source.table} set ${assignments(link.source, link.sourceColumns, link.types, undefined, dialect)} where ${columnsMatch(
         link.source.key.map((c) => c.column),
         sourceTypes,
         sourceKey,
@@ -167,12 +204,12 @@ export async function removeLink(scope: WriteScope, link: LinkPlan, source: Enti
             dialect,
           )}`;
     return affected(
-      sql`update ${link.target.table} set ${assignments(link.targetColumns, link.types, undefined, dialect)} where ${columnsMatch(link.targetColumns, link.types, sourceKey, dialect)}${which}`,
+      sql`update ${link.target.table} set ${assignments(link.target, link.targetColumns, link.types, undefined, dialect)} where ${columnsMatch(link.targetColumns, link.types, sourceKey, dialect)}${which}`,
       executor,
     );
   }
   const via = link.via;
   if (via === undefined) throw new TypeError('A join-table link without its join table.');
   const which = targetKey === undefined ? sql`` : sql` and ${columnsMatch(via.targetColumns, targetTypes, targetKey, dialect)}`;
-  return affected(sql`delete from ${via.table} where ${columnsMatch(via.sourceColumns, sourceTypes, sourceKey, dialect)}${which}`, executor);
+  return deleteJoinRows(scope, link, sql`${columnsMatch(via.sourceColumns, sourceTypes, sourceKey, dialect)}${which}`);
 }

@@ -17,6 +17,8 @@ import { columnParameter, derivesFrom } from '../rows';
 import { keyOfRow, writeMediaRow, type CreateScope } from './insert';
 import { addLink, columnsMatch, keyTypes, keyValues, removeLink, type LinkOutcome } from './links';
 import { preconditionCondition } from './precondition';
+import { joinEndsOf, partnersOf } from './required-links';
+import { tokenBumps } from './tokens';
 import { missingOrStale, sentOf, writeReturning } from './returning';
 
 /** `key = ... and <precondition>` over the row at `alias`. */
@@ -39,15 +41,6 @@ function keyedCondition(
   return condition === undefined ? match : sql`${match} and ${condition}`;
 }
 
-/** SET items that bump every concurrency token the database maintains. */
-function tokenBumps(scope: CreateScope, plan: SetPlan, alias: string, sets: Map<string, Sql>): void {
-  for (const property of plan.entitySet.entityType.concurrencyProperties) {
-    const column = plan.byPath.get(property.name);
-    const next = column?.type === undefined ? undefined : scope.dialect.concurrencyToken(column.type, sql.id(alias, column.column));
-    if (column !== undefined && next !== undefined) sets.set(column.column, next);
-  }
-}
-
 /** UPDATE the row with `sets` (or only its tokens), checked against the precondition; the new row. */
 async function updateRow(
   scope: CreateScope,
@@ -57,7 +50,7 @@ async function updateRow(
   sets: Map<string, Sql>,
 ): Promise<DecodedRow> {
   const alias = 'u';
-  tokenBumps(scope, plan, alias, sets);
+  for (const [column, next] of tokenBumps(plan, scope.dialect, alias)) sets.set(column, next);
   // Nothing to change still locks and returns the row (and checks the precondition): key = key.
   if (sets.size === 0) sets.set(plan.key[0].column, sql.id(alias, plan.key[0].column));
   const assignments = [...sets].map(([column, value]) => sql`${sql.id(column)} = ${value}`);
@@ -134,9 +127,30 @@ export async function updateEntry(scope: CreateScope, request: UpdateRequest): P
   return row.entity;
 }
 
-/** DELETE after the precondition; dependents cascade, are unlinked or refuse it (409) per the schema's foreign keys. */
+/**
+ * Before an entity's join rows go (they cascade with it): its partners over a join-table end that
+ * cascades are deleted first, with theirs; partners that need it (a `1` end) are counted before
+ * COMMIT, which refuses the delete (409) when they are left without it.
+ */
+async function releaseJoinPartners(scope: CreateScope, plan: SetPlan, key: EntityKey): Promise<void> {
+  for (const end of joinEndsOf(scope.compiled, plan.entitySet)) {
+    if (!end.cascades && !end.requiredByPartner) continue;
+    for (const partner of await partnersOf(scope.executor, end, key, scope.dialect)) {
+      if (!end.cascades) scope.required.touch(end.partner.entitySet, partner);
+      else {
+        await releaseJoinPartners(scope, end.partner, partner);
+        await sql`delete from ${end.partner.table} as ${sql.id('d')} where ${keyedCondition(scope, end.partner, 'd', partner, undefined, end.partner)}`.execute(
+          scope.executor,
+        );
+      }
+    }
+  }
+}
+
+/** DELETE after the precondition; dependents cascade, are unlinked or refuse it (409) per the schema's foreign keys and join-table ends. */
 export async function deleteEntry(scope: CreateScope, request: DeleteRequest): Promise<void> {
   const plan = scope.compiled.sets.get(request.entitySet) as SetPlan;
+  await releaseJoinPartners(scope, plan, request.key);
   const where = keyedCondition(scope, plan, 'd', request.key, request.precondition, plan);
   const result = await sql`delete from ${plan.table} as ${sql.id('d')} where ${where}`.execute(scope.executor);
   if (Number(result.numAffectedRows ?? 0n) === 0)

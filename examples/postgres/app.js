@@ -31,9 +31,49 @@ async function createPostgresApp(db, service = {}) {
     // data.json keeps the original service's foreign keys: they become links, not properties.
     await seed(db, model, {}, data, { links: { Products: { Category: 'CategoryID', Supplier: 'SupplierID' } } });
   }
+  const provider = new SqlProvider({ model, db, operations: { GetProductsByRating: (call, context) => productsByRating(provider, call, context) } });
   const app = express();
-  app.use('/odata', odata({ model, provider: new SqlProvider({ model, db }), ...service }));
+  app.use('/odata', odata({ model, provider, ...service }));
   return app;
+}
+
+const products = model.defaultContainer.entitySets.find((set) => set.name === 'Products');
+
+/** A type-checked property path node (`Rating`), as the service's $filter parser hands one over. */
+function member(name) {
+  const property = products.entityType.propertiesByName.get(name);
+  return { kind: 'Member', path: [name], steps: [{ kind: 'Property', name, property }], type: { kind: 'Primitive', name: property.type.name } };
+}
+
+/**
+ * FunctionImport GetProductsByRating(rating Edm.Int32): GET, Collection(ODataDemo.Product). The
+ * handler asks the provider for `Products?$filter=Rating eq <rating>`: one SELECT with the
+ * condition in its WHERE. The service then composes the client's $filter, $orderby, $top, $skip,
+ * $inlinecount and $expand on what it returns, as for the memory demo.
+ */
+async function productsByRating(provider, { parameters }, context) {
+  const rating = { kind: 'Literal', literalType: 'Edm.Int32', value: parameters.rating, type: { kind: 'Primitive', name: 'Edm.Int32' } };
+  const { entities } = await provider.query(
+    {
+      entitySet: products,
+      entityType: products.entityType,
+      path: { root: { entitySet: products, key: undefined }, navigation: [] },
+      single: false,
+      filter: { kind: 'Binary', operator: 'eq', left: member('Rating'), right: rating, type: { kind: 'Primitive', name: 'Edm.Boolean' } },
+      orderBy: [{ expression: member('ID'), direction: 'asc' }],
+      skip: undefined,
+      top: undefined,
+      skipToken: undefined,
+      selectExpand: { select: undefined, expand: [] },
+      count: false,
+      customOptions: {},
+    },
+    context,
+  );
+  // A large result streams from the provider; an operation answers an array.
+  const rows = [];
+  for await (const entity of entities) rows.push(entity);
+  return rows;
 }
 
 module.exports = { createPostgresApp, openDatabase };

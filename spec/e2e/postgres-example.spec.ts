@@ -9,6 +9,7 @@ import { mkdtempSync, readFileSync, rmSync } from 'fs';
 import { tmpdir } from 'os';
 import { join, resolve } from 'path';
 import type { PGlite } from '@electric-sql/pglite';
+import type { KyselyPlugin, PluginTransformQueryArgs, PluginTransformResultArgs, QueryResult, RootOperationNode, UnknownRow } from 'kysely';
 import { pglite } from '../../lib/sql';
 import type { SqlDatabase } from '../../lib/sql';
 import { FIXED_NOW, startDemo } from '../helpers/demo';
@@ -36,6 +37,12 @@ const READS = [
   'Categories(1)/Products/$count',
   'Products(99)?$format=json',
   '$metadata',
+  // The service operation: the provider reads the rated products, the service composes the rest.
+  'GetProductsByRating?rating=3&$orderby=Price desc&$top=2&$format=json',
+  'GetProductsByRating?rating=3&$orderby=ID&$top=1&$expand=Category&$inlinecount=allpages&$format=json',
+  'GetProductsByRating/$count?rating=3&$filter=Price gt 20m',
+  'GetProductsByRating?rating=7&$format=json',
+  "GetProductsByRating?rating='x'&$format=json",
 ];
 
 describe('examples/postgres/app.js over PGlite', () => {
@@ -65,6 +72,30 @@ describe('examples/postgres/app.js over PGlite', () => {
   it.each(READS)('answers %s as the memory demo does', async (path) => {
     const [memory, sql] = await Promise.all([get(memoryServer, path), get(sqlServer, path)]);
     expect(comparable(sql)).toEqual(comparable(memory));
+  });
+
+  it('answers GetProductsByRating from one SELECT that reads only the rated products (the condition in its WHERE)', async () => {
+    const rows: number[] = [];
+    const counter: KyselyPlugin = {
+      transformQuery: (args: PluginTransformQueryArgs): RootOperationNode => args.node,
+      transformResult: async (args: PluginTransformResultArgs): Promise<QueryResult<UnknownRow>> => {
+        rows.push(args.result.rows.length);
+        return args.result;
+      },
+    };
+    const plain = pglite(instance);
+    const counted = await startServer(await createPostgresApp({ ...plain, kysely: plain.kysely.withPlugin(counter) }));
+    try {
+      const answer = await get(counted, 'GetProductsByRating?rating=4&$format=json');
+      expect(answer.status).toBe(200);
+      expect((JSON.parse(answer.body) as { d: { results: { ID: number }[] } }).d.results.map((product) => product.ID)).toEqual([0]);
+      // Once started (the seed check ran), the call is one statement returning the one product rated 4 of nine.
+      rows.length = 0;
+      await get(counted, 'GetProductsByRating?rating=4&$format=json');
+      expect(rows).toEqual([1]);
+    } finally {
+      await counted.close();
+    }
   });
 
   it('opens PGlite in DATA_DIR, or the server at DATABASE_URL', async () => {

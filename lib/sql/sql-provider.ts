@@ -33,6 +33,7 @@ import { compileMapping, type CompiledMapping } from './mapping/compiled';
 import { resolveMapping } from './mapping/resolve';
 import type { SqlMapping, SqlMappingOverrides } from './mapping/types';
 import { readMedia } from './read/media';
+import { readOnce } from './read/once';
 import { countEntities, queryEntities, type ReadSettings } from './read/query';
 import { insertEntry, type CreateScope } from './write/insert';
 import { writeLinkRequest } from './write/link-request';
@@ -221,7 +222,15 @@ export class SqlProvider implements DataProvider {
 
   /** The media resource of a media link entry: 404 when the entry, or its media resource, does not exist. */
   async readMedia(reference: EntityReference, context: RequestContext): Promise<MediaContent> {
-    return this.read(context, (settings) => readMedia(settings, reference), undefined);
+    // Outside a transaction, in one of its own when a statement timeout is set (media bodies can be large).
+    return this.read(
+      context,
+      (settings) =>
+        settings.transaction !== undefined
+          ? readMedia(settings, reference)
+          : readOnce(settings.db, this.statementTimeoutMs, (transaction) => readMedia({ ...settings, transaction }, reference)),
+      undefined,
+    );
   }
 
   /** A read: inside the context's open transaction when there is one (never the replica), else on its own, retried. */

@@ -16,6 +16,7 @@ import { expandRows, type ExpandContext } from './expand';
 import { evaluateRead } from './fallback';
 import { verifyPath } from './path';
 import type { DecodedRow } from './projection';
+import { readOnce } from './once';
 import { ReadScope } from './scope';
 import { ReadStatement, countRows, filterMayFail } from './statement';
 
@@ -73,12 +74,17 @@ async function* moreChunks(
         yield chunk[i].entity;
       }
       if (remaining <= 0 || last === undefined) return;
-      // Without a snapshot for the rest, each chunk is a statement of its own (the first chunk's transaction has ended).
-      const executor = settings.streamSnapshot ? scope.executor : settings.db.kysely;
       const limit = Math.min(settings.chunkSize, remaining);
-      const next = await statement.read(executor, { after: statement.seek(last), limit, probe: remaining > limit });
-      next.rows.forEach(settings.seen);
-      await expandRows(expandContext(settings, executor), statement.plan, next.rows, request.selectExpand.expand);
+      const after = statement.seek(last);
+      const readChunk = async (executor: SqlKysely): ReturnType<ReadStatement['read']> => {
+        const read = await statement.read(executor, { after, limit, probe: remaining > limit });
+        read.rows.forEach(settings.seen);
+        await expandRows(expandContext(settings, executor), statement.plan, read.rows, request.selectExpand.expand);
+        return read;
+      };
+      // Without a snapshot for the rest, each chunk reads on its own (the first chunk's transaction
+      // has ended), held to the statement timeout like every other read.
+      const next = settings.streamSnapshot ? await readChunk(scope.executor) : await readOnce(settings.db, settings.statementTimeoutMs, readChunk);
       chunk = next.rows;
       last = next.rows.length < limit || next.more === false ? undefined : next.last;
       remaining -= next.rows.length;

@@ -130,6 +130,32 @@ describe('SqlProvider on a PostgreSQL server', () => {
     }
   });
 
+  it('holds media reads to statementTimeoutMs too: a media read past it is 503 STATEMENT_TIMEOUT, one within it streams the bytes', async () => {
+    const { db, close } = await fixtureDatabase();
+    const server = await serve(new SqlProvider({ model, db, statementTimeoutMs: 300, retryAfterSeconds: 2 }), { logger: () => undefined });
+    try {
+      const created = await fetch(`${server.url}/odata/Photos`, {
+        method: 'POST',
+        headers: { 'content-type': 'image/png', slug: '7' },
+        body: Buffer.from([1, 2, 3]),
+      });
+      expect(created.status).toBe(201);
+      const location = created.headers.get('location') as string;
+      const fast = await fetch(`${location}/$value`);
+      expect([fast.status, Buffer.from(await fast.arrayBuffer())]).toEqual([200, Buffer.from([1, 2, 3])]);
+      // The media side table becomes a view whose body takes a second to read.
+      await sql`alter table "Photos_media" rename to "Photos_media_data"`.execute(db.kysely);
+      await sql`create function slow_body(body bytea) returns bytea language sql as $$ select pg_sleep(1); select body $$`.execute(db.kysely);
+      await sql`create view "Photos_media" as select "ID", "ContentType", slow_body("Body") as "Body" from "Photos_media_data"`.execute(db.kysely);
+      const slow = await fetch(`${location}/$value`, { headers: { accept: 'application/json' } });
+      expect([slow.status, slow.headers.get('retry-after')]).toEqual([503, '2']);
+      expect(((await slow.json()) as { error: { code: string } }).error.code).toBe('STATEMENT_TIMEOUT');
+    } finally {
+      await server.close();
+      await close();
+    }
+  });
+
   it('two service instances on one database serve alternate pages of one feed: rows that exist throughout come once, in order', async () => {
     const { db, url, close } = await fixtureDatabase();
     const other = postgres(url);

@@ -2,7 +2,8 @@
  * `$links` writes (MS-ODATA §2.2.7.1.2 InsertLink, §2.2.7.3.5 UpdateLink, §2.2.7.4.2 DeleteLink):
  * add (a single-valued end replaces its link), replace (single-valued only), remove. The source
  * must exist (404), a target that does not exist is 404, one in the wrong set 400; removing the
- * link of a required end fails with the schema's NOT NULL (400).
+ * link of a required end fails with the schema's NOT NULL (400), or in a join table with the count
+ * before COMMIT (409, required-links.ts).
  */
 import { sql } from 'kysely';
 import { printKeyPredicate } from '../../edm/literals';

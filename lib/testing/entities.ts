@@ -12,7 +12,7 @@ import type { OrderKey } from './fixture-data';
 export type EntityId = number | string;
 
 /** The entity sets of the fixture. */
-export type FixtureSet = 'Items' | 'Categories' | 'Tags' | 'Customers' | 'Orders' | 'OrderLines' | 'Events' | 'Photos' | 'Notes';
+export type FixtureSet = 'Items' | 'Categories' | 'Tags' | 'Customers' | 'Orders' | 'OrderLines' | 'Events' | 'Moments' | 'Photos' | 'Notes';
 
 /** `$select` of the key properties of a set. */
 export function keySelect(set: FixtureSet): string {

@@ -4,11 +4,14 @@
  * ConformanceFailure naming the rule), close the unit.
  */
 import { fixtureData } from './fixture-data';
+import { exactEntities } from './fixture-moments';
 import { fixtureModel } from './fixture-model';
 import { failureOf } from './failure';
 import type { ConformanceFailure } from './failure';
 import { startService } from './harness';
 import type { ServiceUnderTest } from './harness';
+import { withRetryControl } from './retry';
+import type { RetryControl } from './retry';
 import type { CaseDefinition, Capabilities } from './suite';
 import type { ProviderSetup, ProviderUnderTest } from './types';
 
@@ -17,6 +20,9 @@ export interface OpenUnit {
   readonly underTest: ProviderUnderTest;
   readonly service: ServiceUnderTest;
   readonly capabilities: Capabilities;
+  /** True when the setup stored the exact timestamps (`storeExact`). */
+  readonly exactTimestamps: boolean;
+  readonly retry: RetryControl;
 }
 
 /** `work`, or a rejection after `timeout` ms saying what did not finish. */
@@ -41,7 +47,13 @@ export async function openUnit(setup: ProviderSetup, capabilities: Capabilities,
     throw new TypeError(`The setup of the '${unit}' provider must return { provider, close? } with a DataProvider (one with query) as provider`);
   }
   try {
-    return { underTest, service: await startService(model, underTest.provider), capabilities };
+    const exactTimestamps = underTest.storeExact !== undefined;
+    if (underTest.storeExact !== undefined) {
+      const entities = exactEntities();
+      await withTimeout(() => underTest.storeExact?.(entities), timeout, `Storing the exact values of the '${unit}' provider (storeExact)`);
+    }
+    const { provider, retry } = withRetryControl(underTest);
+    return { underTest, service: await startService(model, provider), capabilities, exactTimestamps, retry };
   } catch (error) {
     await underTest.close?.();
     throw error;
@@ -62,7 +74,18 @@ export async function closeUnit(unit: OpenUnit | undefined, timeout: number, nam
 export async function runCase(unit: OpenUnit, definition: CaseDefinition, caseName: string, timeout: number): Promise<ConformanceFailure | undefined> {
   unit.service.takeLogged();
   try {
-    await withTimeout(() => definition.run({ service: unit.service.service, paged: unit.service.paged, capabilities: unit.capabilities }), timeout, 'The case');
+    await withTimeout(
+      () =>
+        definition.run({
+          service: unit.service.service,
+          paged: unit.service.paged,
+          capabilities: unit.capabilities,
+          exactTimestamps: unit.exactTimestamps,
+          retry: unit.retry,
+        }),
+      timeout,
+      'The case',
+    );
     return undefined;
   } catch (error) {
     return failureOf(error, definition.rule, caseName, unit.service.takeLogged());

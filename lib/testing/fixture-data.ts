@@ -6,6 +6,8 @@
  * are what that code reads.
  */
 import type { MemoryData } from '../index';
+import { MOMENTS, momentData } from './fixture-moments';
+import type { MomentRow } from './fixture-moments';
 
 /** An Item: one nullable property of each primitive type the query cases need. */
 export interface ItemRow {
@@ -54,6 +56,8 @@ export interface CustomerRow {
   readonly Tier: number;
   readonly Credit: string | null;
   readonly Version: number;
+  /** Edm.DateTimeOffset, store-generated on create. */
+  readonly Joined: string | null;
 }
 
 export interface OrderKey {
@@ -103,6 +107,8 @@ export interface FixtureRows {
   readonly Orders: readonly OrderRow[];
   readonly OrderLines: readonly OrderLineRow[];
   readonly Events: readonly EventRow[];
+  /** Exact text with microseconds; the data carries milliseconds (fixture-moments.ts). */
+  readonly Moments: readonly MomentRow[];
   readonly Notes: readonly NoteRow[];
 }
 
@@ -338,10 +344,28 @@ const TAGS: readonly TagRow[] = [
 ];
 
 const CUSTOMERS: readonly CustomerRow[] = [
-  { ID: 1, Name: 'Ada', Address: { Street: 'Main 1', City: 'Zürich' }, Status: 'gold', Tier: 3, Credit: '2500.75', Version: 1 },
-  { ID: 2, Name: 'Bob', Address: { Street: null, City: null }, Status: 'new', Tier: 1, Credit: null, Version: 1 },
-  { ID: 3, Name: 'Çelik', Address: { Street: 'Rue 2', City: 'Paris' }, Status: 'silver', Tier: 2, Credit: '0', Version: 1 },
-  { ID: 4, Name: 'Dee', Address: { Street: 'Side 4', City: 'Aachen' }, Status: 'new', Tier: 1, Credit: '100.5', Version: 1 },
+  {
+    ID: 1,
+    Name: 'Ada',
+    Address: { Street: 'Main 1', City: 'Zürich' },
+    Status: 'gold',
+    Tier: 3,
+    Credit: '2500.75',
+    Version: 1,
+    Joined: '2020-01-15T08:00:00.000Z',
+  },
+  { ID: 2, Name: 'Bob', Address: { Street: null, City: null }, Status: 'new', Tier: 1, Credit: null, Version: 1, Joined: '2021-06-30T12:30:00.250+02:00' },
+  { ID: 3, Name: 'Çelik', Address: { Street: 'Rue 2', City: 'Paris' }, Status: 'silver', Tier: 2, Credit: '0', Version: 1, Joined: null },
+  {
+    ID: 4,
+    Name: 'Dee',
+    Address: { Street: 'Side 4', City: 'Aachen' },
+    Status: 'new',
+    Tier: 1,
+    Credit: '100.5',
+    Version: 1,
+    Joined: '2019-03-01T00:00:00.000Z',
+  },
 ];
 
 const ORDERS: readonly OrderRow[] = [
@@ -387,6 +411,7 @@ export const FIXTURE_ROWS: FixtureRows = deepFreeze({
   Orders: ORDERS,
   OrderLines: ORDER_LINES,
   Events: EVENTS,
+  Moments: MOMENTS,
   Notes: NOTES,
 });
 
@@ -411,6 +436,7 @@ export function fixtureData(options: FixtureDataOptions = { openTypes: true }): 
     Orders: rows.Orders.map((order) => ({ ...order })),
     OrderLines: rows.OrderLines.map((line) => ({ ...line, Order: { ...line.Order } })),
     Events: rows.Events.map((event) => ({ ...event })),
+    Moments: momentData(),
     Photos: [],
     Notes: rows.Notes.map((note) => (options.openTypes ? { ...note } : { ID: note.ID, Text: note.Text })),
   };

@@ -5,7 +5,8 @@
  * characters); Categories, Tags, Customers, Orders and OrderLines give to-one, to-many,
  * many-to-many, required (multiplicity 1), cascading and refused-delete associations, a composite
  * key with an Int64 part, a complex property, defaults and a ConcurrencyMode="Fixed" version;
- * Events hold the date/time values paging must not lose (and Edm.Time and Edm.Binary values);
+ * Events hold the date/time values paging must not lose (and Edm.Time and Edm.Binary values),
+ * Moments timestamps with microseconds and a store-generated Joined on Customers;
  * Photos are media link entries and Notes an open type.
  */
 import { defineModel } from '../index';
@@ -15,6 +16,13 @@ import type { EdmModel, SingleSchemaDefinition } from '../index';
 const FIXTURE_NAMESPACE = 'Conformance';
 
 const nonNull = { nullable: false } as const;
+
+/** CSDL's `annotation:StoreGeneratedPattern="Identity"`: the store makes the value when a row is inserted. */
+const storeGenerated = {
+  annotationAttributes: [
+    { namespace: 'http://schemas.microsoft.com/ado/2009/02/edm/annotation', prefix: 'annotation', name: 'StoreGeneratedPattern', value: 'Identity' },
+  ],
+} as const;
 
 const DEFINITION: SingleSchemaDefinition = {
   namespace: FIXTURE_NAMESPACE,
@@ -78,6 +86,8 @@ const DEFINITION: SingleSchemaDefinition = {
         { name: 'Tier', type: 'Edm.Int16', ...nonNull, defaultValue: '1' },
         { name: 'Credit', type: 'Edm.Decimal', precision: 12, scale: 2, defaultValue: '100.5' },
         { name: 'Version', type: 'Edm.Int32', ...nonNull, concurrencyMode: 'Fixed' },
+        // Left to the store on create: a store that keeps its defaults sets it (DEFAULT now()), else null.
+        { name: 'Joined', type: 'Edm.DateTimeOffset', ...storeGenerated },
       ],
       navigationProperties: [{ name: 'Orders', relationship: 'Conformance.Customer_Orders', fromRole: 'Customer', toRole: 'Orders' }],
     },
@@ -115,6 +125,17 @@ const DEFINITION: SingleSchemaDefinition = {
         { name: 'AtOffset', type: 'Edm.DateTimeOffset' },
         { name: 'Duration', type: 'Edm.Time' },
         { name: 'Payload', type: 'Edm.Binary' },
+      ],
+    },
+    {
+      // Timestamps a store may keep to the microsecond (Precision 6): the suite compares, sorts and
+      // pages them at milliseconds (docs/conformance.md "Timestamps").
+      name: 'Moment',
+      key: ['ID'],
+      properties: [
+        { name: 'ID', type: 'Edm.Int32', ...nonNull },
+        { name: 'At', type: 'Edm.DateTime', ...nonNull, precision: 6 },
+        { name: 'AtOffset', type: 'Edm.DateTimeOffset', precision: 6 },
       ],
     },
     {
@@ -180,6 +201,7 @@ const DEFINITION: SingleSchemaDefinition = {
         { name: 'Orders', entityType: 'Conformance.Order' },
         { name: 'OrderLines', entityType: 'Conformance.OrderLine' },
         { name: 'Events', entityType: 'Conformance.Event' },
+        { name: 'Moments', entityType: 'Conformance.Moment' },
         { name: 'Photos', entityType: 'Conformance.Photo' },
         { name: 'Notes', entityType: 'Conformance.Note' },
       ],

@@ -16,6 +16,7 @@ export type {
   ConformanceFixture,
   ConformanceOptions,
   ConformanceReport,
+  ExactEntity,
   ProviderCapabilities,
   ProviderSetup,
   ProviderUnderTest,

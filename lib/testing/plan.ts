@@ -14,6 +14,9 @@ import { updateGroups } from './groups/update';
 import { linkGroups } from './groups/links';
 import { concurrencyGroups } from './groups/concurrency';
 import { changesetGroups } from './groups/changesets';
+import { omittedGroups } from './groups/omitted';
+import { retryGroups } from './groups/retry';
+import { timestampGroups } from './groups/timestamps';
 import { mediaGroups, openReadGroups, openWriteGroups } from './groups/media-open';
 import { capabilityGroups } from './groups/capabilities';
 import type { Capabilities, GroupDefinition, UnitDefinition } from './suite';
@@ -31,16 +34,17 @@ export function planSuite(capabilities: Capabilities, only: readonly string[] | 
       ...filterFunctionGroups,
       ...orderingGroups,
       pagingGroup,
+      ...timestampGroups,
       ...navigationGroups,
       ...shapeGroups,
       ...(capabilities.openTypes ? openReadGroups : []),
     ]),
     ...(capabilities.writes
       ? [
-          unit('writes', [...createGroups, ...updateGroups]),
+          unit('writes', [...createGroups, ...omittedGroups, ...updateGroups]),
           unit('links', capabilities.links ? linkGroups : []),
           unit('concurrency', concurrencyGroups),
-          unit('changesets', changesetGroups),
+          unit('changesets', [...changesetGroups, ...retryGroups]),
         ]
       : []),
     unit('media and open types', [
@@ -59,7 +63,7 @@ export function planSuite(capabilities: Capabilities, only: readonly string[] | 
 export function allGroupNames(): string[] {
   const sets: Capabilities[] = [true, false].flatMap((writes) =>
     [true, false].flatMap((links) =>
-      [true, false].flatMap((media) => [true, false].map((openTypes) => ({ writes, links: writes && links, media, openTypes }))),
+      [true, false].flatMap((media) => [true, false].map((openTypes) => ({ writes, links: writes && links, media, openTypes, storeDefaults: false }))),
     ),
   );
   return [...new Set(sets.flatMap((capabilities) => planSuite(capabilities, undefined).flatMap((planned) => planned.groups.map((group) => group.name))))];

@@ -5,6 +5,7 @@
  * provider's capabilities.
  */
 import type { ServiceClient } from './client';
+import type { RetryControl } from './retry';
 import type { ConformanceRuleId } from './rules';
 import type { ProviderCapabilities } from './types';
 
@@ -14,6 +15,7 @@ export interface Capabilities {
   readonly links: boolean;
   readonly media: boolean;
   readonly openTypes: boolean;
+  readonly storeDefaults: boolean;
 }
 
 /** Defaults applied: what is not declared missing is there; no writes means no link or media writes either. */
@@ -24,14 +26,20 @@ export function resolveCapabilities(declared: ProviderCapabilities | undefined):
     links: writes && (declared?.links ?? true),
     media: declared?.media ?? true,
     openTypes: declared?.openTypes ?? true,
+    storeDefaults: declared?.storeDefaults ?? false,
   };
 }
 
-/** What a case works with: the service under test (unpaged and paged mounts) and the capabilities. */
+/**
+ * What a case works with: the service under test (unpaged and paged mounts), the capabilities,
+ * whether the setup stored the exact (microsecond) timestamps, and the control of a retried transaction.
+ */
 export interface CaseContext {
   readonly service: ServiceClient;
   readonly paged: ServiceClient;
   readonly capabilities: Capabilities;
+  readonly exactTimestamps: boolean;
+  readonly retry: RetryControl;
 }
 
 /** One check of the suite. */

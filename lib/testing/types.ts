@@ -15,12 +15,44 @@ export interface ConformanceFixture {
   readonly data: MemoryData;
 }
 
+/**
+ * Values of one fixture entity as exact text, for a store that keeps more than the fixture data
+ * carries: the `Moments` timestamps with microseconds (`2024-05-01T10:00:00.123456Z`, a
+ * DateTimeOffset with its offset). The entity is already loaded from the data (with the
+ * values cut to milliseconds); `storeExact` overwrites these properties.
+ */
+export interface ExactEntity {
+  /** The entity set (`Moments`). */
+  readonly entitySet: string;
+  /** The entity's key values by property name (`{ ID: 3 }`). */
+  readonly key: Readonly<Record<string, number | string>>;
+  /** Property name to exact ISO 8601 text (6 fractional digits; a DateTime in UTC with `Z`), or null. */
+  readonly values: Readonly<Record<string, string | null>>;
+}
+
 /** What a setup returns: the provider under test, serving the fixture, and how to release it. */
 export interface ProviderUnderTest {
   /** The provider, loaded with the fixture data. */
   readonly provider: DataProvider;
   /** Called once the cases that used this provider are done (drop a schema, close a pool). */
   close?(): void | Promise<void>;
+  /**
+   * Optional, for a store that keeps timestamps with microseconds: store these values exactly
+   * (`UPDATE moments SET at = $text WHERE id = $key`). Called once after the setup, before any case.
+   * Left out, the store keeps the millisecond values of the data (as a JavaScript `Date` does) and
+   * the `timestamps` cases check the millisecond rule on those; given, they check that values
+   * within one millisecond compare, sort and page as equal (docs/conformance.md "Timestamps").
+   */
+  storeExact?(entities: readonly ExactEntity[]): void | Promise<void>;
+  /**
+   * Optional, for a provider whose `transaction` runs its work again after a retryable failure:
+   * make its next transaction fail once with such an error just before it commits (PostgreSQL:
+   * raise SQLSTATE 40001 in a `beforeCommit` hook), so that it rolls back and runs the work again.
+   * The `transaction retry` cases call it, then check that the work ran twice and that the writes
+   * and the answer are those of one run. Left out, the suite makes the retry itself: it runs the
+   * work inside `provider.transaction`, rolls that back by throwing, and calls `transaction` again.
+   */
+  retryNextTransaction?(): void | Promise<void>;
 }
 
 /**
@@ -30,7 +62,7 @@ export interface ProviderUnderTest {
 export type ProviderSetup = (fixture: ConformanceFixture) => ProviderUnderTest | Promise<ProviderUnderTest>;
 
 /**
- * What the provider can do; everything defaults to true. For what it declares it lacks, the suite
+ * What the provider can do; everything but `storeDefaults` defaults to true. For what it declares it lacks, the suite
  * checks instead that the service refuses such requests cleanly (405 with `Allow`, or 4xx) and
  * that nothing changes.
  */
@@ -43,6 +75,13 @@ export interface ProviderCapabilities {
   readonly media?: boolean;
   /** Dynamic properties of open types. */
   readonly openTypes?: boolean;
+  /**
+   * Opt-in, default false: the store fills omitted columns with its own defaults (the provider
+   * writes `sentValues`/`writtenProperties`, not every value of the request). The setup then gives
+   * `Customers.Joined` (store-generated) the default `now()`, and the suite checks that a create
+   * without it answers the time of the insert; without it, that Joined stays null.
+   */
+  readonly storeDefaults?: boolean;
 }
 
 /**

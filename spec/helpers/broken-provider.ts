@@ -8,12 +8,17 @@
  * - `startswith(x, 'lit')` as an unescaped `x LIKE 'lit%'`: `%` and `_` in the literal are wildcards.
  * - The If-Match precondition is checked after an await (read, compare, then write) and single
  *   writes run outside a transaction (only `$batch` changesets get one): concurrent writers with
- *   the same entity tag all pass the check.
+ *   the same entity tag all pass the check, and a single write run again is not rolled back first.
+ * - Moments keep the microseconds the suite's `storeExact` gives, and sort at milliseconds, but
+ *   the `$skiptoken` seek compares the full values with the token's milliseconds (`WHERE at > $1`
+ *   over a timestamp(6) column): entries within the token's millisecond come again or go missing.
  */
 import { compileFilter, compileSkipTokenFilter, evaluate, type MemoryProvider, ODataError, transformExpression } from '../../lib';
 import type { DataProvider, DeleteRequest, Entity, ExprNode, OrderByItem, QueryRequest, QueryResult, UpdateRequest } from '../../lib';
 import { compareValues } from '../../lib/evaluate/compare';
 import type { RequestContext } from '../../lib/protocol/message';
+import type { ExactEntity } from '../../lib/testing';
+import { ticks } from '../../lib/testing/reference';
 
 const LIKE_RESULT = '__like';
 
@@ -72,10 +77,56 @@ async function toArray(entities: QueryResult['entities']): Promise<Entity[]> {
   return out;
 }
 
+/** -1, 0 or 1: `a` against `b` in 100 ns ticks, nulls first. */
+function compareTicks(a: bigint | null, b: bigint | null): number {
+  if (a === null || b === null) return a === b ? 0 : a === null ? -1 : 1;
+  return a < b ? -1 : a > b ? 1 : 0;
+}
+
 export class BrokenProvider implements DataProvider {
+  /** The Moments' exact values (`ID/property` to ticks), as `storeExact` gave them. */
+  private readonly exact = new Map<string, bigint>();
+
   constructor(readonly inner: MemoryProvider) {}
 
+  /** Keep the microseconds (the suite's hook for stores that do). */
+  storeExact(entities: readonly ExactEntity[]): void {
+    for (const entity of entities) {
+      for (const [name, text] of Object.entries(entity.values)) if (text !== null) this.exact.set(`${String(entity.key.ID)}/${name}`, ticks(text));
+    }
+  }
+
+  /** A Moment's sort value in ticks: the stored microseconds where the hook gave them. */
+  private fullValue(row: Entity, name: string): bigint | null {
+    const value = row[name];
+    if (value instanceof Date) return this.exact.get(`${String(row.ID)}/${name}`) ?? BigInt(value.getTime()) * 10_000n;
+    return typeof value === 'number' ? BigInt(value) : null;
+  }
+
+  /** Sorted at milliseconds (the inner provider's order), sought by the full values. */
+  private async queryMoments(request: QueryRequest, context: RequestContext): Promise<QueryResult> {
+    const position = request.skipToken;
+    if (position === undefined) return this.inner.query(request, context);
+    const everything = await this.inner.query({ ...request, skip: undefined, top: undefined, skipToken: undefined, count: false }, context);
+    const rows = await toArray(everything.entities);
+    const names = request.orderBy.map((item) => (item.expression.kind === 'Member' ? item.expression.path.join('/') : ''));
+    const bounds = names.map((name, index) => {
+      const value = index < position.orderByValues.length ? position.orderByValues[index] : position.key[name];
+      return value instanceof Date ? BigInt(value.getTime()) * 10_000n : typeof value === 'number' ? BigInt(value) : null;
+    });
+    const after = rows.filter((row) => {
+      for (let i = 0; i < names.length; i++) {
+        const order = compareTicks(this.fullValue(row, names[i]), bounds[i]) * (request.orderBy[i].direction === 'desc' ? -1 : 1);
+        if (order !== 0) return order > 0;
+      }
+      return false;
+    });
+    const page = after.slice(0, request.top);
+    return request.count ? { entities: page, count: rows.length } : { entities: page };
+  }
+
   async query(request: QueryRequest, context: RequestContext): Promise<QueryResult> {
+    if (request.entitySet.name === 'Moments') return this.queryMoments(request, context);
     const like = request.filter === undefined ? { filter: undefined, calls: [] } : likeFilter(request.filter);
     const ownOrder = request.orderBy.every((item) => !navigates(item));
     if (request.single || request.path.navigation.length > 0 || (like.calls.length === 0 && !ownOrder)) return this.inner.query(request, context);

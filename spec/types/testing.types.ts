@@ -6,6 +6,7 @@ import {
   conformanceModel,
   describeDataProvider,
   type ConformanceReport,
+  type ExactEntity,
   type ProviderSetup,
 } from 'express-odata-v2/testing';
 import { expectType } from './expect.types';
@@ -13,6 +14,22 @@ import { expectType } from './expect.types';
 const setup: ProviderSetup = (fixture) => ({ provider: new MemoryProvider(fixture.model, fixture.data) });
 describeDataProvider('MemoryProvider', setup, { capabilities: { writes: true } });
 describeDataProvider('async setup', async () => ({ provider: new MemoryProvider(conformanceModel(), conformanceData()), close: () => Promise.resolve() }));
+
+// The optional hooks: exact microsecond values to store, a retry to inject; store defaults opted into.
+describeDataProvider(
+  'hooks',
+  (fixture) => ({
+    provider: new MemoryProvider(fixture.model, fixture.data),
+    storeExact: (entities) => {
+      expectType<readonly ExactEntity[]>()(entities);
+      expectType<string | null | undefined>()(entities[0]?.values.At);
+    },
+    retryNextTransaction: () => undefined,
+  }),
+  { capabilities: { storeDefaults: true } },
+);
+// @ts-expect-error: storeExact is given entities, not text
+describeDataProvider('bad hook', (fixture) => ({ provider: new MemoryProvider(fixture.model), storeExact: (text: string) => void text }));
 
 async function report(): Promise<void> {
   expectType<ConformanceReport>()(await checkDataProvider(setup));

@@ -4,12 +4,14 @@
  * writers with one tag exactly one wins, which only holds when the check and the write are one
  * atomic step.
  */
-import { entryOf, expectEqual, expectStatus, fail, isObject } from '../check';
+import { sendBatch } from '../batch';
+import { entryOf, expectEqual, expectStatus, fail, isObject, show } from '../check';
 import type { HttpAnswer, ServiceClient } from '../client';
 import { url } from '../client';
+import { jsonDate } from '../reference';
 import { check } from '../suite';
 import type { GroupDefinition } from '../suite';
-import { read, send } from './writing';
+import { expectMissing, read, send } from './writing';
 
 /** Concurrent writers per race: enough that an unguarded check lets several through. */
 const WRITERS = 12;
@@ -61,6 +63,44 @@ const checks = [
     await send(service, 'MERGE', 'Customers(999)', { Name: 'nobody' }, 404, { 'if-match': '*' });
     await send(service, 'DELETE', 'Customers(999)', undefined, 404, { 'if-match': tag });
   }),
+  check('If-Match with a list of tags passes when one is current, and is 412 when none is', 'precondition.check', async ({ service }) => {
+    await send(service, 'POST', 'Customers', { ID: 310, Name: 'listed' }, 201);
+    const first = await etagOf(service, 'Customers(310)');
+    await send(service, 'MERGE', 'Customers(310)', { Name: 'second' }, 204, { 'if-match': first });
+    const second = await etagOf(service, 'Customers(310)');
+    await send(service, 'MERGE', 'Customers(310)', { Name: 'third' }, 204, { 'if-match': `${first}, ${second}` });
+    await send(service, 'MERGE', 'Customers(310)', { Name: 'stale list' }, 412, { 'if-match': `${first}, ${second}` });
+    expectEqual((await read(service, 'Customers(310)')).Name, 'third', 'GET Customers(310) after the stale list: Name');
+  }),
+  check('a tag that is not one the service wrote for the type matches nothing: 412, nothing changes', 'precondition.check', async ({ service }) => {
+    await send(service, 'POST', 'Customers', { ID: 311, Name: 'shapes' }, 201);
+    const current = await etagOf(service, 'Customers(311)');
+    // Not an Int32, two values for one token, a spelling of the value the service never writes (W/"01"), no quotes.
+    const padded = current.replace(/"(\d+)"$/, '"0$1"');
+    if (padded === current) fail(`the entity tag of Customers(311) is ${current}, expected W/"n" for its Int32 Version`);
+    for (const tag of ['W/"abc"', 'W/"1,2"', padded, current.replace(/^W\/"|"$/g, '')]) {
+      await send(service, 'MERGE', 'Customers(311)', { Name: `tag ${tag}` }, 412, { 'if-match': tag });
+      await send(service, 'DELETE', 'Customers(311)', undefined, 412, { 'if-match': tag });
+    }
+    expectEqual((await read(service, 'Customers(311)')).Name, 'shapes', 'GET Customers(311) after the writes with tags of another shape: Name');
+    if ((await etagOf(service, 'Customers(311)')) !== current) fail('the entity tag of Customers(311) changed although every write was refused');
+  }),
+  check('a specific tag for a type without a concurrency token is 400 and changes nothing', 'precondition.check', async ({ service }) => {
+    const answer = await service.sendJson('MERGE', url('Items(5)'), { Note: 'tagged' }, { 'if-match': 'W/"1"' });
+    expectStatus(answer, 400, 'MERGE Items(5) with If-Match W/"1" (Items have no ConcurrencyMode="Fixed" property)');
+    const note = (await read(service, 'Items(5)')).Note;
+    if (note === 'tagged') fail('GET Items(5): the refused MERGE wrote Note');
+  }),
+  check('a write with the tag of an entity deleted since is 404, never 412', 'precondition.check', async ({ service }) => {
+    await send(service, 'POST', 'Customers', { ID: 312, Name: 'vanishing' }, 201);
+    const tag = await etagOf(service, 'Customers(312)');
+    await send(service, 'DELETE', 'Customers(312)', undefined, 204, { 'if-match': tag });
+    await send(service, 'MERGE', 'Customers(312)', { Name: 'gone' }, 404, { 'if-match': tag });
+    await send(service, 'PUT', 'Customers(312)', { ID: 312, Name: 'gone' }, 404, { 'if-match': tag });
+    await send(service, 'PUT', 'Customers(312)/Name', { Name: 'gone' }, 404, { 'if-match': tag });
+    await send(service, 'DELETE', 'Customers(312)', undefined, 404, { 'if-match': tag });
+    await expectMissing(service, 'Customers(312)', 'no write may bring it back');
+  }),
   check('If-None-Match with the current tag on a read is 304', 'precondition.check', async ({ service }) => {
     const tag = await etagOf(service, 'Customers(4)');
     expectStatus(await service.get(url('Customers(4)'), { 'if-none-match': tag }), 304, 'GET Customers(4) with If-None-Match: the current tag');
@@ -99,6 +139,53 @@ const atomic = [
     expectEqual(statuses(answers), { 204: 1, 412: WRITERS - 1 }, `${WRITERS} PUT Customers(301)/Status with If-Match ${tag}: statuses`);
     const winner = answers.findIndex((answer) => answer.status === 204);
     expectEqual((await read(service, 'Customers(301)')).Status, `status ${winner}`, 'GET Customers(301) after the race: the winner wrote Status');
+  }),
+  check(`${WRITERS} concurrent MERGEs and DELETEs with one tag: exactly one wins`, 'precondition.atomic', async ({ service }) => {
+    await send(service, 'POST', 'Customers', { ID: 302, Name: 'merge or delete' }, 201);
+    const tag = await etagOf(service, 'Customers(302)');
+    const answers = await race(WRITERS, (index) =>
+      index % 2 === 0
+        ? service.sendJson('MERGE', url('Customers(302)'), { Name: `writer ${index}` }, { 'if-match': tag })
+        : service.send('DELETE', url('Customers(302)'), { headers: { 'if-match': tag } }),
+    );
+    const winner = answers.findIndex((answer) => answer.status === 204);
+    const deleted = winner % 2 === 1;
+    // After a MERGE won every other writer meets a new tag (412); after a DELETE won, no entity (404).
+    expectEqual(
+      statuses(answers),
+      { 204: 1, [deleted ? 404 : 412]: WRITERS - 1 },
+      `${WRITERS} MERGE and DELETE Customers(302) with If-Match ${tag}: statuses (the winner was ${winner < 0 ? 'none' : deleted ? 'a DELETE' : 'a MERGE'})`,
+    );
+    if (deleted) await expectMissing(service, 'Customers(302)', 'a DELETE won the race');
+    else expectEqual((await read(service, 'Customers(302)')).Name, `writer ${winner}`, 'GET Customers(302) after the race: the winner wrote Name');
+  }),
+  check('8 concurrent changesets with one tag: exactly one commits, the others leave nothing', 'precondition.atomic', async ({ service }) => {
+    const changesets = 8;
+    await send(service, 'POST', 'Customers', { ID: 303, Name: 'contested in batches' }, 201);
+    const tag = await etagOf(service, 'Customers(303)');
+    const created = jsonDate('2022-03-03T00:00:00.000Z', false);
+    const answers = await Promise.all(
+      Array.from({ length: changesets }, (_unused, index) =>
+        sendBatch(service, [
+          {
+            changeset: [
+              { method: 'MERGE', path: 'Customers(303)', body: { Name: `batch ${index}` }, headers: { 'If-Match': tag } },
+              { method: 'POST', path: 'Items', body: { ID: 140 + index, Name: `batch ${index}`, Created: created } },
+            ],
+          },
+        ]),
+      ),
+    );
+    const outcomes = answers.map(({ parts }) => parts[0].statuses);
+    const winners = outcomes.flatMap((outcome, index) => (outcome.length === 2 && outcome[0] === 204 && outcome[1] === 201 ? [index] : []));
+    const refused = outcomes.filter((outcome) => outcome.length === 1 && outcome[0] === 412).length;
+    if (winners.length !== 1 || refused !== changesets - 1)
+      fail(`${changesets} changesets with If-Match ${tag} answered ${show(outcomes)}: expected one [204,201] and ${changesets - 1} times [412]`);
+    expectEqual((await read(service, 'Customers(303)')).Name, `batch ${winners[0]}`, 'GET Customers(303) after the race: the winning changeset wrote Name');
+    for (let index = 0; index < changesets; index++) {
+      if (index === winners[0]) expectEqual((await read(service, `Items(${140 + index})`)).Name, `batch ${index}`, `GET Items(${140 + index})`);
+      else await expectMissing(service, `Items(${140 + index})`, `the changeset ${index} lost the race, so its POST must not persist`);
+    }
   }),
 ];
 

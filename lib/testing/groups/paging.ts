@@ -36,7 +36,10 @@ export async function walk(
   const pages: (readonly JsonObject[])[] = [];
   while (target !== undefined) {
     // A correct walk takes ceil(total / PAGE_SIZE) pages; a looping one is stopped well after.
-    if (pages.length > total + 2) fail(`the next links never end: ${pages.length} pages for ${total} entries, last next link ${target}`);
+    if (pages.length > total + 2) {
+      const repeated = [...new Set(ids.filter((id, index) => ids.indexOf(id) !== index))];
+      fail(`the next links never end: ${pages.length} pages for ${total} entries (repeated ${show(repeated)}), last next link ${target}`);
+    }
     const page = feedOf(await paged.get(target), `GET ${target}`);
     if (page.entries.length > PAGE_SIZE) fail(`GET ${target} returned ${page.entries.length} entries, more than the page size ${PAGE_SIZE}`);
     if (query.$inlinecount === 'allpages' && page.count !== String(total)) {

@@ -24,7 +24,7 @@ function itemJson(item: ItemRow): JsonObject {
 
 function customerJson(customer: CustomerRow): JsonObject {
   const { ID, Name, Status, Tier, Credit, Version } = customer;
-  return { ID, Name, Address: { ...customer.Address }, Status, Tier, Credit, Version };
+  return { ID, Name, Address: { ...customer.Address }, Status, Tier, Credit, Version, Joined: dateTimeOffset(customer.Joined) };
 }
 
 function orderJson(order: OrderRow): JsonObject {

@@ -2,18 +2,18 @@
  * SqlProvider passes the provider kit's conformance suite on PGlite (in memory, no server): each
  * unit gets a fresh schema of its own (createSchema, then the fixture's rows by seed) in one PGlite
  * instance, which starts once for the file (starting PGlite takes seconds; a schema milliseconds).
+ * With the suite's optional hooks (conformance-setup.ts): microsecond timestamps stored exactly,
+ * the store's default for Customers.Joined, and one injected serialization failure per retry case.
  */
-import { SqlProvider, createSchema, pglite, seed } from '../../../lib/sql';
+import { pglite } from '../../../lib/sql';
 import { describeDataProvider } from '../../../lib/testing';
+import { conformanceSetup } from './conformance-setup';
 
 const db = pglite();
 let units = 0;
 
 afterAll(() => db.close());
 
-describeDataProvider('SqlProvider on PGlite', async ({ model, data }) => {
-  const mapping = { schema: `unit${++units}` };
-  await createSchema(db, model, mapping);
-  await seed(db, model, mapping, data);
-  return { provider: new SqlProvider({ model, db, mapping }) };
+describeDataProvider('SqlProvider on PGlite', (fixture) => conformanceSetup(db, fixture, { schema: `unit${++units}` }), {
+  capabilities: { storeDefaults: true },
 });

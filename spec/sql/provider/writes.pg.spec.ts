@@ -14,6 +14,7 @@ import { SqlProvider, createSchema, postgres, seed, type SqlProviderOptions } fr
 import type { SqlDatabase } from '../../../lib/sql/database';
 import { conformanceData, conformanceModel, describeDataProvider } from '../../../lib/testing';
 import { createTestDatabase } from '../../helpers/postgres-database';
+import { conformanceSetup } from './conformance-setup';
 import { startPostgres, type PostgresServer } from '../../helpers/postgres-server';
 import { startServer, type RunningServer } from '../../helpers/server';
 
@@ -54,10 +55,27 @@ function entryOf(body: unknown): Record<string, unknown> {
   return (body as { d: Record<string, unknown> }).d;
 }
 
-describeDataProvider('SqlProvider on a PostgreSQL server', async () => {
-  const { db, close } = await fixtureDatabase();
-  return { provider: new SqlProvider({ model, db }), close };
-});
+/** A fresh empty database for the suite's setup; `close` drops it. */
+async function emptyDatabase(): Promise<{ db: SqlDatabase; close: () => Promise<void> }> {
+  const created = await createTestDatabase();
+  const db = postgres(created.url);
+  return {
+    db,
+    close: async () => {
+      await db.close();
+      await created.drop();
+    },
+  };
+}
+
+describeDataProvider(
+  'SqlProvider on a PostgreSQL server',
+  async (fixture) => {
+    const { db, close } = await emptyDatabase();
+    return { ...(await conformanceSetup(db, fixture)), close };
+  },
+  { capabilities: { storeDefaults: true } },
+);
 
 /** Transactions the injection hook failed on their first run, over the whole SERIALIZABLE suite. */
 let injected = 0;
@@ -68,10 +86,14 @@ const injectOnce: SqlProviderOptions['beforeCommit'] = async ({ executor, attemp
   await sql`do $$ begin raise exception 'injected serialization failure' using errcode = '40001'; end $$`.execute(executor);
 };
 
-describeDataProvider('SqlProvider on a PostgreSQL server at SERIALIZABLE, one injected 40001 per transaction', async () => {
-  const { db, close } = await fixtureDatabase();
-  return { provider: new SqlProvider({ model, db, isolationLevel: 'serializable', beforeCommit: injectOnce }), close };
-});
+describeDataProvider(
+  'SqlProvider on a PostgreSQL server at SERIALIZABLE, one injected 40001 per transaction',
+  async (fixture) => {
+    const { db, close } = await emptyDatabase();
+    return { ...(await conformanceSetup(db, fixture, {}, { isolationLevel: 'serializable', beforeCommit: injectOnce })), close };
+  },
+  { capabilities: { storeDefaults: true } },
+);
 
 describe('SqlProvider on a PostgreSQL server', () => {
   it('ran every write transaction of the SERIALIZABLE suite twice (the injected failure was retried)', () => {

@@ -7,6 +7,19 @@
  * strictly after it in `$orderby` order, with the service's null placement (first ascending, last
  * descending), NaN before every number, and key properties the order does not cover compared last,
  * ascending.
+ *
+ * Timestamps (the kit's precision rule): Edm.DateTime and Edm.DateTimeOffset are compared, sorted
+ * and paged at milliseconds, whatever the store keeps. The position's values are the JavaScript
+ * forms the service read (a `Date`: milliseconds), and so are the literals of this condition; a
+ * store whose column keeps microseconds (the model's `Precision` facet says so, e.g. 6) must
+ * compare that column at milliseconds in this condition, in `$filter` and in `ORDER BY` alike
+ * (`col >= t and col < t + 1 ms` against a literal, `date_trunc('milliseconds', col)` otherwise),
+ * so that values within one millisecond tie and the key orders them. Sorting by the full value
+ * while seeking from a millisecond position skips or repeats the rows of that millisecond.
+ * Milliseconds rather than a token that carries the stored value's full text: a client cannot write
+ * a microsecond (`datetime'…'` literals parse to a `Date`), JSON payloads and entity tags carry
+ * milliseconds, so `$filter`, `$orderby` and `$skiptoken` agree only at that precision.
+ * The conformance suite checks it (docs/conformance.md "Timestamps").
  */
 import type { EdmEntityType } from '../edm/model';
 import type { EdmPrimitiveTypeName, PrimitiveValue } from '../edm/primitives';
@@ -94,7 +107,8 @@ function invalidToken(position: SkipTokenPosition, why: string): ODataError {
 /**
  * The keyset condition of a `$skiptoken`: true exactly for the entities after `position` in
  * `orderBy` order (the client's `$orderby`, then the key tie-breaker), as compileSkipTokenFilter
- * decides. Built from the order's own (type-checked) expressions and typed literals; the first key
+ * decides. Date/time values are milliseconds: a provider whose store keeps more compiles their
+ * comparisons at milliseconds, as it does for `$filter` and `$orderby` (see the module comment). Built from the order's own (type-checked) expressions and typed literals; the first key
  * also gets a redundant range (`Price ge 5 and (...)`) that an index on it can serve.
  * 400 SKIPTOKEN_INVALID when the position does not fit the order.
  */

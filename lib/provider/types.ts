@@ -37,7 +37,12 @@ export interface QueryRequest {
   readonly skip: number | undefined;
   /** Entities to return at most (the handler may ask for one more than a page to detect a next page). */
   readonly top: number | undefined;
-  /** Return only entities after this position in `orderBy` order (server-driven paging). */
+  /**
+   * Return only entities after this position in `orderBy` order (server-driven paging;
+   * `seekCondition` builds it as a filter AST). Its date/time values are milliseconds: a store
+   * that keeps finer timestamps compares and sorts them at milliseconds here, in `filter` and in
+   * `orderBy` alike, or paging skips and repeats rows (the timestamp rule, docs/conformance.md "Timestamps").
+   */
   readonly skipToken: SkipTokenPosition | undefined;
   /** What to select and expand; expanded navigation properties must be filled in the result. */
   readonly selectExpand: SelectExpand;

@@ -1,6 +1,6 @@
 /**
  * Runs parsed batch parts through the single-request pipeline, in request order (MS-ODATA
- * §2.2.7.6). A changeset runs inside one transaction: all or nothing, and its responses are
+ * §2.2.7.6; consecutive retrievals side by side, answered in order). A changeset runs inside one transaction: all or nothing, and its responses are
  * reported only after the commit. No request kind is implemented here: every operation goes to
  * `handle`, exactly like a single request.
  */
@@ -39,12 +39,55 @@ const NO_CONTENT_IDS: ReadonlyMap<string, string> = new Map();
 /** Thrown inside the transaction to make it roll back; the failing response is kept aside. */
 class ChangesetRollback extends Error {}
 
-/** Execute every part in order; one response part per request part. Never rejects for a part's failure. */
+/**
+ * Retrievals of one run started at once, at most. Enough for the usual batch of key reads to reach
+ * the provider in one turn (SqlProvider then reads them with one statement), few enough that one
+ * batch cannot take every pooled connection for long.
+ */
+const RETRIEVAL_CONCURRENCY = 16;
+
+/** A GET or HEAD outside a changeset: it changes nothing, so its neighbours of the same kind may run beside it. */
+function isRetrieval(part: BatchRequestPart): boolean {
+  return part.kind === 'operation' && part.operation.kind === 'request' && READ_METHODS.has(part.operation.request.method);
+}
+
+/**
+ * Execute every part; one response part per request part, in request order. Never rejects for a
+ * part's failure. Consecutive retrievals outside changesets run concurrently (at most
+ * RETRIEVAL_CONCURRENCY at a time): they change nothing, so none can see another's effect, and a
+ * run ends before the next changeset or write starts, so every read still sees exactly the writes
+ * of the parts before it (MS-ODATA §2.2.7.6: parts are processed in order).
+ */
 export async function executeBatch(parts: readonly BatchRequestPart[], options: ExecuteOptions): Promise<BatchResponsePart[]> {
   const run = new Runner(options);
   const responses: BatchResponsePart[] = [];
-  for (const part of parts) responses.push(await run.part(part));
+  let index = 0;
+  while (index < parts.length) {
+    let end = index;
+    while (end < parts.length && isRetrieval(parts[end])) end++;
+    if (end - index > 1) {
+      responses.push(...(await inParallel(parts.slice(index, end), (part) => run.part(part))));
+      index = end;
+    } else {
+      responses.push(await run.part(parts[index]));
+      index++;
+    }
+  }
   return responses;
+}
+
+/** `work` for every item, at most RETRIEVAL_CONCURRENCY at a time; the results in the items' order. */
+async function inParallel<T, R>(items: readonly T[], work: (item: T) => Promise<R>): Promise<R[]> {
+  const results = new Array<R>(items.length);
+  let next = 0;
+  const worker = async (): Promise<void> => {
+    while (next < items.length) {
+      const index = next++;
+      results[index] = await work(items[index]);
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(RETRIEVAL_CONCURRENCY, items.length) }, worker));
+  return results;
 }
 
 class Runner {

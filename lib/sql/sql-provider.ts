@@ -32,6 +32,7 @@ import { isRetryableTransactionError } from './errors';
 import { compileMapping, type CompiledMapping } from './mapping/compiled';
 import { resolveMapping } from './mapping/resolve';
 import type { SqlMapping, SqlMappingOverrides } from './mapping/types';
+import { KeyReadCoalescer, isPlainKeyRead } from './read/key-reads';
 import { readMedia } from './read/media';
 import { readOnce } from './read/once';
 import { countEntities, queryEntities, type ReadSettings } from './read/query';
@@ -119,6 +120,8 @@ export class SqlProvider implements DataProvider {
   private readonly transactions = createTransactionScope<OpenTransaction>('SqlProvider');
   private readonly begin: BeginTransaction<OpenTransaction>;
   private readonly retries: TransactionRunOptions;
+  /** Key reads of one request (a `$batch`'s GET parts) in one statement per set. */
+  private readonly keyReads: KeyReadCoalescer;
   private readonly statementTimeoutMs: number | undefined;
   private readonly retryAfterSeconds: number;
   /** The media type of each media link entry read, for `mediaOf` (writers ask per entry, synchronously). */
@@ -167,11 +170,15 @@ export class SqlProvider implements DataProvider {
       ...(this.statementTimeoutMs === undefined ? {} : { statementTimeoutMs: this.statementTimeoutMs }),
     };
     this.plainReads = options.replica === undefined ? this.settings : { ...this.settings, db: options.replica };
+    this.keyReads = new KeyReadCoalescer(this.plainReads);
   }
 
   /** Entities of a set or reached by navigation; filtered, ordered, paged, counted and expanded in the database. */
   async query(request: QueryRequest, context: RequestContext): Promise<QueryResult> {
-    return this.read(context, (settings) => queryEntities(settings, request), request.filter);
+    const alone = (one: QueryRequest): Promise<QueryResult> => this.read(context, (settings) => queryEntities(settings, one), one.filter);
+    // Outside a transaction, key reads of one request that arrive together share a statement (read/key-reads.ts).
+    if (isPlainKeyRead(request) && this.transactions.current(context) === undefined) return this.keyReads.read(request, context, alone);
+    return alone(request);
   }
 
   /** `$count`: one COUNT(*), never reading rows (unless the filter needs the evaluator). */

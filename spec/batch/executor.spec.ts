@@ -120,6 +120,100 @@ describe('executeBatch: order and retrieves', () => {
   });
 });
 
+describe('executeBatch: consecutive retrieves run side by side', () => {
+  /** A service whose GETs wait until the test lets them finish; `active` counts GETs started and not finished. */
+  function gatedService() {
+    const gates = new Map<string, () => void>();
+    const events: string[] = [];
+    let active = 0;
+    let mostActive = 0;
+    const inner = fakeService();
+    const handle = async (request: ODataRequest): Promise<ODataResponse> => {
+      if (request.method !== 'GET') return inner.handle(request);
+      active++;
+      mostActive = Math.max(mostActive, active);
+      events.push(`start ${request.path}`);
+      await new Promise<void>((resolve) => gates.set(request.path, resolve));
+      events.push(`end ${request.path}`);
+      active--;
+      return inner.handle(request);
+    };
+    const open = (path: string): void => {
+      const gate = gates.get(path);
+      if (gate === undefined) throw new Error(`${path} has not started`);
+      gate();
+    };
+    /** Let every started GET finish, last started first, until `done` settles. */
+    const drain = async (done: Promise<unknown>): Promise<void> => {
+      let settled = false;
+      void done.finally(() => (settled = true));
+      while (!settled) {
+        await new Promise((resolve) => setImmediate(resolve));
+        for (const path of [...gates.keys()].reverse()) {
+          gates.get(path)?.();
+          gates.delete(path);
+        }
+      }
+    };
+    return { service: { ...inner, handle }, events, open, drain, mostActive: () => mostActive };
+  }
+
+  it('starts every GET of a run before any finishes, and answers in request order', async () => {
+    const gated = gatedService();
+    const running = run(body(op('GET A HTTP/1.1'), op('GET B HTTP/1.1'), op('GET C HTTP/1.1', { id: 'c' })), gated.service);
+    await gated.drain(running);
+    const { responses } = await running;
+    expect(gated.events.slice(0, 3)).toEqual(['start A', 'start B', 'start C']);
+    // Finished last first, answered first first.
+    expect(gated.events.slice(3)).toEqual(['end C', 'end B', 'end A']);
+    expect(responses.map((part) => part.kind === 'response' && JSON.parse(String(part.response.body)))).toEqual([
+      { d: { path: 'A', query: '' } },
+      { d: { path: 'B', query: '' } },
+      { d: { path: 'C', query: '' } },
+    ]);
+    expect(shape(responses)).toEqual(['200', '200', '200 [c]']);
+  });
+
+  it('a changeset or a write outside one waits for the GETs before it, and the GETs after it wait for it', async () => {
+    const gated = gatedService();
+    const running = run(
+      body(
+        op('GET A HTTP/1.1'),
+        op('GET B HTTP/1.1'),
+        changeset(op('POST C HTTP/1.1')),
+        op('GET D HTTP/1.1'),
+        op('DELETE E(1) HTTP/1.1'),
+        op('GET F HTTP/1.1'),
+        op('GET G HTTP/1.1'),
+      ),
+      gated.service,
+    );
+    await gated.drain(running);
+    const { responses, service } = await running;
+    expect(gated.events).toEqual(['start A', 'start B', 'end B', 'end A', 'start D', 'end D', 'start F', 'start G', 'end G', 'end F']);
+    // The inner log records each GET as it finishes.
+    expect(service.log).toEqual(['GET B', 'GET A', 'begin', 'POST C', 'commit', 'GET D', 'begin', 'DELETE E(1)', 'commit', 'GET G', 'GET F']);
+    expect(shape(responses)).toEqual(['200', '200', ['201'], '200', '204', '200', '200']);
+  });
+
+  it('runs at most 16 at a time and keeps the order of 40', async () => {
+    const gated = gatedService();
+    const paths = Array.from({ length: 40 }, (_, i) => `P${i}`);
+    const running = run(body(...paths.map((path) => op(`GET ${path} HTTP/1.1`))), gated.service);
+    await gated.drain(running);
+    const { responses } = await running;
+    expect(gated.mostActive()).toBe(16);
+    expect(responses.map((part) => part.kind === 'response' && (JSON.parse(String(part.response.body)) as { d: { path: string } }).d.path)).toEqual(paths);
+  });
+
+  it("a part's failure or throw is its own answer: the GETs beside it succeed", async () => {
+    const { responses } = await run(
+      body(op('GET A HTTP/1.1'), op('GET Missing(1) HTTP/1.1'), op('GET Throw HTTP/1.1'), op('GET A#x HTTP/1.1'), op('GET C HTTP/1.1')),
+    );
+    expect(shape(responses)).toEqual(['200', '404 RESOURCE_NOT_FOUND', '500 INTERNAL', '400 BATCH_SYNTAX', '200']);
+  });
+});
+
 describe('executeBatch: Content-ID references (MS-ODATA §2.2.7.6.1.1)', () => {
   it('replaces $<id> with the created entity and hands the map to body readers', async () => {
     const { responses, service } = await run(

@@ -77,7 +77,7 @@ async function* moreChunks(
       const limit = Math.min(settings.chunkSize, remaining);
       const after = statement.seek(last);
       const readChunk = async (executor: SqlKysely): ReturnType<ReadStatement['read']> => {
-        const read = await statement.read(executor, { after, limit, probe: remaining > limit });
+        const read = await statement.read(executor, { condition: after, limit, probe: remaining > limit });
         read.rows.forEach(settings.seen);
         await expandRows(expandContext(settings, executor), statement.plan, read.rows, request.selectExpand.expand);
         return read;
@@ -123,7 +123,7 @@ export async function queryEntities(settings: ReadSettings, request: QueryReques
       const after = single || request.skipToken === undefined ? undefined : statement.seek(request.skipToken);
       // A feed that may stream reads one row more than its first chunk: whether a second chunk exists.
       const probe = mayStream && statement.continuable && limit !== undefined && (request.top === undefined || request.top > limit);
-      const first = await statement.read(scope.executor, { after, limit, offset: skip, probe });
+      const first = await statement.read(scope.executor, { condition: after, limit, offset: skip, probe });
       rows = first.rows;
       rows.forEach(settings.seen);
       const ended = first.more === false || (limit !== undefined && rows.length < limit);

@@ -141,16 +141,16 @@ export class ReadStatement {
   }
 
   /**
-   * Read rows: after `position` (a keyset condition), `offset` skipped, at most `limit`; ordered
+   * Read rows: those meeting `condition` too (a keyset position's, or a set of keys), `offset` skipped, at most `limit`; ordered
    * when the order is translated. Returns the position the rows end at (when continuable), and
    * with `probe` (one row more is read, not returned) whether more rows follow: a feed that ends
    * exactly at a chunk's end then needs no second statement to find out.
    */
   async read(
     executor: SqlKysely,
-    options: { readonly after?: Sql; readonly limit?: number; readonly offset?: number; readonly probe?: boolean },
+    options: { readonly condition?: Sql; readonly limit?: number; readonly offset?: number; readonly probe?: boolean },
   ): Promise<{ rows: DecodedRow[]; last: SkipTokenPosition | undefined; more: boolean | undefined }> {
-    const conditions = options.after === undefined ? this.where : [...this.where, options.after];
+    const conditions = options.condition === undefined ? this.where : [...this.where, options.condition];
     const values = this.orderValues.map((value, i) => sql`${value} as ${sql.id(`o${i}`)}`);
     const order = this.order === undefined || this.order.length === 0 ? sql`` : sql`order by ${sql.join(this.order)}`;
     const probe = options.probe === true && options.limit !== undefined;

@@ -5,6 +5,16 @@
  * compared after the origin (the port) is made neutral: status, content type and body.
  */
 import express from 'express';
+import type {
+  KyselyPlugin,
+  OperationNode,
+  PluginTransformQueryArgs,
+  RawNode,
+  PluginTransformResultArgs,
+  QueryResult,
+  RootOperationNode,
+  UnknownRow,
+} from 'kysely';
 import { odata } from '../../../lib';
 import type { EdmModel } from '../../../lib/edm/model';
 import type { ForeignKeyMap, MemoryData } from '../../../lib/providers/memory';
@@ -97,4 +107,31 @@ export async function walk(server: RunningServer, path: string, limit = 200): Pr
     next = body.d.__next === undefined ? undefined : body.d.__next.replace('ORIGIN/odata/', '');
   }
   return pages;
+}
+
+/** The text of a statement of `sql` fragments, nested fragments included (values as `?`). */
+function textOf(node: OperationNode): string {
+  if (node.kind !== 'RawNode') return '?';
+  const raw = node as RawNode;
+  return raw.sqlFragments.map((fragment, i) => fragment + (i < raw.parameters.length ? textOf(raw.parameters[i]) : '')).join('');
+}
+
+/**
+ * A Kysely plugin that records the start of every statement's text (BEGIN and COMMIT are not
+ * statements here); with `refuse` set, a statement whose text contains it fails.
+ */
+export class StatementLog implements KyselyPlugin {
+  statements: string[] = [];
+  refuse: string | undefined;
+
+  transformQuery(args: PluginTransformQueryArgs): RootOperationNode {
+    const node = args.node;
+    if (this.refuse !== undefined && textOf(node).includes(this.refuse)) throw new Error(`refused by the spec: ${this.refuse}`);
+    this.statements.push(node.kind === 'RawNode' ? node.sqlFragments[0].trim().split(/\s+/).slice(0, 3).join(' ') : node.kind);
+    return node;
+  }
+
+  async transformResult(args: PluginTransformResultArgs): Promise<QueryResult<UnknownRow>> {
+    return args.result;
+  }
 }

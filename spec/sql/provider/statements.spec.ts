@@ -8,34 +8,18 @@
  * costs the same statements for 3 entities as for 50.
  */
 import express from 'express';
-import type { KyselyPlugin, PluginTransformQueryArgs, PluginTransformResultArgs, QueryResult, RootOperationNode, UnknownRow } from 'kysely';
 import type { PGlite } from '@electric-sql/pglite';
 import { odata } from '../../../lib';
 import type { EdmModel } from '../../../lib/edm/model';
 import { SqlProvider, type SqlProviderOptions } from '../../../lib/sql';
 import type { SqlDatabase } from '../../../lib/sql/database';
-import { pglite } from '../../../lib/sql/pglite';
+import { pglite, type PGliteLike } from '../../../lib/sql/pglite';
 import { DEMO_LINKS, DEMO_MODEL, FIXED_NOW } from '../../helpers/demo';
 import { openTestPGlite } from '../../helpers/pglite';
 import { startServer, type RunningServer } from '../../helpers/server';
 import { CATALOG, catalogData } from './catalog';
 import { largerDemoData } from './demo-data';
-import { get, loadDatabase } from './support';
-
-/** Records the start of every statement's text. */
-class StatementLog implements KyselyPlugin {
-  statements: string[] = [];
-
-  transformQuery(args: PluginTransformQueryArgs): RootOperationNode {
-    const node = args.node;
-    this.statements.push(node.kind === 'RawNode' ? node.sqlFragments[0].trim().split(/\s+/).slice(0, 3).join(' ') : node.kind);
-    return node;
-  }
-
-  async transformResult(args: PluginTransformResultArgs): Promise<QueryResult<UnknownRow>> {
-    return args.result;
-  }
-}
+import { StatementLog, get, loadDatabase } from './support';
 
 const log = new StatementLog();
 let instance: PGlite;
@@ -47,7 +31,7 @@ let operations: RunningServer;
 function serve(
   model: EdmModel,
   db: SqlDatabase,
-  options: { schema?: string; chunkSize?: number; operations?: SqlProviderOptions['operations'] } = {},
+  options: { schema?: string; chunkSize?: number; statementTimeoutMs?: number; operations?: SqlProviderOptions['operations'] } = {},
 ): Promise<RunningServer> {
   const provider = new SqlProvider({
     model,
@@ -55,6 +39,7 @@ function serve(
     mapping: options.schema === undefined ? {} : { schema: options.schema },
     chunkSize: options.chunkSize,
     operations: options.operations,
+    statementTimeoutMs: options.statementTimeoutMs,
   });
   const app = express();
   app.use('/odata', odata({ model, provider, now: () => FIXED_NOW }));
@@ -160,5 +145,50 @@ describe('statements of a service operation result', () => {
       get(demo, `Products?$filter=ID lt ${n}&$format=json&$orderby=Category/Name&$expand=Supplier`),
     ]);
     expect(result.body).toBe(set.body);
+  });
+});
+
+describe('on PGlite, statements that share a snapshot share the held session, without BEGIN and COMMIT', () => {
+  /** Every statement text PGlite receives, transaction control included. */
+  const wire: string[] = [];
+  let onWire: RunningServer;
+  let withTimeout: RunningServer;
+
+  beforeAll(async () => {
+    const recorded: PGliteLike = {
+      waitReady: instance.waitReady,
+      get closed() {
+        return instance.closed;
+      },
+      query: (text, parameters, options) => {
+        wire.push(text.trim().split(/\s+/)[0].toLowerCase());
+        return instance.query(text, parameters, options);
+      },
+      close: () => instance.close(),
+    };
+    onWire = await serve(DEMO_MODEL, pglite(recorded));
+    withTimeout = await serve(DEMO_MODEL, pglite(recorded), { statementTimeoutMs: 5000 });
+  });
+
+  afterAll(async () => {
+    await Promise.all([onWire?.close(), withTimeout?.close()]);
+  });
+
+  async function wireOf(server: RunningServer, path: string): Promise<string[]> {
+    wire.length = 0;
+    expect((await get(server, path)).status).toBe(200);
+    return [...wire];
+  }
+
+  it.each([
+    ['Products?$format=json&$expand=Category&$top=50', ['select', 'select']],
+    ['Products?$format=json&$inlinecount=allpages&$top=10', ['select', 'select']],
+    ['Products(1)?$format=json', ['select']],
+  ])('%s: %j', async (path, statements) => {
+    expect(await wireOf(onWire, path)).toEqual(statements);
+  });
+
+  it('a statement timeout still needs a transaction (set_config(..., true) lives in one)', async () => {
+    expect(await wireOf(withTimeout, 'Products?$format=json&$expand=Category&$top=50')).toEqual(['start', 'select', 'select', 'select', 'commit']);
   });
 });

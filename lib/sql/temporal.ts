@@ -25,6 +25,10 @@ function fail(what: string, text: string): never {
  * Without a zone the time may be missing: a `date` column's `YYYY-MM-DD` is that day's midnight.
  */
 export function parseTimestampText(text: string, withZone: boolean): Date {
+  if (!withZone) {
+    const common = parseCommonTimestamp(text);
+    if (common !== undefined) return common;
+  }
   const match = /^(\d{4,})-(\d\d)-(\d\d)(?:[ T](\d\d):(\d\d):(\d\d)(?:\.(\d{1,6}))?(?:([+-])(\d\d)(?::?(\d\d))?(?::(\d\d))?)?)?( BC)?$/.exec(text);
   const what = withZone ? 'timestamptz' : 'timestamp';
   if (match === null || (match[8] !== undefined) !== withZone || (withZone && match[4] === undefined)) fail(what, text);
@@ -39,6 +43,42 @@ export function parseTimestampText(text: string, withZone: boolean): Date {
   date.setUTCHours(Number(hour), Number(minute), Number(second) - offset, Number((fraction + '00').slice(0, 3)));
   if (Number.isNaN(date.getTime())) fail(what, text);
   return date;
+}
+
+/** The digits of `text` from `start` to `end` as a number; NaN when one is not a digit. */
+function digitsAt(text: string, start: number, end: number): number {
+  let value = 0;
+  for (let i = start; i < end; i++) {
+    const digit = text.charCodeAt(i) - 48;
+    if (digit < 0 || digit > 9) return NaN;
+    value = value * 10 + digit;
+  }
+  return value;
+}
+
+/**
+ * The form almost every timestamp column delivers, read without a regular expression:
+ * `YYYY-MM-DD HH:MM:SS[.f{1,6}]`, year 1000 or later (Date.UTC would move years 0..99), no zone,
+ * no BC. Undefined for anything else (the general reader then decides).
+ */
+function parseCommonTimestamp(text: string): Date | undefined {
+  const length = text.length;
+  if (length < 19 || length === 20 || length > 26 || text[4] !== '-' || text[7] !== '-' || text[10] !== ' ' || text[13] !== ':' || text[16] !== ':')
+    return undefined;
+  if (length > 19 && text[19] !== '.') return undefined;
+  const year = digitsAt(text, 0, 4);
+  const month = digitsAt(text, 5, 7);
+  const day = digitsAt(text, 8, 10);
+  const hour = digitsAt(text, 11, 13);
+  const minute = digitsAt(text, 14, 16);
+  const second = digitsAt(text, 17, 19);
+  // Milliseconds: the first three fraction digits, the rest dropped (truncated toward the past).
+  const fraction = length > 19 ? digitsAt(text, 20, length) : 0;
+  const digits = length > 19 ? length - 20 : 0;
+  if (Number.isNaN(year + month + day + hour + minute + second + fraction) || year < 1000) return undefined;
+  if (month < 1 || month > 12 || day < 1 || day > 31 || hour > 23 || minute > 59 || second > 59) return undefined;
+  const milliseconds = digits <= 3 ? fraction * 10 ** (3 - digits) : Math.floor(fraction / 10 ** (digits - 3));
+  return new Date(Date.UTC(year, month - 1, day, hour, minute, second, milliseconds));
 }
 
 /** A Date as timestamp input text (`2000-01-02 03:04:05.006`, UTC fields), or with `+00` for timestamptz. */

@@ -33,6 +33,50 @@ describe('parseTimestampText', () => {
   });
 });
 
+describe('parseTimestampText: the common form read without a regular expression', () => {
+  it.each([
+    ['2020-01-02 03:04:05.12', '2020-01-02T03:04:05.120Z'],
+    ['2020-01-02 03:04:05.0009', '2020-01-02T03:04:05.000Z'],
+    ['2020-01-02 03:04:05.99999', '2020-01-02T03:04:05.999Z'],
+    ['1000-01-01 00:00:00', '1000-01-01T00:00:00.000Z'],
+    ['0999-12-31 23:59:59.5', '0999-12-31T23:59:59.500Z'],
+    ['2020-02-30 00:00:00', '2020-03-01T00:00:00.000Z'],
+  ] as const)('%s is %s', (text, iso) => {
+    expect(parseTimestampText(text, false).toISOString()).toBe(iso);
+  });
+
+  it.each([
+    '2020-01-02 03:04:05.',
+    '2020-01-02 24:00:00',
+    '2020-01-02 03:04:60',
+    '2020-00-02 03:04:05',
+    '2020-01-00 03:04:05',
+    '2020-01-02 03:04:05.1234567',
+    '2020-01-02 3:04:05.123',
+  ])('refuses %s', (text) => {
+    expect(() => parseTimestampText(text, false)).toThrow(TypeError);
+  });
+
+  it('reads 2,000 generated timestamps as the zone-aware reader reads them with +00', () => {
+    let seed = 7;
+    const next = (n: number): number => {
+      seed = (seed * 1103515245 + 12345) % 2 ** 31;
+      return seed % n;
+    };
+    const two = (n: number): string => String(n).padStart(2, '0');
+    for (let i = 0; i < 2000; i++) {
+      const fraction =
+        next(7) === 0
+          ? ''
+          : `.${String(next(1_000_000))
+              .padStart(6, '0')
+              .slice(0, 1 + next(6))}`;
+      const text = `${1000 + next(9000)}-${two(1 + next(12))}-${two(1 + next(28))} ${two(next(24))}:${two(next(60))}:${two(next(60))}${fraction}`;
+      expect({ text, iso: parseTimestampText(text, false).toISOString() }).toEqual({ text, iso: parseTimestampText(`${text}+00`, true).toISOString() });
+    }
+  });
+});
+
 describe('formatTimestampParameter', () => {
   it.each([
     ['2020-01-02T03:04:05.006Z', false, '2020-01-02 03:04:05.006'],

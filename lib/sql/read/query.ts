@@ -3,8 +3,9 @@
  * same snapshot, its count and expansions; a 404 when the path names nothing; the rest of a large
  * feed as an async iterable that reads keyset chunks while the response is written (memory stays
  * flat); and the evaluator's fallback for what SQL cannot do. Statements per request: one for the
- * page, one for the count unless the page shows it, one per expanded navigation property and
- * level, one to tell which step of an empty path is missing.
+ * page (with the count as a subquery of it), one per expanded navigation property and level, one
+ * for the count only when a page that skipped rows is empty, one to tell which step of an empty
+ * path is missing.
  */
 import type { EdmEntityType } from '../../edm/model';
 import type { CountRequest, Entity, QueryRequest, QueryResult } from '../../provider/types';
@@ -18,7 +19,7 @@ import { verifyPath } from './path';
 import type { DecodedRow } from './projection';
 import { readOnce } from './once';
 import { ReadScope } from './scope';
-import { ReadStatement, countRows, filterMayFail } from './statement';
+import { ReadStatement, countRows, countStatement, filterMayFail } from './statement';
 
 /** What a read needs from the provider. */
 export interface ReadSettings {
@@ -106,7 +107,9 @@ export async function queryEntities(settings: ReadSettings, request: QueryReques
   let statement = new ReadStatement(compiled, db.dialect, request, { allColumns: false, continuable: mayStream });
   const pushedDown = statement.pushedDown;
   if (!pushedDown) statement = new ReadStatement(compiled, db.dialect, request, { allColumns: true, continuable: false });
-  const snapshot = request.count || expand.length > 0 || !pushedDown || (mayStream && settings.streamSnapshot);
+  // The count is read by the page's statement; a statement of its own (which must agree) only after an empty page that skipped rows.
+  const countApart = request.count && (!pushedDown || (!single && ((request.skip ?? 0) > 0 || request.skipToken !== undefined)));
+  const snapshot = countApart || expand.length > 0 || !pushedDown || (mayStream && settings.streamSnapshot);
   const scope = await openScope(settings, snapshot);
   try {
     const context = expandContext(settings, scope.executor);
@@ -123,14 +126,15 @@ export async function queryEntities(settings: ReadSettings, request: QueryReques
       const after = single || request.skipToken === undefined ? undefined : statement.seek(request.skipToken);
       // A feed that may stream reads one row more than its first chunk: whether a second chunk exists.
       const probe = mayStream && statement.continuable && limit !== undefined && (request.top === undefined || request.top > limit);
-      const first = await statement.read(scope.executor, { condition: after, limit, offset: skip, probe });
+      const countInPage = request.count ? countStatement(compiled, db.dialect, request.path, request.filter) : undefined;
+      const first = await statement.read(scope.executor, { condition: after, limit, offset: skip, probe, count: countInPage });
       rows = first.rows;
       rows.forEach(settings.seen);
       const ended = first.more === false || (limit !== undefined && rows.length < limit);
       if (request.count) {
         // A page that ends the feed and starts at the beginning (or shows a row) holds the whole rest: its count is known.
         const whole = request.skipToken === undefined && ended && (skip === 0 || rows.length > 0);
-        count = whole ? skip + rows.length : await countRows(scope.executor, compiled, db.dialect, request.path, request.filter);
+        count = whole ? skip + rows.length : (first.count ?? (await countRows(scope.executor, compiled, db.dialect, request.path, request.filter)));
       }
       if (mayStream && statement.continuable && limit !== undefined && rows.length === limit && !ended) {
         continueAt = first.last;

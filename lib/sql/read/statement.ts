@@ -148,10 +148,12 @@ export class ReadStatement {
    */
   async read(
     executor: SqlKysely,
-    options: { readonly condition?: Sql; readonly limit?: number; readonly offset?: number; readonly probe?: boolean },
-  ): Promise<{ rows: DecodedRow[]; last: SkipTokenPosition | undefined; more: boolean | undefined }> {
+    options: { readonly condition?: Sql; readonly limit?: number; readonly offset?: number; readonly probe?: boolean; readonly count?: Sql },
+  ): Promise<{ rows: DecodedRow[]; last: SkipTokenPosition | undefined; more: boolean | undefined; count: number | undefined }> {
     const conditions = options.condition === undefined ? this.where : [...this.where, options.condition];
     const values = this.orderValues.map((value, i) => sql`${value} as ${sql.id(`o${i}`)}`);
+    // The count as an uncorrelated scalar subquery: computed once, in the page's own snapshot.
+    if (options.count !== undefined) values.push(sql`(${options.count}) as n`);
     const order = this.order === undefined || this.order.length === 0 ? sql`` : sql`order by ${sql.join(this.order)}`;
     const probe = options.probe === true && options.limit !== undefined;
     const limit = options.limit === undefined ? sql`` : sql`limit ${sql.val(probe ? options.limit + 1 : options.limit)}`;
@@ -166,7 +168,8 @@ export class ReadStatement {
     const raw = more === true ? result.rows.slice(0, -1) : result.rows;
     const rows = raw.map((row) => this.projection.decode(row));
     const lastRow = raw[raw.length - 1];
-    return { rows, last: lastRow === undefined || !this.continuable ? undefined : this.positionOf(lastRow, rows[rows.length - 1]), more };
+    const count = options.count === undefined || result.rows.length === 0 ? undefined : Number(result.rows[0].n);
+    return { rows, last: lastRow === undefined || !this.continuable ? undefined : this.positionOf(lastRow, rows[rows.length - 1]), more, count };
   }
 
   private positionOf(row: Readonly<Record<string, unknown>>, decoded: DecodedRow): SkipTokenPosition {
@@ -202,7 +205,17 @@ export function filterMayFail(filter: ExprNode | undefined): boolean {
   return risky;
 }
 
-/** The number of entities a path and filter address (the translated filter only: callers count in memory otherwise). */
+/** `select count(*) ...` of the entities a path and filter address (the translated filter only: callers count in memory otherwise). */
+export function countStatement(compiled: CompiledMapping, dialect: SqlDialect, path: EntityPath, filter: ExprNode | undefined): Sql {
+  const aliases = new Aliases();
+  const source = pathSource(compiled, path, dialect, aliases);
+  const resolver = new JoinResolver(compiled, source.plan, source.alias, aliases, dialect);
+  const conditions = [...source.conditions];
+  if (filter !== undefined) conditions.push(compileFilterSql(filter, { dialect, resolver }));
+  return sql`select count(*) as n from ${source.from} ${sql.join(resolver.joins, sql` `)} ${whereClause(conditions)}`;
+}
+
+/** The number of entities a path and filter address, as a statement of its own. */
 export async function countRows(
   executor: SqlKysely,
   compiled: CompiledMapping,
@@ -210,13 +223,7 @@ export async function countRows(
   path: EntityPath,
   filter: ExprNode | undefined,
 ): Promise<number> {
-  const aliases = new Aliases();
-  const source = pathSource(compiled, path, dialect, aliases);
-  const resolver = new JoinResolver(compiled, source.plan, source.alias, aliases, dialect);
-  const conditions = [...source.conditions];
-  if (filter !== undefined) conditions.push(compileFilterSql(filter, { dialect, resolver }));
-  const result = await sql<{ n: unknown }>`select count(*) as n from ${source.from} ${sql.join(resolver.joins, sql` `)} ${whereClause(conditions)}`.execute(
-    executor,
-  );
-  return Number(result.rows[0]?.n ?? 0);
+  const result = await countStatement(compiled, dialect, path, filter).execute(executor);
+  const row = result.rows[0] as { readonly n?: unknown } | undefined;
+  return Number(row?.n ?? 0);
 }

@@ -81,10 +81,14 @@ describe('statements per request', () => {
     ['Categories?$format=json&$expand=Products/Supplier&$top=2', 3],
     ['Products?$format=json&$expand=Category,Supplier&$top=100', 3],
     ['Products?$format=json&$expand=Category,Supplier&$top=3', 3],
-    // $inlinecount: a count unless the page is short and starts at the beginning.
-    ['Products?$format=json&$inlinecount=allpages&$top=2', 2],
+    // $inlinecount: the count is a subquery of the page's statement.
+    ['Products?$format=json&$inlinecount=allpages&$top=2', 1],
+    ['Products?$format=json&$inlinecount=allpages&$top=2&$skip=3', 1],
+    ['Products?$format=json&$inlinecount=allpages&$top=2&$skiptoken=7', 1],
+    // An empty page that skipped rows: the count on its own.
+    ['Products?$format=json&$inlinecount=allpages&$top=2&$skip=100000', 2],
     ['Categories?$format=json&$inlinecount=allpages', 1],
-    ['Products?$format=json&$inlinecount=allpages&$top=2&$expand=Category/Products', 4],
+    ['Products?$format=json&$inlinecount=allpages&$top=2&$expand=Category/Products', 3],
     ['Products(1)?$format=json', 1],
     ['Products(1)/Category/Products?$format=json', 1],
     ["Products?$format=json&$filter=Category/Name eq 'Food'&$orderby=Supplier/Address/City", 1],
@@ -182,7 +186,8 @@ describe('on PGlite, statements that share a snapshot share the held session, wi
 
   it.each([
     ['Products?$format=json&$expand=Category&$top=50', ['select', 'select']],
-    ['Products?$format=json&$inlinecount=allpages&$top=10', ['select', 'select']],
+    ['Products?$format=json&$inlinecount=allpages&$top=10', ['select']],
+    ['Products?$format=json&$inlinecount=allpages&$top=10&$skip=5', ['select']],
     ['Products(1)?$format=json', ['select']],
   ])('%s: %j', async (path, statements) => {
     expect(await wireOf(onWire, path)).toEqual(statements);

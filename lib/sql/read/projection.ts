@@ -44,6 +44,7 @@ export class Projection {
   readonly joins: Sql[] = [];
   private readonly read: { readonly plan: ColumnPlan; readonly name: string }[] = [];
   private readonly linkNames = new Map<string, string>();
+  private readonly keyNames: readonly string[];
   private discriminatorName: string | undefined;
   private dynamicName: string | undefined;
   private contentTypeName: string | undefined;
@@ -76,6 +77,7 @@ export class Projection {
         : dialect.storedValue(sql.id(alias, column.column), column.storedType, column.type, 'read');
     const byColumn = new Map(plan.columns.map((column) => [column.column, column]));
     for (const column of plan.columns) if (wanted(column)) this.read.push({ plan: column, name: output(value(column)) });
+    this.keyNames = this.read.filter((entry) => plan.key.includes(entry.plan)).map((entry) => entry.name);
     if (plan.discriminator !== undefined) this.discriminatorName = output(sql.id(alias, plan.discriminator.column));
     const declared = new Set(plan.columns.map((column) => column.path.properties[0].name));
     const dynamicWanted = everything || [...select.properties].some((name) => !declared.has(name));
@@ -90,6 +92,11 @@ export class Projection {
       this.joins.push(sql`left join ${plan.media.table} as ${sql.id(media)} on ${sql.join(key, sql` and `)}`);
       this.contentTypeName = output(sql.id(media, plan.media.contentType));
     }
+  }
+
+  /** True when the row holds no entity here (every key column null: the target of a LEFT JOIN that found none). */
+  isMissing(row: Readonly<Record<string, unknown>>): boolean {
+    return this.keyNames.every((name) => row[name] === null || row[name] === undefined);
   }
 
   /** The entity of a result row. */

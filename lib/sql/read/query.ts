@@ -80,7 +80,8 @@ async function* moreChunks(
       const readChunk = async (executor: SqlKysely): ReturnType<ReadStatement['read']> => {
         const read = await statement.read(executor, { condition: after, limit, probe: remaining > limit });
         read.rows.forEach(settings.seen);
-        await expandRows(expandContext(settings, executor), statement.plan, read.rows, request.selectExpand.expand);
+        read.related.forEach(settings.seen);
+        await expandRows(expandContext(settings, executor), statement.plan, read.rows, statement.expandLater);
         return read;
       };
       // Without a snapshot for the rest, each chunk reads on its own (the first chunk's transaction
@@ -101,15 +102,14 @@ async function* moreChunks(
 /** Answer a QueryRequest (see the module comment). */
 export async function queryEntities(settings: ReadSettings, request: QueryRequest): Promise<QueryResult> {
   const { compiled, db, chunkSize } = settings;
-  const { expand } = request.selectExpand;
   const single = request.single;
   const mayStream = !single && settings.transaction === undefined && (request.top === undefined || request.top > chunkSize);
-  let statement = new ReadStatement(compiled, db.dialect, request, { allColumns: false, continuable: mayStream });
+  let statement = new ReadStatement(compiled, db.dialect, request, { allColumns: false, continuable: mayStream, joinToOne: true });
   const pushedDown = statement.pushedDown;
   if (!pushedDown) statement = new ReadStatement(compiled, db.dialect, request, { allColumns: true, continuable: false });
   // The count is read by the page's statement; a statement of its own (which must agree) only after an empty page that skipped rows.
   const countApart = request.count && (!pushedDown || (!single && ((request.skip ?? 0) > 0 || request.skipToken !== undefined)));
-  const snapshot = countApart || expand.length > 0 || !pushedDown || (mayStream && settings.streamSnapshot);
+  const snapshot = countApart || statement.expandLater.length > 0 || !pushedDown || (mayStream && settings.streamSnapshot);
   const scope = await openScope(settings, snapshot);
   try {
     const context = expandContext(settings, scope.executor);
@@ -130,6 +130,7 @@ export async function queryEntities(settings: ReadSettings, request: QueryReques
       const first = await statement.read(scope.executor, { condition: after, limit, offset: skip, probe, count: countInPage });
       rows = first.rows;
       rows.forEach(settings.seen);
+      first.related.forEach(settings.seen);
       const ended = first.more === false || (limit !== undefined && rows.length < limit);
       if (request.count) {
         // A page that ends the feed and starts at the beginning (or shows a row) holds the whole rest: its count is known.
@@ -145,7 +146,7 @@ export async function queryEntities(settings: ReadSettings, request: QueryReques
       }
     }
     if (rows.length === 0 && pathMayFail(request.path)) await verifyPath(scope.executor, compiled, request.path, db.dialect);
-    await expandRows(context, statement.plan, rows, expand);
+    await expandRows(context, statement.plan, rows, statement.expandLater);
     if (continueAt !== undefined && remaining > 0) {
       // Without a snapshot for the rest, the first chunk's transaction (if any) ends now.
       if (!settings.streamSnapshot) await scope.end();

@@ -9,7 +9,7 @@ import type { PrimitiveValue } from '../../edm/primitives';
 import { seekCondition } from '../../provider/seek';
 import { walkExpression } from '../../uri/expr';
 import type { ExprNode } from '../../uri/expr/ast';
-import type { EntityPath, OrderByItem, SelectExpand, SkipTokenPosition } from '../../uri/types';
+import type { EntityPath, ExpandItem, OrderByItem, SelectExpand, SkipTokenPosition } from '../../uri/types';
 import { compileExpressionSql, compileFilterSql, compileOrderBySql } from '../compile/compile';
 import type { SqlKysely } from '../database';
 import type { Sql, SqlDialect } from '../dialect';
@@ -17,6 +17,7 @@ import { UntranslatableExpressionError } from '../errors';
 import type { CompiledMapping, SetPlan } from '../mapping/compiled';
 import { fromSqlValue } from '../values';
 import { linkColumnsFor } from './expand';
+import { JoinedExpansions } from './joined';
 import { Aliases, JoinResolver } from './joins';
 import { pathSource, whereClause, type PathSource } from './path';
 import { Projection, type DecodedRow } from './projection';
@@ -80,12 +81,14 @@ export class ReadStatement {
   readonly order: readonly Sql[] | undefined;
   /** Per order item, its value as a column (`o0`...), when the read may continue after a chunk. */
   private readonly orderValues: readonly Sql[];
+  /** To-one expansions read by this statement's LEFT JOINs (with `joinToOne`). */
+  private readonly joined: JoinedExpansions;
 
   constructor(
     readonly compiled: CompiledMapping,
     readonly dialect: SqlDialect,
     readonly request: ReadRequest,
-    options: { readonly allColumns: boolean; readonly continuable: boolean },
+    options: { readonly allColumns: boolean; readonly continuable: boolean; readonly joinToOne?: boolean },
   ) {
     this.source = pathSource(compiled, request.path, dialect, this.aliases);
     this.resolver = new JoinResolver(compiled, this.source.plan, this.source.alias, this.aliases, dialect);
@@ -115,6 +118,12 @@ export class ReadStatement {
       'c',
       dialect,
     );
+    this.joined = new JoinedExpansions(compiled, this.source.plan, this.source.alias, expand, options.joinToOne === true, this.aliases, dialect);
+  }
+
+  /** The expansions left for statements of their own (expand.ts): all but the to-one ones read by joins. */
+  get expandLater(): readonly ExpandItem[] {
+    return this.joined.rest;
   }
 
   /** The set read. */
@@ -149,7 +158,7 @@ export class ReadStatement {
   async read(
     executor: SqlKysely,
     options: { readonly condition?: Sql; readonly limit?: number; readonly offset?: number; readonly probe?: boolean; readonly count?: Sql },
-  ): Promise<{ rows: DecodedRow[]; last: SkipTokenPosition | undefined; more: boolean | undefined; count: number | undefined }> {
+  ): Promise<{ rows: DecodedRow[]; related: DecodedRow[]; last: SkipTokenPosition | undefined; more: boolean | undefined; count: number | undefined }> {
     const conditions = options.condition === undefined ? this.where : [...this.where, options.condition];
     const values = this.orderValues.map((value, i) => sql`${value} as ${sql.id(`o${i}`)}`);
     // The count as an uncorrelated scalar subquery: computed once, in the page's own snapshot.
@@ -158,18 +167,23 @@ export class ReadStatement {
     const probe = options.probe === true && options.limit !== undefined;
     const limit = options.limit === undefined ? sql`` : sql`limit ${sql.val(probe ? options.limit + 1 : options.limit)}`;
     const offset = options.offset === undefined || options.offset === 0 ? sql`` : sql`offset ${sql.val(options.offset)}`;
-    const joins = sql.join([...this.resolver.joins, ...this.projection.joins], sql` `);
+    const joins = sql.join([...this.resolver.joins, ...this.projection.joins, ...this.joined.joins], sql` `);
     const result = await sql<
       Record<string, unknown>
-    >`select ${sql.join([...this.projection.columns, ...values])} from ${this.source.from} ${joins} ${whereClause(conditions)} ${order} ${limit} ${offset}`.execute(
+    >`select ${sql.join([...this.projection.columns, ...this.joined.columns, ...values])} from ${this.source.from} ${joins} ${whereClause(conditions)} ${order} ${limit} ${offset}`.execute(
       executor,
     );
     const more = probe ? result.rows.length > (options.limit ?? 0) : undefined;
     const raw = more === true ? result.rows.slice(0, -1) : result.rows;
-    const rows = raw.map((row) => this.projection.decode(row));
+    const related: DecodedRow[] = [];
+    const rows = raw.map((row) => {
+      const decoded = this.projection.decode(row);
+      this.joined.attach(row, decoded, related);
+      return decoded;
+    });
     const lastRow = raw[raw.length - 1];
     const count = options.count === undefined || result.rows.length === 0 ? undefined : Number(result.rows[0].n);
-    return { rows, last: lastRow === undefined || !this.continuable ? undefined : this.positionOf(lastRow, rows[rows.length - 1]), more, count };
+    return { rows, related, last: lastRow === undefined || !this.continuable ? undefined : this.positionOf(lastRow, rows[rows.length - 1]), more, count };
   }
 
   private positionOf(row: Readonly<Record<string, unknown>>, decoded: DecodedRow): SkipTokenPosition {

@@ -45,6 +45,9 @@ export { applyQuery, compileFilter, compileOrderBy, compileSkipTokenFilter, comp
 export type { QueryPart, EvaluationAccess, EvaluationOptions, NavigationAccess, Evaluator, RuntimeValue } from './evaluate/evaluate';
 // The $skiptoken position as a $filter AST: one translator for $filter and keyset paging.
 export { seekCondition } from './provider/seek';
+// The pushdown split: the $filter conjuncts a provider translates, and the residual the service finishes (QueryResult.applied).
+export { conjunction, conjuncts, navigationExpansion, splitFilter } from './provider/pushdown';
+export type { FilterSplit } from './provider/pushdown';
 // If-Match in the write statement: tags decoded to concurrency values (and back), the condition, 404 vs 412.
 export { decodeETag, encodeETag } from './protocol/etag';
 export { conditionalWriteError, preconditionCondition } from './provider/precondition';

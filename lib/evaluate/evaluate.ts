@@ -8,4 +8,5 @@ export { compileExpression, compileFilter, evaluate } from './compile';
 export { afterPosition, applyQuery, compileOrderBy, compileSkipTokenFilter } from './query';
 export type { QueryPart } from './query';
 export { compareValues } from './compare';
+export { finishQuery } from './finish';
 export type { EvaluationAccess, EvaluationOptions, Evaluator, NavigationAccess, RuntimeValue } from './runtime';

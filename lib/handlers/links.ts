@@ -7,7 +7,7 @@ import type { Entity } from '../provider/types';
 import type { EntityPath, LinksPath } from '../uri/types';
 import type { Handler } from './context';
 import { checkCollectionPreconditions } from './preconditions';
-import { collect, collectionQuery, type EntityTarget, entityQuery, notFound, providerCount } from './query-request';
+import { collect, collectionQuery, type EntityTarget, entityQuery, notFound, providerCount, queryProvider } from './query-request';
 
 /** The linked entries as an entity target: the source path plus one navigation hop. */
 function linkedTarget(path: LinksPath): EntityTarget {
@@ -22,23 +22,22 @@ function linkedTarget(path: LinksPath): EntityTarget {
 export const readLinks: Handler<LinksPath> = async (context) => {
   const { path } = context;
   if (path.kind !== 'Link') checkCollectionPreconditions(context, `$links/${path.navigationProperty.name}`);
-  const { provider } = context.config.options;
   const source = { path: path.path, entitySet: path.entitySet, entityType: path.entityType };
   // The source must exist even when it has no links: 404 names it, not the navigation property.
-  const sourceResult = await provider.query(entityQuery(source, undefined), context.request.context);
+  const sourceResult = await queryProvider(context, entityQuery(source, undefined));
   if ((await collect(sourceResult.entities)).length === 0) throw notFound(source);
 
   const target = linkedTarget(path);
   const uriOf = (entity: Entity): string => `${context.request.serviceRoot}${target.entitySet.name}${printKeyPredicate(target.entityType, entity)}`;
 
   if (path.kind === 'Link') {
-    const result = await provider.query(entityQuery(target, undefined), context.request.context);
+    const result = await queryProvider(context, entityQuery(target, undefined));
     const [entity] = await collect(result.entities);
     if (entity === undefined) throw notFound(target);
     return { result: { kind: 'Link', uri: uriOf(entity) } };
   }
   const wantsCount = context.query.inlineCount === 'allpages' || path.kind === 'LinksCount';
-  const result = await provider.query(collectionQuery(target, context.query, wantsCount), context.request.context);
+  const result = await queryProvider(context, collectionQuery(target, context.query, wantsCount));
   const entities = await collect(result.entities);
   if (path.kind === 'LinksCount') return { result: { kind: 'Count', count: providerCount(result.count) ?? entities.length } };
   return {

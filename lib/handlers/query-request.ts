@@ -4,7 +4,8 @@
  */
 import { ODataError } from '../errors';
 import type { EdmEntitySet, EdmEntityType } from '../edm/model';
-import type { Entity, QueryRequest } from '../provider/types';
+import { finishQuery } from '../evaluate/evaluate';
+import type { Entity, QueryRequest, QueryResult } from '../provider/types';
 import { entityKeyOf, NO_SELECT_EXPAND, withKeyTieBreaker } from '../uri';
 import type { EntityKey, EntityPath, QueryOptions } from '../uri/types';
 import { isReadonlyArray } from '../util';
@@ -82,10 +83,19 @@ export async function collect(entities: readonly Entity[] | AsyncIterable<Entity
   return list;
 }
 
+/**
+ * Ask the provider, then finish with the evaluator what its result says it left undone
+ * (`QueryResult.applied`: a residual filter, the order, the skiptoken, skip/top, the count), so
+ * every handler sees a fully applied result. Every read of the service goes through here.
+ */
+export async function queryProvider(context: HandlerContext, request: QueryRequest): Promise<QueryResult> {
+  const result = await context.config.options.provider.query(request, context.request.context);
+  return result.applied === undefined ? result : finishQuery(request, result);
+}
+
 /** The one entity a path addresses, or undefined when there is none. */
 export async function findEntity(context: HandlerContext, target: EntityTarget, query?: QueryOptions): Promise<Entity | undefined> {
-  const { provider } = context.config.options;
-  const result = await provider.query(entityQuery(target, query), context.request.context);
+  const result = await queryProvider(context, entityQuery(target, query));
   // An array (the usual answer) is read without an await: one promise and microtask less per entity read.
   const entities = result.entities;
   const [entity] = Array.isArray(entities) ? (entities as readonly Entity[]) : await collect(entities);

@@ -9,7 +9,18 @@ import type { CollectionPath, SingleEntityPath } from '../uri/types';
 import type { Handler, HandlerContext } from './context';
 import { expansionCovered, nextLink, orderByExpansion, planPage } from './paging';
 import { checkCollectionPreconditions, etagHeaders, readCondition } from './preconditions';
-import { collect, collectionQuery, type EntityTarget, entityQuery, findEntity, loadEntity, notFound, providerCount, sourceTarget } from './query-request';
+import {
+  collect,
+  collectionQuery,
+  type EntityTarget,
+  entityQuery,
+  findEntity,
+  loadEntity,
+  notFound,
+  providerCount,
+  queryProvider,
+  sourceTarget,
+} from './query-request';
 
 /** The path of a feed relative to the service root, for `link rel="self"` and next links. */
 function resourcePathText(context: HandlerContext): string {
@@ -22,7 +33,7 @@ function resourcePathText(context: HandlerContext): string {
  * those values. One extra read by key, only when `$orderby` navigates and `$expand` did not load it.
  */
 async function positionEntity(context: HandlerContext, target: EntityTarget, last: Entity): Promise<Entity> {
-  const { model, provider } = context.config.options;
+  const { model } = context.config.options;
   const expansion = orderByExpansion(context.query.orderBy, target.entitySet, model);
   if (expansion === undefined || expansionCovered(expansion, context.query.selectExpand)) return last;
   const key = entityKeyOf(target.entityType, last);
@@ -32,7 +43,7 @@ async function positionEntity(context: HandlerContext, target: EntityTarget, las
     entitySet: target.entitySet,
     entityType: target.entityType,
   };
-  const result = await provider.query({ ...entityQuery(byKey, undefined), selectExpand: expansion }, context.request.context);
+  const result = await queryProvider(context, { ...entityQuery(byKey, undefined), selectExpand: expansion });
   const [entity] = await collect(result.entities);
   return entity ?? last;
 }
@@ -42,11 +53,10 @@ export const readFeed: Handler<CollectionPath<'EntitySet' | 'NavigationCollectio
   const target: EntityTarget = context.path;
   checkCollectionPreconditions(context, resourcePathText(context));
   const { query, config, request } = context;
-  const { provider } = config.options;
   const plan = planPage(query.top, pageSizeFor(config.options, target.entitySet.name));
   const wantsCount = query.inlineCount === 'allpages';
   const providerRequest = { ...collectionQuery(target, query, wantsCount), top: plan.providerTop };
-  const result = await provider.query(providerRequest, request.context);
+  const result = await queryProvider(context, providerRequest);
   let entities: readonly Entity[] | AsyncIterable<Entity> = result.entities;
   let next: string | undefined;
   if (plan.pageSize !== undefined) {
@@ -125,7 +135,7 @@ export const readCount: Handler<CollectionPath<'CollectionCount'>> = async (cont
     count = counted;
   } else {
     // Without a native count the provider answers a query that asks for the count and no rows.
-    const result = await provider.query({ ...collectionQuery(target, query, true), skip: undefined, top: 0 }, context.request.context);
+    const result = await queryProvider(context, { ...collectionQuery(target, query, true), skip: undefined, top: 0 });
     count = providerCount(result.count) ?? (await collect(result.entities)).length;
   }
   // As the V2 servers did: `$skip` and `$top` narrow the counted collection (`Products/$count?$top=2` is 2).

@@ -52,6 +52,32 @@ export interface QueryRequest {
   readonly customOptions: Readonly<Record<string, string>>;
 }
 
+/**
+ * What of a QueryRequest a provider applied, when not all of it (`QueryResult.applied`). The
+ * request's steps run in protocol order: `filter`, then `skipToken` and `orderBy` (which commute
+ * with each other and with filtering), then `skip` and `top`; the count is taken after `filter`.
+ * The service applies, with the shared evaluator, every step the provider did not, so the answer is
+ * exactly the one of a provider that did everything. A step can only be applied when every step it
+ * depends on was: `skip`/`top` need the whole filter, the skiptoken and the order.
+ */
+export interface QueryApplied {
+  /**
+   * The part of `filter` the returned entities may still fail: undefined when they satisfy all of
+   * it; `filter` itself when the provider applied none of it; else the residual of `splitFilter`
+   * (the entities then satisfy its `pushed` part). It may read navigation properties
+   * (`Category/Name`): put the related entities on the returned ones as an expansion would (the
+   * response still shows only what `$expand` asked), and return the properties it reads even when
+   * `$select` leaves them out.
+   */
+  readonly residual: ExprNode | undefined;
+  /** True when the entities come in `orderBy` order (false: the service sorts them, buffering all). */
+  readonly orderBy: boolean;
+  /** True when only entities after `skipToken` are returned (or the request has none). */
+  readonly skipToken: boolean;
+  /** True when `skip` and `top` are applied: only with no `residual`, `orderBy` and `skipToken`. */
+  readonly skipTop: boolean;
+}
+
 /** The answer to a QueryRequest. */
 export interface QueryResult {
   /** The entities, in order; an async iterable lets a large feed stream. */
@@ -59,9 +85,19 @@ export interface QueryResult {
   /**
    * The total count after filtering, when `count` was asked. `| undefined` spelled out so that
    * `applyQuery`'s result (and a provider's `count: asked ? n : undefined`) is a QueryResult for
-   * users compiling with `exactOptionalPropertyTypes`.
+   * users compiling with `exactOptionalPropertyTypes`. With a `residual` in `applied`, leave it out:
+   * the service counts the entities that pass the residual, so it then needs every entity the pushed
+   * part keeps (`applied.skipToken` and `applied.skipTop` false).
    */
   readonly count?: number | undefined;
+  /**
+   * What the provider applied, when not everything: the service finishes the rest exactly (see
+   * QueryApplied). Absent: the provider applied the whole request (filter, order, skiptoken,
+   * `skip`/`top`, and `count` when asked). With a residual or an order left to the service, the
+   * service reads the entities the pushed part keeps: in order it streams them and stops after the
+   * page (all of them when a count is wanted); unordered it holds all of them in memory to sort.
+   */
+  readonly applied?: QueryApplied | undefined;
 }
 
 /** A request to count entities: the same filter semantics as a query. */

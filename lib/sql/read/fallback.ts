@@ -5,48 +5,13 @@
  * returns, with the to-one entities those expressions navigate to read in one statement per
  * navigation property. Never a wrong answer; the price is reading every row the translated part keeps.
  */
-import type { EdmEntityType, EdmModel, EdmNavigationProperty } from '../../edm/model';
+import type { EdmEntityType } from '../../edm/model';
 import { applyQuery, type NavigationAccess } from '../../evaluate/evaluate';
+import { navigationExpansion } from '../../provider/pushdown';
 import type { Entity, QueryRequest } from '../../provider/types';
-import { walkExpression } from '../../uri/expr';
-import type { ExprNode } from '../../uri/expr/ast';
-import type { ExpandItem } from '../../uri/types';
-import type { SetPlan } from '../mapping/compiled';
 import { expandRows, type ExpandContext } from './expand';
 import type { DecodedRow } from './projection';
 import type { ReadStatement } from './statement';
-
-interface NavigationNode {
-  readonly property: EdmNavigationProperty;
-  readonly children: Map<string, NavigationNode>;
-}
-
-/** The to-one navigation paths the expressions read through, as an `$expand` tree (every column). */
-function navigationTree(expressions: readonly ExprNode[], plan: SetPlan, model: EdmModel): ExpandItem[] {
-  const root = new Map<string, NavigationNode>();
-  for (const expression of expressions) {
-    walkExpression(expression, {
-      Member(node) {
-        let level = root;
-        for (const step of node.steps ?? []) {
-          if (step.kind !== 'Navigation') break;
-          let child = level.get(step.name);
-          if (child === undefined) {
-            child = { property: step.property, children: new Map() };
-            level.set(step.name, child);
-          }
-          level = child.children;
-        }
-      },
-    });
-  }
-  const items = (level: ReadonlyMap<string, NavigationNode>, source: SetPlan['entitySet']): ExpandItem[] =>
-    [...level.values()].flatMap((node) => {
-      const target = model.navigationTarget(source, node.property);
-      return target === undefined ? [] : [{ property: node.property, entitySet: target, select: undefined, expand: items(node.children, target) }];
-    });
-  return items(root, plan.entitySet);
-}
 
 /**
  * Answer a read the database could not do alone: every row the translated conditions keep (read
@@ -62,7 +27,7 @@ export async function evaluateRead(
   rows.forEach(context.seen);
   const related = new WeakMap<Entity, Map<string, Entity | readonly Entity[] | null>>();
   const expressions = [...(statement.residual === undefined ? [] : [statement.residual]), ...request.orderBy.map((item) => item.expression)];
-  const tree = navigationTree(expressions, statement.plan, statement.compiled.model);
+  const tree = navigationExpansion(expressions, statement.plan.entitySet, statement.compiled.model);
   await expandRows(context, statement.plan, rows, tree, (parent, property, value) => {
     const map = related.get(parent) ?? new Map<string, Entity | readonly Entity[] | null>();
     map.set(property.name, value);

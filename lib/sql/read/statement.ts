@@ -6,6 +6,7 @@
  */
 import { sql } from 'kysely';
 import type { PrimitiveValue } from '../../edm/primitives';
+import { conjunction, conjuncts } from '../../provider/pushdown';
 import { seekCondition } from '../../provider/seek';
 import { walkExpression } from '../../uri/expr';
 import type { ExprNode } from '../../uri/expr/ast';
@@ -28,20 +29,6 @@ export interface ReadRequest {
   readonly filter: ExprNode | undefined;
   readonly orderBy: readonly OrderByItem[];
   readonly selectExpand: SelectExpand;
-}
-
-/** The top-level conjuncts of a filter (`a and (b and c)` -> a, b, c). */
-function conjuncts(filter: ExprNode): ExprNode[] {
-  if (filter.kind === 'Binary' && filter.operator === 'and') return [...conjuncts(filter.left), ...conjuncts(filter.right)];
-  return [filter];
-}
-
-/** `a and b and ...` as a typed tree (the residual of a split filter). */
-function conjunction(parts: readonly ExprNode[]): ExprNode | undefined {
-  return parts.reduce<ExprNode | undefined>(
-    (all, part) => (all === undefined ? part : { kind: 'Binary', operator: 'and', left: all, right: part, type: { kind: 'Primitive', name: 'Edm.Boolean' } }),
-    undefined,
-  );
 }
 
 /** Try to translate; undefined when the translator leaves it to the evaluator. */

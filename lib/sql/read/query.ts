@@ -106,7 +106,7 @@ export async function queryEntities(settings: ReadSettings, request: QueryReques
   const mayStream = !single && settings.transaction === undefined && (request.top === undefined || request.top > chunkSize);
   let statement = new ReadStatement(compiled, db.dialect, request, { allColumns: false, continuable: mayStream, joinToOne: true });
   const pushedDown = statement.pushedDown;
-  if (!pushedDown) statement = new ReadStatement(compiled, db.dialect, request, { allColumns: true, continuable: false });
+  if (!pushedDown) statement = new ReadStatement(compiled, db.dialect, request, { allColumns: true, continuable: !single });
   // The count is read by the page's statement; a statement of its own (which must agree) only after an empty page that skipped rows.
   const countApart = request.count && (!pushedDown || (!single && ((request.skip ?? 0) > 0 || request.skipToken !== undefined)));
   const snapshot = countApart || statement.expandLater.length > 0 || !pushedDown || (mayStream && settings.streamSnapshot);
@@ -118,7 +118,7 @@ export async function queryEntities(settings: ReadSettings, request: QueryReques
     let continueAt: SkipTokenPosition | undefined;
     let remaining = 0;
     if (!pushedDown) {
-      ({ rows, count } = await evaluateRead(statement, request, context, settings.typeOf));
+      ({ rows, count } = await evaluateRead(statement, request, context, settings.typeOf, chunkSize));
     } else {
       const skip = single ? 0 : Math.max(0, request.skip ?? 0);
       // A feed that may stream without a continuable order (rare) is read whole.
@@ -180,8 +180,15 @@ export async function countEntities(settings: ReadSettings, request: CountReques
     } else {
       const context = expandContext(settings, scope.executor);
       count =
-        (await evaluateRead(statement, { orderBy: [], skip: undefined, top: undefined, skipToken: undefined, count: true }, context, settings.typeOf)).count ??
-        0;
+        (
+          await evaluateRead(
+            statement,
+            { orderBy: [], skip: undefined, top: undefined, skipToken: undefined, count: true },
+            context,
+            settings.typeOf,
+            settings.chunkSize,
+          )
+        ).count ?? 0;
     }
     if (count === 0 && pathMayFail(request.path)) await verifyPath(scope.executor, compiled, request.path, db.dialect);
     await scope.end();

@@ -90,7 +90,7 @@ export class ReadStatement {
     this.where = where;
     this.residual = conjunction(residual);
     this.order = translated(() => compileOrderBySql(request.orderBy, context));
-    const canContinue = options.continuable && this.order !== undefined && this.residual === undefined;
+    const canContinue = options.continuable && this.order !== undefined;
     this.orderValues = (canContinue ? translated(() => request.orderBy.map((item) => compileExpressionSql(item.expression, context))) : undefined) ?? [];
     const { select, expand } = request.selectExpand;
     this.projection = new Projection(

@@ -87,7 +87,9 @@ describe('a half-translatable $filter', () => {
       'select "t"."ID" as "c0", "t"."Kind" as "c1", "t"."Value" as "c2", "t"."ID" as "o0" from "Readings" as "t" where ("t"."Kind" = $1::text) order by "t"."ID" asc limit $2',
     );
     // The first chunk (3 rows and one ahead) gave one match: the next starts after its last row.
-    expect(second).toMatch(/ where \("t"\."Kind" = \$1::text\) and \(\("t"\."ID" >= \$2::integer\) and \("t"\."ID" > \$3::integer\)\) order by "t"\."ID" asc limit \$4$/);
+    expect(second).toMatch(
+      / where \("t"\."Kind" = \$1::text\) and \(\("t"\."ID" >= \$2::integer\) and \("t"\."ID" > \$3::integer\)\) order by "t"\."ID" asc limit \$4$/,
+    );
     expect(rest).toEqual([]);
   });
 

@@ -9,7 +9,7 @@ import type { DataProvider, EdmModel, ExprNode, MemoryProvider, QueryRequest, Qu
 import { navigationExpansion, splitFilter } from '../../lib';
 
 /** The only nodes the store translates: `eq`, literals, and properties of the entity itself. */
-export function eqOnly(node: ExprNode): boolean {
+function eqOnly(node: ExprNode): boolean {
   switch (node.kind) {
     case 'Literal':
       return true;

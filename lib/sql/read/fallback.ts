@@ -8,7 +8,7 @@
  * does not, every such row is read and the evaluator sorts them. Never a wrong answer.
  */
 import type { EdmEntityType } from '../../edm/model';
-import { applyQuery, compileFilter, compileSkipTokenFilter, type EvaluationOptions } from '../../evaluate/evaluate';
+import { applyQuery, compileFilter, type EvaluationOptions } from '../../evaluate/evaluate';
 import { navigationExpansion } from '../../provider/pushdown';
 import type { Entity, QueryRequest } from '../../provider/types';
 import type { ExprNode } from '../../uri/expr/ast';
@@ -68,11 +68,45 @@ async function readAll(statement: ReadStatement, request: FallbackRequest, conte
   return { rows: result.entities.map((entity) => byEntity.get(entity) as DecodedRow), count: result.count };
 }
 
+/** What a chunked scan evaluates: the residual, with the navigation it reads fetched per chunk. */
+interface Scan {
+  readonly statement: ReadStatement;
+  readonly context: ExpandContext;
+  readonly related: Related;
+  readonly keep: ((entity: Entity) => boolean) | undefined;
+}
+
 /**
- * In the database's order, keyset chunks until the page is full (or, for a count, to the end).
- * The first chunk is the page's size (or `chunkSize` without `top`) and each next one twice the
- * last, up to the larger of the two: a selective residual costs a few statements more, never one
- * per row, and the number does not grow with the page size.
+ * The rows the residual keeps, in the database's order after `from`, a keyset chunk at a time
+ * (each read one row ahead: whether more follow); `visit` returns false to stop. The first chunk
+ * holds `first` rows, each next one twice the last, up to `largest`.
+ */
+async function scanChunks(scan: Scan, from: SkipTokenPosition | undefined, first: number, largest: number, visit: (row: DecodedRow) => boolean): Promise<void> {
+  const { statement, context, related } = scan;
+  const residual = statement.residual;
+  let position = from;
+  let limit = first;
+  for (;;) {
+    const chunk = await statement.read(context.executor, { after: position === undefined ? undefined : statement.seek(position), limit, probe: true });
+    chunk.rows.forEach(context.seen);
+    if (residual !== undefined) await readNavigation(context, statement, chunk.rows, [residual], related);
+    for (const row of chunk.rows) {
+      if (scan.keep !== undefined && !scan.keep(row.entity)) continue;
+      if (!visit(row)) return;
+    }
+    if (chunk.more !== true || chunk.last === undefined) return;
+    position = chunk.last;
+    limit = Math.min(limit * 2, largest);
+  }
+}
+
+/**
+ * In the database's order, keyset chunks from the `$skiptoken` until the page is full (or, for a
+ * count, to the end). The first chunk is the page's size (or `chunkSize` without `top`) and each
+ * next one twice the last, up to the larger of the two: a selective residual costs a few
+ * statements more, never one per row, and the number does not grow with the page size. The count
+ * is taken before the skiptoken: with one, the count is a scan of its own from the start (whole
+ * chunks), so positions are only ever compared by the database, at its own precision.
  */
 async function readInChunks(
   statement: ReadStatement,
@@ -82,38 +116,30 @@ async function readInChunks(
   chunkSize: number,
 ) {
   const related: Related = new WeakMap();
-  const options = evaluationOptions(related, typeOf);
   const residual = statement.residual;
-  const keep = residual === undefined ? undefined : compileFilter(residual, options);
-  // The count is taken before the skiptoken: counting reads from the start and seeks in memory.
-  const counting = request.count;
-  const after = counting && request.skipToken !== undefined ? compileSkipTokenFilter(request.orderBy, request.skipToken, options) : undefined;
+  const scan: Scan = { statement, context, related, keep: residual === undefined ? undefined : compileFilter(residual, evaluationOptions(related, typeOf)) };
   const skip = Math.max(0, request.skip ?? 0);
   const end = request.top === undefined ? undefined : skip + Math.max(0, request.top);
   const largest = Math.max(end ?? 0, chunkSize);
-  // A count reads every row anyway: whole chunks from the start.
-  let limit = counting ? largest : Math.max(1, Math.min(end ?? chunkSize, largest));
-  let position: SkipTokenPosition | undefined = counting ? undefined : request.skipToken;
+  let before = 0;
+  if (request.count && request.skipToken !== undefined) {
+    await scanChunks(scan, undefined, largest, largest, () => {
+      before++;
+      return true;
+    });
+  }
+  // Without a skiptoken, the page's own scan counts: it then reads to the end in whole chunks.
+  const counting = request.count && request.skipToken === undefined;
   const page: DecodedRow[] = [];
-  let count = 0;
   let passed = 0;
-  if (end === 0 && !counting) return { rows: page, count: undefined };
-  for (;;) {
-    const chunk = await statement.read(context.executor, { after: position === undefined ? undefined : statement.seek(position), limit, probe: true });
-    chunk.rows.forEach(context.seen);
-    if (residual !== undefined) await readNavigation(context, statement, chunk.rows, [residual], related);
-    for (const row of chunk.rows) {
-      if (keep !== undefined && !keep(row.entity)) continue;
-      count++;
-      if (after !== undefined && !after(row.entity)) continue;
+  if (counting || end !== 0) {
+    await scanChunks(scan, request.skipToken, counting ? largest : Math.max(1, Math.min(end ?? chunkSize, largest)), largest, (row) => {
       if (passed >= skip && (end === undefined || passed < end)) page.push(row);
       passed++;
-    }
-    if ((!counting && end !== undefined && passed >= end) || chunk.more !== true || chunk.last === undefined) break;
-    position = chunk.last;
-    limit = Math.min(limit * 2, largest);
+      return counting || end === undefined || passed < end;
+    });
   }
-  return { rows: page, count: counting ? count : undefined };
+  return { rows: page, count: !request.count ? undefined : counting ? passed : before };
 }
 
 /**

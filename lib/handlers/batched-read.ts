@@ -13,7 +13,7 @@ import { entityKeyOf, withKeyTieBreaker } from '../uri';
 import type { EntityKey, SelectExpand } from '../uri/types';
 import { mapConcurrently } from '../util';
 import type { HandlerContext } from './context';
-import { collect, keyOfEntity } from './query-request';
+import { collect, keyOfEntity, queryProvider } from './query-request';
 
 /**
  * Keys per provider query: a condition of 100 keys nests 7 `or`s deep (a balanced tree) and binds
@@ -56,7 +56,7 @@ export async function readByKeys(
   entities: readonly Entity[],
   selectExpand: SelectExpand,
 ): Promise<readonly (Entity | undefined)[]> {
-  const { provider, limits } = context.config.options;
+  const { limits } = context.config.options;
   const entityType = entitySet.entityType;
   // The key predicate's text is an entity's identity: the form its URI (the client's identity) has.
   const keys = new Map<string, EntityKey>();
@@ -71,7 +71,7 @@ export async function readByKeys(
   for (let start = 0; start < unique.length; start += KEYS_PER_READ) chunks.push(unique.slice(start, start + KEYS_PER_READ));
   const found = new Map<string, Entity>();
   await mapConcurrently(chunks, limits.maxConcurrentReads, async (chunk) => {
-    const result = await provider.query(keysQuery(entitySet, chunk, selectExpand, context.query.custom), context.request.context);
+    const result = await queryProvider(context, keysQuery(entitySet, chunk, selectExpand, context.query.custom));
     for (const entity of await collect(result.entities)) {
       const key = entityKeyOf(entityType, entity);
       if (key !== undefined) found.set(printKeyPredicate(entityType, key), entity);

@@ -87,7 +87,7 @@ async function scanChunks(scan: Scan, from: SkipTokenPosition | undefined, first
   let position = from;
   let limit = first;
   for (;;) {
-    const chunk = await statement.read(context.executor, { after: position === undefined ? undefined : statement.seek(position), limit, probe: true });
+    const chunk = await statement.read(context.executor, { condition: position === undefined ? undefined : statement.seek(position), limit, probe: true });
     chunk.rows.forEach(context.seen);
     if (residual !== undefined) await readNavigation(context, statement, chunk.rows, [residual], related);
     for (const row of chunk.rows) {

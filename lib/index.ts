@@ -56,6 +56,13 @@ export { createTransactionScope, retryBackoff } from './provider/transaction';
 export type { BeginTransaction, TransactionRunOptions, TransactionScope } from './provider/transaction';
 // Writes: which properties were sent, the create-time rule for required ones, the model's defaults.
 export { assertRequiredSent, fillDefaults, isRequiredOnCreate, isStoreGenerated, requiredProperties, sentValues, writtenProperties } from './provider/sent';
+// Values as a store holds them, converted to the model's JS forms and checked (nullability, facets).
+export { coerceDynamic, coercePrimitive, coerceProperty } from './provider/values';
+export type { CoerceResult } from './provider/values';
+// Keys: an entity's EntityKey, a caller's key in model form, one identity string per entity, the key as messages print it.
+export { describeKey, entityKey, keyIdentity, normalizeKey } from './provider/keys';
+// A media link entry POSTed as its media resource: the entry's values (defaults, the Slug as key or title).
+export { mediaEntryValues } from './provider/media-entry';
 // Any provider without its write methods: every write is 405 (the command line's --read-only).
 export { readOnlyProvider } from './provider/read-only';
 // Expression traversal and printing, for providers that translate $filter / $orderby (e.g. to SQL).

@@ -6,14 +6,15 @@
  * the `$expand` tree and the chunk count, not on how many entities there are.
  */
 import type { EdmEntitySet } from '../edm/model';
-import { printKeyPredicate } from '../edm';
+import { isPrimitiveValue } from '../edm/primitives';
+import { entityKey, keyIdentity } from '../provider/keys';
 import { anyOf, keyCondition } from '../provider/nodes';
 import type { Entity, QueryRequest } from '../provider/types';
-import { entityKeyOf, withKeyTieBreaker } from '../uri';
+import { withKeyTieBreaker } from '../uri';
 import type { EntityKey, SelectExpand } from '../uri/types';
 import { mapConcurrently } from '../util';
 import type { HandlerContext } from './context';
-import { collect, keyOfEntity, queryProvider } from './query-request';
+import { collect, queryProvider } from './query-request';
 
 /**
  * Keys per provider query: a condition of 100 keys nests 7 `or`s deep (a balanced tree) and binds
@@ -58,11 +59,10 @@ export async function readByKeys(
 ): Promise<readonly (Entity | undefined)[]> {
   const { limits } = context.config.options;
   const entityType = entitySet.entityType;
-  // The key predicate's text is an entity's identity: the form its URI (the client's identity) has.
   const keys = new Map<string, EntityKey>();
   const identities = entities.map((entity) => {
-    const key = keyOfEntity(entityType, entity);
-    const identity = printKeyPredicate(entityType, key);
+    const key = entityKey(entityType, entity);
+    const identity = keyIdentity(entityType, key);
     keys.set(identity, key);
     return identity;
   });
@@ -73,8 +73,8 @@ export async function readByKeys(
   await mapConcurrently(chunks, limits.maxConcurrentReads, async (chunk) => {
     const result = await queryProvider(context, keysQuery(entitySet, chunk, selectExpand, context.query.custom));
     for (const entity of await collect(result.entities)) {
-      const key = entityKeyOf(entityType, entity);
-      if (key !== undefined) found.set(printKeyPredicate(entityType, key), entity);
+      // An entity the provider returned without its key cannot be matched (a provider bug): left out.
+      if (entityType.key.every((property) => isPrimitiveValue(entity[property.name]))) found.set(keyIdentity(entityType, entity), entity);
     }
   });
   return identities.map((identity) => found.get(identity));

@@ -8,7 +8,8 @@ import { NO_SELECT_EXPAND } from '../uri';
 import type { Entity, MediaContent, NavigationReference } from '../provider/types';
 import type { HandlerOutcome } from '../result';
 import type { EntityTarget } from './query-request';
-import { keyOfEntity, loadEntity, sourceTarget } from './query-request';
+import { loadEntity, sourceTarget } from './query-request';
+import { entityKey } from '../provider/keys';
 import type { CollectionPath } from '../uri/types';
 import type { HandlerContext, ProviderWith } from './context';
 import { mediaTypeOf } from '../protocol/media-type';
@@ -27,7 +28,7 @@ async function parentOf(context: HandlerContext, target: EntityTarget): Promise<
   const sourcePath = sourceTarget(target);
   if (last === undefined || sourcePath === undefined) return undefined;
   const source = await loadEntity(context, sourcePath);
-  return { source: { entitySet: sourcePath.entitySet, key: keyOfEntity(sourcePath.entitySet.entityType, source) }, navigationProperty: last.property };
+  return { source: { entitySet: sourcePath.entitySet, key: entityKey(sourcePath.entitySet.entityType, source) }, navigationProperty: last.property };
 }
 
 /** The Location and entry response of a created entity. */

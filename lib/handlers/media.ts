@@ -6,7 +6,8 @@ import type { HandlerOutcome } from '../result';
 import type { HandlerContext, ProviderWith } from './context';
 import { requireBody } from './body';
 import { etagHeaders, preconditionOf, readCondition } from './preconditions';
-import { keyOfEntity, loadEntity } from './query-request';
+import { loadEntity } from './query-request';
+import { entityKey } from '../provider/keys';
 import type { EntityKey, SingleEntityPath } from '../uri/types';
 import { keyOf } from './update';
 
@@ -25,7 +26,7 @@ export async function readMediaResource(
   } else {
     const entity = await loadEntity(context, target);
     readCondition(context, target.entityType, context.config.etagOf(entity, target.entityType), false);
-    key = keyOfEntity(target.entityType, entity);
+    key = entityKey(target.entityType, entity);
   }
   const media = await provider.readMedia({ entitySet: target.entitySet, key }, context.request.context);
   return { result: { kind: 'RawValue', contentType: media.contentType, body: media.body } };

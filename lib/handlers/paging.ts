@@ -11,7 +11,7 @@ import { encodeSkipToken, walkExpression } from '../uri';
 import { toWellFormed } from '../util';
 import type { ExprNode } from '../uri/expr/ast';
 import type { ExpandItem, OrderByItem, QueryOptions, SelectExpand } from '../uri/types';
-import { keyOfEntity } from './query-request';
+import { entityKey } from '../provider/keys';
 
 /** How many entries to ask the provider for, and the page size that applies (if any). */
 interface PagePlan {
@@ -119,7 +119,7 @@ export function nextLink(
     parts.push(`${encodeQueryValue(name)}=${encodeQueryValue(value)}`);
   }
   const orderByValues = userOrderBy.map((item) => evaluate(item.expression, lastEntity));
-  const token = encodeSkipToken(orderByValues, keyOfEntity(entityType, lastEntity), entityType, userOrderBy);
+  const token = encodeSkipToken(orderByValues, entityKey(entityType, lastEntity), entityType, userOrderBy);
   parts.push(`$skiptoken=${encodeQueryValue(token)}`);
   return `${serviceRoot}${resourcePath}?${parts.join('&')}`;
 }

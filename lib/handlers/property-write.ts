@@ -13,7 +13,8 @@ import type { HandlerContext, ProviderWith } from './context';
 import { readPropertyBody, readRawValueBody } from './body';
 import { etagHeaders, preconditionOf } from './preconditions';
 import { propertyValueOf } from './property';
-import { keyOfEntity, loadEntity } from './query-request';
+import { loadEntity } from './query-request';
+import { entityKey } from '../provider/keys';
 import { keyOf } from './update';
 
 /** Rebuild the top-level property value with the member at the end of `steps` replaced. */
@@ -51,7 +52,7 @@ async function writeProperty(
     // A member of a complex property, or a complex value to merge: the provider stores whole
     // top-level values, so read the current one (that read also gives the key).
     const entity = await loadEntity(context, target);
-    key = keyOfEntity(target.entityType, entity);
+    key = entityKey(target.entityType, entity);
     const written = merge ? mergeComplex(propertyValueOf(entity, properties).value, value) : value;
     topValue = withMember((entity[name] as PropertyValue | undefined) ?? null, rest, written);
   } else {

@@ -6,8 +6,8 @@ import { ODataError } from '../errors';
 import type { EdmEntitySet, EdmEntityType } from '../edm/model';
 import { finishQuery } from '../evaluate/evaluate';
 import type { Entity, QueryRequest, QueryResult } from '../provider/types';
-import { entityKeyOf, NO_SELECT_EXPAND, withKeyTieBreaker } from '../uri';
-import type { EntityKey, EntityPath, QueryOptions } from '../uri/types';
+import { NO_SELECT_EXPAND, withKeyTieBreaker } from '../uri';
+import type { EntityPath, QueryOptions } from '../uri/types';
 import { isReadonlyArray } from '../util';
 import type { HandlerContext } from './context';
 
@@ -52,19 +52,6 @@ export function entityQuery(target: EntityTarget, query: QueryOptions | undefine
     count: false,
     customOptions: query?.custom ?? {},
   };
-}
-
-/**
- * The key of an entity the provider returned. Key properties are primitive and non-nullable; an
- * entity without a primitive value for one is a provider bug: a TypeError (logged, answered 500).
- */
-export function keyOfEntity(entityType: EdmEntityType, entity: Entity): EntityKey {
-  const key = entityKeyOf(entityType, entity);
-  if (key === undefined) {
-    const names = entityType.key.map((property) => property.name).join(', ');
-    throw new TypeError(`The provider returned an entity of ${entityType.qualifiedName} without a primitive value for each key property (${names}).`);
-  }
-  return key;
 }
 
 /**

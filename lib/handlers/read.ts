@@ -4,7 +4,7 @@
 import { pageSizeFor } from '../options';
 import type { Entity } from '../provider/types';
 import type { HandlerOutcome } from '../result';
-import { entityKeyOf } from '../uri';
+import { entityKey } from '../provider/keys';
 import type { CollectionPath, SingleEntityPath } from '../uri/types';
 import type { Handler, HandlerContext } from './context';
 import { expansionCovered, nextLink, orderByExpansion, planPage } from './paging';
@@ -36,8 +36,7 @@ async function positionEntity(context: HandlerContext, target: EntityTarget, las
   const { model } = context.config.options;
   const expansion = orderByExpansion(context.query.orderBy, target.entitySet, model);
   if (expansion === undefined || expansionCovered(expansion, context.query.selectExpand)) return last;
-  const key = entityKeyOf(target.entityType, last);
-  if (key === undefined) return last;
+  const key = entityKey(target.entityType, last);
   const byKey: EntityTarget = {
     path: { root: { entitySet: target.entitySet, key }, navigation: [] },
     entitySet: target.entitySet,

@@ -9,7 +9,8 @@ import type { HandlerContext, ProviderWith } from './context';
 import { readEntryBody } from './body';
 import { completeValues, listedValues, sentNames, updateBindingsOf } from './entity-values';
 import { etagHeaders, preconditionOf } from './preconditions';
-import { type EntityTarget, keyOfEntity, loadEntity } from './query-request';
+import { type EntityTarget, loadEntity } from './query-request';
+import { entityKey } from '../provider/keys';
 
 /** The key of the entity a path addresses: from the URL when it has one, else by loading it. */
 export async function keyOf(context: HandlerContext, target: EntityTarget): Promise<EntityKey> {
@@ -19,7 +20,7 @@ export async function keyOf(context: HandlerContext, target: EntityTarget): Prom
     // Direct addressing needs no read; a missing entity is the provider's 404 inside the write.
     return urlKey;
   }
-  return keyOfEntity(target.entityType, await loadEntity(context, target));
+  return entityKey(target.entityType, await loadEntity(context, target));
 }
 
 /** PUT (replace) or MERGE/PATCH (merge) of an entry; 204 with the new ETag. */

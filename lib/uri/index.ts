@@ -1,6 +1,5 @@
 /** The URI layer: resource paths and query options in, typed ResourcePath and QueryOptions out. */
 export * from './types';
-export { entityKeyOf } from './key-predicate';
 export { parseResourcePath } from './resource-path';
 export { shapedResultOf } from './resource-kinds';
 export type { ServiceOperationShape, ShapeReturnType } from './resource-kinds';

@@ -5,7 +5,6 @@
  */
 import { ODataError, isODataError } from '../errors';
 import type { EdmEntityType, EdmProperty } from '../edm/model';
-import { isPrimitiveValue } from '../edm/primitives';
 import type { PrimitiveValue } from '../edm/primitives';
 import { convertLiteral, parseLiteral, scanLiteral } from '../edm/literals';
 import { didYouMean } from '../util';
@@ -38,7 +37,7 @@ function keyError(predicate: string, entityType: EdmEntityType, detail: string, 
   return ODataError.fromCode('URI_KEY_SYNTAX', { key: predicate, type: entityType.qualifiedName, detail }, { target: 'key', position, cause });
 }
 
-function describeKey(entityType: EdmEntityType): string {
+function keyPropertyNames(entityType: EdmEntityType): string {
   return entityType.key.map((p) => `${p.name} ${p.type.kind === 'Primitive' ? p.type.name : p.type.type.qualifiedName}`).join(', ');
 }
 
@@ -82,10 +81,10 @@ function assignItems(predicate: string, entityType: EdmEntityType, items: readon
   const named = items.filter((item) => item.name !== undefined).length;
   if (named === 0) {
     if (keyProperties.length !== 1) {
-      throw keyError(predicate, entityType, `the key has ${keyProperties.length} properties (${describeKey(entityType)}); name each one as Name=value`, 0);
+      throw keyError(predicate, entityType, `the key has ${keyProperties.length} properties (${keyPropertyNames(entityType)}); name each one as Name=value`, 0);
     }
     if (items.length !== 1) {
-      throw keyError(predicate, entityType, `expected 1 key value (${describeKey(entityType)}), got ${items.length}`, items[1].start);
+      throw keyError(predicate, entityType, `expected 1 key value (${keyPropertyNames(entityType)}), got ${items.length}`, items[1].start);
     }
     assigned.set(keyProperties[0], items[0]);
     return assigned;
@@ -102,7 +101,7 @@ function assignItems(predicate: string, entityType: EdmEntityType, items: readon
         name,
         keyProperties.map((p) => p.name),
       );
-      throw keyError(predicate, entityType, `'${name}' is not a key property; the key is (${describeKey(entityType)}).${suggestion}`, item.start);
+      throw keyError(predicate, entityType, `'${name}' is not a key property; the key is (${keyPropertyNames(entityType)}).${suggestion}`, item.start);
     }
     if (assigned.has(property)) {
       throw keyError(predicate, entityType, `the key property '${name}' is given more than once`, item.start);
@@ -111,7 +110,7 @@ function assignItems(predicate: string, entityType: EdmEntityType, items: readon
   }
   const missing = keyProperties.filter((p) => !assigned.has(p));
   if (missing.length > 0) {
-    throw keyError(predicate, entityType, `the key property '${missing[0].name}' is missing; the key is (${describeKey(entityType)})`, predicate.length);
+    throw keyError(predicate, entityType, `the key property '${missing[0].name}' is missing; the key is (${keyPropertyNames(entityType)})`, predicate.length);
   }
   return assigned;
 }
@@ -156,18 +155,4 @@ export function parseKeyPredicate(predicate: string, entityType: EdmEntityType):
     if (item !== undefined) key[property.name] = convertItem(predicate, entityType, property, item);
   }
   return Object.freeze(key);
-}
-
-/**
- * The key of an entity: the values of its type's key properties, or undefined when one of them is
- * not a primitive value (a provider or data bug, which the caller reports in its own terms).
- */
-export function entityKeyOf(entityType: EdmEntityType, entity: Readonly<Record<string, unknown>>): EntityKey | undefined {
-  const key: Record<string, PrimitiveValue> = {};
-  for (const property of entityType.key) {
-    const value = entity[property.name];
-    if (!isPrimitiveValue(value)) return undefined;
-    key[property.name] = value;
-  }
-  return key;
 }

@@ -1,5 +1,5 @@
 import type { EdmEntityType, EdmModel } from '../../lib/edm/model';
-import { entityKeyOf, parseKeyPredicate, scanIdentifier } from '../../lib/uri/key-predicate';
+import { parseKeyPredicate, scanIdentifier } from '../../lib/uri/key-predicate';
 import { catchODataError, demoModel, uriModel } from './uri-fixtures';
 
 function typeOf(model: EdmModel, set: string): EdmEntityType {
@@ -70,23 +70,5 @@ describe('parseKeyPredicate', () => {
   ])('rejects %j at position %d', (predicate, position, type) => {
     const error = catchODataError(() => parseKeyPredicate(predicate, type));
     expect([error.code, error.status, error.target, error.position]).toEqual(['URI_KEY_SYNTAX', 400, 'key', position]);
-  });
-});
-
-describe('entityKeyOf', () => {
-  const product = typeOf(demoModel, 'Products');
-  const order = typeOf(uriModel, 'Orders');
-  const when = new Date(0);
-
-  it.each<[string, EdmEntityType, Record<string, unknown>, Record<string, unknown> | undefined]>([
-    ['a single key, other properties left out', product, { ID: 1, Name: 'Bread' }, { ID: 1 }],
-    ['a composite key', order, { OrderID: 7, Line: 'a', Extra: true }, { OrderID: 7, Line: 'a' }],
-    ['a Date key value kept as is', product, { ID: when }, { ID: when }],
-    ['a missing key value', product, { Name: 'Bread' }, undefined],
-    ['a null key value', product, { ID: null }, undefined],
-    ['an object as key value', product, { ID: { value: 1 } }, undefined],
-    ['one part of a composite key missing', order, { OrderID: 7 }, undefined],
-  ])('%s', (_name, type, entity, expected) => {
-    expect(entityKeyOf(type, entity)).toEqual(expected);
   });
 });

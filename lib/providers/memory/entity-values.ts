@@ -8,7 +8,8 @@ import type { PropertyValue } from '../../edm/primitives';
 import { ODataError } from '../../errors';
 import { didYouMean } from '../../util';
 import { isManagedToken } from './tokens';
-import { coerceDynamic, coerceProperty, declaredDefaultOf, sameValue } from './values';
+import { coerceDynamic, coerceProperty } from '../../provider/values';
+import { declaredDefaultOf, sameValue } from './values';
 
 /** Property name to value in model form: what the store keeps per entity. */
 export type StoredValues = Readonly<Record<string, PropertyValue>>;

@@ -9,7 +9,7 @@ import { isPlainObject } from '../../edm/primitives';
 import { ODataError, isODataError } from '../../errors';
 import { didYouMean } from '../../util';
 import { buildValues } from './entity-values';
-import { describeKeyValues, keyOfValues, normalizeKey } from './keys';
+import { describeKey, keyIdentity, normalizeKey } from '../../provider/keys';
 import { otherEnd } from './link-table';
 import type { NavigationBinding } from './link-table';
 import type { Store } from './store';
@@ -123,7 +123,7 @@ interface LoadedSet {
 function labelOf(entitySet: EdmEntitySet, row: Readonly<Record<string, unknown>>, index: number): string {
   const type = entitySet.entityType;
   const keyed = type.key.every((property) => row[property.name] !== undefined && row[property.name] !== null);
-  return keyed ? `${entitySet.name}${describeKeyValues(type, row)}` : `${entitySet.name}[${index}]`;
+  return keyed ? `${entitySet.name}${describeKey(type, row)}` : `${entitySet.name}[${index}]`;
 }
 
 /**
@@ -195,7 +195,7 @@ function loadRow(store: Store, entitySet: EdmEntitySet, row: unknown, index: num
     problems.push(`${labelOf(entitySet, row, index)}: ${error.message}`);
     return undefined;
   }
-  const key = keyOfValues(type, values);
+  const key = keyIdentity(type, values);
   if (store.getByKeyString(entitySet, key) !== undefined) {
     problems.push(`${labelOf(entitySet, row, index)}: duplicate key in '${entitySet.name}' (entry ${index}).`);
     return undefined;
@@ -234,9 +234,9 @@ function addLink(store: Store, link: GivenLink, problems: string[]): void {
       problems.push(`${label()}: navigation property '${name}' has a bad target key: ${normalized.detail}.`);
       continue;
     }
-    const targetKey = keyOfValues(targetType, normalized.values);
-    const values = normalized.values;
-    const targetLabel = (): string => `${binding.target.name}${describeKeyValues(targetType, values)}`;
+    const targetKey = keyIdentity(targetType, normalized.value);
+    const values = normalized.value;
+    const targetLabel = (): string => `${binding.target.name}${describeKey(targetType, values)}`;
     const stored = store.recordOf(binding.target, targetKey);
     if (stored === undefined) {
       problems.push(`${label()}: navigation property '${name}' links to ${targetLabel()}, which does not exist.`);

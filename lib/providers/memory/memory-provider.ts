@@ -7,6 +7,7 @@
  * request's open transaction (a request's own writes are recognised by its context).
  */
 import type { EdmEntitySet, EdmEntityType, EdmModel, EdmNavigationProperty } from '../../edm/model';
+import { isPrimitiveValue } from '../../edm/primitives';
 import { ODataError } from '../../errors';
 import { applyQuery, compileFilter } from '../../evaluate/evaluate';
 import type { NavigationAccess, QueryPart } from '../../evaluate/evaluate';
@@ -29,8 +30,7 @@ import type { RequestContext } from '../../protocol/message';
 import type { Clock } from '../../util';
 import { NO_SELECT_EXPAND } from '../../uri/expand-select';
 import { derivesFrom } from '../../uri/expr/typecheck';
-import { entityKeyOf } from '../../uri/key-predicate';
-import { describeKeyValues, keyOfValues, normalizeKey } from './keys';
+import { describeKey, keyIdentity } from '../../provider/keys';
 import { loadData } from './load-data';
 import type { ForeignKeyMap, MemoryData } from './load-data';
 import { EAGER_EXPANDED, countPath, projectEntity, projectLazily, resolvePath } from './read';
@@ -223,7 +223,7 @@ export class MemoryProvider implements DataProvider {
     const key = this.data.keyString(reference.entitySet, reference.key);
     if (this.data.getByKeyString(reference.entitySet, key) === undefined) {
       throw ODataError.fromCode('ENTITY_NOT_FOUND', {
-        key: describeKeyValues(reference.entitySet.entityType, reference.key),
+        key: describeKey(reference.entitySet.entityType, reference.key),
         entitySet: reference.entitySet.name,
       });
     }
@@ -248,10 +248,9 @@ export class MemoryProvider implements DataProvider {
   mediaOf(entity: Entity, entityType: EdmEntityType): { readonly contentType: string } | undefined {
     if (!entityType.hasStream) return undefined;
     for (const entitySet of this.setsHolding(entityType)) {
-      const given = entityKeyOf(entitySet.entityType, entity);
-      const key = given === undefined ? undefined : normalizeKey(entitySet.entityType, given);
-      if (key === undefined || !key.ok) continue;
-      const media = this.data.media(entitySet, keyOfValues(entitySet.entityType, key.values));
+      // The entity came from this provider: its key values are in model form, unless $select left one out.
+      if (entitySet.entityType.key.some((property) => !isPrimitiveValue(entity[property.name]))) continue;
+      const media = this.data.media(entitySet, keyIdentity(entitySet.entityType, entity));
       if (media !== undefined) return { contentType: media.contentType };
     }
     return undefined;

@@ -1,11 +1,9 @@
 /**
- * The values of a new entry before the store checks them: generated keys (max + 1 for a single
- * integer key, a random UUID for a Guid key) and, for a media link entry created from its media
- * resource, defaults for every property with the `Slug` header as the key or title.
+ * Generated keys of a new entry before the store checks it: max + 1 for a single integer key, a
+ * random UUID for a Guid key.
  */
 import { randomUUID } from 'crypto';
-import { defaultValueOf } from '../../edm/facets';
-import type { EdmEntitySet, EdmEntityType, EdmProperty } from '../../edm/model';
+import type { EdmEntitySet, EdmProperty } from '../../edm/model';
 import { PRIMITIVE_TYPES } from '../../edm/primitives';
 import type { PropertyValue } from '../../edm/primitives';
 import { ODataError } from '../../errors';
@@ -76,48 +74,5 @@ export function withGeneratedKey(
       });
     }
   }
-  return out;
-}
-
-/** RFC 5023 §9.7: the Slug header is percent-encoded UTF-8; text that does not decode is taken as it is. */
-function decodeSlug(slug: string): string {
-  try {
-    return decodeURIComponent(slug);
-  } catch {
-    return slug;
-  }
-}
-
-function isString(property: EdmProperty | undefined): property is EdmProperty {
-  return property?.type.kind === 'Primitive' && property.type.name === 'Edm.String';
-}
-
-/** The property a Slug names when the key is not a string: the one mapped to the Atom title, else `Title` or `Name`. */
-function titleProperty(type: EdmEntityType): EdmProperty | undefined {
-  const mapped = type.properties.find((property) => property.feedCustomization?.targetPath === 'SyndicationTitle' && isString(property));
-  if (mapped !== undefined) return mapped;
-  for (const name of ['Title', 'Name']) {
-    const property = type.propertiesByName.get(name);
-    if (isString(property) && !property.isKey) return property;
-  }
-  return undefined;
-}
-
-/**
- * The values of a media link entry created by POSTing its media resource (MS-ODATA §2.2.7.1.3):
- * every non-key property gets its default; the Slug becomes the key when the type has a single
- * string key, else the value of its title property (see `titleProperty`); values the request
- * carries win over both.
- */
-export function mediaEntryValues(type: EdmEntityType, given: Readonly<Record<string, unknown>>, slug: string | undefined): Record<string, unknown> {
-  const out: Record<string, unknown> = {};
-  for (const property of type.properties) if (!property.isKey) out[property.name] = defaultValueOf(property);
-  if (slug !== undefined && slug !== '') {
-    const text = decodeSlug(slug);
-    const key = type.key.length === 1 ? type.key[0] : undefined;
-    const target = isString(key) ? key : titleProperty(type);
-    if (target !== undefined) out[target.name] = text;
-  }
-  for (const name of Object.keys(given)) if (given[name] !== undefined) out[name] = given[name];
   return out;
 }

@@ -7,12 +7,12 @@ import type { EdmEntitySet, EdmNavigationProperty } from '../../edm/model';
 import { ODataError } from '../../errors';
 import type { Entity } from '../../provider/types';
 import type { EntityPath, SelectExpand } from '../../uri/types';
-import { describeKeyValues, keyOfValues } from './keys';
+import { describeKey, keyIdentity } from '../../provider/keys';
 import type { Store, StoredValues } from './store';
 import { cloneValue } from './values';
 
 function notFound(entitySet: EdmEntitySet, key: Readonly<Record<string, unknown>>): ODataError {
-  return ODataError.fromCode('ENTITY_NOT_FOUND', { key: describeKeyValues(entitySet.entityType, key), entitySet: entitySet.name });
+  return ODataError.fromCode('ENTITY_NOT_FOUND', { key: describeKey(entitySet.entityType, key), entitySet: entitySet.name });
 }
 
 /** Where a path ends: a whole set, the entities linked over a last collection hop, or at most one entity. */
@@ -125,7 +125,7 @@ export function projectEntity(
   const type = entitySet.entityType;
   const out = copyProperties(values);
   if (selectExpand.expand.length === 0) return out;
-  const key = store.locate(values)?.key ?? keyOfValues(type, values);
+  const key = store.locate(values)?.key ?? keyIdentity(type, values);
   for (const item of selectExpand.expand) {
     const related = store.related(entitySet, key, item.property);
     if (!item.property.isCollection) {

@@ -9,7 +9,7 @@ import type { EntityKey } from '../../uri/types';
 import type { StoredValues } from './entity-values';
 import { Journal } from './journal';
 import { KeyOrder } from './key-order';
-import { describeKeyValues } from './keys';
+import { describeKey } from '../../provider/keys';
 import { createLinkTables, otherEnd } from './link-table';
 import type { EndIndex, LinkTable, LinkTables, NavigationBinding, Participation } from './link-table';
 
@@ -74,7 +74,7 @@ export class StoreCore {
 
   protected existing(entitySet: EdmEntitySet, canonical: string, key: EntityKey): StoredValues {
     const record = this.table(entitySet).records.get(canonical);
-    if (record === undefined) throw ODataError.fromCode('ENTITY_NOT_FOUND', { key: describeKeyValues(entitySet.entityType, key), entitySet: entitySet.name });
+    if (record === undefined) throw ODataError.fromCode('ENTITY_NOT_FOUND', { key: describeKey(entitySet.entityType, key), entitySet: entitySet.name });
     return record.values;
   }
 
@@ -209,7 +209,7 @@ export class StoreCore {
     if (count === 1) return undefined;
     const navigation = [...(this.links.bindings.get(entitySet)?.values() ?? [])].find((b) => b.table === table && b.from === end);
     const via = navigation === undefined ? `association set '${table.associationSet.name}'` : `'${navigation.property.name}'`;
-    return `${entitySet.name}${describeKeyValues(entitySet.entityType, values)} must be linked to exactly one entity of '${far.entitySet.name}' over ${via} (multiplicity 1), but has ${count}.`;
+    return `${entitySet.name}${describeKey(entitySet.entityType, values)} must be linked to exactly one entity of '${far.entitySet.name}' over ${via} (multiplicity 1), but has ${count}.`;
   }
 
   /** Run one write or transaction in its own frame (a savepoint when one is already open). */

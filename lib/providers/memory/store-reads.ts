@@ -4,9 +4,9 @@
  */
 import type { EdmEntitySet, EdmNavigationProperty } from '../../edm/model';
 import { ODataError } from '../../errors';
+import { describeKey, keyIdentity, normalizeKey } from '../../provider/keys';
 import type { EntityKey } from '../../uri/types';
 import type { StoredValues } from './entity-values';
-import { keyString } from './keys';
 import type { NavigationBinding } from './link-table';
 import { StoreCore } from './store-core';
 import type { StoredMedia, StoredRecord } from './store-core';
@@ -31,7 +31,7 @@ export interface KeyOrderedRecords {
 export class StoreReads extends StoreCore {
   /** The entity with this key, or undefined. The object is the store's own: never mutate it. */
   get(entitySet: EdmEntitySet, key: EntityKey): StoredValues | undefined {
-    return this.table(entitySet).records.get(keyString(entitySet.entityType, key))?.values;
+    return this.table(entitySet).records.get(this.keyString(entitySet, key))?.values;
   }
 
   /**
@@ -131,6 +131,9 @@ export class StoreReads extends StoreCore {
 
   /** The canonical key string of a caller's key (a 400 when it does not fit the type). */
   keyString(entitySet: EdmEntitySet, key: EntityKey): string {
-    return keyString(entitySet.entityType, key);
+    const type = entitySet.entityType;
+    const normalized = normalizeKey(type, key);
+    if (!normalized.ok) throw ODataError.fromCode('URI_KEY_SYNTAX', { key: describeKey(type, key), type: type.qualifiedName, detail: normalized.detail });
+    return keyIdentity(type, normalized.value);
   }
 }

@@ -16,7 +16,7 @@ import type { Clock } from '../../util';
 import type { EntityKey } from '../../uri/types';
 import { buildValues } from './entity-values';
 import type { StoredValues, WriteMode } from './entity-values';
-import { describeKeyValues, keyOfValues } from './keys';
+import { describeKey, keyIdentity } from '../../provider/keys';
 import type { LinkTables } from './link-table';
 import type { StoredMedia } from './store-core';
 import { StoreReads } from './store-reads';
@@ -106,9 +106,9 @@ export class Store extends StoreReads implements MemoryStore {
       const type = entitySet.entityType;
       const values = buildValues(type, given, 'insert', undefined);
       stampTokens(type, values, undefined, this.now);
-      const key = keyOfValues(type, values);
+      const key = keyIdentity(type, values);
       const table = this.table(entitySet);
-      if (table.records.has(key)) throw ODataError.fromCode('ENTITY_EXISTS', { key: describeKeyValues(type, values), entitySet: entitySet.name });
+      if (table.records.has(key)) throw ODataError.fromCode('ENTITY_EXISTS', { key: describeKey(type, values), entitySet: entitySet.name });
       this.put(table, key, values);
       this.touch(entitySet, key);
       for (const link of links) {
@@ -165,8 +165,8 @@ export class Store extends StoreReads implements MemoryStore {
       const targets = targetKey === undefined ? [...binding.table.targets(binding.from, source)] : [this.keyString(binding.target, targetKey)];
       for (const target of targets) {
         if (targetKey !== undefined && !binding.table.has(binding.from, source, target)) {
-          const path = `${entitySet.name}${describeKeyValues(entitySet.entityType, key)}/${property.name}`;
-          throw ODataError.fromCode('ENTITY_NOT_FOUND', { key: describeKeyValues(binding.target.entityType, targetKey), entitySet: path });
+          const path = `${entitySet.name}${describeKey(entitySet.entityType, key)}/${property.name}`;
+          throw ODataError.fromCode('ENTITY_NOT_FOUND', { key: describeKey(binding.target.entityType, targetKey), entitySet: path });
         }
         this.unlinkKeys(binding.table, binding.from, source, target);
         this.touch(entitySet, source);
@@ -234,7 +234,7 @@ export class Store extends StoreReads implements MemoryStore {
   /** @internal Store already-built values as they are (tokens given in the data are kept). */
   seed(entitySet: EdmEntitySet, values: Record<string, PropertyValue>): string {
     stampTokens(entitySet.entityType, values, undefined, this.now, true);
-    const key = keyOfValues(entitySet.entityType, values);
+    const key = keyIdentity(entitySet.entityType, values);
     this.put(this.table(entitySet), key, values);
     this.touch(entitySet, key);
     return key;

@@ -7,8 +7,9 @@
 import type { EdmEntitySet, EdmNavigationProperty } from '../../edm/model';
 import { ODataError } from '../../errors';
 import type { CreateRequest, DeleteRequest, EntityReference, LinkBinding, LinkRequest, MediaContent, Precondition, UpdateRequest } from '../../provider/types';
-import { describeKeyValues, storedKeyOf } from './keys';
-import { mediaEntryValues, withGeneratedKey } from './new-entry';
+import { describeKey, entityKey } from '../../provider/keys';
+import { mediaEntryValues } from '../../provider/media-entry';
+import { withGeneratedKey } from './new-entry';
 import type { LinkTarget, Store, StoredValues, WriteOptions } from './store';
 
 /** The store's `check` for an If-Match precondition: 412 PRECONDITION_FAILED when the current state does not match. */
@@ -22,7 +23,7 @@ function preconditionCheck(precondition: Precondition | undefined): WriteOptions
 }
 
 function label(reference: EntityReference): string {
-  return `${reference.entitySet.name}${describeKeyValues(reference.entitySet.entityType, reference.key)}`;
+  return `${reference.entitySet.name}${describeKey(reference.entitySet.entityType, reference.key)}`;
 }
 
 /** The set a navigation property leads to from `entitySet`; a target in another set is a 400. */
@@ -71,7 +72,7 @@ export function createEntry(store: Store, request: CreateRequest): StoredValues 
   const given = media === undefined ? request.values : mediaEntryValues(type, request.values, media.slug);
   const values = withGeneratedKey(store, entitySet, given, media === undefined ? '' : ' (a string key may be given in the Slug header)');
   const stored = store.insert(entitySet, values, bindingTargets(store, entitySet, request.bindings));
-  const key = storedKeyOf(type, stored);
+  const key = entityKey(type, stored);
   if (media !== undefined) store.setMedia(entitySet, key, storedMedia(media));
   for (const inline of request.inline) {
     const property = inline.property;
@@ -83,7 +84,7 @@ export function createEntry(store: Store, request: CreateRequest): StoredValues 
     for (const entry of inline.entries) {
       checkTargetSet(store, entitySet, property, entry.entitySet, 'an inline entry');
       const child = createEntry(store, entry);
-      store.link(entitySet, key, property, storedKeyOf(entry.entitySet.entityType, child));
+      store.link(entitySet, key, property, entityKey(entry.entitySet.entityType, child));
     }
   }
   const parent = request.parent;

@@ -8,7 +8,7 @@
  */
 import { sql } from 'kysely';
 import type { EdmEntitySet } from '../../edm/model';
-import { printKeyPredicate } from '../../edm/literals';
+import { describeKey } from '../../provider/keys';
 import { ODataError } from '../../errors';
 import type { EntityKey, EntityPath } from '../../uri/types';
 import type { SqlKysely } from '../database';
@@ -60,7 +60,7 @@ export function whereClause(conditions: readonly Sql[]): Sql {
 }
 
 function entityNotFound(entitySet: EdmEntitySet, key: EntityKey): ODataError {
-  return ODataError.fromCode('ENTITY_NOT_FOUND', { key: printKeyPredicate(entitySet.entityType, key), entitySet: entitySet.name });
+  return ODataError.fromCode('ENTITY_NOT_FOUND', { key: describeKey(entitySet.entityType, key), entitySet: entitySet.name });
 }
 
 /**

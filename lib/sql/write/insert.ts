@@ -9,12 +9,12 @@
  */
 import { randomUUID } from 'crypto';
 import { sql } from 'kysely';
-import { printKeyPredicate } from '../../edm/literals';
 import type { EdmEntitySet, EdmNavigationProperty } from '../../edm/model';
 import type { PrimitiveValue } from '../../edm/primitives';
 import { ODataError } from '../../errors';
 import type { CreateRequest, EntityReference, MediaContent } from '../../provider/types';
-import { mediaEntryValues } from '../../providers/memory/new-entry';
+import { describeKey, entityKey } from '../../provider/keys';
+import { mediaEntryValues } from '../../provider/media-entry';
 import type { EntityKey } from '../../uri/types';
 import type { Sql } from '../dialect';
 import type { LinkPlan, SetPlan } from '../mapping/compiled';
@@ -26,13 +26,6 @@ import { entityNotFound, sentOf, writeReturning } from './returning';
 /** A write scope that also sees every row written (the provider remembers types and media types). */
 export interface CreateScope extends WriteScope {
   readonly seen: (row: DecodedRow) => void;
-}
-
-/** The key of a decoded row. */
-export function keyOfRow(plan: SetPlan, row: DecodedRow): EntityKey {
-  const key: Record<string, PrimitiveValue> = {};
-  for (const column of plan.key) key[column.property.name] = row.entity[column.property.name] as PrimitiveValue;
-  return key;
 }
 
 function bodyInvalid(detail: string): ODataError {
@@ -48,7 +41,7 @@ function linkTo(scope: WriteScope, entitySet: EdmEntitySet, property: EdmNavigat
 }
 
 function label(reference: EntityReference): string {
-  return `${reference.entitySet.name}${printKeyPredicate(reference.entitySet.entityType, reference.key)}`;
+  return `${reference.entitySet.name}${describeKey(reference.entitySet.entityType, reference.key)}`;
 }
 
 /** Put foreign-key values into the INSERT's columns. */
@@ -117,7 +110,7 @@ async function insertRow(
       ? sql`insert into ${plan.table} default values on conflict (${conflict}) do nothing returning *`
       : sql`insert into ${plan.table} (${sql.join(names)}) values (${sql.join([...columns.values()])}) on conflict (${conflict}) do nothing returning *`;
   const [row] = await writeReturning(scope, plan, insert);
-  if (row === undefined) throw ODataError.fromCode('ENTITY_EXISTS', { key: printKeyPredicate(request.entityType, values), entitySet: request.entitySet.name });
+  if (row === undefined) throw ODataError.fromCode('ENTITY_EXISTS', { key: describeKey(request.entityType, values), entitySet: request.entitySet.name });
   scope.seen(row);
   return row;
 }
@@ -164,7 +157,7 @@ export async function insertEntry(scope: CreateScope, request: CreateRequest, in
       if (link.holder === 'source') {
         // The new row points to the inline entry: that one first.
         const child = await insertEntry(scope, entry);
-        setForeignKey(columns, link, link.sourceColumns, keyValues(link.target, keyOfRow(link.target, child)), scope);
+        setForeignKey(columns, link, link.sourceColumns, keyValues(link.target, entityKey(link.target.entitySet.entityType, child.entity)), scope);
       } else if (link.holder === 'target') {
         after.push(async (key) => {
           const fk = new Map<string, Sql>();
@@ -174,7 +167,7 @@ export async function insertEntry(scope: CreateScope, request: CreateRequest, in
       } else {
         after.push(async (key) => {
           const child = await insertEntry(scope, entry);
-          await linkOrFail(scope, link, key, keyOfRow(link.target, child), 'an inline entry');
+          await linkOrFail(scope, link, key, entityKey(link.target.entitySet.entityType, child.entity), 'an inline entry');
         });
       }
     }
@@ -202,7 +195,7 @@ export async function insertEntry(scope: CreateScope, request: CreateRequest, in
   }
 
   const row = await insertRow(scope, plan, request, columns, values);
-  const key = keyOfRow(plan, row);
+  const key = entityKey(plan.entitySet.entityType, row.entity);
   scope.required.touch(entitySet, key);
   if (media !== undefined) {
     await insertMedia(scope, plan, key, media);

@@ -6,7 +6,7 @@
  * before COMMIT (409, required-links.ts).
  */
 import { sql } from 'kysely';
-import { printKeyPredicate } from '../../edm/literals';
+import { describeKey } from '../../provider/keys';
 import { ODataError } from '../../errors';
 import type { LinkRequest } from '../../provider/types';
 import type { SetPlan } from '../mapping/compiled';
@@ -19,7 +19,7 @@ export async function writeLinkRequest(scope: WriteScope, request: LinkRequest):
   const link = scope.compiled.link(source.entitySet, property);
   if (target !== undefined && target.entitySet !== link.target.entitySet) {
     throw ODataError.fromCode('BODY_INVALID', {
-      detail: `'${property.name}' links to ${target.entitySet.name}${printKeyPredicate(target.entitySet.entityType, target.key)}, but its targets are in '${link.target.entitySet.name}'.`,
+      detail: `'${property.name}' links to ${target.entitySet.name}${describeKey(target.entitySet.entityType, target.key)}, but its targets are in '${link.target.entitySet.name}'.`,
     });
   }
   if (mode !== 'remove' && target === undefined)
@@ -34,8 +34,8 @@ export async function writeLinkRequest(scope: WriteScope, request: LinkRequest):
     const removed = await removeLink(scope, link, source.key, target?.key);
     if (removed === 0 && target !== undefined) {
       throw ODataError.fromCode('ENTITY_NOT_FOUND', {
-        key: printKeyPredicate(target.entitySet.entityType, target.key),
-        entitySet: `${source.entitySet.name}${printKeyPredicate(source.entitySet.entityType, source.key)}/${property.name}`,
+        key: describeKey(target.entitySet.entityType, target.key),
+        entitySet: `${source.entitySet.name}${describeKey(source.entitySet.entityType, source.key)}/${property.name}`,
       });
     }
     return;

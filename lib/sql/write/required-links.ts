@@ -10,7 +10,7 @@
  * changeset may create an entry and link it in a later operation (MemoryProvider checks then too).
  */
 import { sql } from 'kysely';
-import { printKeyPredicate } from '../../edm/literals';
+import { describeKey } from '../../provider/keys';
 import type { EdmEntitySet } from '../../edm/model';
 import type { PrimitiveValue } from '../../edm/primitives';
 import { ODataError } from '../../errors';
@@ -162,7 +162,7 @@ export class RequiredLinks {
       .filter((row) => Number(row.n) !== 1)
       .map((row) => {
         const key = keys[Number(row.i)];
-        return `${plan.entitySet.name}${printKeyPredicate(plan.entitySet.entityType, key)} must be linked to exactly one entity of '${end.partner.entitySet.name}' over ${end.label} (multiplicity 1), but has ${Number(row.n)}.`;
+        return `${plan.entitySet.name}${describeKey(plan.entitySet.entityType, key)} must be linked to exactly one entity of '${end.partner.entitySet.name}' over ${end.label} (multiplicity 1), but has ${Number(row.n)}.`;
       });
   }
 }

@@ -14,7 +14,8 @@ import { encodeDynamicProperties } from '../dynamic';
 import type { SetPlan } from '../mapping/compiled';
 import type { DecodedRow } from '../read/projection';
 import { columnParameter, derivesFrom } from '../rows';
-import { keyOfRow, writeMediaRow, type CreateScope } from './insert';
+import { entityKey } from '../../provider/keys';
+import { writeMediaRow, type CreateScope } from './insert';
 import { addLink, columnsMatch, keyTypes, keyValues, removeLink, type LinkOutcome } from './links';
 import { preconditionCondition } from './precondition';
 import { joinEndsOf, partnersOf } from './required-links';
@@ -168,7 +169,7 @@ export async function writeMediaEntry(
   if (plan.media === undefined)
     throw ODataError.fromCode('BAD_REQUEST', { detail: `${reference.entitySet.entityType.qualifiedName} is not a media link entry type (m:HasStream).` });
   const row = await updateRow(scope, plan, reference.key, precondition, new Map());
-  await writeMediaRow(scope, plan, keyOfRow(plan, row), media);
+  await writeMediaRow(scope, plan, entityKey(plan.entitySet.entityType, row.entity), media);
   scope.seen({ ...row, contentType: media.contentType });
   return row.entity;
 }

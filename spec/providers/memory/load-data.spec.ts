@@ -84,7 +84,7 @@ describe('loadData', () => {
     [
       'an Int64 out of range',
       { Customers: [{ ID: '9223372036854775808' }] },
-      ["Customers(9223372036854775808L): Invalid value for property 'ID' of type Edm.Int64: out of the Int64 range"],
+      ['Customers("9223372036854775808"): Invalid value for property \'ID\' of type Edm.Int64: out of the Int64 range'],
     ],
     ['a duplicate key', { Products: [{ Code: 'P1' }, { Code: 'P1' }] }, ["Products('P1'): duplicate key in 'Products' (entry 1)."]],
     [

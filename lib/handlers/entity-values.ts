@@ -49,14 +49,22 @@ function bindingsOf(body: EntryBody): LinkBinding[] {
 /**
  * The links of an update body (PUT, MERGE, PATCH): its bindings, and for each single-valued
  * navigation property the body sets to null (`"Supplier": null`, an empty `m:inline`) a binding
- * without targets, which removes the link. A required end (multiplicity `1`) cannot be unlinked:
- * 400 BODY_INVALID, before the provider is called.
+ * without targets, which removes the link. 400 BODY_INVALID before the provider is called for a
+ * required end (multiplicity `1`) set to null, and for new inline entries: OData 2.0 inserts
+ * inline entries with a new entry only (MS-ODATA §2.2.7.1.1 deep insert; §2.2.7.3 updates the one
+ * entry the URI names), and dropping them silently would lose what the client sent. An entry echoed from an expanded read with its
+ * `__metadata.uri` is a binding, not a new entry, and an empty many-valued list changes nothing.
  */
 export function updateBindingsOf(body: EntryBody): LinkBinding[] {
   const bindings = bindingsOf(body);
   for (const inline of body.inline) {
     const { property } = inline;
-    if (property.isCollection || inline.entries.length > 0) continue;
+    if (inline.entries.length > 0) {
+      throw ODataError.fromCode('BODY_INVALID', {
+        detail: `'${property.name}' holds new inline entries, but an update does not create entries (no deep update in OData 2.0): POST them, or link existing entries by their URI.`,
+      });
+    }
+    if (property.isCollection) continue;
     if (property.toEnd.multiplicity === '1') {
       throw ODataError.fromCode('BODY_INVALID', {
         detail: `the navigation property '${property.name}' is required (multiplicity 1): it cannot be set to null; link another entry instead.`,

@@ -156,9 +156,16 @@ export interface LinkBinding {
 
 /**
  * A new entry: its properties (defaults already filled), which of them the client sent, links to
- * existing entries, and inline new ones. The service has already refused (400 PROPERTY_REQUIRED)
- * an entry that omits a required property (non-nullable, no `DefaultValue`, not a key, not a
- * concurrency token, not store-generated: see `isRequiredOnCreate`), at every level of a deep insert.
+ * existing entries, and inline new ones. Before `create` is called the service has refused with a
+ * 4xx, at every level of a deep insert (so a provider need not check again):
+ * - an undeclared property, or a value of the wrong type or breaking its facets (400);
+ * - an omitted required property: non-nullable, no `DefaultValue`, not a key, not a concurrency
+ *   token, not store-generated, see `isRequiredOnCreate` (400 PROPERTY_REQUIRED);
+ * - a binding target outside the set the model binds for its navigation property, more than one
+ *   binding or inline entry for a single-valued one, an inline entry of another type (400);
+ * - a media resource for a type without `m:HasStream` (415).
+ * Left to the provider, as they need the data: a binding target or `parent` source that does not
+ * exist, a taken key, a multiplicity the write would break.
  */
 export interface CreateRequest {
   /** The set to create the entry in. */
@@ -177,17 +184,32 @@ export interface CreateRequest {
    * for a media link entry created from its media resource. Each inline entry has its own.
    */
   readonly sent: ReadonlySet<string>;
-  /** Links in the body to existing entries. */
+  /** Links in the body to existing entries: each target in the navigation property's target set, one at most for a single-valued one. */
   readonly bindings: readonly LinkBinding[];
-  /** Deep insert: new related entries, created and linked atomically with this one. */
+  /**
+   * Deep insert: new related entries, created and linked atomically with this one; each entry's
+   * `entitySet` is the navigation property's target set, one entry at most for a single-valued one.
+   */
   readonly inline: readonly { readonly property: EdmNavigationProperty; readonly entries: readonly CreateRequest[] }[];
-  /** POST through a navigation property (`Categories(1)/Products`): link the new entry to this source. */
+  /** POST through a navigation property (`Categories(1)/Products`): link the new entry to this source (this set is its target set). */
   readonly parent: NavigationReference | undefined;
-  /** Media link entries (`m:HasStream`): the media resource that creates the entry. */
+  /**
+   * Media link entries: the media resource that creates the entry. Set only when the type has
+   * `m:HasStream`, and then `values`, `bindings` and `inline` are empty (see `mediaEntryValues`).
+   */
   readonly media: MediaContent | undefined;
 }
 
-/** A PUT (`replace`: unlisted properties reset to defaults, dynamic ones removed) or MERGE/PATCH (`merge`). */
+/**
+ * A PUT (`replace`: unlisted properties reset to defaults, dynamic ones removed) or MERGE/PATCH
+ * (`merge`). Before `update` is called the service has refused with a 4xx (so a provider need not
+ * check again): an undeclared property or a value breaking its type or facets, a key in the body
+ * that differs from the URL's (KEY_MISMATCH), a binding target outside the navigation property's
+ * target set or more than one for a single-valued property, new inline entries (no deep update in
+ * OData 2.0), `null` for a required (multiplicity `1`) navigation property, and a missing
+ * `If-Match` where the type has concurrency tokens (428, with `requireIfMatch` on, the default). Left to the provider: a missing entry
+ * (404), a binding target that does not exist, the precondition (412), multiplicities.
+ */
 export interface UpdateRequest {
   /** The set the URL addresses the entry in. */
   readonly entitySet: EdmEntitySet;

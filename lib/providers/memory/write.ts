@@ -2,9 +2,11 @@
  * The write side of MemoryProvider as synchronous steps over the store: a create with its links,
  * inline tree and parent link; an update with its links; a delete; a `$links` change; a media
  * write. Each runs inside one store transaction (the provider opens it), so any failure leaves
- * the store exactly as before. Knows the provider contract, not HTTP.
+ * the store exactly as before. Knows the provider contract, not HTTP: the shape of each request
+ * (target sets, single-valued ends, `$links` modes, `m:HasStream`) is the service's to check
+ * before it calls (see CreateRequest); what needs the data (a target that does not exist, a taken
+ * key, multiplicities) is checked here.
  */
-import type { EdmEntitySet, EdmNavigationProperty } from '../../edm/model';
 import { ODataError } from '../../errors';
 import type { CreateRequest, DeleteRequest, EntityReference, LinkBinding, LinkRequest, MediaContent, Precondition, UpdateRequest } from '../../provider/types';
 import { describeKey, entityKey } from '../../provider/keys';
@@ -26,29 +28,15 @@ function label(reference: EntityReference): string {
   return `${reference.entitySet.name}${describeKey(reference.entitySet.entityType, reference.key)}`;
 }
 
-/** The set a navigation property leads to from `entitySet`; a target in another set is a 400. */
-function checkTargetSet(store: Store, entitySet: EdmEntitySet, property: EdmNavigationProperty, target: EdmEntitySet, what: string): void {
-  const expected = store.binding(entitySet, property).target;
-  if (target !== expected) {
-    throw ODataError.fromCode('BODY_INVALID', {
-      detail: `'${property.name}' links to ${what} in '${target.name}', but its targets are in '${expected.name}'.`,
-    });
-  }
-}
-
 /**
  * Links in an entry body to existing entries, as store link targets. A dangling target is a 400
- * naming it (the body is wrong, not the URL), and a single-valued property takes one target.
+ * naming it (the body is wrong, not the URL).
  */
-function bindingTargets(store: Store, entitySet: EdmEntitySet, bindings: readonly LinkBinding[]): LinkTarget[] {
+function bindingTargets(store: Store, bindings: readonly LinkBinding[]): LinkTarget[] {
   const targets: LinkTarget[] = [];
   for (const binding of bindings) {
     const property = binding.property;
-    if (!property.isCollection && binding.targets.length > 1) {
-      throw ODataError.fromCode('BODY_INVALID', { detail: `'${property.name}' is single-valued but the body links it to ${binding.targets.length} entries.` });
-    }
     for (const target of binding.targets) {
-      checkTargetSet(store, entitySet, property, target.entitySet, label(target));
       if (store.get(target.entitySet, target.key) === undefined) {
         throw ODataError.fromCode('BODY_INVALID', { detail: `'${property.name}' links to ${label(target)}, which does not exist.` });
       }
@@ -66,33 +54,19 @@ function bindingTargets(store: Store, entitySet: EdmEntitySet, bindings: readonl
 export function createEntry(store: Store, request: CreateRequest): StoredValues {
   const { entitySet, media } = request;
   const type = entitySet.entityType;
-  if (media !== undefined && !type.hasStream) {
-    throw ODataError.fromCode('BAD_REQUEST', { detail: `${type.qualifiedName} is not a media link entry type (m:HasStream); post an entry instead.` });
-  }
   const given = media === undefined ? request.values : mediaEntryValues(type, request.values, media.slug);
   const values = withGeneratedKey(store, entitySet, given, media === undefined ? '' : ' (a string key may be given in the Slug header)');
-  const stored = store.insert(entitySet, values, bindingTargets(store, entitySet, request.bindings));
+  const stored = store.insert(entitySet, values, bindingTargets(store, request.bindings));
   const key = entityKey(type, stored);
   if (media !== undefined) store.setMedia(entitySet, key, storedMedia(media));
   for (const inline of request.inline) {
-    const property = inline.property;
-    if (!property.isCollection && inline.entries.length > 1) {
-      throw ODataError.fromCode('BODY_INVALID', {
-        detail: `'${property.name}' is single-valued but the body has ${inline.entries.length} inline entries for it.`,
-      });
-    }
     for (const entry of inline.entries) {
-      checkTargetSet(store, entitySet, property, entry.entitySet, 'an inline entry');
       const child = createEntry(store, entry);
-      store.link(entitySet, key, property, entityKey(entry.entitySet.entityType, child));
+      store.link(entitySet, key, inline.property, entityKey(entry.entitySet.entityType, child));
     }
   }
   const parent = request.parent;
-  if (parent !== undefined) {
-    const { source, navigationProperty } = parent;
-    checkTargetSet(store, source.entitySet, navigationProperty, entitySet, 'the new entry');
-    store.link(source.entitySet, source.key, navigationProperty, key);
-  }
+  if (parent !== undefined) store.link(parent.source.entitySet, parent.source.key, parent.navigationProperty, key);
   return stored;
 }
 
@@ -101,7 +75,7 @@ export function updateEntry(store: Store, request: UpdateRequest): StoredValues 
   const { entitySet, key } = request;
   const options = preconditionCheck(request.precondition);
   const updated = request.mode === 'replace' ? store.replace(entitySet, key, request.values, options) : store.merge(entitySet, key, request.values, options);
-  for (const target of bindingTargets(store, entitySet, request.bindings)) store.link(entitySet, key, target.property, target.key);
+  for (const target of bindingTargets(store, request.bindings)) store.link(entitySet, key, target.property, target.key);
   // An explicit null for a single-valued navigation property removes its link.
   for (const binding of request.bindings) {
     if (binding.targets.length === 0 && !binding.property.isCollection) store.unlink(entitySet, key, binding.property);
@@ -114,21 +88,17 @@ export function deleteEntry(store: Store, request: DeleteRequest): void {
   store.delete(request.entitySet, request.key, preconditionCheck(request.precondition));
 }
 
-/** `$links` writes: add (a single-valued end replaces its link), replace (single-valued only), remove. */
+/**
+ * `$links` writes: add (a single-valued end replaces its link), replace, remove (the one target,
+ * or a single-valued property's link). The service always names the target of an add or replace.
+ */
 export function writeLink(store: Store, request: LinkRequest): void {
   const { source, property, target, mode } = request;
-  if (target !== undefined) checkTargetSet(store, source.entitySet, property, target.entitySet, label(target));
   if (mode === 'remove') {
-    if (target === undefined && property.isCollection) {
-      throw ODataError.fromCode('BAD_REQUEST', { detail: `Name the link to remove: $links/${property.name}(key).` });
-    }
     store.unlink(source.entitySet, source.key, property, target?.key);
     return;
   }
-  if (target === undefined) throw ODataError.fromCode('BAD_REQUEST', { detail: `A link to ${mode === 'add' ? 'add' : 'set'} needs a target entry.` });
-  if (mode === 'replace' && property.isCollection) {
-    throw ODataError.fromCode('BAD_REQUEST', { detail: `'${property.name}' is many-valued: add and remove its links one by one.` });
-  }
+  if (target === undefined) throw new TypeError(`A $links ${mode} of '${property.name}' carries no target (the service always sends one).`);
   store.link(source.entitySet, source.key, property, target.key);
 }
 
@@ -140,9 +110,6 @@ function storedMedia(media: MediaContent): { contentType: string; body: Buffer }
 /** Replace the media resource after the precondition; the entry is written too, so its concurrency tokens move. */
 export function writeMedia(store: Store, reference: EntityReference, media: MediaContent, precondition: Precondition | undefined): StoredValues {
   const { entitySet, key } = reference;
-  if (!entitySet.entityType.hasStream) {
-    throw ODataError.fromCode('BAD_REQUEST', { detail: `${entitySet.entityType.qualifiedName} is not a media link entry type (m:HasStream).` });
-  }
   const updated = store.merge(entitySet, key, {}, preconditionCheck(precondition));
   store.setMedia(entitySet, key, storedMedia(media));
   return updated;

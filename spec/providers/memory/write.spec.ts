@@ -204,35 +204,6 @@ describe('MemoryProvider.create', () => {
       "400 BODY_INVALID: The request body is invalid: 'Customer' links to Customers(77L), which does not exist.",
     ],
     [
-      'a binding into the wrong set',
-      () =>
-        createOf(
-          setOf(shopModelValue, 'Orders'),
-          { Total: '1', Modified: new Date(0) },
-          {
-            bindings: [{ property: navOf(shopModelValue, 'Orders', 'Customer'), targets: [ref(shopModelValue, 'Employees', { ID: 1 })] }],
-          },
-        ),
-      "400 BODY_INVALID: The request body is invalid: 'Customer' links to Employees(1) in 'Employees', but its targets are in 'Customers'.",
-    ],
-    [
-      'two bindings for a single-valued navigation property',
-      () =>
-        createOf(
-          setOf(shopModelValue, 'Orders'),
-          { Total: '1', Modified: new Date(0) },
-          {
-            bindings: [
-              {
-                property: navOf(shopModelValue, 'Orders', 'Customer'),
-                targets: [ref(shopModelValue, 'Customers', { ID: '2' }), ref(shopModelValue, 'Customers', { ID: '2' })],
-              },
-            ],
-          },
-        ),
-      "400 BODY_INVALID: The request body is invalid: 'Customer' is single-valued but the body links it to 2 entries.",
-    ],
-    [
       'a value that breaks a facet (MaxLength)',
       () => createOf(setOf(shopModelValue, 'Customers'), { ID: '5', Name: 'x'.repeat(21), Version: 0 }),
       "400 VALUE_INVALID: Invalid value for property 'Name' of type Edm.String: the length is 21 characters, more than the MaxLength of 20.",
@@ -248,11 +219,6 @@ describe('MemoryProvider.create', () => {
           },
         ),
       "404 ENTITY_NOT_FOUND: No entity with the key (8L) exists in 'Customers'.",
-    ],
-    [
-      'a media resource for a type without a stream',
-      () => createOf(setOf(shopModelValue, 'Notes'), {}, { media: { contentType: 'text/plain', body: Buffer.from('x') } }),
-      '400 BAD_REQUEST: Shop.Note is not a media link entry type (m:HasStream); post an entry instead.',
     ],
   ])('refuses %s and changes nothing', async (_what, request, expected) => {
     await expectRefused(shop, () => shop.create(request(), CONTEXT), expected);
@@ -369,40 +335,6 @@ describe('MemoryProvider.create', () => {
       shop,
       () => shop.create(request, CONTEXT),
       `409 ENTITY_EXISTS: An entity with the key (OrderID=guid'${ORDER_C}',No=1) already exists in 'Lines'.`,
-    );
-  });
-
-  it('refuses an inline entry of the wrong set and two inline entries for a single-valued property', async () => {
-    const Customers = setOf(shopModelValue, 'Customers');
-    const wrongSet = createOf(
-      setOf(shopModelValue, 'Orders'),
-      { Total: '1', Modified: new Date(0) },
-      {
-        bindings: [{ property: navOf(shopModelValue, 'Orders', 'Customer'), targets: [ref(shopModelValue, 'Customers', { ID: '2' })] }],
-        inline: [{ property: navOf(shopModelValue, 'Orders', 'Lines'), entries: [createOf(Customers, { Name: 'x', Version: 0 })] }],
-      },
-    );
-    await expectRefused(
-      shop,
-      () => shop.create(wrongSet, CONTEXT),
-      "400 BODY_INVALID: The request body is invalid: 'Lines' links to an inline entry in 'Customers', but its targets are in 'Lines'.",
-    );
-    const twoManagers = createOf(
-      setOf(shopModelValue, 'Employees'),
-      {},
-      {
-        inline: [
-          {
-            property: navOf(shopModelValue, 'Employees', 'Manager'),
-            entries: [createOf(setOf(shopModelValue, 'Employees'), {}), createOf(setOf(shopModelValue, 'Employees'), {})],
-          },
-        ],
-      },
-    );
-    await expectRefused(
-      shop,
-      () => shop.create(twoManagers, CONTEXT),
-      "400 BODY_INVALID: The request body is invalid: 'Manager' is single-valued but the body has 2 inline entries for it.",
     );
   });
 
@@ -667,22 +599,6 @@ describe('MemoryProvider.link', () => {
       () => linkOf('Categories', { ID: 0 }, 'Products', 'remove', ['Products', { ID: 1 }]),
       "404 ENTITY_NOT_FOUND: No entity with the key (1) exists in 'Categories(0)/Products'.",
     ],
-    [
-      'removing a many-valued link without a target',
-      () => linkOf('Categories', { ID: 0 }, 'Products', 'remove'),
-      '400 BAD_REQUEST: Name the link to remove: $links/Products(key).',
-    ],
-    [
-      'replacing a many-valued link',
-      () => linkOf('Categories', { ID: 0 }, 'Products', 'replace', ['Products', { ID: 1 }]),
-      "400 BAD_REQUEST: 'Products' is many-valued: add and remove its links one by one.",
-    ],
-    ['adding without a target', () => linkOf('Categories', { ID: 0 }, 'Products', 'add'), '400 BAD_REQUEST: A link to add needs a target entry.'],
-    [
-      'a target in the wrong set',
-      () => linkOf('Categories', { ID: 0 }, 'Products', 'add', ['Suppliers', { ID: 0 }]),
-      "400 BODY_INVALID: The request body is invalid: 'Products' links to Suppliers(0) in 'Suppliers', but its targets are in 'Products'.",
-    ],
   ])('refuses %s and changes nothing', async (_what, request, expected) => {
     await expectRefused(demo, () => demo.link(request(), CONTEXT), expected);
   });
@@ -889,11 +805,6 @@ describe('MemoryProvider media resources', () => {
       gallery,
       () => gallery.writeMedia(ref(model, 'Photos', { ID: 2 }), { contentType: 'image/png', body: png }, ifMatch('W/"0"', Photos().entityType), CONTEXT),
       '412 PRECONDITION_FAILED: The entity tag given in If-Match does not match the current entity tag.',
-    );
-    await expectRefused(
-      gallery,
-      () => gallery.writeMedia(ref(model, 'Albums', { ID: '1' }), { contentType: 'image/png', body: png }, undefined, CONTEXT),
-      '400 BAD_REQUEST: Gallery.Album is not a media link entry type (m:HasStream).',
     );
     await expectRefused(
       gallery,

@@ -7,11 +7,12 @@
 import type { EdmEntitySet, EdmEntityType, EdmModel } from '../edm/model';
 import { evaluate } from '../evaluate/evaluate';
 import type { Entity } from '../provider/types';
-import { encodeSkipToken, walkExpression } from '../uri';
+import { encodeSkipToken } from '../uri';
 import { toWellFormed } from '../util';
 import type { ExprNode } from '../uri/expr/ast';
 import type { ExpandItem, OrderByItem, QueryOptions, SelectExpand } from '../uri/types';
 import { entityKey } from '../provider/keys';
+import { navigationExpansion as kitNavigationExpansion } from '../provider/pushdown';
 
 /** How many entries to ask the provider for, and the page size that applies (if any). */
 interface PagePlan {
@@ -39,13 +40,8 @@ export function encodeQueryValue(value: string): string {
   return encodeURIComponent(toWellFormed(value)).replace(READABLE, (escape) => decodeURIComponent(escape));
 }
 
-interface ExpansionNode {
-  readonly item: { property: ExpandItem['property']; entitySet: EdmEntitySet };
-  readonly children: Map<string, ExpansionNode>;
-}
-
-function freezeExpansion(children: ReadonlyMap<string, ExpansionNode>): readonly ExpandItem[] {
-  return Object.freeze([...children.values()].map((node) => Object.freeze({ ...node.item, select: undefined, expand: freezeExpansion(node.children) })));
+function freezeExpansion(items: readonly ExpandItem[]): readonly ExpandItem[] {
+  return Object.freeze(items.map((item) => Object.freeze({ ...item, expand: freezeExpansion(item.expand) })));
 }
 
 /**
@@ -62,32 +58,14 @@ export function orderByExpansion(orderBy: readonly OrderByItem[], entitySet: Edm
   );
 }
 
-/** The `$expand` tree of the navigation properties `expressions` read through, or undefined when they read none. */
+/** The `$expand` tree of the navigation properties `expressions` read through (the kit's), or undefined when they read none. */
 export function navigationExpansion(expressions: readonly (ExprNode | undefined)[], entitySet: EdmEntitySet, model: EdmModel): SelectExpand | undefined {
-  const root = new Map<string, ExpansionNode>();
-  for (const expression of expressions) {
-    if (expression === undefined) continue;
-    walkExpression(expression, {
-      Member(node) {
-        // A path after `cast(...)` starts at the same entity; only navigation steps need loading.
-        let level = root;
-        let source = entitySet;
-        for (const step of node.steps ?? []) {
-          if (step.kind !== 'Navigation') break;
-          const target = model.navigationTarget(source, step.property);
-          if (target === undefined) break;
-          let child = level.get(step.name);
-          if (child === undefined) {
-            child = { item: { property: step.property, entitySet: target }, children: new Map() };
-            level.set(step.name, child);
-          }
-          level = child.children;
-          source = target;
-        }
-      },
-    });
-  }
-  return root.size === 0 ? undefined : Object.freeze({ select: undefined, expand: freezeExpansion(root) });
+  const items = kitNavigationExpansion(
+    expressions.filter((expression): expression is ExprNode => expression !== undefined),
+    entitySet,
+    model,
+  );
+  return items.length === 0 ? undefined : Object.freeze({ select: undefined, expand: freezeExpansion(items) });
 }
 
 /** True when every path of `needed` is expanded in `given` (the entities already hold the related data). */

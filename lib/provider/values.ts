@@ -15,7 +15,19 @@ import { canonicalTime, isWritableTime, parseDateTimeText, parseJsonDateText } f
 import type { ComplexValue, EdmPrimitiveTypeName, PrimitiveValue, PropertyValue } from '../edm/primitives';
 
 /** A converted value (`ok: true`), or why the input is not one (`detail`, English, for a message). */
-export type CoerceResult<T> = { readonly ok: true; readonly value: T } | { readonly ok: false; readonly detail: string };
+export type CoerceResult<T> =
+  | {
+      /** The value has the model's form. */
+      readonly ok: true;
+      /** The value in the model's JavaScript form. */
+      readonly value: T;
+    }
+  | {
+      /** The value cannot be read as the property's type. */
+      readonly ok: false;
+      /** Why, in English for a message (`'out of the Int64 range'`). */
+      readonly detail: string;
+    };
 
 // The JSON forms of a data file that are not the XML text forms: `\/Date(ms)\/` and the float spellings.
 const JSON_DATE_PREFIX = '/Date(';

@@ -126,8 +126,6 @@ export class SqlProvider implements DataProvider {
   private readonly retryAfterSeconds: number;
   /** The media type of each media link entry read, for `mediaOf` (writers ask per entry, synchronously). */
   private readonly mediaTypes = new WeakMap<Entity, string>();
-  /** The entity type of each entity read (derived types), for the evaluator's `isof`. */
-  private readonly types = new WeakMap<Entity, EdmEntityType>();
 
   /** Resolve and check the mapping (SqlMappingError names every problem); nothing is read until the first request. */
   constructor(options: SqlProviderOptions) {
@@ -162,10 +160,8 @@ export class SqlProvider implements DataProvider {
       streamSnapshot: options.streamSnapshot ?? this.db.engine === 'postgres',
       streamIdleTimeoutMs: positiveInteger(options.streamIdleTimeoutMs, 60_000, 'streamIdleTimeoutMs'),
       seen: (row) => {
-        this.types.set(row.entity, row.type);
         if (row.contentType !== undefined) this.mediaTypes.set(row.entity, row.contentType);
       },
-      typeOf: (entity) => this.types.get(entity),
       mapError: (error, filter) => this.mapError(error, 'read', filter),
       ...(this.statementTimeoutMs === undefined ? {} : { statementTimeoutMs: this.statementTimeoutMs }),
     };

@@ -28,9 +28,8 @@ export interface ReadSettings {
   readonly chunkSize: number;
   readonly streamSnapshot: boolean;
   readonly streamIdleTimeoutMs: number;
-  /** Sees every row read (types and media types are remembered per entity). */
+  /** Sees every row read (the provider remembers media types per entity). */
   readonly seen: (row: DecodedRow) => void;
-  readonly typeOf: (entity: Entity) => EdmEntityType | undefined;
   /** Database errors to OData errors (for chunks read after `query` returned). */
   readonly mapError: (error: unknown, filter: ExprNode | undefined) => unknown;
   /** Set inside a write transaction or changeset: every statement runs on it, nothing streams. */
@@ -48,6 +47,20 @@ function openScope(settings: ReadSettings, snapshot: boolean): Promise<ReadScope
 
 function expandContext(settings: ReadSettings, executor: SqlKysely): ExpandContext {
   return { compiled: settings.compiled, dialect: settings.db.dialect, executor, seen: settings.seen };
+}
+
+/**
+ * The context of a read the evaluator finishes, with the entity type of every row it reads (for
+ * `isof`). Only these reads remember types: a WeakMap entry per entity of every pushed-down read
+ * cost several per cent of a feed's CPU, and made each garbage collection slower.
+ */
+function evaluatorContext(settings: ReadSettings, executor: SqlKysely): { context: ExpandContext; typeOf: (entity: Entity) => EdmEntityType | undefined } {
+  const types = new WeakMap<Entity, EdmEntityType>();
+  const seen = (row: DecodedRow): void => {
+    types.set(row.entity, row.type);
+    settings.seen(row);
+  };
+  return { context: { ...expandContext(settings, executor), seen }, typeOf: (entity) => types.get(entity) };
 }
 
 /** True when an empty result may mean that the path itself names nothing (a 404). */
@@ -118,7 +131,8 @@ export async function queryEntities(settings: ReadSettings, request: QueryReques
     let continueAt: SkipTokenPosition | undefined;
     let remaining = 0;
     if (!pushedDown) {
-      ({ rows, count } = await evaluateRead(statement, request, context, settings.typeOf, chunkSize));
+      const evaluator = evaluatorContext(settings, scope.executor);
+      ({ rows, count } = await evaluateRead(statement, request, evaluator.context, evaluator.typeOf, chunkSize));
     } else {
       const skip = single ? 0 : Math.max(0, request.skip ?? 0);
       // A feed that may stream without a continuable order (rare) is read whole.
@@ -178,14 +192,14 @@ export async function countEntities(settings: ReadSettings, request: CountReques
     if (statement.residual === undefined) {
       count = await countRows(scope.executor, compiled, db.dialect, request.path, request.filter);
     } else {
-      const context = expandContext(settings, scope.executor);
+      const evaluator = evaluatorContext(settings, scope.executor);
       count =
         (
           await evaluateRead(
             statement,
             { orderBy: [], skip: undefined, top: undefined, skipToken: undefined, count: true },
-            context,
-            settings.typeOf,
+            evaluator.context,
+            evaluator.typeOf,
             settings.chunkSize,
           )
         ).count ?? 0;

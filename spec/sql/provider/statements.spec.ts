@@ -31,13 +31,20 @@ let operations: RunningServer;
 function serve(
   model: EdmModel,
   db: SqlDatabase,
-  options: { schema?: string; chunkSize?: number; statementTimeoutMs?: number; operations?: SqlProviderOptions['operations'] } = {},
+  options: {
+    schema?: string;
+    chunkSize?: number;
+    streamSnapshot?: boolean;
+    statementTimeoutMs?: number;
+    operations?: SqlProviderOptions['operations'];
+  } = {},
 ): Promise<RunningServer> {
   const provider = new SqlProvider({
     model,
     db,
     mapping: options.schema === undefined ? {} : { schema: options.schema },
     chunkSize: options.chunkSize,
+    streamSnapshot: options.streamSnapshot,
     operations: options.operations,
     statementTimeoutMs: options.statementTimeoutMs,
   });
@@ -162,6 +169,7 @@ describe('on PGlite, statements that share a snapshot share the held session, wi
   const wire: string[] = [];
   let onWire: RunningServer;
   let withTimeout: RunningServer;
+  let inSnapshot: RunningServer;
 
   beforeAll(async () => {
     const recorded: PGliteLike = {
@@ -177,10 +185,11 @@ describe('on PGlite, statements that share a snapshot share the held session, wi
     };
     onWire = await serve(DEMO_MODEL, pglite(recorded));
     withTimeout = await serve(DEMO_MODEL, pglite(recorded), { statementTimeoutMs: 5000 });
+    inSnapshot = await serve(DEMO_MODEL, pglite(recorded), { chunkSize: 10, streamSnapshot: true });
   });
 
   afterAll(async () => {
-    await Promise.all([onWire?.close(), withTimeout?.close()]);
+    await Promise.all([onWire?.close(), withTimeout?.close(), inSnapshot?.close()]);
   });
 
   async function wireOf(server: RunningServer, path: string): Promise<string[]> {
@@ -197,6 +206,16 @@ describe('on PGlite, statements that share a snapshot share the held session, wi
     ['Products(1)?$format=json', ['select']],
   ])('%s: %j', async (path, statements) => {
     expect(await wireOf(onWire, path)).toEqual(statements);
+  });
+
+  it('a feed that may stream in one snapshot but ends in its first chunk is one statement (its own snapshot)', async () => {
+    expect(await wireOf(inSnapshot, 'Products?$format=json&$filter=ID lt 10')).toEqual(['select']);
+  });
+
+  it('a feed that goes on past its first chunk reads that chunk again in the snapshot, then the rest', async () => {
+    const statements = await wireOf(inSnapshot, 'Products?$format=json&$filter=ID lt 25');
+    // The first chunk without a snapshot, again in it, then chunks of 10 until a short one: 10 + 10 + 5 rows.
+    expect(statements).toEqual(['select', 'select', 'select', 'select']);
   });
 
   it('a statement timeout still needs a transaction (set_config(..., true) lives in one)', async () => {

@@ -36,6 +36,10 @@ export interface DecodedRow {
   readonly contentType: string | undefined;
 }
 
+/** The links of a row that reads no link columns (shared: DecodedRow.links is read-only). */
+const NO_LINKS: ReadonlyMap<string, unknown> = new Map();
+const NONE_ABSENT: ReadonlySet<string> = new Set();
+
 /** The projection of one aliased table in one statement. */
 export class Projection {
   /** The select-list items (`"t"."Name" as "c3"`). */
@@ -103,24 +107,29 @@ export class Projection {
   decode(row: Readonly<Record<string, unknown>>): DecodedRow {
     const type = this.typeOf(row);
     const entity: Entity = {};
-    const absent = new Set<string>();
+    // Allocated only for rows that need them (a feed of flat rows without links makes none).
+    let absent: Set<string> | undefined;
     for (const { plan: column, name } of this.read) {
       const { path } = column;
       if (path.declaringType !== this.plan.entitySet.entityType && !derivesFrom(type, path.declaringType)) continue;
       const raw = row[name];
       if (column.type === undefined) {
-        if (raw === null || raw === undefined) absent.add(path.path);
+        if (raw === null || raw === undefined) (absent ??= new Set<string>()).add(path.path);
         continue;
       }
       if (path.properties.length === 1) {
         entity[path.path] = fromSqlValue(column.type, raw);
         continue;
       }
-      this.setMember(entity, column, fromSqlValue(column.type, raw), absent);
+      this.setMember(entity, column, fromSqlValue(column.type, raw), absent ?? NONE_ABSENT);
     }
     if (this.dynamicName !== undefined) Object.assign(entity, decodeDynamicProperties(row[this.dynamicName]));
-    const links = new Map<string, unknown>();
-    for (const [column, name] of this.linkNames) links.set(column, row[name]);
+    let links: ReadonlyMap<string, unknown> = NO_LINKS;
+    if (this.linkNames.size > 0) {
+      const read = new Map<string, unknown>();
+      for (const [column, name] of this.linkNames) read.set(column, row[name]);
+      links = read;
+    }
     const contentType = this.contentTypeName === undefined ? undefined : row[this.contentTypeName];
     return { entity, type, links, contentType: typeof contentType === 'string' ? contentType : undefined };
   }

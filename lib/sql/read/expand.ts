@@ -80,7 +80,7 @@ async function expandItem(context: ExpandContext, plan: SetPlan, parents: readon
   const allChildren: DecodedRow[] = [];
   if (tuples.size > 0) {
     const aliases = new Aliases();
-    const projection = new Projection(
+    const projection = Projection.of(
       link.target,
       't',
       { select: item.select, linkColumns: linkColumnsFor(compiled, link.target, item.expand) },

@@ -51,7 +51,7 @@ export class JoinedExpansions {
       const link = compiled.link(plan.entitySet, item.property);
       const target = aliases.take('x');
       this.joins.push(linkJoin(link, alias, target, 'left join', aliases));
-      const projection = new Projection(
+      const projection = Projection.of(
         link.target,
         target,
         { select: item.select, linkColumns: linkColumnsFor(compiled, link.target, item.expand) },

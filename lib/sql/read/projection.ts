@@ -40,8 +40,32 @@ export interface DecodedRow {
 const NO_LINKS: ReadonlyMap<string, unknown> = new Map();
 const NONE_ABSENT: ReadonlySet<string> = new Set();
 
+/** Projections that read every column, per dialect and set plan, by alias, prefix and link columns. */
+const everyColumn = new WeakMap<SqlDialect, WeakMap<SetPlan, Map<string, Projection>>>();
+
 /** The projection of one aliased table in one statement. */
 export class Projection {
+  /**
+   * A projection, shared when it reads every column of a set without a media side table: it
+   * depends only on the plan, dialect, alias, prefix and link columns (all from the model, so
+   * the cache is bounded), and building its column list of Kysely nodes per request was a
+   * visible share of a read's CPU. A `$select` (unbounded combinations) or a media join (which
+   * takes an alias of the statement) builds its own.
+   */
+  static of(plan: SetPlan, alias: string, needs: ProjectionNeeds, aliases: Aliases, prefix: string, dialect: SqlDialect): Projection {
+    const everything = needs.select === undefined || needs.select.allProperties;
+    if (!everything || plan.media !== undefined) return new Projection(plan, alias, needs, aliases, prefix, dialect);
+    let byPlan = everyColumn.get(dialect);
+    if (byPlan === undefined) everyColumn.set(dialect, (byPlan = new WeakMap()));
+    let byShape = byPlan.get(plan);
+    if (byShape === undefined) byPlan.set(plan, (byShape = new Map<string, Projection>()));
+    const key = [alias, prefix, ...(needs.linkColumns ?? [])].join('\u0000');
+    let projection = byShape.get(key);
+    if (projection === undefined)
+      byShape.set(key, (projection = new Projection(plan, alias, { select: undefined, linkColumns: needs.linkColumns }, aliases, prefix, dialect)));
+    return projection;
+  }
+
   /** The select-list items (`"t"."Name" as "c3"`). */
   readonly columns: Sql[] = [];
   /** Joins the projection needs (the media side table). */
@@ -53,7 +77,7 @@ export class Projection {
   private dynamicName: string | undefined;
   private contentTypeName: string | undefined;
 
-  constructor(
+  private constructor(
     readonly plan: SetPlan,
     readonly alias: string,
     needs: ProjectionNeeds,

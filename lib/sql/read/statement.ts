@@ -93,7 +93,7 @@ export class ReadStatement {
     const canContinue = options.continuable && this.order !== undefined;
     this.orderValues = (canContinue ? translated(() => request.orderBy.map((item) => compileExpressionSql(item.expression, context))) : undefined) ?? [];
     const { select, expand } = request.selectExpand;
-    this.projection = new Projection(
+    this.projection = Projection.of(
       this.source.plan,
       this.source.alias,
       {

@@ -11,26 +11,15 @@ import { conditionalWriteError } from '../../provider/precondition';
 import { writtenProperties } from '../../provider/sent';
 import type { CreateRequest, UpdateRequest } from '../../provider/types';
 import type { EntityKey } from '../../uri/types';
-import type { Sql, SqlDialect } from '../dialect';
+import type { Sql } from '../dialect';
 import type { SetPlan } from '../mapping/compiled';
 import { Aliases } from '../read/joins';
 import { Projection, type DecodedRow } from '../read/projection';
 import { columnsMatch, keyTypes, keyValues, type WriteScope } from './links';
 
-/** The projection of a written row, built once per set and dialect (it depends on nothing else; a write is a hot path). */
-const returningProjections = new WeakMap<SqlDialect, WeakMap<SetPlan, Projection>>();
-
-function returningProjection(plan: SetPlan, dialect: SqlDialect): Projection {
-  let byPlan = returningProjections.get(dialect);
-  if (byPlan === undefined) returningProjections.set(dialect, (byPlan = new WeakMap()));
-  let projection = byPlan.get(plan);
-  if (projection === undefined) byPlan.set(plan, (projection = new Projection(plan, 't', { select: undefined }, new Aliases(), 'c', dialect)));
-  return projection;
-}
-
 /** Run a data-modifying statement that ends in `returning *` and decode the rows it wrote. */
 export async function writeReturning(scope: WriteScope, plan: SetPlan, statement: Sql): Promise<DecodedRow[]> {
-  const projection = returningProjection(plan, scope.dialect);
+  const projection = Projection.of(plan, 't', { select: undefined }, new Aliases(), 'c', scope.dialect);
   const joins = sql.join(projection.joins, sql` `);
   const result = await sql<
     Record<string, unknown>

@@ -218,6 +218,19 @@ describe('on PGlite, statements that share a snapshot share the held session, wi
     expect(statements).toEqual(['select', 'select', 'select', 'select']);
   });
 
+  it('a POST is BEGIN, one INSERT returning the stored row, COMMIT: no read-back statement', async () => {
+    wire.length = 0;
+    const answer = await fetch(`${onWire.url}/odata/Products`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', accept: 'application/json' },
+      body: JSON.stringify({ ID: 900001, Name: 'Wire', Description: 'counted', ReleaseDate: '/Date(0)/', Rating: 1, Price: '1.5' }),
+    });
+    expect(answer.status).toBe(201);
+    const statements = [...wire];
+    await instance.query('delete from "Products" where "ID" = 900001');
+    expect(statements).toEqual(['start', 'with', 'commit']);
+  });
+
   it('a statement timeout still needs a transaction (set_config(..., true) lives in one)', async () => {
     expect(await wireOf(withTimeout, 'Products?$format=json&$expand=Category/Products&$top=50')).toEqual([
       'start',

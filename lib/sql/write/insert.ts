@@ -140,18 +140,13 @@ export { insertMedia as writeMediaRow };
  */
 export async function insertEntry(scope: CreateScope, request: CreateRequest, inherited: ReadonlyMap<string, Sql> = new Map()): Promise<DecodedRow> {
   const { entitySet, media } = request;
-  const type = entitySet.entityType;
   const plan = scope.compiled.sets.get(entitySet) as SetPlan;
-  if (media !== undefined && !type.hasStream)
-    throw ODataError.fromCode('BAD_REQUEST', { detail: `${type.qualifiedName} is not a media link entry type (m:HasStream); post an entry instead.` });
   const values = media === undefined ? request.values : mediaEntryValues(request.entityType, request.values, media.slug);
   const columns = insertColumns(scope, plan, request, values);
   for (const [column, value] of inherited) columns.set(column, value);
   const after: ((key: EntityKey) => Promise<void>)[] = [];
 
   for (const inline of request.inline) {
-    if (!inline.property.isCollection && inline.entries.length > 1)
-      throw bodyInvalid(`'${inline.property.name}' is single-valued but the body has ${inline.entries.length} inline entries for it.`);
     for (const entry of inline.entries) {
       const link = linkTo(scope, entitySet, inline.property, entry.entitySet, 'an inline entry');
       if (link.holder === 'source') {
@@ -173,8 +168,6 @@ export async function insertEntry(scope: CreateScope, request: CreateRequest, in
     }
   }
   for (const binding of request.bindings) {
-    if (!binding.property.isCollection && binding.targets.length > 1)
-      throw bodyInvalid(`'${binding.property.name}' is single-valued but the body links it to ${binding.targets.length} entries.`);
     for (const target of binding.targets) {
       const link = linkTo(scope, entitySet, binding.property, target.entitySet, label(target));
       if (link.holder === 'source') setForeignKey(columns, link, link.sourceColumns, keyValues(link.target, target.key), scope);

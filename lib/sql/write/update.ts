@@ -91,19 +91,7 @@ export async function updateEntry(scope: CreateScope, request: UpdateRequest): P
   // Links whose foreign key the row holds change in the same statement.
   const later: (() => Promise<void>)[] = [];
   for (const binding of request.bindings) {
-    if (!binding.property.isCollection && binding.targets.length > 1) {
-      throw ODataError.fromCode('BODY_INVALID', {
-        detail: `'${binding.property.name}' is single-valued but the body links it to ${binding.targets.length} entries.`,
-      });
-    }
     const link = scope.compiled.link(entitySet, binding.property);
-    for (const target of binding.targets) {
-      if (target.entitySet !== link.target.entitySet) {
-        throw ODataError.fromCode('BODY_INVALID', {
-          detail: `'${binding.property.name}' links to an entry in '${target.entitySet.name}', but its targets are in '${link.target.entitySet.name}'.`,
-        });
-      }
-    }
     const [target] = binding.targets;
     if (link.holder === 'source' && !binding.property.isCollection) {
       link.sourceColumns.forEach((column, i) =>

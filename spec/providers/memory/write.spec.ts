@@ -103,6 +103,30 @@ const PRODUCT = { ReleaseDate: new Date('2020-01-01T00:00:00Z'), Rating: 3, Pric
 // create
 // ---------------------------------------------------------------------------------------------
 
+const ORDER_C = '22222222-2222-4222-8222-222222222222';
+
+/** A new Customer (of the shop `model`) with order ORDER_C inline, holding two inline lines numbered `lineNos`, then `more` orders. */
+function deepCustomer(model: EdmModel, lineNos: readonly [number, number], ...more: CreateRequest[]): CreateRequest {
+  const Lines = setOf(model, 'Lines');
+  const order = createOf(
+    setOf(model, 'Orders'),
+    { ID: ORDER_C, Total: '3', Modified: new Date(0) },
+    {
+      inline: [
+        {
+          property: navOf(model, 'Orders', 'Lines'),
+          entries: [createOf(Lines, { OrderID: ORDER_C, No: lineNos[0], Quantity: 2 }), createOf(Lines, { OrderID: ORDER_C, No: lineNos[1], Quantity: 4 })],
+        },
+      ],
+    },
+  );
+  return createOf(
+    setOf(model, 'Customers'),
+    { Name: 'Deep', Version: 0 },
+    { inline: [{ property: navOf(model, 'Customers', 'Orders'), entries: [order, ...more] }] },
+  );
+}
+
 describe('MemoryProvider.create', () => {
   let model: EdmModel;
   let demo: MemoryProvider;
@@ -259,37 +283,7 @@ describe('MemoryProvider.create', () => {
   it('inserts an inline tree (deep insert) with generated keys, all linked', async () => {
     const Customers = setOf(shopModelValue, 'Customers');
     const Orders = setOf(shopModelValue, 'Orders');
-    const Lines = setOf(shopModelValue, 'Lines');
-    const ORDER_C = '22222222-2222-4222-8222-222222222222';
-    const created = await shop.create(
-      createOf(
-        Customers,
-        { Name: 'Deep', Version: 0 },
-        {
-          inline: [
-            {
-              property: navOf(shopModelValue, 'Customers', 'Orders'),
-              entries: [
-                createOf(
-                  Orders,
-                  { ID: ORDER_C, Total: '3', Modified: new Date(0) },
-                  {
-                    inline: [
-                      {
-                        property: navOf(shopModelValue, 'Orders', 'Lines'),
-                        entries: [createOf(Lines, { OrderID: ORDER_C, No: 1, Quantity: 2 }), createOf(Lines, { OrderID: ORDER_C, No: 2, Quantity: 4 })],
-                      },
-                    ],
-                  },
-                ),
-                createOf(Orders, { Total: '4', Modified: new Date(0) }),
-              ],
-            },
-          ],
-        },
-      ),
-      CONTEXT,
-    );
+    const created = await shop.create(deepCustomer(shopModelValue, [1, 2], createOf(Orders, { Total: '4', Modified: new Date(0) })), CONTEXT);
     expect(created).toEqual({ ID: '9007199254740994', Name: 'Deep', Version: 0 });
     const orders = storeOf(shop).related(Customers, '9007199254740994', navOf(shopModelValue, 'Customers', 'Orders'));
     expect(orders.map((order) => order.Total)).toEqual(['3', '4']);
@@ -302,35 +296,8 @@ describe('MemoryProvider.create', () => {
   });
 
   it('rolls a deep insert back completely when a nested entry fails', async () => {
-    const Orders = setOf(shopModelValue, 'Orders');
-    const Lines = setOf(shopModelValue, 'Lines');
-    const ORDER_C = '22222222-2222-4222-8222-222222222222';
-    const request = createOf(
-      setOf(shopModelValue, 'Customers'),
-      { Name: 'Deep', Version: 0 },
-      {
-        inline: [
-          {
-            property: navOf(shopModelValue, 'Customers', 'Orders'),
-            entries: [
-              createOf(
-                Orders,
-                { ID: ORDER_C, Total: '3', Modified: new Date(0) },
-                {
-                  inline: [
-                    {
-                      property: navOf(shopModelValue, 'Orders', 'Lines'),
-                      // The second line repeats the first one's key: the whole tree goes.
-                      entries: [createOf(Lines, { OrderID: ORDER_C, No: 1, Quantity: 2 }), createOf(Lines, { OrderID: ORDER_C, No: 1, Quantity: 4 })],
-                    },
-                  ],
-                },
-              ),
-            ],
-          },
-        ],
-      },
-    );
+    // The second line repeats the first one's key: the whole tree goes.
+    const request = deepCustomer(shopModelValue, [1, 1]);
     await expectRefused(
       shop,
       () => shop.create(request, CONTEXT),

@@ -6,12 +6,15 @@
  */
 const fs = require('fs');
 
-/** `{ engine, pglite?: PGlite instance, url? }`. */
-async function openEngine(env = process.env) {
+/**
+ * `{ engine, pglite?: PGlite instance, url? }`. `parsers`: the PGlite instance's type parsers (ours
+ * passes `pgliteParsers`, as docs/sql-provider.md recommends for an instance of your own).
+ */
+async function openEngine(env = process.env, { parsers } = {}) {
   const engine = env.BENCH_ENGINE;
   if (engine === 'pglite') {
     const { PGlite } = require('@electric-sql/pglite');
-    const instance = new PGlite({ loadDataDir: new Blob([fs.readFileSync(env.BENCH_PGLITE_DUMP)]) });
+    const instance = new PGlite({ loadDataDir: new Blob([fs.readFileSync(env.BENCH_PGLITE_DUMP)]), ...(parsers === undefined ? {} : { parsers }) });
     await instance.waitReady;
     return { engine, pglite: instance };
   }

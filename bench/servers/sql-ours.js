@@ -6,12 +6,12 @@
  */
 const express = require('express');
 const { odata, loadEdmx } = require('express-odata-v2');
-const { SqlProvider, pglite, postgres } = require('express-odata-v2/sql');
+const { SqlProvider, pglite, pgliteParsers, postgres } = require('express-odata-v2/sql');
 const { readMetadata } = require('../data');
 const { serveChild } = require('./child');
 const { openEngine } = require('./sql-engine');
 
-openEngine().then(
+openEngine(process.env, { parsers: pgliteParsers }).then(
   ({ engine, pglite: instance, url }) => {
     const model = loadEdmx(readMetadata());
     const db = engine === 'pglite' ? pglite(instance) : postgres(url);

@@ -31,7 +31,7 @@ export type { IntrospectOptions, IntrospectionResult, IntrospectionWarning, Intr
 export { createSchema } from './schema/create-schema';
 export { seed } from './schema/seed';
 export type { SeedOptions } from './schema/seed';
-export { pglite } from './pglite';
+export { pglite, pgliteParsers } from './pglite';
 export type { PGliteDatabaseOptions, PGliteLike, PGliteResultLike } from './pglite';
 export { postgres } from './postgres';
 export type { PgClientLike, PgPoolLike, PgQueryConfig, PgResultLike, PostgresDatabaseOptions } from './postgres';

@@ -3,6 +3,12 @@
  * is ONE session, so it sits behind a pool of size one of our own: a transaction keeps the session
  * from BEGIN to COMMIT and every other statement queues (first come, first served), so two
  * changesets never interleave inside one transaction.
+ *
+ * Two costs PGlite adds per statement are avoided: a `parsers` query option makes PGlite merge its
+ * whole parser table (300-odd types) on every query, so an instance made with `pgliteParsers` (as
+ * `pglite()` and `pglite('./data')` make theirs) gets none; transaction control (BEGIN, COMMIT,
+ * ROLLBACK, savepoints) has no parameters and no rows, so it runs as a simple query
+ * (`exec`), one protocol message instead of five.
  */
 import * as nodeModule from 'module';
 import type * as PGliteModule from '@electric-sql/pglite';
@@ -29,8 +35,12 @@ export interface PGliteLike {
   readonly waitReady: Promise<void>;
   /** True once closed. */
   readonly closed: boolean;
+  /** The instance's type parsers by type OID (given to `new PGlite({ parsers })`, merged with PGlite's own). */
+  readonly parsers?: Readonly<Record<number, unknown>>;
   /** Run one statement with bound parameters and per-query type parsers (by type OID). */
   query(sql: string, params?: unknown[], options?: { parsers?: Readonly<Record<number, (text: string) => unknown>> }): Promise<PGliteResultLike>;
+  /** Run statements without parameters as one simple query (transaction control, when present). */
+  exec?(sql: string): Promise<unknown>;
   /** Close the database. */
   close(): Promise<void>;
 }
@@ -39,6 +49,22 @@ export interface PGliteLike {
 export type PGliteDatabaseOptions = SqlConnectionOptions;
 
 const COMMANDS: ReadonlySet<string> = new Set(['SELECT', 'INSERT', 'UPDATE', 'DELETE', 'MERGE']);
+
+/** The statements Kysely and SqlProvider send to control a transaction: no parameters, no rows. */
+const TRANSACTION_CONTROL = /^\s*(?:start transaction|begin|commit|rollback|savepoint|release)\b/i;
+
+/**
+ * The type parsers SqlProvider reads results with, by type OID: give them to your own instance
+ * (`new PGlite({ parsers: pgliteParsers })`) and `pglite(instance)` need not pass them with every
+ * query (which costs PGlite about 0.1 ms a statement). Other types keep PGlite's own parsers.
+ */
+export const pgliteParsers: Readonly<Record<number, (text: string) => unknown>> = PGLITE_PARSERS;
+
+/** True when `instance` parses every type as SqlProvider needs (it was made with `pgliteParsers`). */
+function parsesAsNeeded(instance: PGliteLike): boolean {
+  const own = instance.parsers;
+  return own !== undefined && Object.entries(PGLITE_PARSERS).every(([oid, parse]) => own[Number(oid)] === parse);
+}
 
 /** The pool of one: hands the session out under the queue. */
 class PGliteSessionPool implements PostgresPool {
@@ -73,10 +99,15 @@ class PGliteSessionPool implements PostgresPool {
 
 /** The session as a `pg`-style pool client for Kysely's PostgreSQL driver. */
 class PGliteClient implements PostgresPoolClient {
+  /** The `query` options: none when the instance already has our parsers. */
+  private readonly options: { parsers?: Readonly<Record<number, (text: string) => unknown>> };
+
   constructor(
     private readonly instance: PGliteLike,
     readonly release: () => void,
-  ) {}
+  ) {
+    this.options = parsesAsNeeded(instance) ? {} : { parsers: PGLITE_PARSERS };
+  }
 
   query<R>(sql: string, parameters: ReadonlyArray<unknown>): Promise<PostgresQueryResult<R>>;
   query<R>(cursor: PostgresCursor<R>): PostgresCursor<R>;
@@ -86,7 +117,11 @@ class PGliteClient implements PostgresPoolClient {
   }
 
   private async run<R>(sql: string, parameters: ReadonlyArray<unknown>): Promise<PostgresQueryResult<R>> {
-    const result = await this.instance.query(sql, [...parameters], { parsers: PGLITE_PARSERS });
+    if (parameters.length === 0 && this.instance.exec !== undefined && TRANSACTION_CONTROL.test(sql)) {
+      await this.instance.exec(sql);
+      return { command: 'SELECT', rowCount: 0, rows: [] };
+    }
+    const result = await this.instance.query(sql, [...parameters], this.options);
     const command = result.command !== undefined && COMMANDS.has(result.command) ? result.command : 'SELECT';
     return {
       command: command as PostgresQueryResult<R>['command'],
@@ -133,5 +168,6 @@ function loadPGlite(): typeof PGliteModule {
 
 async function openPGlite(dataDir: string | undefined): Promise<PGliteLike> {
   const { PGlite } = loadPGlite();
-  return dataDir === undefined ? new PGlite() : new PGlite(dataDir);
+  const options = { parsers: PGLITE_PARSERS };
+  return dataDir === undefined ? new PGlite(options) : new PGlite(dataDir, options);
 }

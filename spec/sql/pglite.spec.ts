@@ -6,7 +6,8 @@
  */
 import { sql } from 'kysely';
 import { SqlAcquireTimeoutError } from '../../lib/sql/errors';
-import { pglite, type PGliteLike } from '../../lib/sql/pglite';
+import { pglite, pgliteParsers, type PGliteLike } from '../../lib/sql/pglite';
+import { TYPE_OID } from '../../lib/sql/type-parsers';
 
 const pause = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
 
@@ -77,16 +78,26 @@ describe('pglite() over its own in-memory instance', () => {
 });
 
 describe('pglite() over an instance you made', () => {
-  function fakeInstance(): PGliteLike & { calls: unknown[][]; closed: boolean } {
+  /** A recording instance; `parsers`: the ones it was made with, `exec`: whether it has simple queries. */
+  function fakeInstance(made: { parsers?: Readonly<Record<number, unknown>>; exec?: boolean } = {}): PGliteLike & { calls: unknown[][]; closed: boolean } {
     const calls: unknown[][] = [];
     return {
       calls,
       closed: false,
       waitReady: Promise.resolve(),
+      ...(made.parsers === undefined ? {} : { parsers: made.parsers }),
       async query(text, params, options) {
         calls.push([text, params, options?.parsers === undefined ? 'no parsers' : 'parsers']);
         return text.startsWith('delete') ? { rows: [], command: 'DELETE', affectedRows: 4 } : { rows: [{ one: 1 }], command: 'SELECT', rowCount: 1 };
       },
+      ...(made.exec === true
+        ? {
+            async exec(text: string) {
+              calls.push([text, 'exec']);
+              return [];
+            },
+          }
+        : {}),
       async close() {
         this.closed = true;
       },
@@ -107,6 +118,54 @@ describe('pglite() over an instance you made', () => {
     await db.close();
     expect(instance.closed).toBe(false);
   });
+
+  it('passes no parsers when the instance was made with pgliteParsers (PGlite merges its whole table for each query that has some)', async () => {
+    const instance = fakeInstance({ parsers: { 1: () => 'theirs', ...pgliteParsers } });
+    const db = pglite(instance);
+    await sql`select ${1} as one`.execute(db.kysely);
+    expect(instance.calls).toEqual([['select $1 as one', [1], 'no parsers']]);
+  });
+
+  it('still passes them when the instance parses one of our types its own way', async () => {
+    const instance = fakeInstance({ parsers: { ...pgliteParsers, [TYPE_OID.numeric]: Number } });
+    const db = pglite(instance);
+    await sql`select ${1} as one`.execute(db.kysely);
+    expect(instance.calls).toEqual([['select $1 as one', [1], 'parsers']]);
+  });
+
+  it('runs transaction control as a simple query (exec) when the instance has one, everything else with its parameters', async () => {
+    const instance = fakeInstance({ exec: true });
+    const db = pglite(instance);
+    await db.kysely.transaction().execute(async (trx) => {
+      await sql`select ${1} as one`.execute(trx);
+    });
+    await expect(
+      db.kysely.transaction().execute(async () => {
+        throw new Error('undo');
+      }),
+    ).rejects.toThrow('undo');
+    expect(instance.calls).toEqual([
+      ['begin', 'exec'],
+      ['select $1 as one', [1], 'parsers'],
+      ['commit', 'exec'],
+      ['begin', 'exec'],
+      ['rollback', 'exec'],
+    ]);
+  });
+
+  it('reads int8, numeric and timestamps as exact text on an instance of its own (made with the parsers)', async () => {
+    const db = pglite();
+    try {
+      const { rows } = await sql<{
+        big: unknown;
+        exact: unknown;
+        at: unknown;
+      }>`select 9007199254740993::int8 as big, 0.1000000000000000000001::numeric as exact, '2024-01-02 03:04:05.123456'::timestamp as at`.execute(db.kysely);
+      expect(rows).toEqual([{ big: '9007199254740993', exact: '0.1000000000000000000001', at: '2024-01-02 03:04:05.123456' }]);
+    } finally {
+      await db.close();
+    }
+  }, 60_000);
 
   it('has no streaming yet: Kysely refuses stream() without a cursor class (the SQL provider brings one)', async () => {
     const db = pglite(fakeInstance());

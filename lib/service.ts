@@ -125,7 +125,7 @@ export function createService(input: ODataServiceOptions): Service {
       // $batch runs each operation and changeset as a unit of its own.
       if (unit === 'multiplexer') return await produce();
       // A write's answer is written inside its transaction and released only after the commit.
-      return await unitOfWork.write(request.context, async () => settled(await produce()));
+      return await unitOfWork.write(request.context, async () => settled(await produce()), { singleWrite: unit === 'single-write' });
     } catch (thrown) {
       return errorResponse(request, thrown, format);
     }

@@ -178,6 +178,7 @@ const TYPES: Readonly<Record<string, readonly string[]>> = {
     'Selection',
     'SkipTokenPosition',
     'SortDirection',
+    'TransactionOptions',
     'TransactionRunOptions',
     'TransactionScope',
     'UpdateRequest',

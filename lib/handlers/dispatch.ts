@@ -37,10 +37,15 @@ function isMethod(name: string): name is Method {
 
 /**
  * How the service runs a handler (handlers/unit-of-work.ts): a `read` (bounded, no transaction), a
- * `write` (inside the provider's transaction with its answer), or a `multiplexer` that runs units
- * of its own (`$batch`: each operation and changeset is one).
+ * `write` (inside the provider's transaction with its answer: a service operation, which may call
+ * any number of write methods), a `single-write` (the same, for handlers that call exactly one
+ * write method once: `TransactionOptions.singleWrite`), or a `multiplexer` that runs units of its
+ * own (`$batch`: each operation and changeset is one).
  */
-type UnitKind = 'read' | 'write' | 'multiplexer';
+type UnitKind = 'read' | 'write' | 'single-write' | 'multiplexer';
+
+/** What a row's non-GET handlers are: one write method call each, a service operation, or `$batch`. */
+type Writes = 'one' | 'any' | 'multiplexer';
 
 /** What dispatch finds for a method: the handler and how to run it. */
 interface Dispatched<P extends ResourcePath> {
@@ -68,17 +73,19 @@ interface ServiceRoutes {
 
 /**
  * A row with the handlers that exist (a provider method may be missing), frozen. GET is a read and
- * every other method a write, unless the row is a multiplexer.
+ * every other method a write (of one write method call, unless `writes` says otherwise), unless
+ * the row is a multiplexer.
  */
 function route<K extends ResourceKind>(
   handlers: NoInfer<{ readonly [M in Method]?: Handler<ResourcePathOf<K>> | undefined }>,
   accepts?: NoInfer<Route<K>['accepts']>,
-  multiplexer = false,
+  writes: Writes = 'one',
 ): Route<K> {
   const present: { [M in Method]?: Dispatched<ResourcePathOf<K>> } = {};
+  const write: UnitKind = writes === 'multiplexer' ? 'multiplexer' : writes === 'one' ? 'single-write' : 'write';
   for (const method of METHODS) {
     const handler = handlers[method];
-    if (handler !== undefined) present[method] = Object.freeze({ handler, unit: multiplexer ? 'multiplexer' : method === 'GET' ? 'read' : 'write' });
+    if (handler !== undefined) present[method] = Object.freeze({ handler, unit: writes === 'multiplexer' || method !== 'GET' ? write : 'read' });
   }
   return Object.freeze(accepts === undefined ? { handlers: Object.freeze(present) } : { handlers: Object.freeze(present), accepts });
 }
@@ -123,7 +130,7 @@ export function buildRoutes(provider: DataProvider, service: ServiceRoutes): Rou
   const routes: Routes = {
     ServiceDocument: route({ GET: readServiceDocument }),
     Metadata: route({ GET: readMetadata }),
-    Batch: route({ POST: service.batch }, undefined, true),
+    Batch: route({ POST: service.batch }, undefined, 'multiplexer'),
     EntitySet: route({ GET: readFeed, POST: createInCollection }),
     NavigationCollection: route({ GET: readFeed, POST: createInCollection }),
     Entity: route({ GET: readEntry, PUT: updateEntity, MERGE: updateEntity, PATCH: updateEntity, DELETE: deleteEntity }),
@@ -145,6 +152,7 @@ export function buildRoutes(provider: DataProvider, service: ServiceRoutes): Rou
     ServiceOperation: route(
       { GET: invokeOperation, POST: invokeOperation, PUT: invokeOperation, MERGE: invokeOperation, DELETE: invokeOperation },
       operationAccepts,
+      'any',
     ),
   };
   return Object.freeze(routes);

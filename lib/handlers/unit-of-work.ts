@@ -9,10 +9,14 @@
  *
  * With `providerTimeout`, the work of each unit is raced against it: 503 PROVIDER_TIMEOUT with
  * `Retry-After`, and the transaction's work rejects so the provider rolls it back.
+ *
+ * A write request that calls one write method is marked `singleWrite` for the provider
+ * (`TransactionOptions`), which may then commit that write as soon as it is done; never with
+ * `providerTimeout`, whose 503 must mean that nothing was written.
  */
 import type { ODataError } from '../errors';
 import type { RequestContext } from '../protocol/message';
-import type { DataProvider } from '../provider/types';
+import type { DataProvider, TransactionOptions } from '../provider/types';
 import { providerTimeoutError } from '../provider/timeout';
 
 /** Runs units of provider work for the service and `$batch`. */
@@ -20,7 +24,7 @@ export interface UnitOfWork {
   /** A read: bounded by the timeout, no transaction. */
   read<T>(context: RequestContext, work: () => Promise<T>): Promise<T>;
   /** A write: inside the provider's transaction (or the request's open one), bounded by the timeout. */
-  write<T>(context: RequestContext, work: () => Promise<T>): Promise<T>;
+  write<T>(context: RequestContext, work: () => Promise<T>, options?: TransactionOptions): Promise<T>;
   /** An async iterable whose every next item must come within the timeout (a streamed feed). */
   stream<T>(items: AsyncIterable<T>): AsyncIterable<T>;
 }
@@ -70,6 +74,8 @@ class Deadline {
   }
 }
 
+const SINGLE_WRITE: TransactionOptions = Object.freeze({ singleWrite: true });
+
 /** The unit of work of a service over `provider`; `timeout` in ms or undefined for none. */
 export function createUnitOfWork(provider: DataProvider, timeout: number | undefined): UnitOfWork {
   // Contexts whose transaction is open: their writes join it. One per request (or per $batch).
@@ -95,11 +101,12 @@ export function createUnitOfWork(provider: DataProvider, timeout: number | undef
     }
   }
 
-  function write<T>(context: RequestContext, work: () => Promise<T>): Promise<T> {
+  function write<T>(context: RequestContext, work: () => Promise<T>, options: TransactionOptions = {}): Promise<T> {
     if (open.has(context)) return work();
     if (timeout !== undefined) return boundedWrite(context, work, timeout);
     const inside = (): Promise<T> => joined(context, work);
-    return provider.transaction === undefined ? inside() : provider.transaction(inside, context);
+    if (provider.transaction === undefined) return inside();
+    return options.singleWrite === true ? provider.transaction(inside, context, SINGLE_WRITE) : provider.transaction(inside, context);
   }
 
   async function boundedWrite<T>(context: RequestContext, work: () => Promise<T>, limit: number): Promise<T> {

@@ -321,9 +321,27 @@ export interface DataProvider {
    * provider's own nested use must join the open transaction. `work` may be run again after a
    * failure that rolled everything back (a serialization failure or deadlock): each run starts
    * from a clean slate and only the last one's answer is sent. Without it, writes and changesets
-   * are not atomic.
+   * are not atomic. `options.singleWrite` (see `TransactionOptions`) marks the work of a write
+   * request that calls exactly one write method: a provider may then commit that write on its own
+   * (a single statement needs no BEGIN and COMMIT), before the service writes the answer.
    */
-  transaction?<T>(work: () => Promise<T>, context: RequestContext): Promise<T>;
+  transaction?<T>(work: () => Promise<T>, context: RequestContext, options?: TransactionOptions): Promise<T>;
+}
+
+/** What the service tells `DataProvider.transaction` about the work it runs. */
+export interface TransactionOptions {
+  /**
+   * True when `work` is one write request outside a `$batch` changeset (a POST, PUT, MERGE, PATCH
+   * or DELETE of an entry, a property, a `$value`, `$links` or a media resource; never a service
+   * operation), so it calls exactly one write method, once, perhaps after reads. A provider may
+   * then let that write commit when its method returns, without a transaction around the rest of
+   * `work`: a write that is one statement is atomic by itself. What changes is only the order of
+   * the commit and the writing of the answer: a failure after the write method returned (a value
+   * from the provider that the writers refuse) answers with the error and does not undo the write.
+   * The service never sets it when `limits.providerTimeout` is set, whose 503 promises that nothing
+   * was written. Absent or false: every write of `work` commits or rolls back together with it.
+   */
+  readonly singleWrite?: boolean;
 }
 
 /** A service operation's implementation: parameters are already typed EDM values. */

@@ -8,7 +8,7 @@
  * happened. The contract allows it: `transaction(work)` may run `work` again after a failure that
  * rolled everything back, and only the last run's answer is sent.
  */
-import type { DataProvider, RequestContext } from '../index';
+import type { DataProvider, RequestContext, TransactionOptions } from '../index';
 import type { ProviderUnderTest } from './types';
 
 /** How one armed transaction went. */
@@ -56,9 +56,11 @@ export function withRetryControl(underTest: ProviderUnderTest): { provider: Data
   if (inner.transaction === undefined) return { provider: inner, retry };
   const own = inner.transaction.bind(inner);
 
-  async function transaction<T>(work: () => Promise<T>, context: RequestContext): Promise<T> {
+  async function transaction<T>(work: () => Promise<T>, context: RequestContext, options?: TransactionOptions): Promise<T> {
+    if (!armed) return options === undefined ? own(work, context) : own(work, context, options);
+    // An armed run is rolled back after its write: it needs a transaction around all of its work,
+    // which `singleWrite` would let the provider leave out.
     const run = <R>(body: () => Promise<R>): Promise<R> => own(body, context);
-    if (!armed) return run(work);
     armed = false;
     const record: RetriedTransaction = { by: underTest.retryNextTransaction === undefined ? 'suite' : 'provider', runs: 0 };
     last = record;

@@ -90,8 +90,10 @@ function expectedOf(row: Row, capabilities: readonly WriteMethodName[], method: 
     return needs !== undefined && (needs === 'always' || capabilities.includes(needs));
   };
   const effective = method === 'HEAD' ? 'GET' : (method as Method);
-  // GET is a read, every other method a write (one unit of work); $batch runs units of its own.
-  if (allowedNow(effective)) return `handler (${row.kind === 'Batch' ? 'multiplexer' : effective === 'GET' ? 'read' : 'write'})`;
+  // GET is a read, every other method a write (one unit of work): of one write method call, except a
+  // service operation's, which may call any number; $batch runs units of its own.
+  const write = row.kind === 'ServiceOperation' ? 'write' : 'single-write';
+  if (allowedNow(effective)) return `handler (${row.kind === 'Batch' ? 'multiplexer' : effective === 'GET' ? 'read' : write})`;
   const allow = (['GET', 'POST', 'PUT', 'MERGE', 'PATCH', 'DELETE'] as const).filter(allowedNow).join(', ');
   return `405 METHOD_NOT_ALLOWED Allow: ${allow}`;
 }

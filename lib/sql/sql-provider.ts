@@ -6,7 +6,8 @@
  * level, large feeds in keyset chunks. What the translator refuses is finished by the shared
  * evaluator, exactly. Writes run in a transaction per request (a changeset's when inside one),
  * each as keyed statements with the If-Match values in their WHERE (write/), retried after a
- * serialization failure; plain reads may go to a replica.
+ * serialization failure; a write request that is one statement runs without BEGIN and COMMIT
+ * (TransactionOptions.singleWrite); plain reads may go to a replica.
  */
 import type { EdmEntityType, EdmModel } from '../edm/model';
 import type { RequestContext } from '../protocol/message';
@@ -24,6 +25,7 @@ import type {
   Precondition,
   QueryRequest,
   QueryResult,
+  TransactionOptions,
   UpdateRequest,
 } from '../provider/types';
 import type { SqlDatabase } from './database';
@@ -36,10 +38,10 @@ import { KeyReadCoalescer, isPlainKeyRead } from './read/key-reads';
 import { readMedia } from './read/media';
 import { readOnce } from './read/once';
 import { countEntities, queryEntities, type ReadSettings } from './read/query';
-import { insertEntry, type CreateScope } from './write/insert';
+import { insertEntry, isOneStatementCreate, type CreateScope } from './write/insert';
 import { writeLinkRequest } from './write/link-request';
-import { runInside, sqlBegin, type OpenTransaction, type SqlIsolationLevel, type SqlTransactionAttempt } from './write/begin';
-import { deleteEntry, updateEntry, writeMediaEntry } from './write/update';
+import { runInside, sqlAlone, sqlBegin, type OpenTransaction, type SqlIsolationLevel, type SqlTransactionAttempt } from './write/begin';
+import { deleteEntry, isOneStatementDelete, isOneStatementUpdate, updateEntry, writeMediaEntry } from './write/update';
 
 /** Options of `new SqlProvider(...)`. */
 export interface SqlProviderOptions {
@@ -77,7 +79,7 @@ export interface SqlProviderOptions {
   /**
    * Called in every write transaction after its work and before COMMIT, with the transaction and
    * the attempt number. For tests: throw (or run SQL that fails) with SQLSTATE 40001 to see the
-   * transaction run again.
+   * transaction run again. With this hook every write runs in a transaction (none runs alone).
    */
   readonly beforeCommit?: (attempt: SqlTransactionAttempt) => Promise<void>;
 }
@@ -119,6 +121,13 @@ export class SqlProvider implements DataProvider {
   /** The open write transaction of each request context (the kit's scope: joins, retries, 503 after the last attempt). */
   private readonly transactions = createTransactionScope<OpenTransaction>('SqlProvider');
   private readonly begin: BeginTransaction<OpenTransaction>;
+  /** How a write that is one statement runs when it is its request's only write: without BEGIN and COMMIT. */
+  private readonly alone: BeginTransaction<OpenTransaction> | undefined;
+  /**
+   * Contexts whose work is one write request (TransactionOptions.singleWrite) with no transaction
+   * opened for it, and whether its one write has begun (a second would not be atomic with it).
+   */
+  private readonly singleWrites = new WeakMap<RequestContext, { wrote: boolean }>();
   private readonly retries: TransactionRunOptions;
   /** Key reads of one request (a `$batch`'s GET parts) in one statement per set. */
   private readonly keyReads: KeyReadCoalescer;
@@ -147,6 +156,11 @@ export class SqlProvider implements DataProvider {
       beforeCommit: options.beforeCommit,
       mapError: (error) => this.mapError(error, 'update', undefined),
     });
+    // A statement outside a transaction runs at the server's default isolation, without the
+    // transaction's statement_timeout and hook: only the defaults let a write run alone.
+    const isolationLevel = options.isolationLevel ?? 'read committed';
+    const alone = isolationLevel === 'read committed' && this.statementTimeoutMs === undefined && options.beforeCommit === undefined;
+    this.alone = alone ? sqlAlone(this.db, this.compiled) : undefined;
     this.retries = {
       isRetryable: isRetryableTransactionError,
       attempts: positiveInteger(options.transactionAttempts, TRANSACTION_ATTEMPTS, 'transactionAttempts'),
@@ -173,7 +187,8 @@ export class SqlProvider implements DataProvider {
   async query(request: QueryRequest, context: RequestContext): Promise<QueryResult> {
     const alone = (one: QueryRequest): Promise<QueryResult> => this.read(context, (settings) => queryEntities(settings, one), one.filter);
     // Outside a transaction, key reads of one request that arrive together share a statement (read/key-reads.ts).
-    if (isPlainKeyRead(request) && this.transactions.current(context) === undefined) return this.keyReads.read(request, context, alone);
+    if (isPlainKeyRead(request) && this.transactions.current(context) === undefined && !this.singleWrites.has(context))
+      return this.keyReads.read(request, context, alone);
     return alone(request);
   }
 
@@ -184,17 +199,17 @@ export class SqlProvider implements DataProvider {
 
   /** Create an entry, its inline tree and its links, in one transaction; the stored entry with generated values. */
   async create(request: CreateRequest, context: RequestContext): Promise<Entity> {
-    return this.write(context, 'create', async (scope) => (await insertEntry(scope, request)).entity);
+    return this.write(context, 'create', async (scope) => (await insertEntry(scope, request)).entity, isOneStatementCreate(this.compiled, request));
   }
 
   /** PUT or MERGE: one UPDATE with the If-Match values in its WHERE and the tokens bumped; 404 or 412 when it changes nothing. */
   async update(request: UpdateRequest, context: RequestContext): Promise<Entity> {
-    return this.write(context, 'update', (scope) => updateEntry(scope, request));
+    return this.write(context, 'update', (scope) => updateEntry(scope, request), isOneStatementUpdate(this.compiled, request));
   }
 
   /** DELETE with the If-Match values in its WHERE; dependents cascade, unlink or refuse it (409) per the schema. */
   async delete(request: DeleteRequest, context: RequestContext): Promise<void> {
-    return this.write(context, 'delete', (scope) => deleteEntry(scope, request));
+    return this.write(context, 'delete', (scope) => deleteEntry(scope, request), isOneStatementDelete(this.compiled, request));
   }
 
   /** `$links`: add, replace or remove a link within the association's multiplicities. */
@@ -210,10 +225,19 @@ export class SqlProvider implements DataProvider {
   /**
    * Run `work` (a write with its answer, a `$batch` changeset) in one database transaction that
    * every write and read of `context` joins; run again from the start after a serialization
-   * failure or deadlock (at most `transactionAttempts` runs). A nested call joins.
+   * failure or deadlock (at most `transactionAttempts` runs). A nested call joins. A single write
+   * request (`options.singleWrite`) opens none up front: its write runs alone when it is one
+   * statement, else in a transaction of its own (reads before it go to the primary).
    */
-  async transaction<T>(work: () => Promise<T>, context: RequestContext): Promise<T> {
-    return this.transactions.run(context, this.begin, work, this.retries);
+  async transaction<T>(work: () => Promise<T>, context: RequestContext, options?: TransactionOptions): Promise<T> {
+    if (options?.singleWrite !== true || this.alone === undefined || this.transactions.current(context) !== undefined || this.singleWrites.has(context))
+      return this.transactions.run(context, this.begin, work, this.retries);
+    this.singleWrites.set(context, { wrote: false });
+    try {
+      return await work();
+    } finally {
+      this.singleWrites.delete(context);
+    }
   }
 
   /** The content type of a media link entry this provider read (from its side table). */
@@ -236,10 +260,10 @@ export class SqlProvider implements DataProvider {
     );
   }
 
-  /** A read: inside the context's open transaction when there is one (never the replica), else on its own, retried. */
+  /** A read: inside the context's open transaction when there is one (never the replica), else on its own, retried (a write request's on the primary). */
   private read<T>(context: RequestContext, read: (settings: ReadSettings) => Promise<T>, filter: QueryRequest['filter']): Promise<T> {
     const open = this.transactions.current(context);
-    if (open === undefined) return this.run(() => read(this.plainReads), filter);
+    if (open === undefined) return this.run(() => read(this.singleWrites.has(context) ? this.settings : this.plainReads), filter);
     return runInside(open, async (transaction) => {
       try {
         return await read({ ...this.settings, transaction });
@@ -249,15 +273,24 @@ export class SqlProvider implements DataProvider {
     });
   }
 
-  /** A write in the context's transaction (joined, or its own); database errors mapped, retryable ones left for the transaction. */
-  private write<T>(context: RequestContext, operation: SqlOperation, work: (scope: CreateScope) => Promise<T>): Promise<T> {
+  /**
+   * A write in the context's transaction (joined, or its own); database errors mapped, retryable
+   * ones left for the transaction. `oneStatement`: the write is a single statement, which runs
+   * alone (no BEGIN, no COMMIT) when it is the only write of a single write request.
+   */
+  private write<T>(context: RequestContext, operation: SqlOperation, work: (scope: CreateScope) => Promise<T>, oneStatement = false): Promise<T> {
     const inside = (open: OpenTransaction): Promise<T> =>
       runInside(open, (executor) =>
         work({ executor, compiled: this.compiled, dialect: this.db.dialect, seen: this.settings.seen, required: open.required }),
       ).catch((error: unknown) => {
         throw isRetryableTransactionError(error) ? error : this.mapError(error, operation, undefined);
       });
-    return this.transactions.run(context, this.begin, () => inside(this.current(context)), this.retries);
+    const single = this.transactions.current(context) === undefined ? this.singleWrites.get(context) : undefined;
+    if (single === undefined) return this.transactions.run(context, this.begin, () => inside(this.current(context)), this.retries);
+    if (single.wrote) return Promise.reject(new TypeError('SqlProvider: a second write in a request the service marked singleWrite.'));
+    single.wrote = true;
+    const begin = oneStatement && this.alone !== undefined ? this.alone : this.begin;
+    return this.transactions.run(context, begin, () => inside(this.current(context)), this.retries);
   }
 
   /** The open transaction of `context` (inside `transactions.run`, there always is one). */

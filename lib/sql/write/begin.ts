@@ -7,10 +7,13 @@
  * transaction met makes the attempt fail with it, even when the work turned it into an answer (a
  * changeset's failed part): PostgreSQL has aborted the transaction, only a rerun can commit it.
  * Required join-table links are counted before COMMIT (required-links.ts).
+ *
+ * A write request that is one statement (TransactionOptions.singleWrite, and a write whose
+ * predicate in insert.ts or update.ts says so) runs without BEGIN and COMMIT (`sqlAlone`):
+ * PostgreSQL makes a single statement atomic, and two round trips of three are saved.
  */
-import type { Transaction } from 'kysely';
 import type { BeginTransaction } from '../../provider/transaction';
-import type { SqlDatabase, SqlKysely, SqlSchema } from '../database';
+import type { SqlDatabase, SqlKysely } from '../database';
 import { isRetryableTransactionError } from '../errors';
 import type { CompiledMapping } from '../mapping/compiled';
 import { RequiredLinks } from './required-links';
@@ -40,7 +43,8 @@ export interface BeginSettings {
 
 /** One open transaction of a request context: the TransactionScope's handle. */
 export interface OpenTransaction {
-  readonly executor: Transaction<SqlSchema>;
+  /** Where its statements run: the transaction, or the pool for a write that is one statement run alone. */
+  readonly executor: SqlKysely;
   /** The first serialization failure or deadlock any statement of it met. */
   retryable: unknown;
   /** Entities whose required join-table links are counted before COMMIT. */
@@ -88,4 +92,13 @@ export function sqlBegin(settings: BeginSettings): BeginTransaction<OpenTransact
       throw mapped(open.retryable ?? error);
     }
   };
+}
+
+/**
+ * The BeginTransaction of a write that is one statement run alone: no BEGIN, no COMMIT, the
+ * statement commits by itself on a pooled connection. The scope still runs it again after a
+ * serialization failure or deadlock (a failed statement committed nothing).
+ */
+export function sqlAlone(db: SqlDatabase, compiled: CompiledMapping): BeginTransaction<OpenTransaction> {
+  return (body) => body({ executor: db.kysely, retryable: undefined, required: new RequiredLinks(compiled) });
 }

@@ -17,10 +17,11 @@ import { describeKey, entityKey } from '../../provider/keys';
 import { mediaEntryValues } from '../../provider/media-entry';
 import type { EntityKey } from '../../uri/types';
 import type { Sql } from '../dialect';
-import type { LinkPlan, SetPlan } from '../mapping/compiled';
+import type { CompiledMapping, LinkPlan, SetPlan } from '../mapping/compiled';
 import type { DecodedRow } from '../read/projection';
 import { rowParameters, valueAtPath } from '../rows';
 import { addLink, keyValues, type WriteScope } from './links';
+import { hasRequiredJoinEnd } from './required-links';
 import { entityNotFound, sentOf, writeReturning } from './returning';
 
 /** A write scope that also sees every row written (the provider remembers types and media types). */
@@ -196,6 +197,19 @@ export async function insertEntry(scope: CreateScope, request: CreateRequest, in
   }
   for (const step of after) await step(key);
   return row;
+}
+
+/**
+ * True when `insertEntry` writes `request` with its INSERT alone: no inline entries, no media
+ * resource, every link (bindings, the source of a POST through navigation) a foreign key of the
+ * new row, and no join-table end that must be counted before COMMIT. Such a create may run
+ * without BEGIN and COMMIT when it is the request's only write.
+ */
+export function isOneStatementCreate(compiled: CompiledMapping, request: CreateRequest): boolean {
+  const { entitySet, parent } = request;
+  if (request.inline.length > 0 || request.media !== undefined || hasRequiredJoinEnd(compiled, entitySet)) return false;
+  if (request.bindings.some((binding) => binding.targets.length > 0 && compiled.link(entitySet, binding.property).holder !== 'source')) return false;
+  return parent === undefined || compiled.link(parent.source.entitySet, parent.navigationProperty).holder === 'target';
 }
 
 /** Link the new entry `key` to an existing (or just created) target; a target that does not exist is 400. */

@@ -107,6 +107,11 @@ export async function partnersOf(executor: SqlKysely, end: JoinEnd, key: EntityK
   });
 }
 
+/** True when entities of `entitySet` need exactly one link over some join table (counted before COMMIT). */
+export function hasRequiredJoinEnd(compiled: CompiledMapping, entitySet: EdmEntitySet): boolean {
+  return joinEndsOf(compiled, entitySet).some((end) => end.required);
+}
+
 /** Keys per chunk of a check statement (two parameters per key column each). */
 const CHUNK = 500;
 
@@ -118,7 +123,7 @@ export class RequiredLinks {
 
   /** Note an entity whose links over a join table may have changed (sets without a required join end are ignored). */
   touch(entitySet: EdmEntitySet, key: EntityKey): void {
-    if (!joinEndsOf(this.compiled, entitySet).some((end) => end.required)) return;
+    if (!hasRequiredJoinEnd(this.compiled, entitySet)) return;
     const keys = this.pending.get(entitySet) ?? new Map<string, EntityKey>();
     const plan = this.compiled.sets.get(entitySet) as SetPlan;
     keys.set(JSON.stringify(plan.key.map((column) => key[column.property.name])), key);

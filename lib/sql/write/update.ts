@@ -11,7 +11,7 @@ import type { DeleteRequest, Entity, EntityReference, MediaContent, Precondition
 import type { EntityKey } from '../../uri/types';
 import type { Sql } from '../dialect';
 import { encodeDynamicProperties } from '../dynamic';
-import type { SetPlan } from '../mapping/compiled';
+import type { CompiledMapping, SetPlan } from '../mapping/compiled';
 import type { DecodedRow } from '../read/projection';
 import { columnParameter, derivesFrom } from '../rows';
 import { entityKey } from '../../provider/keys';
@@ -114,6 +114,24 @@ export async function updateEntry(scope: CreateScope, request: UpdateRequest): P
   const row = await updateRow(scope, plan, key, request.precondition, sets);
   for (const step of later) await step();
   return row.entity;
+}
+
+/**
+ * True when `updateEntry` writes `request` with its UPDATE alone: every binding is a single-valued
+ * link whose foreign key the row holds. (When the UPDATE changes no row, a read decides 404 or
+ * 412; at READ COMMITTED it sees what a read in the same transaction would.)
+ */
+export function isOneStatementUpdate(compiled: CompiledMapping, request: UpdateRequest): boolean {
+  return request.bindings.every((binding) => !binding.property.isCollection && compiled.link(request.entitySet, binding.property).holder === 'source');
+}
+
+/**
+ * True when `deleteEntry` is its DELETE alone: no join-table end of the set cascades to partners
+ * or leaves a partner that needs the link to be counted before COMMIT. (Foreign keys that cascade
+ * or set null act inside the DELETE.)
+ */
+export function isOneStatementDelete(compiled: CompiledMapping, request: DeleteRequest): boolean {
+  return joinEndsOf(compiled, request.entitySet).every((end) => !end.cascades && !end.requiredByPartner);
 }
 
 /**

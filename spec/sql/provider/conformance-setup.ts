@@ -2,9 +2,11 @@
  * SqlProvider under the conformance suite with everything it can do: the fixture's schema and
  * rows (createSchema, seed), the Moments' microsecond timestamps stored exactly (`storeExact`: an
  * UPDATE with the text, into the timestamp(6) columns the model's Precision 6 gives), the store's
- * own default for the store-generated Customers.Joined (`DEFAULT now()`, so `storeDefaults`), and
- * a serialization failure (SQLSTATE 40001) injected before the commit of the transaction the
- * suite asks to be retried (`retryNextTransaction`).
+ * own default for the store-generated Customers.Joined (`DEFAULT now()`, so `storeDefaults`), and,
+ * when the options carry a `beforeCommit` hook, a serialization failure (SQLSTATE 40001) injected
+ * before the commit of the transaction the suite asks to be retried (`retryNextTransaction`).
+ * Without one, the provider runs as configured by default (a single write request that is one
+ * statement runs without BEGIN and COMMIT) and the suite makes its retries itself.
  */
 import { sql } from 'kysely';
 import { SqlProvider, createSchema, resolveMapping, seed } from '../../../lib/sql';
@@ -28,15 +30,24 @@ export async function conformanceSetup(
   const customers = tableOf('Customers');
   await sql`alter table ${customers.table} alter column ${sql.id(customers.set.columns.Joined)} set default now()`.execute(db.kysely);
 
+  const hook = options.beforeCommit;
   let retryNext = false;
   const beforeCommit: SqlProviderOptions['beforeCommit'] = async (attempt) => {
-    await options.beforeCommit?.(attempt);
+    await hook?.(attempt);
     if (!retryNext || attempt.attempt > 1) return;
     retryNext = false;
     await sql`do $$ begin raise exception 'injected serialization failure' using errcode = '40001'; end $$`.execute(attempt.executor);
   };
+  const retries =
+    hook === undefined
+      ? {}
+      : {
+          retryNextTransaction: () => {
+            retryNext = true;
+          },
+        };
   return {
-    provider: new SqlProvider({ ...options, model, db, mapping: overrides, beforeCommit }),
+    provider: new SqlProvider({ ...options, model, db, mapping: overrides, ...(hook === undefined ? {} : { beforeCommit }) }),
     storeExact: async (entities: readonly ExactEntity[]) => {
       for (const entity of entities) {
         const { set, table } = tableOf(entity.entitySet);
@@ -45,8 +56,6 @@ export async function conformanceSetup(
         await sql`update ${table} set ${sql.join(assignments)} where ${sql.join(keys, sql` and `)}`.execute(db.kysely);
       }
     },
-    retryNextTransaction: () => {
-      retryNext = true;
-    },
+    ...retries,
   };
 }

@@ -2,8 +2,10 @@
  * SqlProvider passes the provider kit's conformance suite on PGlite (in memory, no server): each
  * unit gets a fresh schema of its own (createSchema, then the fixture's rows by seed) in one PGlite
  * instance, which starts once for the file (starting PGlite takes seconds; a schema milliseconds).
- * With the suite's optional hooks (conformance-setup.ts): microsecond timestamps stored exactly,
- * the store's default for Customers.Joined, and one injected serialization failure per retry case.
+ * With the suite's optional hooks (conformance-setup.ts): microsecond timestamps stored exactly and
+ * the store's default for Customers.Joined. The provider runs with its defaults, so single write
+ * requests of one statement run without BEGIN and COMMIT and the suite makes its retries itself
+ * (retries the provider makes are writes.spec.ts's, and the SERIALIZABLE suite's on a server).
  */
 import { pglite } from '../../../lib/sql';
 import { describeDataProvider } from '../../../lib/testing';

@@ -181,6 +181,10 @@ describe('on PGlite, statements that share a snapshot share the held session, wi
         wire.push(text.trim().split(/\s+/)[0].toLowerCase());
         return instance.query(text, parameters, options);
       },
+      exec: (text) => {
+        wire.push(text.trim().split(/\s+/)[0].toLowerCase());
+        return instance.exec(text);
+      },
       close: () => instance.close(),
     };
     onWire = await serve(DEMO_MODEL, pglite(recorded));
@@ -218,17 +222,91 @@ describe('on PGlite, statements that share a snapshot share the held session, wi
     expect(statements).toEqual(['select', 'select', 'select', 'select']);
   });
 
-  it('a POST is BEGIN, one INSERT returning the stored row, COMMIT: no read-back statement', async () => {
+  /** The statements of one request (`body` as JSON), the status it was answered with. */
+  async function wireOfWrite(server: RunningServer, method: string, path: string, body?: unknown, headers: Record<string, string> = {}) {
     wire.length = 0;
-    const answer = await fetch(`${onWire.url}/odata/Products`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json', accept: 'application/json' },
-      body: JSON.stringify({ ID: 900001, Name: 'Wire', Description: 'counted', ReleaseDate: '/Date(0)/', Rating: 1, Price: '1.5' }),
+    const answer = await fetch(`${server.url}/odata/${path}`, {
+      method,
+      headers: { accept: 'application/json', ...(body === undefined ? {} : { 'content-type': 'application/json' }), ...headers },
+      body: body === undefined ? undefined : typeof body === 'string' ? body : JSON.stringify(body),
     });
-    expect(answer.status).toBe(201);
-    const statements = [...wire];
-    await instance.query('delete from "Products" where "ID" = 900001');
-    expect(statements).toEqual(['start', 'with', 'commit']);
+    await answer.arrayBuffer();
+    return { status: answer.status, statements: [...wire] };
+  }
+
+  const product = (id: number) => ({ ID: id, Name: 'Wire', Description: 'counted', ReleaseDate: '/Date(0)/', Rating: 1, Price: '1.5' });
+
+  // A write request that is one statement runs alone: PostgreSQL makes a single statement atomic,
+  // so BEGIN and COMMIT would only add two round trips. (`with`: the INSERT/UPDATE ... RETURNING
+  // wrapped in the projection that decodes the stored row; no read-back statement.)
+  it.each([
+    ['POST an entry', 'POST', 'Products', product(900001), 201, ['with']],
+    ['MERGE it', 'MERGE', 'Products(900001)', { Name: 'Merged' }, 204, ['with']],
+    [
+      'PUT it with its Category link, whose foreign key the row holds',
+      'PUT',
+      'Products(900001)',
+      { ...product(900001), Category: { __metadata: { uri: 'Categories(1)' } } },
+      204,
+      ['with'],
+    ],
+    ['PUT a property', 'PUT', 'Products(900001)/Rating', { Rating: 4 }, 204, ['with']],
+    [
+      'MERGE a missing entry: the UPDATE changes nothing, 404 (no If-Match, so no read to tell 404 from 412)',
+      'MERGE',
+      'Products(900099)',
+      { Name: 'x' },
+      404,
+      ['with'],
+    ],
+    ['DELETE it', 'DELETE', 'Products(900001)', undefined, 204, ['delete']],
+    [
+      'POST through a navigation whose foreign key the new row holds: the source is read first (on the primary)',
+      'POST',
+      'Categories(1)/Products',
+      product(900002),
+      201,
+      ['select', 'with'],
+    ],
+    ['DELETE that one', 'DELETE', 'Products(900002)', undefined, 204, ['delete']],
+  ])('%s: %j', async (_what, method, path, body, status, statements) => {
+    expect(await wireOfWrite(onWire, method, path, body)).toEqual({ status, statements });
+  });
+
+  it('a write of more than one statement runs in a transaction of its own (a deep insert: the inline Category first)', async () => {
+    const body = { ...product(900003), Category: { ID: 900003, Name: 'Inline' } };
+    expect(await wireOfWrite(onWire, 'POST', 'Products', body)).toEqual({ status: 201, statements: ['start', 'with', 'with', 'commit'] });
+    await instance.query('delete from "Products" where "ID" = 900003');
+    await instance.query('delete from "Categories" where "ID" = 900003');
+  });
+
+  it('a changeset of one POST is still a transaction: its writes must commit together, whatever they are', async () => {
+    const boundary = 'batch_w';
+    const changeset = 'changeset_w';
+    const body = [
+      `--${boundary}`,
+      `Content-Type: multipart/mixed; boundary=${changeset}`,
+      '',
+      `--${changeset}`,
+      'Content-Type: application/http',
+      'Content-Transfer-Encoding: binary',
+      '',
+      'POST Products HTTP/1.1',
+      'Content-Type: application/json',
+      '',
+      JSON.stringify(product(900004)),
+      `--${changeset}--`,
+      `--${boundary}--`,
+      '',
+    ].join('\r\n');
+    const answer = await wireOfWrite(onWire, 'POST', '$batch', body, { 'content-type': `multipart/mixed; boundary=${boundary}` });
+    expect(answer).toEqual({ status: 202, statements: ['start', 'with', 'commit'] });
+    await instance.query('delete from "Products" where "ID" = 900004');
+  });
+
+  it('with a statement timeout every write runs in a transaction (the timeout is set inside it)', async () => {
+    expect(await wireOfWrite(withTimeout, 'POST', 'Products', product(900005))).toEqual({ status: 201, statements: ['start', 'select', 'with', 'commit'] });
+    await instance.query('delete from "Products" where "ID" = 900005');
   });
 
   it('a statement timeout still needs a transaction (set_config(..., true) lives in one)', async () => {

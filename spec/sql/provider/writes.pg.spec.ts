@@ -324,6 +324,13 @@ describe('SqlProvider with a streaming replica (needs the server binaries, even 
       const batch = await fetch(`${server.url}/odata/$batch`, { method: 'POST', headers: { 'content-type': `multipart/mixed; boundary=${boundary}` }, body });
       expect(batch.status).toBe(202);
       expect(await batch.text()).toContain('HTTP/1.1 204');
+      // A POST through navigation reads its source before the INSERT (which runs alone): on the primary too.
+      const viaNavigation = await fetch(`${server.url}/odata/Customers(2)/Orders`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', accept: 'application/json' },
+        body: JSON.stringify({ Region: 'EU', Number: '77', Placed: null, Total: '1.5' }),
+      });
+      expect(viaNavigation.status).toBe(201);
       expect(onReplica.connects()).toBe(replicaBeforeWrites);
       await admin.query('select pg_wal_replay_resume()');
       let caughtUp = await json(server, 'Customers(2)');

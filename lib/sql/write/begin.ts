@@ -100,5 +100,12 @@ export function sqlBegin(settings: BeginSettings): BeginTransaction<OpenTransact
  * serialization failure or deadlock (a failed statement committed nothing).
  */
 export function sqlAlone(db: SqlDatabase, compiled: CompiledMapping): BeginTransaction<OpenTransaction> {
-  return (body) => body({ executor: db.kysely, retryable: undefined, required: new RequiredLinks(compiled) });
+  return async (body) => {
+    const open: OpenTransaction = { executor: db.kysely, retryable: undefined, required: new RequiredLinks(compiled) };
+    const result = await body(open);
+    // Nothing counts links after a statement that committed by itself: a write that notes one is
+    // not one statement (insert.ts, update.ts decide), and must not pass unnoticed.
+    if (!open.required.empty) throw new TypeError('SqlProvider: a write run without a transaction left join-table links to count.');
+    return result;
+  };
 }

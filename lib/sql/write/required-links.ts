@@ -130,6 +130,11 @@ export class RequiredLinks {
     this.pending.set(entitySet, keys);
   }
 
+  /** True when no entity is noted. */
+  get empty(): boolean {
+    return this.pending.size === 0;
+  }
+
   /** Count the links of every noted entity that still exists; 409 CONSTRAINT_VIOLATION naming each that has not exactly one. */
   async check(executor: SqlKysely, dialect: SqlDialect): Promise<void> {
     const problems: string[] = [];

@@ -2,8 +2,13 @@
 /** The benchmark's tables: plain text for the terminal, Markdown for docs/performance.md. */
 const fs = require('fs');
 
+// Where each lane's table goes in docs/performance.md: the memory lane, then the SQL lanes.
 const DOC_START = '<!-- bench:latest:start -->';
 const DOC_END = '<!-- bench:latest:end -->';
+const SQL_DOC_START = '<!-- sql-bench:start -->';
+const SQL_DOC_END = '<!-- sql-bench:end -->';
+
+const isMemory = (scenario) => scenario.engine === undefined || scenario.engine === 'memory';
 
 const mb = (bytes) => (bytes ? `${(bytes / 2 ** 20).toFixed(0)}` : '-');
 const ms = (value) => (value === undefined ? '-' : value < 10 ? value.toFixed(2) : value.toFixed(1));
@@ -59,12 +64,12 @@ function formatTable(report) {
   return out.join('\n');
 }
 
-/** The Markdown block for docs/performance.md: settings, machine, table, scenario legend. */
+/** The Markdown block for docs/performance.md: settings, machine, table, scenario legend (no engine column for the memory lane alone). */
 function formatMarkdown(report) {
   const m = report.machine;
   const st = report.settings;
   const table = rows(report);
-  const keys = Object.keys(HEADINGS);
+  const keys = Object.keys(HEADINGS).filter((k) => k !== 'engine' || !report.scenarios.every(isMemory));
   const out = [
     `Run ${report.date.slice(0, 16).replace('T', ' ')} UTC, commit ${m.commit || '?'}: ${m.cores} cores (${m.cpuModel}), Node ${m.node}, ` +
       `Express ${m.express}, autocannon ${m.autocannon}, load average before the run ${m.loadAverage.join(' ')}. ` +
@@ -82,13 +87,25 @@ function formatMarkdown(report) {
   return out.join('\n');
 }
 
-/** Replace the block between the bench markers in `file` with `markdown`. */
-function updateDocs(file, markdown) {
-  const text = fs.readFileSync(file, 'utf8');
-  const start = text.indexOf(DOC_START);
-  const end = text.indexOf(DOC_END);
-  if (start < 0 || end < start) throw new Error(`${file} has no ${DOC_START} ... ${DOC_END} block`);
-  fs.writeFileSync(file, `${text.slice(0, start + DOC_START.length)}\n${markdown}${text.slice(end)}`);
+/** `text` with the block between `startMarker` and `endMarker` replaced by `markdown`. */
+function replaceBlock(text, file, startMarker, endMarker, markdown) {
+  const start = text.indexOf(startMarker);
+  const end = text.indexOf(endMarker);
+  if (start < 0 || end < start) throw new Error(`${file} has no ${startMarker} ... ${endMarker} block`);
+  return `${text.slice(0, start + startMarker.length)}\n${markdown}${text.slice(end)}`;
 }
 
-module.exports = { formatTable, formatMarkdown, updateDocs, DOC_START, DOC_END };
+/**
+ * Write the report's tables into `file`: the memory lane's between the bench:latest markers, the
+ * SQL lanes' between the sql-bench markers; a lane that did not run leaves its table as it was.
+ */
+function updateDocs(file, report) {
+  let text = fs.readFileSync(file, 'utf8');
+  const memory = report.scenarios.filter(isMemory);
+  const sql = report.scenarios.filter((scenario) => !isMemory(scenario));
+  if (memory.length > 0) text = replaceBlock(text, file, DOC_START, DOC_END, formatMarkdown({ ...report, scenarios: memory }));
+  if (sql.length > 0) text = replaceBlock(text, file, SQL_DOC_START, SQL_DOC_END, formatMarkdown({ ...report, scenarios: sql }));
+  fs.writeFileSync(file, text);
+}
+
+module.exports = { formatTable, formatMarkdown, updateDocs };

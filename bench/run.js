@@ -381,7 +381,7 @@ async function main() {
   log(targetLine(results));
   log(`\nwritten: bench/results/latest.json, bench/results/latest.md (${report.seconds} s)`);
   if (settings.updateDocs) {
-    updateDocs(path.join(ROOT, 'docs', 'performance.md'), formatMarkdown(report));
+    updateDocs(path.join(ROOT, 'docs', 'performance.md'), report);
     log('updated: docs/performance.md');
   }
   if (results.some((r) => r.error !== undefined)) process.exitCode = 1;

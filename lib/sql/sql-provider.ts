@@ -10,6 +10,7 @@
  * (TransactionOptions.singleWrite); plain reads may go to a replica.
  */
 import type { EdmEntityType, EdmModel } from '../edm/model';
+import { ODataError } from '../errors';
 import type { RequestContext } from '../protocol/message';
 import { createTransactionScope, retryBackoff, type BeginTransaction, type TransactionRunOptions } from '../provider/transaction';
 import type {
@@ -302,16 +303,23 @@ export class SqlProvider implements DataProvider {
 
   /**
    * Run a read, again after a serialization failure or deadlock (SQLSTATE 40001, 40P01: what
-   * distributed PostgreSQL engines answer under contention), at most three times; errors mapped.
-   * A streamed feed's later chunks are not retried: the response has begun.
+   * distributed PostgreSQL engines answer under contention), at most three times, pausing as
+   * write transactions do; then 503 TRANSACTION_CONFLICT with `Retry-After`, as for a write.
+   * Other errors mapped. A streamed feed's later chunks are not retried: the response has begun.
    */
   private async run<T>(read: () => Promise<T>, filter: QueryRequest['filter']): Promise<T> {
     for (let attempt = 1; ; attempt++) {
       try {
         return await read();
       } catch (error) {
-        if (attempt < MAX_ATTEMPTS && isRetryableTransactionError(error)) continue;
-        throw this.mapError(error, 'read', filter);
+        if (!isRetryableTransactionError(error)) throw this.mapError(error, 'read', filter);
+        if (attempt >= MAX_ATTEMPTS)
+          throw ODataError.fromCode(
+            'TRANSACTION_CONFLICT',
+            { attempts: attempt },
+            { headers: { 'retry-after': String(this.retryAfterSeconds) }, cause: error },
+          );
+        await new Promise((resolve) => setTimeout(resolve, this.retries.backoffMs?.(attempt) ?? 0));
       }
     }
   }

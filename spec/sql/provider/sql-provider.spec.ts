@@ -189,7 +189,7 @@ describe('failures', () => {
     }
   });
 
-  it('a serialization failure (40001) is retried, up to three attempts', async () => {
+  it('a serialization failure (40001) is retried, up to three attempts, then 503 TRANSACTION_CONFLICT', async () => {
     let failures = 0;
     const flaky = (times: number): KyselyPlugin => ({
       transformQuery(args) {
@@ -206,7 +206,13 @@ describe('failures', () => {
     expect(failures).toBe(2);
     failures = 0;
     const hopeless = new SqlProvider({ model: ZOO, db: { ...db, kysely: db.kysely.withPlugin(flaky(3)) } });
-    await expect(hopeless.query(request(ZOO, 'Animals', { top: 1 }), context)).rejects.toMatchObject({ code: '40001' });
+    await expect(hopeless.query(request(ZOO, 'Animals', { top: 1 }), context)).rejects.toMatchObject({
+      code: 'TRANSACTION_CONFLICT',
+      status: 503,
+      headers: { 'retry-after': '1' },
+      cause: { code: '40001' },
+    });
+    expect(failures).toBe(3);
   });
 
   it('a database error is a 500 without its message; the logger gets it', async () => {

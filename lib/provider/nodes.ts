@@ -68,3 +68,51 @@ export function keyCondition(entityType: EdmEntityType, key: EntityKey): ExprNod
   }
   return condition;
 }
+
+/** Key types whose `eq` is identity of the stored key: a direct lookup finds exactly what the filter keeps. */
+const LOOKUP_KEY_TYPES: ReadonlySet<EdmPrimitiveTypeName> = new Set(['Edm.Byte', 'Edm.SByte', 'Edm.Int16', 'Edm.Int32', 'Edm.Int64', 'Edm.String', 'Edm.Guid']);
+
+/** The terms of a left-nested or balanced tree of `operator`. */
+function terms(node: ExprNode, operator: 'and' | 'or', into: ExprNode[]): ExprNode[] {
+  if (node.kind === 'Binary' && node.operator === operator) {
+    terms(node.left, operator, into);
+    terms(node.right, operator, into);
+  } else {
+    into.push(node);
+  }
+  return into;
+}
+
+/** `[name, value]` of `Key eq literal` (either way round) for a key property of `entityType` and a literal of its type. */
+function keyEquality(node: ExprNode, entityType: EdmEntityType): [string, PrimitiveValue] | undefined {
+  if (node.kind !== 'Binary' || node.operator !== 'eq') return undefined;
+  const [member, value] = node.left.kind === 'Member' ? [node.left, node.right] : [node.right, node.left];
+  if (member.kind !== 'Member' || value.kind !== 'Literal' || member.base !== undefined || member.steps?.length !== 1) return undefined;
+  const [step] = member.steps;
+  if (step.kind !== 'Property' || !step.property.isKey || entityType.propertiesByName.get(step.name) !== step.property) return undefined;
+  const type = step.property.type.kind === 'Primitive' ? step.property.type.name : undefined;
+  if (type === undefined || !LOOKUP_KEY_TYPES.has(type) || value.literalType !== type || value.value === null) return undefined;
+  return [step.name, value.value];
+}
+
+/**
+ * The keys a filter selects when it is nothing but a disjunction of key conditions (what `anyOf`
+ * over `keyCondition`s builds for a batched read, or a client's `ID eq 1 or ID eq 2`), else
+ * undefined: a provider may then look those keys up instead of testing every entity. Only for key
+ * types whose equality is the identity of the stored value (integers, strings, Guids); a literal
+ * of another type than the key's, a null, a navigation path or any other operator is undefined.
+ */
+export function keysOfCondition(filter: ExprNode, entityType: EdmEntityType): EntityKey[] | undefined {
+  const keys: EntityKey[] = [];
+  for (const disjunct of terms(filter, 'or', [])) {
+    const key: Record<string, PrimitiveValue> = {};
+    for (const conjunct of terms(disjunct, 'and', [])) {
+      const equality = keyEquality(conjunct, entityType);
+      if (equality === undefined || Object.prototype.hasOwnProperty.call(key, equality[0])) return undefined;
+      key[equality[0]] = equality[1];
+    }
+    if (entityType.key.some((property) => !Object.prototype.hasOwnProperty.call(key, property.name))) return undefined;
+    keys.push(key);
+  }
+  return keys;
+}

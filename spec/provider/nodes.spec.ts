@@ -1,14 +1,15 @@
 /**
  * The key conditions of batched reads: `keyCondition` selects exactly the entity with a key
  * (composite keys too), `anyOf` is a balanced `or` whose depth grows with log2 of its terms, and
- * the pair, compiled by the shared evaluator, keeps exactly the entities whose keys were listed.
+ * the pair, compiled by the shared evaluator, keeps exactly the entities whose keys were listed;
+ * `keysOfCondition` reads such a list of keys back out of a filter, and refuses anything else.
  */
 import { compileFilter } from '../../lib';
 import { defineModel } from '../../lib/edm';
 import type { EdmEntityType } from '../../lib/edm/model';
-import { anyOf, FALSE, keyCondition } from '../../lib/provider/nodes';
+import { anyOf, FALSE, keyCondition, keysOfCondition } from '../../lib/provider/nodes';
 import type { ExprNode } from '../../lib/uri/expr/ast';
-import { printExpression } from '../../lib/uri/expr';
+import { checkFilter, parseExpression, printExpression } from '../../lib/uri/expr';
 
 const model = defineModel({
   namespace: 'Nodes',
@@ -21,7 +22,15 @@ const model = defineModel({
         { name: 'Code', type: 'Edm.String', nullable: false },
       ],
     },
-    { name: 'Item', key: ['ID'], properties: [{ name: 'ID', type: 'Edm.Int32', nullable: false }] },
+    {
+      name: 'Item',
+      key: ['ID'],
+      properties: [
+        { name: 'ID', type: 'Edm.Int32', nullable: false },
+        { name: 'Rank', type: 'Edm.Int32' },
+      ],
+    },
+    { name: 'Reading', key: ['At'], properties: [{ name: 'At', type: 'Edm.DateTime', nullable: false }] },
   ],
   entityContainers: [
     {
@@ -30,12 +39,14 @@ const model = defineModel({
       entitySets: [
         { name: 'Lines', entityType: 'Nodes.Line' },
         { name: 'Items', entityType: 'Nodes.Item' },
+        { name: 'Readings', entityType: 'Nodes.Reading' },
       ],
     },
   ],
 });
 const Line = model.entityTypes.get('Nodes.Line') as EdmEntityType;
 const Item = model.entityTypes.get('Nodes.Item') as EdmEntityType;
+const Reading = model.entityTypes.get('Nodes.Reading') as EdmEntityType;
 
 function depth(node: ExprNode): number {
   return node.kind === 'Binary' ? 1 + Math.max(depth(node.left), depth(node.right)) : 0;
@@ -73,5 +84,50 @@ describe('anyOf', () => {
     const wanted = [lines[0], lines[4], lines[8]];
     const keep = compileFilter(anyOf(wanted.map((key) => keyCondition(Line, key))));
     expect(lines.filter((line) => keep(line))).toEqual(wanted);
+  });
+});
+
+describe('keysOfCondition', () => {
+  const keysOf = (type: EdmEntityType, filter: string) => keysOfCondition(checkFilter(parseExpression(filter), type, model), type);
+
+  it.each([
+    [Item, 'ID eq 7', [{ ID: 7 }]],
+    [Item, '7 eq ID', [{ ID: 7 }]],
+    [Item, 'ID eq 1 or ID eq 2 or ID eq 1', [{ ID: 1 }, { ID: 2 }, { ID: 1 }]],
+    [Item, '(ID eq 1 or ID eq 2) or (ID eq 3 or ID eq 4)', [{ ID: 1 }, { ID: 2 }, { ID: 3 }, { ID: 4 }]],
+    [Line, "Order eq 1L and Code eq 'a'", [{ Order: '1', Code: 'a' }]],
+    [
+      Line,
+      "Code eq 'b' and Order eq 2L or Order eq 1L and Code eq 'a'",
+      [
+        { Code: 'b', Order: '2' },
+        { Order: '1', Code: 'a' },
+      ],
+    ],
+  ] as const)('%#: %s is a list of keys', (type, filter, keys) => {
+    expect(keysOf(type, filter)).toEqual(keys);
+  });
+
+  it.each([
+    [Item, 'ID ne 7', 'another operator'],
+    [Item, 'ID eq 7 or ID gt 9', 'one disjunct is no key condition'],
+    [Item, 'ID eq 7 or Rank eq 9', 'a property that is not the key'],
+    [Item, 'ID eq 7 and Rank eq 9', 'a conjunct beside the key'],
+    [Item, 'ID eq 7 and ID eq 8', 'a key property twice'],
+    [Item, 'not (ID eq 7)', 'not'],
+    [Item, 'ID eq null', 'null'],
+    [Item, 'ID eq Rank', 'no literal'],
+    [Item, 'ID add 0 eq 7', 'an expression of the key'],
+    [Item, 'true', 'a constant'],
+    [Line, 'Order eq 1L', 'a composite key in part'],
+    [Line, 'Order eq 1', 'a literal of another type than the key (Int32 for Int64)'],
+    [Reading, "At eq datetime'2020-01-01T00:00'", 'a key type whose eq is not identity (DateTime)'],
+  ] as const)('%#: %s is not (%s)', (type, filter) => {
+    expect(keysOf(type, filter)).toBeUndefined();
+  });
+
+  it('reads back the keys anyOf and keyCondition put in, composite and in their order', () => {
+    const keys = Array.from({ length: 100 }, (_, i) => ({ Order: String(i * 7), Code: `c${i % 3}` }));
+    expect(keysOfCondition(anyOf(keys.map((key) => keyCondition(Line, key))), Line)).toEqual(keys);
   });
 });

@@ -31,6 +31,7 @@ import type { Clock } from '../../util';
 import { NO_SELECT_EXPAND } from '../../uri/expand-select';
 import { derivesFrom } from '../../uri/expr/typecheck';
 import { describeKey, keyIdentity } from '../../provider/keys';
+import { keysOfCondition } from '../../provider/nodes';
 import { loadData } from './load-data';
 import type { ForeignKeyMap, MemoryData } from './load-data';
 import { EAGER_EXPANDED, countPath, projectEntity, projectLazily, resolvePath } from './read';
@@ -145,7 +146,19 @@ export class MemoryProvider implements DataProvider {
     };
     let candidates: readonly StoredValues[];
     let prefiltered = false;
-    if (path.root.key === undefined && path.navigation.length === 0) {
+    // With an order to sort by: without one, the answer comes in the store's order, not the list's.
+    const keys = request.filter === undefined || request.orderBy.length === 0 ? undefined : keysOfCondition(request.filter, request.entityType);
+    if (path.root.key === undefined && path.navigation.length === 0 && keys !== undefined) {
+      // A list of keys (a batched follow-up read): looked up, not tested against every entity.
+      const entitySet = path.root.entitySet;
+      const found = new Set<StoredValues>();
+      for (const key of keys) {
+        const values = this.data.get(entitySet, key);
+        if (values !== undefined) found.add(values);
+      }
+      candidates = [...found];
+      prefiltered = true;
+    } else if (path.root.key === undefined && path.navigation.length === 0) {
       const entitySet = path.root.entitySet;
       // Key order ($orderby absent or naming the key) over a set stored in key order: no copy of the set, no sort, a $skiptoken by binary search.
       const ordered = ordersByKey(request.orderBy, request.entityType) ? this.data.keyOrdered(entitySet) : undefined;

@@ -197,6 +197,19 @@ describe('MemoryProvider costs', () => {
     expect(project).toHaveBeenCalledTimes(100);
   });
 
+  it('looks up a list of keys (a batched follow-up read) instead of testing every entity, with the same answer', async () => {
+    const url = (filter: string) => `Products?$filter=${filter}&$orderby=Price desc&$skip=1&$top=3&$inlinecount=allpages`;
+    const listed = 'ID eq 7 or ID eq 900 or ID eq 3 or ID eq 5000 or ID eq 7 or ID eq 42';
+    const scanned = await provider.query(requestOf(model, url(`${listed} or Rating eq 99`)), CONTEXT);
+    const records = jest.spyOn(Store.prototype, 'records');
+    const keyOrdered = jest.spyOn(Store.prototype, 'keyOrdered');
+    const lookedUp = await provider.query(requestOf(model, url(listed)), CONTEXT);
+    expect(records).not.toHaveBeenCalled();
+    expect(keyOrdered).not.toHaveBeenCalled();
+    expect([lookedUp.count, (lookedUp.entities as Entity[]).map((e) => e.ID)]).toEqual([4, [42, 7, 3]]);
+    expect(lookedUp).toEqual(scanned);
+  });
+
   it('expands 50 entries with 50 link lookups', async () => {
     const related = jest.spyOn(Store.prototype, 'related');
     const entities = await entitiesOf(provider, requestOf(model, 'Products?$top=50&$expand=Category'));

@@ -122,7 +122,7 @@ describe('keysOfCondition', () => {
     [Line, 'Order eq 1L', 'a composite key in part'],
     [Line, 'Order eq 1', 'a literal of another type than the key (Int32 for Int64)'],
     [Reading, "At eq datetime'2020-01-01T00:00'", 'a key type whose eq is not identity (DateTime)'],
-  ] as const)('%#: %s is not (%s)', (type, filter) => {
+  ] as const)('%#: %s is not (%s)', (type, filter, _why) => {
     expect(keysOf(type, filter)).toBeUndefined();
   });
 

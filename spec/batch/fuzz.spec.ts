@@ -89,15 +89,17 @@ describe('batch totality', () => {
   it('ends every mutation of the client bodies in a 202 or a 4xx ODataError, fast', async () => {
     const next = random(20240601);
     const outcomes = new Map<string, number>();
-    let slowest = 0;
+    let slowest: { ms: number; body: Buffer; contentType: string } = { ms: 0, body: Buffer.alloc(0), contentType: '' };
     for (const lineEnds of ['crlf', 'lf'] as const) {
       for (const [name, boundary] of SEEDS) {
         const seed = fixture(name, lineEnds);
         for (let i = 0; i < 250; i++) {
           const body = mutate(seed, boundary, next);
+          const contentType = `multipart/mixed; boundary=${boundary}`;
           const started = Date.now();
-          const outcome = await total(body, `multipart/mixed; boundary=${boundary}`);
-          slowest = Math.max(slowest, Date.now() - started);
+          const outcome = await total(body, contentType);
+          const ms = Date.now() - started;
+          if (ms > slowest.ms) slowest = { ms, body, contentType };
           outcomes.set(outcome, (outcomes.get(outcome) ?? 0) + 1);
         }
       }
@@ -105,7 +107,11 @@ describe('batch totality', () => {
     // Both kinds of outcome occur: the mutations reach the parsers' error paths and their success paths.
     expect(outcomes.get('ok')).toBeGreaterThan(100);
     expect(outcomes.get('BATCH_SYNTAX')).toBeGreaterThan(10);
-    expect(slowest).toBeLessThan(500);
+    // The slowest body, timed once more: a pause of a busy machine (another jest worker, a garbage
+    // collection) does not repeat, a body that is slow to process does.
+    const again = Date.now();
+    await total(slowest.body, slowest.contentType);
+    expect(Math.min(slowest.ms, Date.now() - again)).toBeLessThan(500);
   });
 
   it('ends random bytes in a 202 or a 4xx ODataError', async () => {

@@ -14,6 +14,7 @@ import request from 'supertest';
 import { loadEdmx, MemoryProvider, odata } from '../../lib';
 import type { CreateRequest, DataProvider, EdmModel, OperationHandler, TransactionOptions } from '../../lib';
 import type { RequestContext } from '../../lib/protocol/message';
+import { batchBody, changeset, operation } from '../helpers/batch-http';
 
 const MODEL: EdmModel = loadEdmx(readFileSync(join(__dirname, '..', 'fixtures', 'e2e', 'faults.xml'), 'utf8'));
 const JSON_TYPE = 'application/json';
@@ -128,28 +129,15 @@ describe('TransactionOptions.singleWrite', () => {
 
   it('a $batch changeset is one unmarked transaction, whatever its operations are', async () => {
     const { provider, transactions } = spied();
-    const part = (method: string, path: string, body: object) =>
-      [
-        '--cs',
-        'Content-Type: application/http',
-        'Content-Transfer-Encoding: binary',
-        '',
-        `${method} ${path} HTTP/1.1`,
-        `Content-Type: ${JSON_TYPE}`,
-        '',
-        JSON.stringify(body),
-      ].join('\r\n');
-    const body = [
-      '--batch',
-      'Content-Type: multipart/mixed; boundary=cs',
-      '',
-      part('POST', 'Albums', { ID: 10, Name: 'Ten' }),
-      part('MERGE', 'Albums(1)', { Name: 'Eleven' }),
-      '--cs--',
-      '--batch--',
-      '',
-    ].join('\r\n');
-    const answer = await request(appOver(provider)).post('/odata/$batch').set('content-type', 'multipart/mixed; boundary=batch').send(Buffer.from(body));
+    const json = { 'Content-Type': JSON_TYPE };
+    const body = batchBody([
+      changeset(
+        'changeset_1',
+        operation('POST', 'Albums', { headers: json, body: JSON.stringify({ ID: 10, Name: 'Ten' }) }),
+        operation('MERGE', 'Albums(1)', { headers: json, body: JSON.stringify({ Name: 'Eleven' }) }),
+      ),
+    ]);
+    const answer = await request(appOver(provider)).post('/odata/$batch').set('content-type', 'multipart/mixed; boundary=batch_1').send(body);
     expect(answer.status).toBe(202);
     expect(transactions).toEqual([{ options: undefined, calls: ['create', 'update'] }]);
   });

@@ -16,6 +16,7 @@ import type { SqlDatabase } from '../../../lib/sql/database';
 import { pglite, type PGliteLike } from '../../../lib/sql/pglite';
 import { DEMO_LINKS, DEMO_MODEL, FIXED_NOW } from '../../helpers/demo';
 import { openTestPGlite } from '../../helpers/pglite';
+import { batchBody, changeset, operation } from '../../helpers/batch-http';
 import { startServer, type RunningServer } from '../../helpers/server';
 import { CATALOG, catalogData } from './catalog';
 import { largerDemoData } from './demo-data';
@@ -228,7 +229,7 @@ describe('on PGlite, statements that share a snapshot share the held session, wi
     const answer = await fetch(`${server.url}/odata/${path}`, {
       method,
       headers: { accept: 'application/json', ...(body === undefined ? {} : { 'content-type': 'application/json' }), ...headers },
-      body: body === undefined ? undefined : typeof body === 'string' ? body : JSON.stringify(body),
+      body: body === undefined ? undefined : typeof body === 'string' || Buffer.isBuffer(body) ? body : JSON.stringify(body),
     });
     await answer.arrayBuffer();
     return { status: answer.status, statements: [...wire] };
@@ -281,25 +282,10 @@ describe('on PGlite, statements that share a snapshot share the held session, wi
   });
 
   it('a changeset of one POST is still a transaction: its writes must commit together, whatever they are', async () => {
-    const boundary = 'batch_w';
-    const changeset = 'changeset_w';
-    const body = [
-      `--${boundary}`,
-      `Content-Type: multipart/mixed; boundary=${changeset}`,
-      '',
-      `--${changeset}`,
-      'Content-Type: application/http',
-      'Content-Transfer-Encoding: binary',
-      '',
-      'POST Products HTTP/1.1',
-      'Content-Type: application/json',
-      '',
-      JSON.stringify(product(900004)),
-      `--${changeset}--`,
-      `--${boundary}--`,
-      '',
-    ].join('\r\n');
-    const answer = await wireOfWrite(onWire, 'POST', '$batch', body, { 'content-type': `multipart/mixed; boundary=${boundary}` });
+    const body = batchBody([
+      changeset('changeset_1', operation('POST', 'Products', { headers: { 'Content-Type': 'application/json' }, body: JSON.stringify(product(900004)) })),
+    ]);
+    const answer = await wireOfWrite(onWire, 'POST', '$batch', body, { 'content-type': 'multipart/mixed; boundary=batch_1' });
     expect(answer).toEqual({ status: 202, statements: ['start', 'with', 'commit'] });
     await instance.query('delete from "Products" where "ID" = 900004');
   });

@@ -135,6 +135,53 @@ describe('SqlProvider transactions', () => {
   });
 });
 
+describe('SqlProvider: a single write request (TransactionOptions.singleWrite)', () => {
+  const itemCreate = (id: number) => {
+    const items = model.defaultContainer.entitySets.find((set) => set.name === 'Items');
+    if (items === undefined) throw new Error('no Items');
+    return {
+      entitySet: items,
+      entityType: items.entityType,
+      values: { ID: id, Name: 'alone', Created: new Date(0) },
+      sent: new Set(['ID', 'Name', 'Created']),
+      bindings: [],
+      inline: [],
+      parent: undefined,
+      media: undefined,
+    };
+  };
+
+  it('refuses a second write in a request marked singleWrite (it could not be atomic with the first), after the first committed alone', async () => {
+    const { provider, server, schema } = await service();
+    await server.close();
+    const context = {} as RequestContext;
+    const work = provider.transaction(
+      async () => {
+        await provider.create(itemCreate(320), context);
+        await provider.create(itemCreate(321), context);
+      },
+      context,
+      { singleWrite: true },
+    );
+    await expect(work).rejects.toThrow('SqlProvider: a second write in a request the service marked singleWrite.');
+    const stored = await sql<{ ID: number }>`select "ID" from ${sql.id(schema, 'Items')} where "ID" in (320, 321) order by "ID"`.execute(db.kysely);
+    expect(stored.rows.map((row) => Number(row.ID))).toEqual([320]);
+  });
+
+  it('with the flag absent, the same two writes share one transaction and roll back together', async () => {
+    const { provider, server, schema } = await service();
+    await server.close();
+    const context = {} as RequestContext;
+    const work = provider.transaction(async () => {
+      await provider.create(itemCreate(322), context);
+      await provider.create(itemCreate(322), context);
+    }, context);
+    await expect(work).rejects.toMatchObject({ code: 'ENTITY_EXISTS' });
+    const stored = await sql<{ n: unknown }>`select count(*) as n from ${sql.id(schema, 'Items')} where "ID" = 322`.execute(db.kysely);
+    expect(Number(stored.rows[0]?.n)).toBe(0);
+  });
+});
+
 describe('SqlProvider creates', () => {
   it('leaves a missing single integer key to the column’s identity and answers its Location', async () => {
     const { server } = await service();

@@ -11,6 +11,7 @@
  */
 import { ODataError } from '../errors';
 import type { RequestContext } from '../protocol/message';
+import { pause } from '../util';
 
 /** Options of `TransactionScope.run`. */
 export interface TransactionRunOptions {
@@ -72,10 +73,6 @@ function checkedCount(value: number, minimum: number, what: string, name: string
   if (!Number.isInteger(value) || value < minimum)
     throw new TypeError(`TransactionScope '${name}': ${what} must be an integer >= ${minimum}, got ${String(value)}`);
   return value;
-}
-
-function pause(milliseconds: number): Promise<void> {
-  return milliseconds > 0 ? new Promise((resolve) => setTimeout(resolve, milliseconds)) : Promise.resolve();
 }
 
 /** A new scope; `name` is for messages (`'orders database'`). */

@@ -11,6 +11,7 @@
  */
 import type { EdmEntityType, EdmModel } from '../edm/model';
 import { ODataError } from '../errors';
+import { pause } from '../util';
 import type { RequestContext } from '../protocol/message';
 import { createTransactionScope, retryBackoff, type BeginTransaction, type TransactionRunOptions } from '../provider/transaction';
 import type {
@@ -319,7 +320,7 @@ export class SqlProvider implements DataProvider {
             { attempts: attempt },
             { headers: { 'retry-after': String(this.retryAfterSeconds) }, cause: error },
           );
-        await new Promise((resolve) => setTimeout(resolve, this.retries.backoffMs?.(attempt) ?? 0));
+        await pause(this.retries.backoffMs?.(attempt) ?? 0);
       }
     }
   }

@@ -23,3 +23,8 @@ export async function mapConcurrently<T, R>(items: readonly T[], limit: number, 
   if (failure !== undefined) throw failure.error;
   return results;
 }
+
+/** Resolves after `milliseconds` (at once for 0 or less): the pause between retries. */
+export function pause(milliseconds: number): Promise<void> {
+  return milliseconds > 0 ? new Promise((resolve) => setTimeout(resolve, milliseconds)) : Promise.resolve();
+}

@@ -4,5 +4,5 @@ export { isExcludedFromXml, textProblem, toWellFormed } from './unicode';
 export { systemClock } from './clock';
 export { memoByText } from './text-memo';
 export { isReadonlyArray } from './readonly-array';
-export { mapConcurrently } from './concurrency';
+export { mapConcurrently, pause } from './concurrency';
 export type { Clock } from './clock';

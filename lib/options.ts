@@ -26,6 +26,8 @@ export interface ServiceLimits {
   readonly maxFilterLength: number;
   /** Deepest nesting of a `$filter` expression. Default 50. */
   readonly maxFilterDepth: number;
+  /** Most terms in SAP's `search` (each term is tested against every searchable property). Default 20. */
+  readonly maxSearchTerms: number;
   /** Most top-level parts (retrieves and changesets) in a `$batch`. Default 100. */
   readonly maxBatchParts: number;
   /** Most operations in one changeset. Default 100. */
@@ -104,6 +106,12 @@ export interface ODataServiceOptions {
    * requests without a token fetched by `x-csrf-token: Fetch` fail with 403. Default off.
    */
   readonly csrf?: boolean | { readonly cookieName?: string };
+  /**
+   * SAP's `search` query option (the search field of SAP Fiori apps): `true` (the default) reads
+   * it on every entity set that is not marked `sap:searchable="false"`; `false` refuses it with
+   * 400 SEARCH_NOT_ALLOWED everywhere. docs/query-options.md "search".
+   */
+  readonly search?: boolean;
 }
 
 /** @internal The validated, frozen options with every default applied. */
@@ -117,6 +125,7 @@ export interface ResolvedOptions {
   readonly logger: (event: ServiceLogEvent) => void;
   readonly requireIfMatch: boolean;
   readonly now: Clock;
+  readonly search: boolean;
 }
 
 /** The default of every limit; `odata({ limits })` overrides single ones. */
@@ -128,6 +137,7 @@ export const DEFAULT_LIMITS: ServiceLimits = Object.freeze({
   maxExpandedEntities: 10_000,
   maxFilterLength: 4096,
   maxFilterDepth: 50,
+  maxSearchTerms: 20,
   maxBatchParts: 100,
   maxChangesetOperations: 100,
   maxBatchPartHeaderBytes: 16 * 1024,
@@ -175,6 +185,7 @@ export function resolveOptions(options: ODataServiceOptions): ResolvedOptions {
     logger: options.logger ?? defaultLogger,
     requireIfMatch: options.requireIfMatch !== false,
     now: options.now ?? systemClock,
+    search: options.search !== false,
   });
 }
 

@@ -110,7 +110,7 @@ export function createService(input: ODataServiceOptions): Service {
       checkMethodImplemented(method);
       checkRequestVersion(request.headers);
       const path: ResourcePath = parseResourcePath(request.path, model);
-      const query: QueryOptions = parseQueryOptions(request.query, path, model, options.limits);
+      const query: QueryOptions = parseQueryOptions(request.query, path, model, options.limits, options);
       checkRequestFeatures(request, path, query);
       const { handler, unit } = dispatch(table, path, request.method);
       const negotiated = negotiateFor(path, request, query);

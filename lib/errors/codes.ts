@@ -54,6 +54,8 @@ export const ERROR_CODES = define({
   FILTER_ARITY: { status: 400, message: "Function '{name}' takes {expected} argument(s), got {actual}, at position {position} in '{text}'." },
   FILTER_DIVISION_BY_ZERO: { status: 400, message: "Division by zero while evaluating '{expression}'." },
   SKIPTOKEN_INVALID: { status: 400, message: "The $skiptoken '{token}' is not valid for this request." },
+  SEARCH_INVALID: { status: 400, message: "Invalid search '{text}': {detail}" },
+  SEARCH_NOT_ALLOWED: { status: 400, message: 'The search query option is not allowed here: {detail}' },
 
   // --- negotiation & versions ---
   NOT_ACCEPTABLE: { status: 406, message: 'None of the acceptable formats can be produced: {detail}' },

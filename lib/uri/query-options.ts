@@ -6,6 +6,7 @@
  */
 import { ODataError } from '../errors';
 import type { EdmEntitySet, EdmEntityType, EdmModel } from '../edm/model';
+import { sapSwitch } from '../edm/sap';
 import { didYouMean } from '../util';
 import { NO_SELECT_EXPAND, parseSelectExpand } from './expand-select';
 import { checkFilter, parseExpression } from './expr';
@@ -14,8 +15,9 @@ import { parseOrderByOption } from './orderby';
 import { parseQueryString } from './query-string';
 import { QUERY_OPTION_TARGET_DESCRIPTIONS, SYSTEM_QUERY_OPTIONS, isQueryOptionAllowed, isSystemQueryOption, queryOptionTarget } from './resource-kinds';
 import type { SystemQueryOption } from './resource-kinds';
+import { parseSearch } from './search';
 import { decodeSkipToken } from './skiptoken';
-import type { OrderByItem, QueryOptions, ResourcePath, SkipTokenPosition } from './types';
+import type { OrderByItem, QueryOptions, ResourceKind, ResourcePath, SkipTokenPosition } from './types';
 
 /** The limits query options are held to (ServiceLimits of lib/options.ts fits this shape). */
 export interface QueryLimits {
@@ -26,7 +28,24 @@ export interface QueryLimits {
   /** Longest `$filter` (and `$orderby`) text in characters. */
   maxFilterLength: number;
   maxFilterDepth: number;
+  /** Most terms in a `search` text. */
+  maxSearchTerms: number;
 }
+
+/** What the service lets clients use beyond OData 2.0 (ResolvedOptions of lib/options.ts fits this shape). */
+interface QueryFeatures {
+  /** SAP's `search`: read on searchable sets (true), or refused everywhere with 400 SEARCH_NOT_ALLOWED (false). */
+  readonly search: boolean;
+}
+
+const ALL_FEATURES: QueryFeatures = Object.freeze({ search: true });
+
+/**
+ * The resources SAP's `search` narrows: collections of entities and their `$count`. On any other
+ * resource `search` is a custom option like the rest (a service operation may take a parameter
+ * of that name).
+ */
+const SEARCHED_KINDS: ReadonlySet<ResourceKind> = new Set<ResourceKind>(['EntitySet', 'NavigationCollection', 'CollectionCount']);
 
 /** `$top` and `$skip` are Int32 in WCF Data Services; larger values are refused rather than rounded. */
 const MAX_INTEGER_OPTION = 2147483647;
@@ -40,6 +59,7 @@ const NO_QUERY_OPTIONS: QueryOptions = Object.freeze({
   skipToken: undefined,
   inlineCount: undefined,
   selectExpand: NO_SELECT_EXPAND,
+  search: undefined,
   format: undefined,
   custom: Object.freeze({}),
   raw: Object.freeze([]),
@@ -157,12 +177,30 @@ function parseInlineCount(value: string): 'allpages' | 'none' {
 }
 
 /**
+ * SAP's `search` of a collection: its terms, or undefined without terms (`search=`, only
+ * whitespace). An entity set with `sap:searchable="false"`, or a service with `search: false`:
+ * 400 SEARCH_NOT_ALLOWED, as SAP Gateway refuses a search the metadata does not offer.
+ */
+function parseSearchOption(text: string | undefined, path: ResourcePath, limits: QueryLimits, features: QueryFeatures): readonly string[] | undefined {
+  if (text === undefined || !SEARCHED_KINDS.has(path.kind) || !('entitySet' in path)) return undefined;
+  const terms = parseSearch(text, limits.maxSearchTerms);
+  if (terms.length === 0) return undefined;
+  if (!features.search) throw ODataError.fromCode('SEARCH_NOT_ALLOWED', { detail: 'this service does not offer search' }, { target: 'search' });
+  if (sapSwitch(path.entitySet, 'searchable') === false) {
+    const detail = `the entity set '${path.entitySet.name}' is marked sap:searchable="false"`;
+    throw ODataError.fromCode('SEARCH_NOT_ALLOWED', { detail }, { target: 'search' });
+  }
+  return Object.freeze(terms);
+}
+
+/**
  * Parse the raw query string (still encoded, with or without `?`) for a resolved path
  * (MS-ODATA §2.2.3.6). Unknown `$` options: 400 QUERY_UNKNOWN_OPTION; repeated: 400
  * QUERY_DUPLICATE_OPTION; not for this resource: 400 QUERY_OPTION_NOT_ALLOWED; bad values: 400
- * QUERY_INVALID_VALUE, FILTER_*, SKIPTOKEN_INVALID; over a limit: 400 QUERY_LIMIT_EXCEEDED.
+ * QUERY_INVALID_VALUE, FILTER_*, SKIPTOKEN_INVALID, SEARCH_INVALID; over a limit: 400
+ * QUERY_LIMIT_EXCEEDED; `search` where it is not offered: 400 SEARCH_NOT_ALLOWED.
  */
-export function parseQueryOptions(raw: string, path: ResourcePath, model: EdmModel, limits: QueryLimits): QueryOptions {
+export function parseQueryOptions(raw: string, path: ResourcePath, model: EdmModel, limits: QueryLimits, features = ALL_FEATURES): QueryOptions {
   // No query string (every key read, most batch parts): nothing to check, and the answer is always the same.
   if (raw === '' || raw === '?') return NO_QUERY_OPTIONS;
   const pairs = parseQueryString(raw);
@@ -213,6 +251,7 @@ export function parseQueryOptions(raw: string, path: ResourcePath, model: EdmMod
     skipToken,
     inlineCount,
     selectExpand,
+    search: parseSearchOption(custom.search, path, limits, features),
     format: system.get('$format'),
     custom,
     raw: Object.freeze(pairs.map((pair) => Object.freeze(pair))),

@@ -216,6 +216,11 @@ export interface QueryOptions {
   readonly inlineCount: 'allpages' | 'none' | undefined;
   /** `$select` and `$expand`, resolved against the model. */
   readonly selectExpand: SelectExpand;
+  /**
+   * SAP's `search` on a collection of entities (lib/uri/search.ts): its terms as written; undefined
+   * without it, or when it has no terms (`search=`). Also kept in `custom`, as given.
+   */
+  readonly search: readonly string[] | undefined;
   /** `$format` as given. */
   readonly format: string | undefined;
   /** Service-operation parameters and custom options (names without `$`), decoded. */

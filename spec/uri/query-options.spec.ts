@@ -1,3 +1,4 @@
+import { defineModel } from '../../lib/edm';
 import type { EdmModel } from '../../lib/edm/model';
 import { printExpression } from '../../lib/uri/expr';
 import { parseQueryOptions } from '../../lib/uri/query-options';
@@ -6,7 +7,7 @@ import { parseResourcePath } from '../../lib/uri/resource-path';
 import type { QueryOptions } from '../../lib/uri/types';
 import { catchODataError, demoModel, uriModel } from './uri-fixtures';
 
-const LIMITS: QueryLimits = { maxTop: 100, maxExpandDepth: 2, maxExpandBreadth: 3, maxFilterLength: 60, maxFilterDepth: 4 };
+const LIMITS: QueryLimits = { maxTop: 100, maxExpandDepth: 2, maxExpandBreadth: 3, maxFilterLength: 60, maxFilterDepth: 4, maxSearchTerms: 3 };
 
 function parse(path: string, query: string, model: EdmModel = demoModel, limits: QueryLimits = LIMITS): QueryOptions {
   return parseQueryOptions(query, parseResourcePath(path, model), model, limits);
@@ -24,6 +25,7 @@ function summarize(options: QueryOptions): Record<string, unknown> {
   const { select, expand } = options.selectExpand;
   if (select !== undefined) summary.select = [...select.properties, ...[...select.navigationProperties].map((name) => `>${name}`)];
   if (expand.length > 0) summary.expand = expand.map((item) => item.property.name);
+  if (options.search !== undefined) summary.search = options.search;
   if (options.format !== undefined) summary.format = options.format;
   if (Object.keys(options.custom).length > 0) summary.custom = { ...options.custom };
   return summary;
@@ -39,6 +41,7 @@ describe('parseQueryOptions', () => {
       skipToken: undefined,
       inlineCount: undefined,
       selectExpand: { select: undefined, expand: [] },
+      search: undefined,
       format: undefined,
       custom: {},
       raw: [],
@@ -79,7 +82,7 @@ describe('parseQueryOptions', () => {
     ['Products', '$expand=Category,Supplier', { expand: ['Category', 'Supplier'] }],
     ['Products(1)', '$select=Name', { select: ['Name'] }],
     ['Products(1)/Category', '$expand=Products', { expand: ['Products'] }],
-    ['Products', 'sap-client=001&$top=1&search=milk', { top: 1, custom: { 'sap-client': '001', search: 'milk' } }],
+    ['Products', 'sap-client=001&$top=1&search=milk', { top: 1, search: ['milk'], custom: { 'sap-client': '001', search: 'milk' } }],
     ['Products', 'x=1&x=2', { custom: { x: '1' } }],
     ['Products', 'a+b=c+d', { custom: { 'a b': 'c d' } }],
     ['$metadata', 'sap-language=EN', { custom: { 'sap-language': 'EN' } }],
@@ -142,8 +145,72 @@ describe('parseQueryOptions', () => {
     expect(Object.prototype.hasOwnProperty.call(options.custom, '__proto__')).toBe(true);
   });
 
+  it.each<[string, string, Record<string, unknown>]>([
+    // SAP's search narrows collections and their $count; its text stays a custom option too.
+    ['Products', 'search=%22Low+fat%22+milk', { search: ['Low fat', 'milk'], custom: { search: '"Low fat" milk' } }],
+    ['Categories(1)/Products', 'search=milk&$filter=Price gt 1', { filter: 'Price gt 1', search: ['milk'], custom: { search: 'milk' } }],
+    ['Products/$count', 'search=milk', { search: ['milk'], custom: { search: 'milk' } }],
+    ['Categories(1)/Products/$count', 'search=milk', { search: ['milk'], custom: { search: 'milk' } }],
+    // No terms, no search.
+    ['Products', 'search=', { custom: { search: '' } }],
+    ['Products', 'search=+%22%22+', { custom: { search: ' "" ' } }],
+    // Anywhere else it is a custom option like any other: not read, not refused.
+    ['Products(1)', 'search=%22open', { custom: { search: '"open' } }],
+    ['Products(1)/Category', 'search=x', { custom: { search: 'x' } }],
+    ['Categories(1)/$links/Products', 'search=x', { custom: { search: 'x' } }],
+    ['GetProductsByRating', 'rating=4&search=x', { custom: { rating: '4', search: 'x' } }],
+    ['$metadata', 'search=x', { custom: { search: 'x' } }],
+  ])('%s ? %s (search)', (path, query, expected) => {
+    expect(summarize(parse(path, query))).toEqual(expected);
+  });
+
   it('uses no $top limit when maxTop is undefined', () => {
     expect(parse('Products', '$top=1000000', demoModel, { ...LIMITS, maxTop: undefined }).top).toBe(1000000);
+  });
+});
+
+describe('search where it is not offered', () => {
+  const SAP = { namespace: 'http://www.sap.com/Protocols/SAPData', prefix: 'sap', name: 'searchable' };
+  const model = defineModel({
+    namespace: 'S',
+    entityTypes: [{ name: 'T', key: ['ID'], properties: [{ name: 'ID', type: 'Edm.String', nullable: false }] }],
+    entityContainers: [
+      {
+        name: 'C',
+        isDefaultEntityContainer: true,
+        entitySets: [
+          { name: 'Open', entityType: 'S.T', annotationAttributes: [{ ...SAP, value: 'true' }] },
+          { name: 'Closed', entityType: 'S.T', annotationAttributes: [{ ...SAP, value: 'false' }] },
+          { name: 'Plain', entityType: 'S.T' },
+          // Only `true` and `false` are values; anything else is the default, searchable.
+          { name: 'Odd', entityType: 'S.T', annotationAttributes: [{ ...SAP, value: 'no' }] },
+        ],
+      },
+    ],
+  });
+  const searchOf = (path: string, query: string, search = true) => parseQueryOptions(query, parseResourcePath(path, model), model, LIMITS, { search }).search;
+
+  it.each(['Open', 'Plain', 'Odd', 'Open/$count'])('%s?search=x is a search', (path) => {
+    expect(searchOf(path, 'search=x')).toEqual(['x']);
+  });
+
+  it.each<[string, string, boolean, string]>([
+    ['Closed', 'search=x', true, `the entity set 'Closed' is marked sap:searchable="false"`],
+    ['Closed/$count', 'search=x', true, `the entity set 'Closed' is marked sap:searchable="false"`],
+    ['Open', 'search=x', false, 'this service does not offer search'],
+    ['Plain/$count', 'search=x', false, 'this service does not offer search'],
+  ])('%s?%s with search %p: 400 SEARCH_NOT_ALLOWED', (path, query, search, detail) => {
+    const error = catchODataError(() => searchOf(path, query, search));
+    expect([error.status, error.code, error.target, error.message]).toEqual([
+      400,
+      'SEARCH_NOT_ALLOWED',
+      'search',
+      `The search query option is not allowed here: ${detail}`,
+    ]);
+  });
+
+  it('an empty search asks for nothing, so nothing is refused', () => {
+    expect([searchOf('Closed', 'search='), searchOf('Open', 'search=++', false)]).toEqual([undefined, undefined]);
   });
 });
 
@@ -241,6 +308,8 @@ describe('parseQueryOptions errors', () => {
     ],
     ['Products', '$expand=Category/Products/Supplier', 'QUERY_LIMIT_EXCEEDED', "$expand exceeds the limit of 2: 'Category/Products/Supplier' is 3 levels deep"],
     ['Products', '$expand=Category,Supplier,Category,Supplier', 'QUERY_LIMIT_EXCEEDED', '$expand exceeds the limit of 3: it lists 4 paths'],
+    ['Products', 'search=a b c d', 'QUERY_LIMIT_EXCEEDED', "search exceeds the limit of 3 terms: 'a b c d' has more"],
+    ['Products/$count', 'search=%22milk', 'SEARCH_INVALID', "Invalid search '\"milk': the double quote at position 0 is not closed"],
     ['Products', '$filter=%ZZ', 'URI_PERCENT_ENCODING', "Bad percent-encoding in '$filter=%ZZ'."],
   ])('%s ? %s -> %s', (path, query, code, message) => {
     const error = catchODataError(() => parse(path, query));

@@ -79,6 +79,9 @@ const QUERY_FRAGMENTS = [
   '$select=',
   '$expand=',
   '$format=',
+  'search=',
+  '%22',
+  '"',
   '$Filter=',
   '$x=',
   '&',
@@ -140,7 +143,7 @@ function expectTotal(fn: () => unknown, input: string): void {
   }
 }
 
-const LIMITS = { maxTop: 1000, maxExpandDepth: 3, maxExpandBreadth: 5, maxFilterLength: 500, maxFilterDepth: 20 };
+const LIMITS = { maxTop: 1000, maxExpandDepth: 3, maxExpandBreadth: 5, maxFilterLength: 500, maxFilterDepth: 20, maxSearchTerms: 5 };
 
 describe('URI layer totality', () => {
   it('parses 3000 random resource paths to a ResourcePath or a 4xx', () => {

@@ -61,7 +61,8 @@ function isNonAsciiIdentifierPart(code: number): boolean {
   return NON_ASCII_IDENTIFIER.test(String.fromCharCode(code));
 }
 
-function isWhitespace(code: number): boolean {
+/** The whitespace between tokens (SP, HTAB, LF, CR); `search` splits its terms on the same set. */
+export function isWhitespace(code: number): boolean {
   return code === 32 || code === 9 || code === 10 || code === 13;
 }
 

@@ -8,7 +8,7 @@ import { parseQueryOptions, parseResourcePath, withKeyTieBreaker } from '../../.
 import { DEMO_LINKS, ORDER_A, demoData, demoModel, shopData, shopModel } from './models';
 import { describeRejection as errorOf } from '../../helpers/odata-error';
 
-const LIMITS = { maxExpandDepth: 10, maxExpandBreadth: 20, maxFilterLength: 2000, maxFilterDepth: 50 };
+const LIMITS = { maxExpandDepth: 10, maxExpandBreadth: 20, maxFilterLength: 2000, maxFilterDepth: 50, maxSearchTerms: 20 };
 const CONTEXT: RequestContext = { request: {} as IncomingMessage, state: new Map() };
 
 /** The QueryRequest the read handler would make for `url` (a path and a query string). */

@@ -52,7 +52,7 @@ export function selectExpandOf(model: EdmModel, setName: string, spec: ExpandSpe
   return { select: selection(select), expand };
 }
 
-const LIMITS = { maxExpandDepth: 10, maxExpandBreadth: 20, maxFilterLength: 2000, maxFilterDepth: 50 };
+const LIMITS = { maxExpandDepth: 10, maxExpandBreadth: 20, maxFilterLength: 2000, maxFilterDepth: 50, maxSearchTerms: 20 };
 
 /** The QueryRequest the service would hand a provider for a collection URL (relative to the service root). */
 export function requestOf(model: EdmModel, url: string): QueryRequest {

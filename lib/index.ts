@@ -45,6 +45,8 @@ export { applyQuery, compileFilter, compileOrderBy, compileSkipTokenFilter, comp
 export type { QueryPart, EvaluationAccess, EvaluationOptions, NavigationAccess, Evaluator, RuntimeValue } from './evaluate/evaluate';
 // The $skiptoken position as a $filter AST: one translator for $filter and keyset paging.
 export { seekCondition } from './provider/seek';
+// SAP's search as a $filter AST (the request carries the terms): the searched properties, the condition, and $filter and search as one.
+export { requestFilter, searchableProperties, searchFilter } from './provider/search';
 // The pushdown split: the $filter conjuncts a provider translates, and the residual the service finishes (QueryResult.applied).
 export { conjunction, conjuncts, navigationExpansion, splitFilter } from './provider/pushdown';
 export type { FilterSplit } from './provider/pushdown';

@@ -32,6 +32,7 @@ export function collectionQuery(target: EntityTarget, query: QueryOptions, count
     skipToken: query.skipToken,
     selectExpand: query.selectExpand,
     count,
+    search: query.search,
     customOptions: query.custom,
   };
 }

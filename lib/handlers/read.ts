@@ -116,7 +116,7 @@ export const readEntry: Handler<SingleEntityPath<'Entity' | 'NavigationEntity'>>
   return outcome;
 };
 
-/** GET `.../$count` on a collection (`$filter` applies). */
+/** GET `.../$count` on a collection (`$filter` and `search` apply). */
 export const readCount: Handler<CollectionPath<'CollectionCount'>> = async (context) => {
   const target: EntityTarget = context.path;
   checkCollectionPreconditions(context, resourcePathText(context));
@@ -126,7 +126,14 @@ export const readCount: Handler<CollectionPath<'CollectionCount'>> = async (cont
   if (provider.count !== undefined) {
     const counted = providerCount(
       await provider.count(
-        { entitySet: target.entitySet, entityType: target.entityType, path: target.path, filter: query.filter, customOptions: query.custom },
+        {
+          entitySet: target.entitySet,
+          entityType: target.entityType,
+          path: target.path,
+          filter: query.filter,
+          search: query.search,
+          customOptions: query.custom,
+        },
         context.request.context,
       ),
     );

@@ -1,7 +1,7 @@
 /**
  * Builders of type-checked filter AST nodes (the shapes the parser and type checker produce) for
  * the conditions the kit hands to providers: the `$skiptoken` keyset condition, the If-Match
- * condition, the keys of a batched read. `and`/`or` fold the constants away so a translator sees
+ * condition, the keys of a batched read, SAP's `search`. `and`/`or` fold the constants away so a translator sees
  * no `true and ...`.
  */
 import { inferPrimitiveType } from '../edm/payload-values';
@@ -57,6 +57,14 @@ export function anyOf(conditions: readonly ExprNode[]): ExprNode {
   if (conditions.length === 1) return conditions[0];
   const middle = conditions.length >>> 1;
   return or(anyOf(conditions.slice(0, middle)), anyOf(conditions.slice(middle)));
+}
+
+/** True when every one of `conditions` holds, true for none: a balanced `and` tree (see `anyOf`). */
+export function allOf(conditions: readonly ExprNode[]): ExprNode {
+  if (conditions.length === 0) return TRUE;
+  if (conditions.length === 1) return conditions[0];
+  const middle = conditions.length >>> 1;
+  return and(allOf(conditions.slice(0, middle)), allOf(conditions.slice(middle)));
 }
 
 /** The condition that selects the entity with `key`: `ID eq 1`, or `A eq 1 and B eq 'x'` for a composite key. */

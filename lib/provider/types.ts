@@ -46,9 +46,18 @@ export interface QueryRequest {
   readonly skipToken: SkipTokenPosition | undefined;
   /** What to select and expand; expanded navigation properties must be filled in the result. */
   readonly selectExpand: SelectExpand;
-  /** Whether the total count (after `filter`, before paging) is wanted. */
+  /** Whether the total count (after `filter` and `search`, before paging) is wanted. */
   readonly count: boolean;
-  /** Custom (non-`$`) query options, decoded. */
+  /**
+   * SAP's `search` (the search field of SAP Fiori apps), on a collection: its terms as the user
+   * wrote them (a quoted phrase is one term, without its quotes). An entity passes when every
+   * term is in one of its searchable properties, ignoring case: `searchFilter` builds that
+   * condition as a filter AST, and `requestFilter` combines it with `filter`. A provider with a
+   * search of its own (full text, ranking) may use the terms instead. Applied before `orderBy`,
+   * `skipToken`, `skip`, `top` and the count, exactly as `filter`. Absent or undefined: no search.
+   */
+  readonly search?: readonly string[] | undefined;
+  /** Custom (non-`$`) query options, decoded (`search` among them, as given). */
   readonly customOptions: Readonly<Record<string, string>>;
 }
 
@@ -62,9 +71,10 @@ export interface QueryRequest {
  */
 export interface QueryApplied {
   /**
-   * The part of `filter` the returned entities may still fail: undefined when they satisfy all of
-   * it; `filter` itself when the provider applied none of it; else the residual of `splitFilter`
-   * (the entities then satisfy its `pushed` part). It may read navigation properties
+   * The part of the request's condition (`requestFilter`: `filter` and the `search`) the returned
+   * entities may still fail: undefined when they satisfy all of it; the whole condition when the
+   * provider applied none of it; else the residual of `splitFilter` (the entities then satisfy its
+   * `pushed` part). It may read navigation properties
    * (`Category/Name`): put the related entities on the returned ones as an expansion would (the
    * response still shows only what `$expand` asked), and return the properties it reads even when
    * `$select` leaves them out.
@@ -110,6 +120,8 @@ export interface CountRequest {
   readonly path: EntityPath;
   /** Type-checked `$filter`, or undefined. */
   readonly filter: ExprNode | undefined;
+  /** SAP's `search` terms, as in QueryRequest: counted entities pass `filter` and the search. */
+  readonly search?: readonly string[] | undefined;
   /** Custom (non-`$`) query options, decoded. */
   readonly customOptions: Readonly<Record<string, string>>;
 }

@@ -1,8 +1,8 @@
 /**
  * MemoryProvider: the embedded default DataProvider. Plain data in, full query semantics out: the
- * path is walked through the store, `$filter`/`$orderby`/paging/count run through the shared
- * evaluator (with navigation resolved over the link tables), and `$expand`/`$select` are applied
- * while copying. Writes are synchronous store steps (write.ts) run through `store.exclusiveSync`, so a
+ * path is walked through the store, `$filter` and SAP's `search` (as one condition, the kit's
+ * `requestFilter`), `$orderby`, paging and count run through the shared evaluator (with navigation
+ * resolved over the link tables), and `$expand`/`$select` are applied while copying. Writes are synchronous store steps (write.ts) run through `store.exclusiveSync`, so a
  * precondition is checked in the same step as its write and no write lands inside another
  * request's open transaction (a request's own writes are recognised by its context).
  */
@@ -32,6 +32,7 @@ import { NO_SELECT_EXPAND } from '../../uri/expand-select';
 import { derivesFrom } from '../../uri/expr/typecheck';
 import { describeKey, keyIdentity } from '../../provider/keys';
 import { keysOfCondition } from '../../provider/nodes';
+import { requestFilter } from '../../provider/search';
 import { loadData } from './load-data';
 import type { ForeignKeyMap, MemoryData } from './load-data';
 import { EAGER_EXPANDED, countPath, projectEntity, projectLazily, resolvePath } from './read';
@@ -131,13 +132,15 @@ export class MemoryProvider implements DataProvider {
   /** The stored values (references) of the page a request asks for. */
   private select(request: QueryRequest): StoredPage {
     const { path } = request;
+    // `$filter` and SAP's `search`, as one condition (the kit's), so both run through the evaluator.
+    const filter = requestFilter(request);
     if (request.single) {
       const [first] = resolvePath(this.data, path);
-      const page = first === undefined || (request.filter !== undefined && !compileFilter(request.filter, this.navigate)(first)) ? [] : [first];
+      const page = first === undefined || (filter !== undefined && !compileFilter(filter, this.navigate)(first)) ? [] : [first];
       return { page, count: request.count ? page.length : undefined };
     }
     const part: QueryPart = {
-      filter: request.filter,
+      filter,
       orderBy: request.orderBy,
       skip: request.skip,
       top: request.top,
@@ -147,7 +150,7 @@ export class MemoryProvider implements DataProvider {
     let candidates: readonly StoredValues[];
     let prefiltered = false;
     // With an order to sort by: without one, the answer comes in the store's order, not the list's.
-    const keys = request.filter === undefined || request.orderBy.length === 0 ? undefined : keysOfCondition(request.filter, request.entityType);
+    const keys = filter === undefined || request.orderBy.length === 0 ? undefined : keysOfCondition(filter, request.entityType);
     if (path.root.key === undefined && path.navigation.length === 0 && keys !== undefined) {
       // A list of keys (a batched follow-up read): looked up, not tested against every entity.
       const entitySet = path.root.entitySet;
@@ -163,9 +166,9 @@ export class MemoryProvider implements DataProvider {
       // Key order ($orderby absent or naming the key) over a set stored in key order: no copy of the set, no sort, a $skiptoken by binary search.
       const ordered = ordersByKey(request.orderBy, request.entityType) ? this.data.keyOrdered(entitySet) : undefined;
       if (ordered !== undefined) return scanPage(ordered, part, this.navigate);
-      if (request.filter !== undefined) {
+      if (filter !== undefined) {
         // Filter while reading the records: only the matches are copied into the array to sort.
-        const keep = compileFilter(request.filter, this.navigate);
+        const keep = compileFilter(filter, this.navigate);
         const matches: StoredValues[] = [];
         for (const record of this.data.records(entitySet)) if (keep(record.values)) matches.push(record.values);
         candidates = matches;
@@ -182,11 +185,12 @@ export class MemoryProvider implements DataProvider {
     return { page: result.entities as StoredValues[], count: result.count };
   }
 
-  /** The number of entities a path and filter address, without copying any; without a filter, without reading any. */
+  /** The number of entities a path, filter and search address, without copying any; with neither, without reading any. */
   async count(request: CountRequest, _context: RequestContext): Promise<number> {
-    if (request.filter === undefined) return countPath(this.data, request.path);
+    const filter = requestFilter(request);
+    if (filter === undefined) return countPath(this.data, request.path);
     const { path } = request;
-    const predicate = compileFilter(request.filter, this.navigate);
+    const predicate = compileFilter(filter, this.navigate);
     let total = 0;
     if (path.root.key === undefined && path.navigation.length === 0) {
       // A whole set: test the records where they are, without an array of the set first.

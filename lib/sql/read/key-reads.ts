@@ -61,6 +61,7 @@ export function isPlainKeyRead(request: QueryRequest): boolean {
     path.root.key !== undefined &&
     path.navigation.length === 0 &&
     request.filter === undefined &&
+    request.search === undefined &&
     request.selectExpand.expand.length === 0 &&
     !request.count &&
     request.skipToken === undefined

@@ -133,8 +133,8 @@ export interface SqlDialect {
   cast(value: Sql, from: EdmPrimitiveTypeName, to: EdmPrimitiveTypeName, share: Share): Sql;
 
   // --- built-in functions (MS-ODATA §2.2.3.6.1.1.1), with the evaluator's semantics ----------------
-  /** `substringof(needle, haystack)`. */
-  contains(haystack: Sql, needle: Sql): Sql;
+  /** `substringof(needle, haystack)`; a literal needle comes as its text (a LIKE pattern can use a trigram index). */
+  contains(haystack: Sql, needle: Sql | string): Sql;
   /** `startswith(value, prefix)`; a literal prefix comes as its text. */
   startsWith(value: Sql, prefix: Sql | string): Sql;
   /** `endswith(value, suffix)`; a literal suffix comes as its text. */
@@ -147,8 +147,12 @@ export interface SqlDialect {
   replace(value: Sql, search: Sql, replacement: Sql): Sql;
   /** `substring(value, start[, length])` over UTF-16 offsets, total (clamped) as the evaluator. */
   substring(value: Sql, start: Sql, length: Sql | undefined, share: Share): Sql;
-  /** `tolower` / `toupper` (full Unicode case mapping); undefined when the engine cannot. */
-  changeCase(value: Sql, to: 'lower' | 'upper'): Sql | undefined;
+  /**
+   * `tolower` / `toupper` (full Unicode case mapping); undefined when the engine cannot. With
+   * `approximate` (SAP's `search` only) never undefined: where the full mapping is missing, the
+   * database's own under its default collation (which may map fewer letters than JavaScript).
+   */
+  changeCase(value: Sql, to: 'lower' | 'upper', approximate?: boolean): Sql | undefined;
   /** `trim(value)`: JavaScript's whitespace set. */
   trim(value: Sql): Sql;
   /** `concat(a, b)`. */

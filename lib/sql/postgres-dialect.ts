@@ -345,7 +345,10 @@ export function createPostgresDialect(options: PostgresDialectOptions = {}): Sql
       return convert(value, from, to);
     },
 
-    contains: (haystack, needle) => sql`(strpos(${haystack}, ${needle}) > 0)`,
+    contains(haystack, needle) {
+      // A literal as a LIKE pattern, not strpos: a trigram index on the haystack can serve it.
+      return typeof needle === 'string' ? like(haystack, '%' + likeEscape(needle) + '%') : sql`(strpos(${haystack}, ${needle}) > 0)`;
+    },
     startsWith(value, prefix) {
       return typeof prefix === 'string' ? like(value, likeEscape(prefix) + '%') : sql`starts_with(${value}, ${prefix})`;
     },
@@ -371,8 +374,10 @@ export function createPostgresDialect(options: PostgresDialectOptions = {}): Sql
       const lone = sql`regexp_replace(${cut}, ${TRAILING_HIGH_HALF}, ${REPLACEMENT_CHARACTER})`;
       return sql`regexp_replace(${lone}, ${MARKED_PAIR}, ${FIRST_GROUP}, 'g')`;
     },
-    changeCase(value, to) {
-      if (caseCollation === null) return undefined;
+    changeCase(value, to, approximate) {
+      // Without ICU, `search` still runs in SQL: lower()/upper() under the database's default
+      // collation (a column's own may be "C", which maps ASCII letters only).
+      if (caseCollation === null) return approximate === true ? sql`${sql.raw(to)}(${value} collate "default")` : undefined;
       // ICU's root locale maps case as JavaScript does (ß -> SS, final sigma); the result is read as "C" again.
       return sql`(${sql.raw(to)}(${value} collate ${sql.raw(quoteIdentifier(caseCollation))}) collate "C")`;
     },

@@ -101,8 +101,9 @@ export function itemOrderBy(text: string): OrderByItem[] {
 }
 
 /** `[sql, parameters]` of a `$filter` over Items, with the SQL's whitespace runs folded to one space. */
-export function filterSql(text: string, options: { precision?: number; dialect?: SqlDialect } = {}): [string, unknown[]] {
-  const { sql: query, parameters } = compiled(compileFilterSql(itemFilter(text), itemsContext(options)));
+export function filterSql(text: string, options: { precision?: number; dialect?: SqlDialect; approximateCase?: boolean } = {}): [string, unknown[]] {
+  const context = { ...itemsContext(options), ...(options.approximateCase === undefined ? {} : { approximateCase: options.approximateCase }) };
+  const { sql: query, parameters } = compiled(compileFilterSql(itemFilter(text), context));
   return [query.replace(/\s+/g, ' '), [...parameters]];
 }
 

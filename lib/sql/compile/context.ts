@@ -55,6 +55,11 @@ export interface SqlCompileContext {
   readonly dialect: SqlDialect;
   /** Member paths to columns (and joins). */
   readonly resolver: SqlPathResolver;
+  /**
+   * True for SAP's `search` condition: `tolower` may fall back to the database's own case mapping
+   * when the dialect has no exact one (SqlDialect.changeCase), so a search never leaves SQL.
+   */
+  readonly approximateCase?: boolean;
 }
 
 /** A compiled value and what the compiler knows about it. */

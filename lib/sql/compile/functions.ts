@@ -11,7 +11,7 @@ import { EVALUATOR_PRECISION, computed, isNullTyped, primitiveOf, untranslatable
 import { instanceOf, navigationPath } from './members';
 import { numericOperand } from './operators';
 
-/** A string literal's text (startswith/endswith turn it into a LIKE pattern), else undefined. */
+/** A string literal's text (substringof/startswith/endswith turn it into a LIKE pattern), else undefined. */
 function literalText(node: ExprNode): string | undefined {
   return node.kind === 'Literal' && typeof node.value === 'string' && node.literalType === 'Edm.String' ? node.value : undefined;
 }
@@ -40,7 +40,7 @@ function rounding(name: 'round' | 'floor' | 'ceiling'): Builder {
 }
 
 const BUILDERS: Readonly<Record<string, Builder>> = {
-  substringof: (c, [needle, haystack]) => c.state.dialect.contains(text(haystack), text(needle)),
+  substringof: (c, [needle, haystack], node) => c.state.dialect.contains(text(haystack), literalText(node.args[0]) ?? text(needle)),
   startswith: (c, [value, prefix], node) => c.state.dialect.startsWith(text(value), literalText(node.args[1]) ?? text(prefix)),
   endswith: (c, [value, suffix], node) => c.state.dialect.endsWith(text(value), literalText(node.args[1]) ?? text(suffix), c.state.share),
   length: (c, [value]) => c.state.dialect.length(text(value)),
@@ -48,8 +48,8 @@ const BUILDERS: Readonly<Record<string, Builder>> = {
   replace: (c, [value, search, replacement]) => c.state.dialect.replace(text(value), text(search), text(replacement)),
   substring: (c, [value, start, count]) =>
     c.state.dialect.substring(text(value), integer(c, start), count === undefined ? undefined : integer(c, count), c.state.share),
-  tolower: (c, [value]) => c.state.dialect.changeCase(text(value), 'lower'),
-  toupper: (c, [value]) => c.state.dialect.changeCase(text(value), 'upper'),
+  tolower: (c, [value]) => c.state.dialect.changeCase(text(value), 'lower', c.state.context.approximateCase),
+  toupper: (c, [value]) => c.state.dialect.changeCase(text(value), 'upper', c.state.context.approximateCase),
   trim: (c, [value]) => c.state.dialect.trim(text(value)),
   concat: (c, [left, right]) => c.state.dialect.concat(text(left), text(right)),
   year: datePart('year'),

@@ -144,7 +144,7 @@ export async function queryEntities(settings: ReadSettings, request: QueryReques
       const after = single || request.skipToken === undefined ? undefined : statement.seek(request.skipToken);
       // A feed that may stream reads one row more than its first chunk: whether a second chunk exists.
       const probe = mayStream && statement.continuable && limit !== undefined && (request.top === undefined || request.top > limit);
-      const countInPage = request.count ? countStatement(compiled, db.dialect, request.path, request.filter) : undefined;
+      const countInPage = request.count ? countStatement(compiled, db.dialect, request) : undefined;
       const options = { condition: after, limit, offset: skip, probe, count: countInPage };
       let first = await statement.read(scope.executor, options);
       if (tentative && statement.continuable && limit !== undefined && first.more === true) {
@@ -159,14 +159,14 @@ export async function queryEntities(settings: ReadSettings, request: QueryReques
       if (request.count) {
         // A page that ends the feed and starts at the beginning (or shows a row) holds the whole rest: its count is known.
         const whole = request.skipToken === undefined && ended && (skip === 0 || rows.length > 0);
-        count = whole ? skip + rows.length : (first.count ?? (await countRows(scope.executor, compiled, db.dialect, request.path, request.filter)));
+        count = whole ? skip + rows.length : (first.count ?? (await countRows(scope.executor, compiled, db.dialect, request)));
       }
       if (mayStream && statement.continuable && limit !== undefined && rows.length === limit && !ended) {
         continueAt = first.last;
         remaining = request.top === undefined ? Infinity : request.top - rows.length;
         // A filter that can fail on some row must fail now, as a 4xx, not in a later chunk after
         // the response has begun: COUNT(*) evaluates it on every row.
-        if (count === undefined && filterMayFail(request.filter)) await countRows(scope.executor, compiled, db.dialect, request.path, request.filter);
+        if (count === undefined && filterMayFail(request.filter)) await countRows(scope.executor, compiled, db.dialect, request);
       }
     }
     if (rows.length === 0 && pathMayFail(request.path)) await verifyPath(scope.executor, compiled, request.path, db.dialect);
@@ -200,7 +200,7 @@ export async function countEntities(settings: ReadSettings, request: CountReques
   try {
     let count: number;
     if (statement.residual === undefined) {
-      count = await countRows(scope.executor, compiled, db.dialect, request.path, request.filter);
+      count = await countRows(scope.executor, compiled, db.dialect, request);
     } else {
       const evaluator = evaluatorContext(settings, scope.executor);
       count =

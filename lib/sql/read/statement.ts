@@ -1,17 +1,20 @@
 /**
- * The SELECT of a read, compiled once per request: the path's FROM clause, `$filter` pushed down
- * (conjunct by conjunct: what the translator refuses is kept as a residual for the evaluator),
+ * The SELECT of a read, compiled once per request: the path's FROM clause, `$filter` and SAP's
+ * `search` pushed down (conjunct by conjunct: what the translator refuses is kept as a residual for the evaluator),
  * `$orderby` with the key tie-breaker, and per chunk the keyset condition of the `$skiptoken` (or
  * of the previous chunk's last row), LIMIT and OFFSET. Also the COUNT(*) of the same path and filter.
  */
 import { sql } from 'kysely';
+import type { EdmEntityType } from '../../edm/model';
 import type { PrimitiveValue } from '../../edm/primitives';
 import { conjunction, conjuncts } from '../../provider/pushdown';
+import { searchFilter } from '../../provider/search';
 import { seekCondition } from '../../provider/seek';
 import { walkExpression } from '../../uri/expr';
 import type { ExprNode } from '../../uri/expr/ast';
 import type { EntityPath, ExpandItem, OrderByItem, SelectExpand, SkipTokenPosition } from '../../uri/types';
 import { compileExpressionSql, compileFilterSql, compileOrderBySql } from '../compile/compile';
+import type { SqlCompileContext } from '../compile/context';
 import type { SqlKysely } from '../database';
 import type { Sql, SqlDialect } from '../dialect';
 import { UntranslatableExpressionError } from '../errors';
@@ -23,12 +26,30 @@ import { Aliases, JoinResolver } from './joins';
 import { pathSource, whereClause, type PathSource } from './path';
 import { Projection, type DecodedRow } from './projection';
 
-/** The parts of a request a read statement needs. */
-export interface ReadRequest {
+/** The parts of a request that decide which rows a read or count keeps. */
+export interface RowCondition {
   readonly path: EntityPath;
   readonly filter: ExprNode | undefined;
+  /** SAP's `search` terms (the kit's searchFilter), translated with the database's case mapping if need be. */
+  readonly search?: readonly string[] | undefined;
+}
+
+/** The parts of a request a read statement needs. */
+export interface ReadRequest extends RowCondition {
   readonly orderBy: readonly OrderByItem[];
   readonly selectExpand: SelectExpand;
+}
+
+/**
+ * The conjuncts of the request's `$filter` and of its `search`, each with the context it is
+ * translated in: a search may lower case with the database's own mapping where the dialect has no
+ * exact one (`approximateCase`), so it stays in SQL on every server, ICU or not.
+ */
+function conditionParts(request: RowCondition, entityType: EdmEntityType, context: SqlCompileContext): [ExprNode, SqlCompileContext][] {
+  const parts: [ExprNode, SqlCompileContext][] = request.filter === undefined ? [] : conjuncts(request.filter).map((part) => [part, context]);
+  const search = request.search === undefined ? undefined : searchFilter(entityType, request.search);
+  if (search !== undefined) for (const part of conjuncts(search)) parts.push([part, { ...context, approximateCase: true }]);
+  return parts;
 }
 
 /** Try to translate; undefined when the translator leaves it to the evaluator. */
@@ -60,9 +81,9 @@ export class ReadStatement {
   readonly source: PathSource;
   readonly resolver: JoinResolver;
   readonly projection: Projection;
-  /** The path's key conditions and the translated part of `$filter`. */
+  /** The path's key conditions and the translated part of `$filter` and `search`. */
   readonly where: readonly Sql[];
-  /** The part of `$filter` the translator refused (the evaluator applies it), if any. */
+  /** The part of `$filter` and `search` the translator refused (the evaluator applies it), if any. */
   readonly residual: ExprNode | undefined;
   /** ORDER BY terms; undefined when the translator refused an order item. */
   readonly order: readonly Sql[] | undefined;
@@ -82,8 +103,8 @@ export class ReadStatement {
     const context = { dialect, resolver: this.resolver };
     const where: Sql[] = [...this.source.conditions];
     const residual: ExprNode[] = [];
-    for (const part of request.filter === undefined ? [] : conjuncts(request.filter)) {
-      const condition = translated(() => compileFilterSql(part, context));
+    for (const [part, partContext] of conditionParts(request, this.source.plan.entitySet.entityType, context)) {
+      const condition = translated(() => compileFilterSql(part, partContext));
       if (condition === undefined) residual.push(part);
       else where.push(condition);
     }
@@ -206,25 +227,20 @@ export function filterMayFail(filter: ExprNode | undefined): boolean {
   return risky;
 }
 
-/** `select count(*) ...` of the entities a path and filter address (the translated filter only: callers count in memory otherwise). */
-export function countStatement(compiled: CompiledMapping, dialect: SqlDialect, path: EntityPath, filter: ExprNode | undefined): Sql {
+/** `select count(*) ...` of the entities a path, filter and search address (translated whole: callers count in memory otherwise). */
+export function countStatement(compiled: CompiledMapping, dialect: SqlDialect, request: RowCondition): Sql {
   const aliases = new Aliases();
-  const source = pathSource(compiled, path, dialect, aliases);
+  const source = pathSource(compiled, request.path, dialect, aliases);
   const resolver = new JoinResolver(compiled, source.plan, source.alias, aliases, dialect);
   const conditions = [...source.conditions];
-  if (filter !== undefined) conditions.push(compileFilterSql(filter, { dialect, resolver }));
+  for (const [part, context] of conditionParts(request, source.plan.entitySet.entityType, { dialect, resolver }))
+    conditions.push(compileFilterSql(part, context));
   return sql`select count(*) as n from ${source.from} ${sql.join(resolver.joins, sql` `)} ${whereClause(conditions)}`;
 }
 
-/** The number of entities a path and filter address, as a statement of its own. */
-export async function countRows(
-  executor: SqlKysely,
-  compiled: CompiledMapping,
-  dialect: SqlDialect,
-  path: EntityPath,
-  filter: ExprNode | undefined,
-): Promise<number> {
-  const result = await countStatement(compiled, dialect, path, filter).execute(executor);
+/** The number of entities a path, filter and search address, as a statement of its own. */
+export async function countRows(executor: SqlKysely, compiled: CompiledMapping, dialect: SqlDialect, request: RowCondition): Promise<number> {
+  const result = await countStatement(compiled, dialect, request).execute(executor);
   const row = result.rows[0] as { readonly n?: unknown } | undefined;
   return Number(row?.n ?? 0);
 }

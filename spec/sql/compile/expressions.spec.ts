@@ -16,8 +16,11 @@ const check = (filter: string, sql: string, parameters: unknown[]): void => {
 
 describe('string functions', () => {
   it.each([
-    // Searches without wildcards: strpos, or LIKE with `\\`, `%` and `_` escaped in the literal.
-    [`substringof('a%', String)`, '(strpos("t"."String", $1::text) > 0)', ['a%']],
+    // Searches without wildcards: LIKE with `\\`, `%` and `_` escaped in a literal (a trigram index
+    // can serve it), strpos and starts_with for a column.
+    [`substringof('a%_\\', String)`, `("t"."String" like $1::text escape E'\\\\')`, ['%a\\%\\_\\\\%']],
+    ['substringof(Address/City, String)', '(strpos("t"."String", "t"."Address_City") > 0)', []],
+    [`substringof('milk', tolower(String))`, `((lower("t"."String" collate "und-x-icu") collate "C") like $1::text escape E'\\\\')`, ['%milk%']],
     [`startswith(String, 'a%_\\')`, `("t"."String" like $1::text escape E'\\\\')`, ['a\\%\\_\\\\%']],
     ['startswith(String, Address/City)', 'starts_with("t"."String", "t"."Address_City")', []],
     [`endswith(String, '_x')`, `("t"."String" like $1::text escape E'\\\\')`, ['%\\_x']],
@@ -58,6 +61,20 @@ describe('string functions', () => {
   it('leaves tolower/toupper to the evaluator when the server has no ICU collation', () => {
     const dialect = createPostgresDialect({ caseMappingCollation: null });
     expect(() => filterSql("tolower(String) eq 'a'", { dialect })).toThrow(UntranslatableExpressionError);
+  });
+
+  it("translates them for SAP's search with lower() and upper() under the database's default collation when it has no ICU collation", () => {
+    const dialect = createPostgresDialect({ caseMappingCollation: null });
+    expect(filterSql(`substringof('milk', tolower(String))`, { dialect, approximateCase: true })).toEqual([
+      `(lower("t"."String" collate "default") like $1::text escape E'\\\\')`,
+      ['%milk%'],
+    ]);
+    expect(filterSql(`toupper(String) eq 'A'`, { dialect, approximateCase: true })).toEqual(['(upper("t"."String" collate "default") = $1::text)', ['A']]);
+    // With ICU the mapping stays the exact one.
+    expect(filterSql(`tolower(String) eq 'a'`, { approximateCase: true })).toEqual([
+      '((lower("t"."String" collate "und-x-icu") collate "C") = $1::text)',
+      ['a'],
+    ]);
   });
 });
 

@@ -15,6 +15,7 @@ import type {
   RootOperationNode,
   UnknownRow,
 } from 'kysely';
+import { PostgresQueryCompiler } from 'kysely';
 import { odata } from '../../../lib';
 import type { EdmModel } from '../../../lib/edm/model';
 import type { ForeignKeyMap, MemoryData } from '../../../lib/providers/memory';
@@ -132,6 +133,34 @@ export class StatementLog implements KyselyPlugin {
   }
 
   async transformResult(args: PluginTransformResultArgs): Promise<QueryResult<UnknownRow>> {
+    return args.result;
+  }
+}
+
+/** One statement as the database got it: its SQL text, its parameters, and the number of rows it returned. */
+export interface LoggedRead {
+  readonly text: string;
+  readonly parameters: readonly unknown[];
+  rows: number | undefined;
+}
+
+/** A Kysely plugin that records every statement as PostgreSQL gets it, and how many rows came back. */
+export class ReadLog implements KyselyPlugin {
+  reads: LoggedRead[] = [];
+  private readonly pending = new WeakMap<object, LoggedRead>();
+  private readonly compiler = new PostgresQueryCompiler();
+
+  transformQuery(args: PluginTransformQueryArgs): RootOperationNode {
+    const compiled = this.compiler.compileQuery(args.node, args.queryId);
+    const read: LoggedRead = { text: compiled.sql.replace(/\s+/g, ' ').trim(), parameters: compiled.parameters, rows: undefined };
+    this.reads.push(read);
+    this.pending.set(args.queryId, read);
+    return args.node;
+  }
+
+  async transformResult(args: PluginTransformResultArgs): Promise<QueryResult<UnknownRow>> {
+    const read = this.pending.get(args.queryId);
+    if (read !== undefined) read.rows = args.result.rows.length;
     return args.result;
   }
 }

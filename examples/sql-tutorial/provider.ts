@@ -6,6 +6,7 @@ import {
   createTransactionScope,
   ODataError,
   preconditionCondition,
+  requestFilter,
   seekCondition,
   writtenProperties,
   type CreateRequest,
@@ -293,7 +294,8 @@ const query: (store: Store) => DataProvider['query'] = (store) => async (request
   const { entitySet, entityType } = request;
   const nextAlias = aliases();
   const compile = { dialect: store.db.dialect, resolver: resolverFor(store, entitySet, 't', nextAlias) };
-  const parts = conjuncts(request.filter);
+  // $filter and SAP's search as one condition (the kit's filter AST): one translator for both.
+  const parts = conjuncts(requestFilter(request));
   const pushed = parts.filter((part) => isTranslatable(part, compile));
   const residual = parts.filter((part) => !pushed.includes(part));
   const where = sql.join([pathCondition(store, request.path, 't', nextAlias), ...pushed.map((part) => compileFilterSql(part, compile))], sql` and `);

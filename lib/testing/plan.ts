@@ -6,6 +6,7 @@ import { filterFunctionGroups } from './groups/filter-functions';
 import { filterValueGroups } from './groups/filter-values';
 import { orderingGroups } from './groups/ordering';
 import { pagingGroup } from './groups/paging';
+import { searchGroups } from './groups/search';
 import { navigationGroups } from './groups/navigation';
 import { shapeGroups } from './groups/shape';
 import { valueGroups } from './groups/values';
@@ -34,6 +35,7 @@ export function planSuite(capabilities: Capabilities, only: readonly string[] | 
       ...filterFunctionGroups,
       ...orderingGroups,
       pagingGroup,
+      ...searchGroups,
       ...timestampGroups,
       ...navigationGroups,
       ...shapeGroups,

@@ -40,6 +40,8 @@ const RULES = {
     'Server-driven paging (MS-ODATA §2.2.3.6.1.9): following the next links from the first page returns every entry exactly once, in the order of the request, under every $orderby, with duplicate and null sort values, until a page has no next link.',
   'query.count':
     '$inlinecount=allpages and /$count give the number of entries that pass $filter, before $skip, $top and paging (MS-ODATA §2.2.3.6.1.10, §2.2.3.5); /$count after $skip/$top counts what they leave.',
+  'query.search':
+    "SAP's search keeps the entries in which every term (whitespace separates terms, a double-quoted phrase is one) is contained, ignoring case as JavaScript's toLowerCase does, in at least one top-level Edm.String property, keys included and complex members not; '%', '_' and '\\' are ordinary characters; it combines with $filter, $orderby, $skip, $top, counts, navigation and paging as $filter does.",
   'query.select': '$select keeps the named properties (a complex property whole), and paths into expanded navigation properties (MS-ODATA §2.2.3.6.1.11).',
   'query.expand':
     '$expand writes related entries inline (MS-ODATA §2.2.3.6.1.3): a single-valued navigation as its entry or null, to-many and many-to-many navigations as feeds with exactly the linked entries, also two levels deep.',

@@ -12,9 +12,19 @@
  * - Moments keep the microseconds the suite's `storeExact` gives, and sort at milliseconds, but
  *   the `$skiptoken` seek compares the full values with the token's milliseconds (`WHERE at > $1`
  *   over a timestamp(6) column): entries within the token's millisecond come again or go missing.
+ * - SAP's `search` compares with case (`col LIKE '%term%'`, neither side lowered).
  */
-import { compileFilter, compileSkipTokenFilter, evaluate, type MemoryProvider, ODataError, transformExpression } from '../../lib';
-import type { DataProvider, DeleteRequest, Entity, ExprNode, OrderByItem, QueryRequest, QueryResult, UpdateRequest } from '../../lib';
+import {
+  applyQuery,
+  compileFilter,
+  compileSkipTokenFilter,
+  evaluate,
+  type MemoryProvider,
+  ODataError,
+  searchableProperties,
+  transformExpression,
+} from '../../lib';
+import type { CountRequest, DataProvider, DeleteRequest, Entity, ExprNode, OrderByItem, QueryRequest, QueryResult, UpdateRequest } from '../../lib';
 import { compareValues } from '../../lib/evaluate/compare';
 import type { RequestContext } from '../../lib/protocol/message';
 import type { ExactEntity } from '../../lib/testing';
@@ -125,8 +135,40 @@ export class BrokenProvider implements DataProvider {
     return request.count ? { entities: page, count: rows.length } : { entities: page };
   }
 
+  /** The entities a search with case keeps (every term in a searched property as written), in `orderBy` order, unpaged. */
+  private async searchedWithCase(request: QueryRequest | CountRequest, context: RequestContext): Promise<Entity[]> {
+    const terms = request.search ?? [];
+    const properties = searchableProperties(request.entityType);
+    const everything = await this.inner.query(
+      {
+        ...request,
+        single: false,
+        search: undefined,
+        orderBy: 'orderBy' in request ? request.orderBy : [],
+        skip: undefined,
+        top: undefined,
+        skipToken: undefined,
+        selectExpand: 'selectExpand' in request ? request.selectExpand : { select: undefined, expand: [] },
+        count: false,
+      },
+      context,
+    );
+    return (await toArray(everything.entities)).filter((row) =>
+      terms.every((term) =>
+        properties.some((property) => {
+          const value = row[property.name];
+          return typeof value === 'string' && value.includes(term);
+        }),
+      ),
+    );
+  }
+
   async query(request: QueryRequest, context: RequestContext): Promise<QueryResult> {
     if (request.entitySet.name === 'Moments') return this.queryMoments(request, context);
+    if (request.search !== undefined) {
+      const page = applyQuery(await this.searchedWithCase(request, context), { ...request, filter: undefined });
+      return page.count === undefined ? { entities: page.entities } : { entities: page.entities, count: page.count };
+    }
     const like = request.filter === undefined ? { filter: undefined, calls: [] } : likeFilter(request.filter);
     const ownOrder = request.orderBy.every((item) => !navigates(item));
     if (request.single || request.path.navigation.length > 0 || (like.calls.length === 0 && !ownOrder)) return this.inner.query(request, context);
@@ -157,8 +199,10 @@ export class BrokenProvider implements DataProvider {
     return request.count ? { entities: rows, count } : { entities: rows };
   }
 
-  count: DataProvider['count'] = (request, context) =>
-    this.inner.count === undefined ? Promise.reject(new Error('no count')) : this.inner.count(request, context);
+  count: DataProvider['count'] = async (request, context) => {
+    if (request.search !== undefined) return (await this.searchedWithCase(request, context)).length;
+    return this.inner.count === undefined ? Promise.reject(new Error('no count')) : this.inner.count(request, context);
+  };
 
   mediaOf: DataProvider['mediaOf'] = (entity, type) => this.inner.mediaOf(entity, type);
   create: DataProvider['create'] = (request, context) => this.inner.create(request, context);

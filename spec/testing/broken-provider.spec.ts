@@ -1,7 +1,7 @@
 /**
  * The suite catches a broken provider and says which rule it breaks: MemoryProvider with nulls
  * sorted last, an unescaped LIKE for startswith, a precondition checked after an await outside a
- * transaction, and a microsecond seek behind a millisecond sort (spec/helpers/broken-provider.ts),
+ * transaction, a microsecond seek behind a millisecond sort and a search with case (spec/helpers/broken-provider.ts),
  * declaring store defaults it does not keep, fails exactly the cases of those rules (and paging,
  * which nulls sorted last break too, and retried writes, which no transaction rolls back), each
  * failure naming its rule.
@@ -42,6 +42,7 @@ describe('a deliberately broken provider', () => {
         'timestamps.milliseconds',
         'create.store-defaults',
         'transaction.retry',
+        'query.search',
       ]),
     );
     expect(report.outcomes.length).toBeGreaterThan(300);
@@ -54,6 +55,10 @@ describe('a deliberately broken provider', () => {
       expect(rule?.statement).toBe(CONFORMANCE_RULES[rule?.id ?? 'values.exact']);
       expect(outcome.failure?.message.startsWith(`Conformance rule ${rule?.id} is broken: ${rule?.statement}\n  Case: `)).toBe(true);
     }
+  });
+
+  it('reports a search with case against the search rule, with what it kept', () => {
+    expect(failureOf('Items?search=APPLE')).toContain('Items?search=APPLE kept: expected [1,2], got []');
   });
 
   it('reports the unescaped LIKE against the literal rule, with what it kept', () => {

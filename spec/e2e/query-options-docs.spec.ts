@@ -119,7 +119,7 @@ describe('docs/query-options.md examples', () => {
 
   it('has examples for every option it documents', () => {
     const text = EXAMPLES.map((example) => example.path).join('\n');
-    for (const option of ['$orderby', '$top', '$skip', '$skiptoken', '$inlinecount', '/$count', '$select', '$expand', '$format', 'sap-client']) {
+    for (const option of ['$orderby', '$top', '$skip', '$skiptoken', '$inlinecount', '/$count', '$select', '$expand', '$format', 'sap-client', 'search=']) {
       expect([option, text.includes(option)]).toEqual([option, true]);
     }
   });

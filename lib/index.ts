@@ -23,6 +23,9 @@ export type { SingleSchemaDefinition } from './edm';
 export type * from './edm/definition';
 export type * from './edm/model';
 export type { EdmPrimitiveTypeName, PrimitiveValue, ComplexValue, PropertyValue } from './edm/primitives';
+// Date/time order values finer than milliseconds: a position's (QueryResult.positionOf, a $skiptoken).
+export { isPreciseInstant, preciseInstant } from './edm/precise-instant';
+export type { PreciseInstant } from './edm/precise-instant';
 export type * from './provider/types';
 // What the provider contract's requests are made of (QueryRequest.path, orderBy, selectExpand, skipToken).
 export type {
@@ -35,13 +38,14 @@ export type {
   SelectExpand,
   Selection,
   ExpandItem,
+  PositionValue,
   SkipTokenPosition,
 } from './uri/types';
 export type * from './uri/expr/ast';
 export type { RequestContext } from './protocol/message';
 // Shared query helpers: a custom provider hands rows and the typed request to these and gets
 // exactly MemoryProvider's $filter / $orderby / $skiptoken / paging / count semantics.
-export { applyQuery, compileFilter, compileOrderBy, compileSkipTokenFilter, compileExpression, evaluate } from './evaluate/evaluate';
+export { applyQuery, compileFilter, compileOrderBy, compileSkipTokenFilter, compileExpression, entityPosition, evaluate } from './evaluate/evaluate';
 export type { QueryPart, EvaluationAccess, EvaluationOptions, NavigationAccess, Evaluator, RuntimeValue } from './evaluate/evaluate';
 // The $skiptoken position as a $filter AST: one translator for $filter and keyset paging.
 export { seekCondition } from './provider/seek';

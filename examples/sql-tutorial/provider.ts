@@ -4,6 +4,7 @@ import {
   compileFilter,
   conditionalWriteError,
   createTransactionScope,
+  entityKey,
   ODataError,
   preconditionCondition,
   requestFilter,
@@ -26,10 +27,13 @@ import {
   type PrimitiveValue,
   type PropertyValue,
   type RequestContext,
+  type SkipTokenPosition,
 } from 'express-odata-v2';
 import {
+  compileExpressionSql,
   compileFilterSql,
   compileOrderBySql,
+  fromSqlPosition,
   fromSqlValue,
   isRetryableTransactionError,
   isTranslatable,
@@ -305,14 +309,23 @@ const query: (store: Store) => DataProvider['query'] = (store) => async (request
 
   let entities: Entity[];
   let count: number | undefined;
+  let positions: SkipTokenPosition[] = [];
   if (exact) {
     // The whole query in SQL: $filter and $skiptoken through one translator, then order and page.
     const after = seek ? sql`and ${compileFilterSql(seek, compile)}` : sql``;
     const orderBy = compileOrderBySql(request.orderBy, compile);
     const order = orderBy.length === 0 ? sql`` : sql`order by ${sql.join(orderBy)}`;
+    // Each row's order values beside it ($o0, ...): where it stands, for the next link's $skiptoken.
+    const values = request.orderBy.map((item, i) => sql`, ${compileExpressionSql(item.expression, compile)} as ${sql.id(`$o${i}`)}`);
     const page = sql`${request.top === undefined ? sql`` : sql`limit ${request.top}`} offset ${request.skip ?? 0}`;
-    const rows = await sql<Row>`select t.* ${from} ${after} ${order} ${page}`.execute(db);
+    const rows = await sql<Row>`select t.* ${sql.join(values, sql``)} ${from} ${after} ${order} ${page}`.execute(db);
     entities = rows.rows.map((row) => entityOf(store, entitySet, row));
+    positions = rows.rows.map((row, r) => ({
+      orderByValues: request.orderBy.map((item, i) =>
+        item.expression.type?.kind === 'Primitive' ? fromSqlPosition(item.expression.type.name, row[`$o${i}`]) : null,
+      ),
+      key: entityKey(entityType, entities[r]),
+    }));
     if (request.count) count = Number((await sql<{ n: string }>`select count(*) as n ${from}`.execute(db)).rows[0].n);
   } else {
     // What SQL cannot answer exactly: the translated part in SQL, the rest by the library's evaluator.
@@ -322,7 +335,8 @@ const query: (store: Store) => DataProvider['query'] = (store) => async (request
     ({ entities, count } = applyQuery(kept, { ...request, filter: undefined }, noNavigation));
   }
   await expand(store, db, entitySet, entities, request.selectExpand.expand);
-  return { entities, count };
+  // In memory (the else branch) the service reads positions from the entities themselves.
+  return { entities, count, positionOf: (entity) => positions[entities.indexOf(entity)] };
 };
 
 /** `$expand`: one statement per navigation property and level, for all parents at once. */

@@ -18,7 +18,8 @@ import {
   asTimeText,
   formatFloatText,
 } from './primitive-text';
-import { formatDateTimeText } from './temporal-text';
+import { isPreciseInstant, type PreciseInstant } from './precise-instant';
+import { formatDateTimeText, formatPreciseDateTimeText } from './temporal-text';
 import { toWellFormed } from '../util';
 
 const HEX = '0123456789ABCDEF';
@@ -57,10 +58,15 @@ const PRINTERS: Readonly<Record<EdmPrimitiveTypeName, (value: PrimitiveValue) =>
  * The canonical URI literal of a value, not percent-encoded: `'O''Neil'`, `12L`, `2.5M`, `1.5`
  * (Edm.Double, unsuffixed as WCF wrote it), `2.5f`, `datetime'2000-01-01T00:00:00'`,
  * `datetimeoffset'2000-01-01T00:00:00Z'`, `time'PT13H20M'`, `guid'...'`, `X'0AFF'`, `true`.
- * Throws a TypeError when the value is not in its type's JS representation (a provider bug).
+ * A PreciseInstant (a position's date/time) is written with all its digits:
+ * `datetime'2024-05-01T10:00:00.123456'`. Throws a TypeError when the value is not in its type's
+ * JS representation (a provider bug).
  */
-export function printLiteral(type: EdmPrimitiveTypeName, value: PrimitiveValue): string {
-  return PRINTERS[type](value);
+export function printLiteral(type: EdmPrimitiveTypeName, value: PrimitiveValue | PreciseInstant): string {
+  if (!isPreciseInstant(value)) return PRINTERS[type](value);
+  if (type === 'Edm.DateTime') return "datetime'" + formatPreciseDateTimeText(value) + "'";
+  if (type === 'Edm.DateTimeOffset') return "datetimeoffset'" + formatPreciseDateTimeText(value, 'Z') + "'";
+  throw new TypeError(`Cannot write a precise instant as a literal of ${type}.`);
 }
 
 /** Characters encodeURIComponent leaves alone: a literal made only of these is its own URI form. */

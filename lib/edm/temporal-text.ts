@@ -1,8 +1,10 @@
 /**
  * Text forms of Edm.DateTime, Edm.DateTimeOffset and Edm.Time: xs:dateTime, xs:duration and the
  * verbose-JSON `/Date(ms)/` form. Pure functions over strings; validation is exact (month 13,
- * February 30 and hour 24 are refused), and values keep millisecond precision (what a Date holds).
+ * February 30 and hour 24 are refused), and values keep millisecond precision (what a Date holds);
+ * only a PreciseInstant (a position in a feed's order) is written with the digits after it.
  */
+import type { PreciseInstant } from './precise-instant';
 
 const MS_PER_SECOND = 1000;
 const MS_PER_MINUTE = 60 * MS_PER_SECOND;
@@ -117,15 +119,44 @@ function pad(value: number, width: number): string {
 }
 
 /**
+ * The fractional-second digits of an xs:dateTime text that `parseDateTimeText` accepts (`'123456'`
+ * of `2024-05-01T10:00:00.123456Z`; `''` without a fraction): the digits a `Date` drops past the third.
+ */
+export function dateTimeFraction(text: string): string {
+  // yyyy-mm-ddThh:mm:ss.f...: the fraction's dot is at 19, after the optional seconds.
+  if (text.charCodeAt(16) !== 58 /* : */ || text.charCodeAt(19) !== 46 /* . */) return '';
+  let end = 20;
+  while (end < text.length && isDigit(text.charCodeAt(end))) end++;
+  return text.slice(20, end);
+}
+
+/**
+ * The xs:dateTime text of a PreciseInstant in UTC, every digit written (`2024-05-01T10:00:00.123456`,
+ * `…00.123000`): more than three fractional digits, so it reads back as a PreciseInstant where a
+ * position is read (lib/uri/skiptoken.ts), never as a millisecond.
+ */
+export function formatPreciseDateTimeText(value: PreciseInstant, suffix: '' | 'Z' = ''): string {
+  assertWritableDate(value.date);
+  return secondsText(value.date) + '.' + pad(value.date.getUTCMilliseconds(), 3) + value.subMilliseconds + suffix;
+}
+
+/**
  * The xs:dateTime text of a Date in UTC: `2000-01-01T00:00:00`, milliseconds only when non-zero
  * (trailing zeros trimmed, as .NET XmlConvert writes them), then `suffix` (`''` or `'Z'`).
  * Throws a TypeError for an invalid Date or a year outside 0001..9999 (a provider bug, not input).
  */
 export function formatDateTimeText(date: Date, suffix: '' | 'Z' = ''): string {
   assertWritableDate(date);
-  const year = date.getUTCFullYear();
-  let text =
-    pad(year, 4) +
+  let text = secondsText(date);
+  const ms = date.getUTCMilliseconds();
+  if (ms !== 0) text += '.' + pad(ms, 3).replace(/0+$/, '');
+  return text + suffix;
+}
+
+/** `2000-01-01T00:00:00`: a writable Date's UTC fields down to the second. */
+function secondsText(date: Date): string {
+  return (
+    pad(date.getUTCFullYear(), 4) +
     '-' +
     pad(date.getUTCMonth() + 1, 2) +
     '-' +
@@ -135,10 +166,8 @@ export function formatDateTimeText(date: Date, suffix: '' | 'Z' = ''): string {
     ':' +
     pad(date.getUTCMinutes(), 2) +
     ':' +
-    pad(date.getUTCSeconds(), 2);
-  const ms = date.getUTCMilliseconds();
-  if (ms !== 0) text += '.' + pad(ms, 3).replace(/0+$/, '');
-  return text + suffix;
+    pad(date.getUTCSeconds(), 2)
+  );
 }
 
 /** A TypeError (a provider bug, masked as 500) for an invalid Date or one outside years 0001..9999. */

@@ -5,6 +5,7 @@
  */
 import type { EdmEntityType } from '../edm/model';
 import type { EdmPrimitiveTypeName } from '../edm/primitives';
+import { isPreciseInstant } from '../edm/precise-instant';
 import { timeToMilliseconds } from '../edm/temporal-text';
 import type { CallNode, ExprNode } from '../uri/expr/ast';
 import { canCast, isNumeric } from '../uri/expr/promotion';
@@ -172,7 +173,14 @@ function castPrimitive(value: RuntimeValue, target: EdmPrimitiveTypeName, declar
   }
   const lane = laneOf(target);
   const converted = toLane(lane, value);
-  if (converted === undefined || converted instanceof Uint8Array || typeof converted === 'string' || typeof converted === 'boolean') return null;
+  if (
+    converted === undefined ||
+    converted instanceof Uint8Array ||
+    typeof converted === 'string' ||
+    typeof converted === 'boolean' ||
+    isPreciseInstant(converted)
+  )
+    return null;
   const result = fromNumericLane(target, converted);
   return target === 'Edm.Single' && typeof result === 'number' ? Math.fround(result) : result;
 }

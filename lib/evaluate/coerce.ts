@@ -4,6 +4,7 @@
  * type: numbers, exact int64 (bigint), exact decimals, strings, instants... Dynamic properties of
  * open types have no declared type, so `inferType` reads one from the JS value.
  */
+import { isPreciseInstant, type PreciseInstant } from '../edm/precise-instant';
 import type { EdmPrimitiveTypeName, PrimitiveValue } from '../edm/primitives';
 import { timeToMilliseconds } from '../edm/temporal-text';
 import { isNumeric, promoteNumeric } from '../uri/expr/promotion';
@@ -12,8 +13,11 @@ import { decimalFromInteger, decimalFromNumber, formatDecimal, parseDecimal, typ
 /** How values of a type are compared and computed. */
 export type Lane = 'number' | 'int64' | 'decimal' | 'string' | 'guid' | 'boolean' | 'instant' | 'time' | 'binary';
 
-/** A value inside its lane. */
-export type LaneValue = number | bigint | ExactDecimal | string | boolean | Uint8Array;
+/**
+ * A value inside its lane. An instant is its milliseconds, or a PreciseInstant: a position's value
+ * finer than that (only a `$skiptoken` bound or a literal of `seekCondition` is one).
+ */
+export type LaneValue = number | bigint | ExactDecimal | string | boolean | Uint8Array | PreciseInstant;
 
 const LANES: Readonly<Record<EdmPrimitiveTypeName, Lane>> = {
   'Edm.Binary': 'binary',
@@ -87,7 +91,8 @@ export function toLane(lane: Lane, value: unknown): LaneValue | undefined {
     case 'boolean':
       return typeof value === 'boolean' ? value : undefined;
     case 'instant':
-      return value instanceof Date && !Number.isNaN(value.getTime()) ? value.getTime() : undefined;
+      if (value instanceof Date) return Number.isNaN(value.getTime()) ? undefined : value.getTime();
+      return isPreciseInstant(value) ? value : undefined;
     case 'time':
       return typeof value === 'string' ? timeToMilliseconds(value) : undefined;
     case 'binary':
@@ -117,7 +122,7 @@ export function inferType(value: unknown, hint?: EdmPrimitiveTypeName): EdmPrimi
     case 'string':
       return hint === undefined || hint === 'Edm.String' ? 'Edm.String' : stringType(value, hint);
     default:
-      if (value instanceof Date) return hint === 'Edm.DateTimeOffset' ? hint : 'Edm.DateTime';
+      if (value instanceof Date || isPreciseInstant(value)) return hint === 'Edm.DateTimeOffset' ? hint : 'Edm.DateTime';
       if (value instanceof Uint8Array) return 'Edm.Binary';
       return undefined;
   }

@@ -3,6 +3,7 @@
  * whose types are only known at run time. Strings compare ordinally (UTF-16 code units, as .NET's
  * String.CompareOrdinal), Int64/Decimal exactly, instants by time, binaries byte by byte.
  */
+import { compareInstants, type PreciseInstant } from '../edm/precise-instant';
 import type { EdmPrimitiveTypeName } from '../edm/primitives';
 import { areComparable } from '../uri/expr/promotion';
 import { commonType, inferPair, laneOf, toLane, type Lane, type LaneValue } from './coerce';
@@ -15,6 +16,11 @@ function compareNumbers(a: number, b: number): number {
   return a < b ? -1 : a > b ? 1 : a === b ? 0 : NaN;
 }
 
+/** An instant lane value as what `compareInstants` takes: its milliseconds as a Date, or the PreciseInstant. */
+function instantOf(value: LaneValue): Date | PreciseInstant {
+  return typeof value === 'number' ? new Date(value) : (value as PreciseInstant);
+}
+
 function compareBytes(a: Uint8Array, b: Uint8Array): number {
   const length = Math.min(a.length, b.length);
   for (let i = 0; i < length; i++) if (a[i] !== b[i]) return a[i] < b[i] ? -1 : 1;
@@ -23,7 +29,8 @@ function compareBytes(a: Uint8Array, b: Uint8Array): number {
 
 const COMPARATORS: Readonly<Record<Lane, LaneComparator>> = {
   number: (a, b) => compareNumbers(a as number, b as number),
-  instant: (a, b) => compareNumbers(a as number, b as number),
+  // Two milliseconds compare as numbers; a position finer than milliseconds (a PreciseInstant) by its full value.
+  instant: (a, b) => (typeof a === 'number' && typeof b === 'number' ? compareNumbers(a, b) : compareInstants(instantOf(a), instantOf(b))),
   time: (a, b) => compareNumbers(a as number, b as number),
   // Numbers and bigints compare exactly with `<` and `>` across the two kinds.
   int64: (a, b) => ((a as bigint | number) < (b as bigint | number) ? -1 : (a as bigint | number) > (b as bigint | number) ? 1 : 0),

@@ -7,6 +7,7 @@
  * and a filter keeps an entity only when the result is true.
  */
 import { ODataError } from '../errors';
+import { isPreciseInstant } from '../edm/precise-instant';
 import type { PrimitiveValue } from '../edm/primitives';
 import type { BinaryNode, ExprNode, MemberNode, MemberStep, UnaryNode } from '../uri/expr/ast';
 import { printExpression } from '../uri/expr/printer';
@@ -59,7 +60,9 @@ export function evaluate(node: ExprNode, entity: Entity, access?: EvaluationAcce
 function compileNode(node: ExprNode, settings: EvaluationSettings): Evaluator {
   switch (node.kind) {
     case 'Literal': {
-      const value = node.value;
+      // A precise instant (a keyset bound) compares by its full value through `inLane`; anywhere
+      // else it is the millisecond a Date holds.
+      const value = isPreciseInstant(node.value) ? node.value.date : node.value;
       return () => value;
     }
     case 'Member':

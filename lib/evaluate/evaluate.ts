@@ -5,7 +5,7 @@
  * Everything is compiled once per request; the closures do no AST or string work per entity.
  */
 export { compileExpression, compileFilter, evaluate } from './compile';
-export { afterPosition, applyQuery, compileOrderBy, compileSkipTokenFilter } from './query';
+export { afterPosition, applyQuery, compileOrderBy, compileSkipTokenFilter, entityPosition } from './query';
 export type { QueryPart } from './query';
 export { compareValues } from './compare';
 export { finishQuery } from './finish';

@@ -95,6 +95,9 @@ export async function finishQuery(request: QueryRequest, result: QueryResult): P
   if (applied === undefined) return result;
   const steps = remaining(request, result, applied);
   const given = result.count;
+  // The provider's positions hold where it ordered and sought; where the evaluator does either, at
+  // milliseconds, an entity's own values are its position (QueryResult.positionOf).
+  const positionOf = steps.sort || steps.after !== undefined ? undefined : result.positionOf;
   if (steps.sort) {
     const all = await toArray(result.entities, steps.keep);
     const rest = applyQuery(all, {
@@ -107,12 +110,13 @@ export async function finishQuery(request: QueryRequest, result: QueryResult): P
     });
     return { entities: rest.entities, count: given ?? rest.count };
   }
-  if (steps.count) return countAndPage(result.entities, steps);
-  if (steps.keep === undefined && steps.after === undefined && steps.skip === 0 && steps.end === undefined) return { entities: result.entities, count: given };
+  if (steps.count) return { ...(await countAndPage(result.entities, steps)), positionOf };
+  if (steps.keep === undefined && steps.after === undefined && steps.skip === 0 && steps.end === undefined)
+    return { entities: result.entities, count: given, positionOf };
   const entities = result.entities;
   if (isReadonlyArray(entities)) {
     const kept = entities.filter((entity) => (steps.keep === undefined || steps.keep(entity)) && (steps.after === undefined || steps.after(entity)));
-    return { entities: kept.slice(steps.skip, steps.end), count: given };
+    return { entities: kept.slice(steps.skip, steps.end), count: given, positionOf };
   }
-  return { entities: pageOf(entities, steps), count: given };
+  return { entities: pageOf(entities, steps), count: given, positionOf };
 }

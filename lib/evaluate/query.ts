@@ -3,13 +3,15 @@
  * and `applyQuery`, which runs filter, count, skiptoken, sort, skip and top over an array. Sort
  * keys are computed once per entity (not once per comparison) and the sort is stable.
  */
-import { ODataError } from '../errors';
 import type { PrimitiveValue } from '../edm/primitives';
-import type { OrderByItem, SkipTokenPosition } from '../uri/types';
+import { invalidPosition } from '../uri/skiptoken';
+import type { OrderByItem, PositionValue, SkipTokenPosition } from '../uri/types';
 import { laneOf, toLane, type LaneValue } from './coerce';
 import { compareValues, sortComparator } from './compare';
-import { compileExpression, compileFilter } from './compile';
+import { compileExpression, compileFilter, evaluate } from './compile';
 import { staticPrimitive, type EvaluationAccess, type Evaluator } from './runtime';
+import type { EdmEntityType } from '../edm/model';
+import { entityKey } from '../provider/keys';
 import type { Entity, QueryRequest } from '../provider/types';
 
 type SortValue = LaneValue | PrimitiveValue | null | object;
@@ -18,7 +20,7 @@ type SortValue = LaneValue | PrimitiveValue | null | object;
 interface SortKey {
   readonly read: (entity: Entity) => SortValue;
   /** Bring a skiptoken value into the same form as `read` returns. */
-  readonly fromPosition: (value: PrimitiveValue | null) => SortValue;
+  readonly fromPosition: (value: PositionValue | null) => SortValue;
   /** Total order, nulls first. */
   readonly compare: (a: SortValue, b: SortValue) => number;
   /** 1 ascending, -1 descending. */
@@ -66,11 +68,6 @@ export function compileOrderBy(orderBy: readonly OrderByItem[], access?: Evaluat
   };
 }
 
-function invalidToken(position: SkipTokenPosition, why: string): ODataError {
-  const values = [...position.orderByValues.map(String), ...Object.values(position.key).map(String)].join(',');
-  return ODataError.fromCode('SKIPTOKEN_INVALID', { token: values }, { target: '$skiptoken', cause: new Error(why) });
-}
-
 /** The key property an order item sorts on, when it is a plain one-step path. */
 function keyName(item: OrderByItem, position: SkipTokenPosition): string | undefined {
   const expression = item.expression;
@@ -88,7 +85,7 @@ function keyName(item: OrderByItem, position: SkipTokenPosition): string | undef
  */
 export function compileSkipTokenFilter(orderBy: readonly OrderByItem[], position: SkipTokenPosition, access?: EvaluationAccess): (entity: Entity) => boolean {
   const given = position.orderByValues.length;
-  if (given > orderBy.length) throw invalidToken(position, 'more values than $orderby items');
+  if (given > orderBy.length) throw invalidPosition(position, 'more values than $orderby items');
   const keys = compileKeys(orderBy, access);
   const bounds: SortValue[] = [];
   const covered = new Set<string>();
@@ -97,7 +94,7 @@ export function compileSkipTokenFilter(orderBy: readonly OrderByItem[], position
     if (index < given) {
       bounds.push(keys[index].fromPosition(position.orderByValues[index]));
     } else {
-      if (name === undefined) throw invalidToken(position, `no value for the $orderby item ${index + 1}`);
+      if (name === undefined) throw invalidPosition(position, `no value for the $orderby item ${index + 1}`);
       bounds.push(keys[index].fromPosition(position.key[name]));
     }
     if (name !== undefined) covered.add(name);
@@ -120,6 +117,15 @@ export function compileSkipTokenFilter(orderBy: readonly OrderByItem[], position
     }
     return false; // the position's own entity is not after itself
   };
+}
+
+/**
+ * An entity's position in `orderBy` order from its own values: each item evaluated on it (through
+ * `access` for navigation), and its key. What the service uses when a provider gives no
+ * `QueryResult.positionOf`: exact for a store that keeps milliseconds, as MemoryProvider does.
+ */
+export function entityPosition(orderBy: readonly OrderByItem[], entity: Entity, entityType: EdmEntityType, access?: EvaluationAccess): SkipTokenPosition {
+  return { orderByValues: orderBy.map((item) => evaluate(item.expression, entity, access)), key: entityKey(entityType, entity) };
 }
 
 /** True when `entity` comes strictly after the skiptoken position (compile once for many entities). */

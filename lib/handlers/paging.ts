@@ -5,13 +5,10 @@
  * token needs no server memory, so any instance of the service can answer the next request.
  */
 import type { EdmEntitySet, EdmEntityType, EdmModel } from '../edm/model';
-import { evaluate } from '../evaluate/evaluate';
-import type { Entity } from '../provider/types';
 import { encodeSkipToken } from '../uri';
 import { toWellFormed } from '../util';
 import type { ExprNode } from '../uri/expr/ast';
-import type { ExpandItem, OrderByItem, QueryOptions, SelectExpand } from '../uri/types';
-import { entityKey } from '../provider/keys';
+import type { ExpandItem, OrderByItem, QueryOptions, SelectExpand, SkipTokenPosition } from '../uri/types';
 import { navigationExpansion as kitNavigationExpansion } from '../provider/pushdown';
 
 /** How many entries to ask the provider for, and the page size that applies (if any). */
@@ -44,20 +41,6 @@ function freezeExpansion(items: readonly ExpandItem[]): readonly ExpandItem[] {
   return Object.freeze(items.map((item) => Object.freeze({ ...item, expand: freezeExpansion(item.expand) })));
 }
 
-/**
- * The `$expand` tree of the navigation properties `$orderby` reads through (`Category/Name`,
- * `Supplier/Address/City`), or undefined when it reads none. Providers leave unexpanded navigation
- * properties out of their entities, so the last entry of a page must be read again with these
- * expanded before its `$orderby` values can go into the `$skiptoken`.
- */
-export function orderByExpansion(orderBy: readonly OrderByItem[], entitySet: EdmEntitySet, model: EdmModel): SelectExpand | undefined {
-  return navigationExpansion(
-    orderBy.map(({ expression }) => expression),
-    entitySet,
-    model,
-  );
-}
-
 /** The `$expand` tree of the navigation properties `expressions` read through (the kit's), or undefined when they read none. */
 export function navigationExpansion(expressions: readonly (ExprNode | undefined)[], entitySet: EdmEntitySet, model: EdmModel): SelectExpand | undefined {
   const items = kitNavigationExpansion(
@@ -68,22 +51,17 @@ export function navigationExpansion(expressions: readonly (ExprNode | undefined)
   return items.length === 0 ? undefined : Object.freeze({ select: undefined, expand: freezeExpansion(items) });
 }
 
-/** True when every path of `needed` is expanded in `given` (the entities already hold the related data). */
-export function expansionCovered(needed: SelectExpand, given: SelectExpand): boolean {
-  return needed.expand.every((item) => {
-    const match = given.expand.find((candidate) => candidate.property === item.property);
-    return match !== undefined && expansionCovered(item, match);
-  });
-}
-
-/** The absolute URI of the next page. */
+/**
+ * The absolute URI of the next page: its `$skiptoken` is `position` (the last entry's, at the
+ * provider's precision) for the client's `$orderby` items.
+ */
 export function nextLink(
   serviceRoot: string,
   resourcePath: string,
   query: QueryOptions,
   userOrderBy: readonly OrderByItem[],
   entityType: EdmEntityType,
-  lastEntity: Entity,
+  position: SkipTokenPosition,
   returned: number,
 ): string {
   const parts: string[] = [];
@@ -96,8 +74,7 @@ export function nextLink(
     }
     parts.push(`${encodeQueryValue(name)}=${encodeQueryValue(value)}`);
   }
-  const orderByValues = userOrderBy.map((item) => evaluate(item.expression, lastEntity));
-  const token = encodeSkipToken(orderByValues, entityKey(entityType, lastEntity), entityType, userOrderBy);
+  const token = encodeSkipToken(position.orderByValues.slice(0, userOrderBy.length), position.key, entityType, userOrderBy);
   parts.push(`$skiptoken=${encodeQueryValue(token)}`);
   return `${serviceRoot}${resourcePath}?${parts.join('&')}`;
 }

@@ -1,26 +1,16 @@
 /**
  * Reads of entities: feeds (entity sets, navigation collections), single entries, and `$count`.
  */
+import { isPlainObject } from '../edm/primitives';
+import { entityPosition } from '../evaluate/evaluate';
 import { pageSizeFor } from '../options';
-import type { Entity } from '../provider/types';
+import type { Entity, QueryResult } from '../provider/types';
 import type { HandlerOutcome } from '../result';
-import { entityKey } from '../provider/keys';
-import type { CollectionPath, SingleEntityPath } from '../uri/types';
+import type { CollectionPath, SingleEntityPath, SkipTokenPosition } from '../uri/types';
 import type { Handler, HandlerContext } from './context';
-import { expansionCovered, nextLink, orderByExpansion, planPage } from './paging';
+import { nextLink, planPage } from './paging';
 import { checkCollectionPreconditions, etagHeaders, readCondition } from './preconditions';
-import {
-  collect,
-  collectionQuery,
-  type EntityTarget,
-  entityQuery,
-  findEntity,
-  loadEntity,
-  notFound,
-  providerCount,
-  queryProvider,
-  sourceTarget,
-} from './query-request';
+import { collect, collectionQuery, type EntityTarget, findEntity, loadEntity, notFound, providerCount, queryProvider, sourceTarget } from './query-request';
 
 /** The path of a feed relative to the service root, for `link rel="self"` and next links. */
 function resourcePathText(context: HandlerContext): string {
@@ -28,23 +18,24 @@ function resourcePathText(context: HandlerContext): string {
 }
 
 /**
- * The last entry of a page with what `$orderby` reads over navigation (`Category/Name`) loaded:
- * providers leave unexpanded navigation properties out, and the next link's `$skiptoken` needs
- * those values. One extra read by key, only when `$orderby` navigates and `$expand` did not load it.
+ * Where the last entry of a page stands, for the next link: the provider's position (at its
+ * store's precision, see QueryResult.positionOf), else the entry's own values. Those need what
+ * `$orderby` reads over navigation (`Category/Name`) on the entry: a provider that does not put it
+ * there must give positions, or the next link would hold nulls and the next page start in the
+ * wrong place (a TypeError, answered 500, says so instead).
  */
-async function positionEntity(context: HandlerContext, target: EntityTarget, last: Entity): Promise<Entity> {
-  const { model } = context.config.options;
-  const expansion = orderByExpansion(context.query.orderBy, target.entitySet, model);
-  if (expansion === undefined || expansionCovered(expansion, context.query.selectExpand)) return last;
-  const key = entityKey(target.entityType, last);
-  const byKey: EntityTarget = {
-    path: { root: { entitySet: target.entitySet, key }, navigation: [] },
-    entitySet: target.entitySet,
-    entityType: target.entityType,
-  };
-  const result = await queryProvider(context, { ...entityQuery(byKey, undefined), selectExpand: expansion });
-  const [entity] = await collect(result.entities);
-  return entity ?? last;
+function lastPosition(context: HandlerContext, target: EntityTarget, result: QueryResult, last: Entity): SkipTokenPosition {
+  const given = result.positionOf?.(last);
+  if (given !== undefined) return given;
+  return entityPosition(context.query.orderBy, last, target.entityType, (entity, property) => {
+    const related = entity[property.name];
+    if (related === undefined) {
+      throw new TypeError(
+        `The provider gave no position (QueryResult.positionOf) for the last entity of a page of ${target.entitySet.name}, and the entity does not hold '${property.name}', which $orderby reads.`,
+      );
+    }
+    return isPlainObject(related) ? related : null;
+  });
 }
 
 /** GET on an entity set or a navigation collection. */
@@ -63,8 +54,8 @@ export const readFeed: Handler<CollectionPath<'EntitySet' | 'NavigationCollectio
     const page = await collect(entities, plan.pageSize + 1);
     if (page.length > plan.pageSize) {
       entities = page.slice(0, plan.pageSize);
-      const last = await positionEntity(context, target, entities[entities.length - 1]);
-      next = nextLink(request.serviceRoot, resourcePathText(context), query, query.orderBy, target.entityType, last, plan.pageSize);
+      const position = lastPosition(context, target, result, entities[entities.length - 1]);
+      next = nextLink(request.serviceRoot, resourcePathText(context), query, query.orderBy, target.entityType, position, plan.pageSize);
     } else {
       entities = page;
     }

@@ -6,16 +6,17 @@
  */
 import { inferPrimitiveType } from '../edm/payload-values';
 import type { EdmEntityType } from '../edm/model';
+import { isPreciseInstant } from '../edm/precise-instant';
 import type { EdmPrimitiveTypeName, PrimitiveValue } from '../edm/primitives';
 import type { BinaryNode, ExprNode, LiteralNode, MemberNode } from '../uri/expr/ast';
-import type { EntityKey } from '../uri/types';
+import type { EntityKey, PositionValue } from '../uri/types';
 
 const BOOLEAN = { kind: 'Primitive', name: 'Edm.Boolean' } as const;
 
-/** A typed literal; `type` defaults to the type the JS value implies. */
-export function literal(value: PrimitiveValue | null, type: EdmPrimitiveTypeName | undefined): LiteralNode {
+/** A typed literal; `type` defaults to the type the JS value implies (Edm.DateTime for a PreciseInstant). */
+export function literal(value: PositionValue | null, type: EdmPrimitiveTypeName | undefined): LiteralNode {
   if (value === null) return { kind: 'Literal', literalType: null, value: null, type: { kind: 'Null' } };
-  const literalType = type ?? inferPrimitiveType(value);
+  const literalType = type ?? (isPreciseInstant(value) ? 'Edm.DateTime' : inferPrimitiveType(value));
   return { kind: 'Literal', literalType, value, type: { kind: 'Primitive', name: literalType } };
 }
 
@@ -99,7 +100,8 @@ function keyEquality(node: ExprNode, entityType: EdmEntityType): [string, Primit
   const [step] = member.steps;
   if (step.kind !== 'Property' || !step.property.isKey || entityType.propertiesByName.get(step.name) !== step.property) return undefined;
   const type = step.property.type.kind === 'Primitive' ? step.property.type.name : undefined;
-  if (type === undefined || !LOOKUP_KEY_TYPES.has(type) || value.literalType !== type || value.value === null) return undefined;
+  if (type === undefined || !LOOKUP_KEY_TYPES.has(type) || value.literalType !== type || value.value === null || isPreciseInstant(value.value))
+    return undefined;
   return [step.name, value.value];
 }
 

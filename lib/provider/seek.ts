@@ -8,32 +8,29 @@
  * descending), NaN before every number, and key properties the order does not cover compared last,
  * ascending.
  *
- * Timestamps (the kit's precision rule): Edm.DateTime and Edm.DateTimeOffset are compared, sorted
- * and paged at milliseconds, whatever the store keeps. The position's values are the JavaScript
- * forms the service read (a `Date`: milliseconds), and so are the literals of this condition; a
- * store whose column keeps microseconds (the model's `Precision` facet says so, e.g. 6) must
- * compare that column at milliseconds in this condition, in `$filter` and in `ORDER BY` alike
- * (`col >= t and col < t + 1 ms` against a literal, `date_trunc('milliseconds', col)` otherwise),
- * so that values within one millisecond tie and the key orders them. Sorting by the full value
- * while seeking from a millisecond position skips or repeats the rows of that millisecond.
- * Milliseconds rather than a token that carries the stored value's full text: a client cannot write
- * a microsecond (`datetime'…'` literals parse to a `Date`), JSON payloads and entity tags carry
- * milliseconds, so `$filter`, `$orderby` and `$skiptoken` agree only at that precision.
- * The conformance suite checks it (docs/conformance.md "Timestamps").
+ * Timestamps (the kit's precision rule, docs/conformance.md "Timestamps"): Edm.DateTime and
+ * Edm.DateTimeOffset sort by the stored value, then the key. A position's date/time value is
+ * either a PreciseInstant (the store's full value, from `QueryResult.positionOf`, printed with all
+ * its digits in the token) or a `Date`, which stands for its whole millisecond (a store that keeps
+ * milliseconds, or a token an earlier release wrote). The condition carries the bound as it came:
+ * a translator compares a PreciseInstant literal exactly (`col > '…00.123456'`), and a `Date`
+ * literal as `$filter` does, at milliseconds (`col >= t + 1 ms`, the same millisecond a tie). So
+ * a token of an earlier release, which paged in millisecond order, continues with exactly the rows
+ * its pages had not shown (see docs/conformance.md for the one case a later page repeats some).
  */
 import type { EdmEntityType } from '../edm/model';
-import type { EdmPrimitiveTypeName, PrimitiveValue } from '../edm/primitives';
-import { ODataError } from '../errors';
+import type { EdmPrimitiveTypeName } from '../edm/primitives';
 import type { ExprNode } from '../uri/expr/ast';
 import { and, binary, FALSE, literal, or, propertyMember, TRUE } from './nodes';
-import type { OrderByItem, SkipTokenPosition } from '../uri/types';
+import { invalidPosition } from '../uri/skiptoken';
+import type { OrderByItem, PositionValue, SkipTokenPosition } from '../uri/types';
 
 /** One sort key of the condition: what is compared, which way, and the position's value. */
 interface SeekKey {
   readonly expression: ExprNode;
   readonly type: EdmPrimitiveTypeName | undefined;
   readonly descending: boolean;
-  readonly bound: PrimitiveValue | null;
+  readonly bound: PositionValue | null;
 }
 
 function isFloat(type: EdmPrimitiveTypeName | undefined): boolean {
@@ -99,30 +96,25 @@ function keyName(item: OrderByItem, position: SkipTokenPosition): string | undef
   return Object.prototype.hasOwnProperty.call(position.key, name) ? name : undefined;
 }
 
-function invalidToken(position: SkipTokenPosition, why: string): ODataError {
-  const values = [...position.orderByValues.map(String), ...Object.values(position.key).map(String)].join(',');
-  return ODataError.fromCode('SKIPTOKEN_INVALID', { token: values }, { target: '$skiptoken', cause: new Error(why) });
-}
-
 /**
  * The keyset condition of a `$skiptoken`: true exactly for the entities after `position` in
  * `orderBy` order (the client's `$orderby`, then the key tie-breaker), as compileSkipTokenFilter
- * decides. Date/time values are milliseconds: a provider whose store keeps more compiles their
- * comparisons at milliseconds, as it does for `$filter` and `$orderby` (see the module comment). Built from the order's own (type-checked) expressions and typed literals; the first key
- * also gets a redundant range (`Price ge 5 and (...)`) that an index on it can serve.
+ * decides. Built from the order's own (type-checked) expressions and typed literals, a
+ * PreciseInstant bound as a literal of its own (see the module comment); the first key also gets
+ * a redundant range (`Price ge 5 and (...)`) that an index on it can serve.
  * 400 SKIPTOKEN_INVALID when the position does not fit the order.
  */
 export function seekCondition(orderBy: readonly OrderByItem[], position: SkipTokenPosition, entityType: EdmEntityType): ExprNode {
   const given = position.orderByValues.length;
-  if (given > orderBy.length) throw invalidToken(position, 'more values than $orderby items');
+  if (given > orderBy.length) throw invalidPosition(position, 'more values than $orderby items');
   const keys: SeekKey[] = [];
   const covered = new Set<string>();
   orderBy.forEach((item, index) => {
     const name = keyName(item, position);
-    let bound: PrimitiveValue | null;
+    let bound: PositionValue | null;
     if (index < given) bound = position.orderByValues[index];
     else if (name !== undefined) bound = position.key[name];
-    else throw invalidToken(position, `no value for the $orderby item ${index + 1}`);
+    else throw invalidPosition(position, `no value for the $orderby item ${index + 1}`);
     if (name !== undefined) covered.add(name);
     keys.push({ expression: item.expression, type: staticType(item.expression), descending: item.direction === 'desc', bound });
   });

@@ -31,7 +31,10 @@ export interface QueryRequest {
   readonly single: boolean;
   /** Type-checked `$filter` (Edm.Boolean), or undefined. */
   readonly filter: ExprNode | undefined;
-  /** `$orderby`, then the key properties ascending as a tie-breaker (always present for collections). */
+  /**
+   * `$orderby`, then the key properties ascending as a tie-breaker (always present for
+   * collections). Date/time values sort by the stored value, then by the next item.
+   */
   readonly orderBy: readonly OrderByItem[];
   /** Entities to skip after filtering and ordering. */
   readonly skip: number | undefined;
@@ -39,9 +42,9 @@ export interface QueryRequest {
   readonly top: number | undefined;
   /**
    * Return only entities after this position in `orderBy` order (server-driven paging;
-   * `seekCondition` builds it as a filter AST). Its date/time values are milliseconds: a store
-   * that keeps finer timestamps compares and sorts them at milliseconds here, in `filter` and in
-   * `orderBy` alike, or paging skips and repeats rows (the timestamp rule, docs/conformance.md "Timestamps").
+   * `seekCondition` builds it as a filter AST). A date/time value is a PreciseInstant (compare
+   * exactly) or a `Date`, which stands for its whole millisecond (compare as `$filter` does: the
+   * entities of that millisecond tie), see PositionValue and docs/conformance.md "Timestamps".
    */
   readonly skipToken: SkipTokenPosition | undefined;
   /** What to select and expand; expanded navigation properties must be filled in the result. */
@@ -108,6 +111,17 @@ export interface QueryResult {
    * page (all of them when a count is wanted); unordered it holds all of them in memory to sort.
    */
   readonly applied?: QueryApplied | undefined;
+  /**
+   * Where a returned entity stands in `orderBy` order, at the store's precision: its value for
+   * every item of `orderBy` and its key (a timestamp finer than milliseconds as a PreciseInstant).
+   * The service asks it for the last entity of a page and writes the next link's `$skiptoken`
+   * from the answer, without reading anything again. Read only when the provider applied the order
+   * and the skiptoken (no `applied`, or both true). Absent, or undefined for an entity: the
+   * service evaluates the order on the entity itself (`entityPosition`), which is exact for a
+   * store that keeps milliseconds, but needs the related entities an order through navigation
+   * properties reads (`Category/Name`) on the entity. MemoryProvider and SqlProvider answer it.
+   */
+  readonly positionOf?: ((entity: Entity) => SkipTokenPosition | undefined) | undefined;
 }
 
 /** A request to count entities: the same filter semantics as a query. */

@@ -6,6 +6,7 @@
  * operands; the compiler handles null operands.
  */
 import type { RawBuilder } from 'kysely';
+import type { PreciseInstant } from '../edm/precise-instant';
 import type { EdmPrimitiveTypeName, PrimitiveValue } from '../edm/primitives';
 
 /** A SQL fragment (Kysely's `sql` template result). */
@@ -88,8 +89,11 @@ export interface SqlDialect {
   inTuples(columns: readonly Sql[], types: readonly EdmPrimitiveTypeName[], tuples: readonly (readonly PrimitiveValue[])[]): Sql;
   /** A bound parameter typed as the column type (writes, keys): `$1::numeric`. */
   parameter(type: EdmPrimitiveTypeName, value: PrimitiveValue): Sql;
-  /** A bound parameter in the compiler's form of the type (an Edm.Single literal is a double). */
-  literal(type: EdmPrimitiveTypeName, value: PrimitiveValue): Sql;
+  /**
+   * A bound parameter in the compiler's form of the type (an Edm.Single literal is a double); a
+   * PreciseInstant (a keyset bound of `seekCondition`) with all its digits.
+   */
+  literal(type: EdmPrimitiveTypeName, value: PrimitiveValue | PreciseInstant): Sql;
   /** A typed NULL in the compiler's form of the type. */
   typedNull(type: EdmPrimitiveTypeName): Sql;
 

@@ -49,7 +49,7 @@ export {
 export { createPostgresDialect } from './postgres-dialect';
 export type { PostgresDialectOptions } from './postgres-dialect';
 export type { ArithmeticOperator, ColumnFacets, ComparisonOperator, DatePart, NanSides, Share, Sql, SqlDialect, SqlLane } from './dialect';
-export { fromSqlValue, toSqlParameter } from './values';
+export { fromSqlPosition, fromSqlValue, toSqlParameter } from './values';
 export type { SqlParameterValue } from './values';
 export type { PgTypeParsers } from './type-parsers';
 export { compileExpressionSql, compileFilterSql, compileOrderBySql, isTranslatable } from './compile/compile';

@@ -4,8 +4,10 @@
  * in the default `DateStyle` (ISO) and in both `IntervalStyle`s a server may have (`postgres`,
  * `iso_8601`); a timestamptz carries its offset, so the session's TimeZone never matters.
  * A Date keeps milliseconds: digits 4-6 of a stored microsecond are dropped (truncated toward the
- * past for timestamps, toward zero for intervals, as PostgreSQL's date_trunc does).
+ * past for timestamps, toward zero for intervals, as PostgreSQL's date_trunc does), except in a
+ * position (parsePreciseTimestampText), which keeps them.
  */
+import { preciseInstant, type PreciseInstant } from '../edm/precise-instant';
 
 const US_PER_MS = 1000n;
 const US_PER_SECOND = 1_000_000n;
@@ -45,6 +47,20 @@ export function parseTimestampText(text: string, withZone: boolean): Date {
   return date;
 }
 
+/**
+ * A timestamp or timestamptz text (as parseTimestampText reads it) as a PreciseInstant: its
+ * millisecond, and digits 4 to 6 of its fraction (`'000'` when it has none).
+ */
+export function parsePreciseTimestampText(text: string, withZone: boolean): PreciseInstant {
+  const date = parseTimestampText(text, withZone);
+  // The fraction follows the seconds' dot; nothing before it (date, time) holds a dot.
+  const dot = text.indexOf('.');
+  let end = dot + 1;
+  while (dot >= 0 && end < text.length && text.charCodeAt(end) >= 48 && text.charCodeAt(end) <= 57) end++;
+  const fraction = dot < 0 ? '' : text.slice(dot + 1, end);
+  return preciseInstant(date, fraction.padEnd(6, '0').slice(3));
+}
+
 /** The digits of `text` from `start` to `end` as a number; NaN when one is not a digit. */
 function digitsAt(text: string, start: number, end: number): number {
   let value = 0;
@@ -81,8 +97,11 @@ function parseCommonTimestamp(text: string): Date | undefined {
   return new Date(Date.UTC(year, month - 1, day, hour, minute, second, milliseconds));
 }
 
-/** A Date as timestamp input text (`2000-01-02 03:04:05.006`, UTC fields), or with `+00` for timestamptz. */
-export function formatTimestampParameter(date: Date, withZone: boolean): string {
+/**
+ * A Date as timestamp input text (`2000-01-02 03:04:05.006`, UTC fields), or with `+00` for
+ * timestamptz; `subMilliseconds`, a PreciseInstant's digits, follow the milliseconds (`.006123`).
+ */
+export function formatTimestampParameter(date: Date, withZone: boolean, subMilliseconds = ''): string {
   const time = date.getTime();
   if (Number.isNaN(time)) throw new TypeError('Cannot write an invalid Date.');
   const year = date.getUTCFullYear();
@@ -99,7 +118,8 @@ export function formatTimestampParameter(date: Date, withZone: boolean): string 
     ':' +
     pad(date.getUTCSeconds(), 2) +
     '.' +
-    pad(date.getUTCMilliseconds(), 3);
+    pad(date.getUTCMilliseconds(), 3) +
+    subMilliseconds;
   return text + (withZone ? '+00' : '') + (year > 0 ? '' : ' BC');
 }
 

@@ -6,10 +6,12 @@
  * U+0000 and unpaired surrogates in text); a value of the wrong JS type is a TypeError.
  */
 import { canonicalDecimal, canonicalInteger, isInt64 } from '../edm/decimal-text';
+import { isPreciseInstant, preciseInstant, type PreciseInstant } from '../edm/precise-instant';
 import { canonicalGuid } from '../edm/primitive-text';
 import { PRIMITIVE_TYPES, type EdmPrimitiveTypeName, type PrimitiveValue } from '../edm/primitives';
 import { formatDuration, timeToMilliseconds } from '../edm/temporal-text';
-import { formatIntervalParameter, formatTimestampParameter, parseIntervalText, parseTimestampText } from './temporal';
+import type { PositionValue } from '../uri/types';
+import { formatIntervalParameter, formatTimestampParameter, parseIntervalText, parsePreciseTimestampText, parseTimestampText } from './temporal';
 import { parseByteaText } from './type-parsers';
 
 /** A bind-parameter value as both drivers take it. */
@@ -43,7 +45,7 @@ function floatText(value: number): string {
   return Object.is(value, -0) ? '-0' : String(value);
 }
 
-type ParameterWriter = (value: PrimitiveValue, type: EdmPrimitiveTypeName) => SqlParameterValue;
+type ParameterWriter = (value: PrimitiveValue | PreciseInstant, type: EdmPrimitiveTypeName) => SqlParameterValue;
 
 const smallInteger: ParameterWriter = (value, type) => {
   const info = PRIMITIVE_TYPES.get(type);
@@ -65,6 +67,7 @@ const floating: ParameterWriter = (value, type) => {
 };
 
 const timestamp: ParameterWriter = (value, type) => {
+  if (isPreciseInstant(value)) return formatTimestampParameter(value.date, type === 'Edm.DateTimeOffset', value.subMilliseconds);
   if (!(value instanceof Date)) throw wrongType(type, 'a Date', value);
   return formatTimestampParameter(value, type === 'Edm.DateTimeOffset');
 };
@@ -118,9 +121,10 @@ const PARAMETER_WRITERS: Readonly<Record<EdmPrimitiveTypeName, ParameterWriter>>
 /**
  * The bind-parameter value of an EDM value, for a parameter the SQL casts to the type's column type
  * (`$1::numeric`): Int64/Decimal as exact text, dates as UTC text (`2000-01-02 03:04:05.006`, with
- * `+00` for DateTimeOffset), Time as `H:MM:SS.fff`, doubles with `NaN`/`Infinity`, bytes as a Buffer.
+ * `+00` for DateTimeOffset; a PreciseInstant with all its digits), Time as `H:MM:SS.fff`, doubles
+ * with `NaN`/`Infinity`, bytes as a Buffer.
  */
-export function toSqlParameter(type: EdmPrimitiveTypeName, value: PrimitiveValue): SqlParameterValue {
+export function toSqlParameter(type: EdmPrimitiveTypeName, value: PrimitiveValue | PreciseInstant): SqlParameterValue {
   return PARAMETER_WRITERS[type](value, type);
 }
 
@@ -203,4 +207,17 @@ const VALUE_READERS: Readonly<Record<EdmPrimitiveTypeName, ValueReader>> = {
 export function fromSqlValue(type: EdmPrimitiveTypeName, raw: unknown): PrimitiveValue | null {
   if (raw === null || raw === undefined) return null;
   return VALUE_READERS[type](raw, type);
+}
+
+/**
+ * An order value read beside a row for its position (`QueryResult.positionOf`): as fromSqlValue,
+ * but a timestamp keeps every stored digit, as a PreciseInstant (`…00.123456`; `…00.123000` for
+ * a value on the millisecond, so it stays exact).
+ */
+export function fromSqlPosition(type: EdmPrimitiveTypeName, raw: unknown): PositionValue | null {
+  if (raw === null || raw === undefined || (type !== 'Edm.DateTime' && type !== 'Edm.DateTimeOffset')) return fromSqlValue(type, raw);
+  // A driver that made a Date has dropped the digits already: the position is its millisecond, exactly.
+  if (raw instanceof Date && type === 'Edm.DateTimeOffset') return preciseInstant(raw, '000');
+  if (typeof raw !== 'string') throw wrongType(type, 'timestamp text (pglite()/postgres() deliver it)', raw);
+  return parsePreciseTimestampText(raw, type === 'Edm.DateTimeOffset');
 }

@@ -34,8 +34,8 @@ const RULES = {
     'Entries that tie on every $orderby item are ordered by key, ascending, so every request returns ties in one order; without $orderby a feed is in key order.',
   'query.top-skip':
     '$skip leaves out the first n entries and $top keeps at most n of the rest, after $filter and $orderby (MS-ODATA §2.2.3.6.1.7, §2.2.3.6.1.8).',
-  'timestamps.milliseconds':
-    'Edm.DateTime and Edm.DateTimeOffset values are read, compared, sorted and paged at milliseconds, the precision of the JavaScript forms, literals, payloads, entity tags and $skiptoken values: a store that keeps microseconds reads them back truncated toward the past, treats values within one millisecond as equal in $filter and $orderby (ties ordered by key), so following the next links gives every entry exactly once.',
+  'timestamps.precision':
+    "Edm.DateTime and Edm.DateTimeOffset values read back, and compare in $filter, at milliseconds, the precision of the JavaScript forms, literals, payloads and entity tags (a store that keeps microseconds cuts them toward the past); $orderby sorts them by the stored value, then by key; a $skiptoken carries the stored value at the store's precision, so following the next links gives every entry exactly once; a $skiptoken value with milliseconds only (as earlier releases wrote them) stands for its whole millisecond, and one with more digits for that exact value.",
   'paging.skiptoken':
     'Server-driven paging (MS-ODATA §2.2.3.6.1.9): following the next links from the first page returns every entry exactly once, in the order of the request, under every $orderby, with duplicate and null sort values, until a page has no next link.',
   'query.count':

@@ -2,13 +2,21 @@
  * `$skiptoken` (MS-ODATA §2.2.3.6.1.9 "Skip Token"), stateless and in the WCF Data Services form:
  * the URI literals of the last entry's `$orderby` values, then of its key values, comma-separated
  * (`'Milk',1`, or just `5` without `$orderby`). Any server instance can continue the feed.
+ *
+ * Date/time order values carry the precision of the position they come from: a PreciseInstant
+ * prints every digit (`datetime'2024-05-01T10:00:00.123456'`, always more than three), a `Date`
+ * its milliseconds (`datetime'2024-05-01T10:00:00.123'`, as every earlier release wrote them). So
+ * the text tells them apart: more than three fractional digits decode to a PreciseInstant (the
+ * exact stored value), three or fewer to a `Date`, which stands for its whole millisecond.
  */
 import { ODataError, isODataError } from '../errors';
 import type { EdmEntityType } from '../edm/model';
 import { isPrimitiveValue } from '../edm/primitives';
 import type { EdmPrimitiveTypeName, PrimitiveValue } from '../edm/primitives';
 import { convertLiteral, parseLiteral, printLiteral, scanLiteral } from '../edm/literals';
-import type { OrderByItem, SkipTokenPosition } from './types';
+import { isPreciseInstant, preciseInstant } from '../edm/precise-instant';
+import { dateTimeFraction, formatPreciseDateTimeText } from '../edm/temporal-text';
+import type { OrderByItem, PositionValue, SkipTokenPosition } from './types';
 
 /** The EDM type a JS value prints as when its declared type is unknown (see lib/edm/primitives.ts). */
 function inferType(value: PrimitiveValue): EdmPrimitiveTypeName {
@@ -21,6 +29,7 @@ function inferType(value: PrimitiveValue): EdmPrimitiveTypeName {
 
 function printValue(value: unknown, type: EdmPrimitiveTypeName | undefined, what: string): string {
   if (value === null || value === undefined) return 'null';
+  if (isPreciseInstant(value)) return printLiteral(type ?? 'Edm.DateTime', value);
   // A provider bug, not a client error: it surfaces as a 500 through normalizeError.
   if (!isPrimitiveValue(value)) throw new Error(`$skiptoken: ${what} is not a primitive value`);
   return printLiteral(type ?? inferType(value), value);
@@ -36,7 +45,7 @@ function itemType(item: OrderByItem | undefined): EdmPrimitiveTypeName | undefin
  * Encode the position after the last entry of a page. Pass the client's `orderBy` (not the
  * tie-broken one) so each value prints with its declared type; without it, types are inferred
  * from the JS values (strings print as Edm.String, which `decodeSkipToken` accepts for Int64,
- * Decimal, Guid and Time items too).
+ * Decimal, Guid and Time items too). A PreciseInstant prints with all its digits.
  *
  *   skiptoken = [ orderbyValue *( "," orderbyValue ) "," ] keyValue *( "," keyValue )
  */
@@ -61,6 +70,21 @@ const STRING_FORMS: Partial<Record<EdmPrimitiveTypeName, (text: string) => strin
   'Edm.Guid': (text) => `guid'${text}'`,
   'Edm.Time': (text) => `time'${text}'`,
 };
+
+/**
+ * A date/time order value at the precision its literal was written with: past three fractional
+ * digits a PreciseInstant (undefined when there are more digits than it keeps), else the `Date`.
+ */
+function atWrittenPrecision(literal: string, value: Date): PositionValue | undefined {
+  const body = literal.slice(literal.indexOf("'") + 1, -1);
+  const fraction = dateTimeFraction(body);
+  if (fraction.length <= 3) return value;
+  try {
+    return preciseInstant(value, fraction.slice(3));
+  } catch {
+    return undefined;
+  }
+}
 
 /** A literal as a value of `type`; `inferred`: also accept the quoted form an inferred encoding wrote. */
 function convert(literal: string, type: EdmPrimitiveTypeName | undefined, inferred: boolean): PrimitiveValue | null | undefined {
@@ -90,18 +114,20 @@ function scanLiterals(text: string): string[] | undefined {
 
 /**
  * Decode a `$skiptoken` for the request's `$orderby` (as the client gave it) and entity type.
- * Wrong arity, malformed literals, incompatible types or a `null` key: 400 SKIPTOKEN_INVALID.
+ * Wrong arity, malformed literals, incompatible types, more than nine fractional digits of a
+ * date/time or a `null` key: 400 SKIPTOKEN_INVALID.
  */
 export function decodeSkipToken(text: string, orderBy: readonly OrderByItem[], entityType: EdmEntityType): SkipTokenPosition {
   const invalid = (cause?: unknown): ODataError => ODataError.fromCode('SKIPTOKEN_INVALID', { token: text }, { target: '$skiptoken', cause });
   const literals = scanLiterals(text);
   if (literals === undefined || literals.length !== orderBy.length + entityType.key.length) throw invalid();
   try {
-    const orderByValues: (PrimitiveValue | null)[] = [];
+    const orderByValues: (PositionValue | null)[] = [];
     for (let i = 0; i < orderBy.length; i++) {
       const value = convert(literals[i], itemType(orderBy[i]), true);
-      if (value === undefined) throw invalid();
-      orderByValues.push(value);
+      const positioned = value instanceof Date ? atWrittenPrecision(literals[i], value) : value;
+      if (positioned === undefined) throw invalid();
+      orderByValues.push(positioned);
     }
     const key: Record<string, PrimitiveValue> = {};
     entityType.key.forEach((property, i) => {
@@ -115,4 +141,15 @@ export function decodeSkipToken(text: string, orderBy: readonly OrderByItem[], e
     if (isODataError(error) && error.code !== 'SKIPTOKEN_INVALID') throw invalid(error);
     throw error;
   }
+}
+
+/** A position value as a message shows it (a PreciseInstant with every digit). */
+function describeValue(value: PositionValue | null): string {
+  return isPreciseInstant(value) ? formatPreciseDateTimeText(value, 'Z') : String(value);
+}
+
+/** 400 SKIPTOKEN_INVALID for a position that does not fit the request's order (`why` goes to the log). */
+export function invalidPosition(position: SkipTokenPosition, why: string): ODataError {
+  const values = [...position.orderByValues.map(describeValue), ...Object.values(position.key).map(describeValue)].join(',');
+  return ODataError.fromCode('SKIPTOKEN_INVALID', { token: values }, { target: '$skiptoken', cause: new Error(why) });
 }

@@ -3,6 +3,7 @@
  * providers read these and never look at the URI text again.
  */
 import type { EdmEntitySet, EdmEntityType, EdmFunctionImport, EdmNavigationProperty, EdmProperty } from '../edm/model';
+import type { PreciseInstant } from '../edm/precise-instant';
 import type { PrimitiveValue } from '../edm/primitives';
 import type { ExprNode } from './expr/ast';
 
@@ -192,11 +193,28 @@ export interface ExpandItem extends SelectExpand {
   readonly entitySet: EdmEntitySet;
 }
 
-/** The decoded `$skiptoken`: the last entry's `$orderby` values, then its key values. */
+/**
+ * An order value of a position: the value's JS form, or for an Edm.DateTime or
+ * Edm.DateTimeOffset item a PreciseInstant when the store keeps more than milliseconds. A `Date`
+ * here stands for its whole millisecond (as a `datetime'…'` literal does in `$filter`): the
+ * entities after it are those whose value cut to milliseconds is later, or equal with a later key.
+ */
+export type PositionValue = PrimitiveValue | PreciseInstant;
+
+/**
+ * A place in a feed's order: an entity's values for the items of the order, then its key. The
+ * service decodes one from a `$skiptoken` (`QueryRequest.skipToken`: the last entry of the
+ * previous page) and asks a provider for one per entity (`QueryResult.positionOf`) to write the
+ * next link's `$skiptoken`.
+ */
 export interface SkipTokenPosition {
-  /** The last entry's value for each `$orderby` item, in order. */
-  readonly orderByValues: readonly (PrimitiveValue | null)[];
-  /** The last entry's key. */
+  /**
+   * The entity's value for each of the first items of the order, in order: one per `$orderby`
+   * item in a decoded `$skiptoken`; one per item of `QueryRequest.orderBy` (the key tie-breaker
+   * included) from `positionOf`. At the store's precision (see PositionValue).
+   */
+  readonly orderByValues: readonly (PositionValue | null)[];
+  /** The entity's key. */
   readonly key: EntityKey;
 }
 

@@ -4,11 +4,11 @@
  * navigation) costs a fixed number of reads, the same for 3 entities as for 50; chunks of 100 keys
  * beyond that, never more than `maxConcurrentReads` at once. The entries are the ones a read of
  * each entity by key writes (the unbatched path), byte for byte. Server paging over a navigated
- * `$orderby` reads the page and one position entity, whatever the page size.
+ * `$orderby` reads the page alone: the provider says where its last entity stands (positionOf).
  */
 import express from 'express';
 import { odata } from '../../lib';
-import type { ODataServiceOptions } from '../../lib';
+import type { ODataServiceOptions, ServiceLogEvent } from '../../lib';
 import { MemoryProvider } from '../../lib/providers/memory';
 import type { QueryRequest, QueryResult } from '../../lib/provider/types';
 import type { RequestContext } from '../../lib/protocol/message';
@@ -38,6 +38,14 @@ class CountingProvider extends MemoryProvider {
   reset(): void {
     this.queries = [];
     this.mostRunning = 0;
+  }
+}
+
+/** A MemoryProvider that says nothing about positions, as a provider written before them. */
+class PositionlessProvider extends MemoryProvider {
+  override async query(request: QueryRequest, context: RequestContext): Promise<QueryResult> {
+    const { positionOf: _dropped, ...rest } = await super.query(request, context);
+    return rest;
   }
 }
 
@@ -167,20 +175,48 @@ describe('$filter and $orderby over navigation on a service operation feed', () 
 });
 
 describe('server paging over a navigated $orderby', () => {
-  it.each([3, 50])('with pages of %i: the page and one read of its last entity for the $skiptoken', async (pageSize) => {
+  it.each([3, 50])('with pages of %i: the page alone, its last entity positioned by the provider', async (pageSize) => {
     const paged = await serve({ maxPageSize: pageSize });
     try {
       paged.provider.reset();
       const feed = await getFeed(paged.server, 'Products?$orderby=Category/Name desc,ID');
       expect(feed.d.results).toHaveLength(pageSize);
-      expect(paged.provider.queries).toHaveLength(2);
-      expect(paged.provider.queries[1]).toMatchObject({ single: true, top: undefined });
-      // With Category expanded the page already holds what the token needs: the page alone.
+      expect(paged.provider.queries).toHaveLength(1);
+      // The token holds the last entity's Category/Name, which the page does not show.
+      const whole = await getFeed(service.server, `Products?$orderby=Category/Name desc,ID&$expand=Category&$top=${pageSize}`);
+      const last = whole.d.results[pageSize - 1] as { readonly ID: number; readonly Category: { readonly Name: string } };
+      expect(last.ID).toBe(feed.d.results[pageSize - 1].ID);
+      expect(decodeURIComponent(feed.d.__next ?? '')).toContain(`$skiptoken='${last.Category.Name.replace(/'/g, "''")}',${last.ID}`);
+      // With Category expanded: the same next link.
       paged.provider.reset();
       const expanded = await getFeed(paged.server, 'Products?$orderby=Category/Name desc,ID&$expand=Category');
       expect(paged.provider.queries).toHaveLength(1);
       expect(expanded.d.__next).toBe(feed.d.__next?.replace('$format=json', '$expand=Category&$format=json'));
     } finally {
+      await paged.server.close();
+    }
+  });
+
+  it('without positions from the provider: the next link from the entity itself, and a 500 naming positionOf when the order navigates', async () => {
+    const events: ServiceLogEvent[] = [];
+    const provider = new PositionlessProvider(DEMO_MODEL, DATA, { links: DEMO_LINKS });
+    const app = express();
+    app.use('/odata', odata({ model: DEMO_MODEL, provider, now: () => FIXED_NOW, maxPageSize: 3, logger: (event) => events.push(event) }));
+    const server = await startServer(app);
+    const paged = await serve({ maxPageSize: 3 });
+    try {
+      // The entity holds what the order reads: the same next link as a provider's position gives.
+      const own = await getFeed(server, 'Products?$orderby=Rating desc,Name');
+      expect(own.d.__next).toBe((await getFeed(paged.server, 'Products?$orderby=Rating desc,Name')).d.__next?.replace(paged.server.url, server.url));
+      expect(own.d.__next).toMatch(/\$skiptoken=\d+,/);
+      // It does not hold Category: a wrong token would start the next page in the wrong place.
+      const response = await fetch(`${server.url}/odata/Products?$orderby=Category/Name desc,ID&$format=json`);
+      expect(response.status).toBe(500);
+      expect(events.map((event) => event.message)).toEqual([
+        "The provider gave no position (QueryResult.positionOf) for the last entity of a page of Products, and the entity does not hold 'Category', which $orderby reads.",
+      ]);
+    } finally {
+      await server.close();
       await paged.server.close();
     }
   });

@@ -1,16 +1,16 @@
 /**
- * Server-driven paging helpers: page plans, next links, and the navigation `$orderby` reads
- * through (the last entry of a page is read again with it expanded, so the `$skiptoken` holds the
- * real `Category/Name` and not null).
+ * Server-driven paging helpers: page plans, next links written from the last entry's position (at
+ * the provider's precision: a PreciseInstant keeps its microseconds), and the navigation an
+ * expression reads through.
  */
 import { readFileSync } from 'fs';
 import { resolve } from 'path';
 import { loadEdmx } from '../../lib/edm';
 import { DEFAULT_LIMITS } from '../../lib/options';
-import { expansionCovered, nextLink, orderByExpansion, planPage } from '../../lib/handlers/paging';
-import type { Entity } from '../../lib/provider/types';
+import { navigationExpansion, nextLink, planPage } from '../../lib/handlers/paging';
+import { preciseInstant } from '../../lib/edm/precise-instant';
 import { parseQueryOptions, parseResourcePath } from '../../lib/uri';
-import type { ExpandItem, QueryOptions, SelectExpand } from '../../lib/uri/types';
+import type { ExpandItem, PositionValue, QueryOptions } from '../../lib/uri/types';
 
 const model = loadEdmx(readFileSync(resolve(__dirname, '../fixtures/odata-demo/metadata.xml'), 'utf8'));
 const ROOT = 'http://localhost/odata/';
@@ -48,21 +48,32 @@ describe('planPage', () => {
 });
 
 describe('nextLink', () => {
-  const last: Entity = { ID: 7, Name: "O'Neil & Co", Rating: 3, Price: '35.88', Category: { ID: 2, Name: 'Electronics' } };
+  const released = preciseInstant(new Date('1992-01-01T00:00:00.123Z'), '456');
 
   it.each([
-    ['$top=500&$skip=3', 97, 'Products?$top=403&$skiptoken=7'],
-    ['$filter=Price gt 20&$format=json&foo=a b', 97, 'Products?$filter=Price%20gt%2020&$format=json&foo=a%20b&$skiptoken=7'],
-    ['$orderby=Name desc&$select=ID,Name', 97, "Products?$orderby=Name%20desc&$select=ID,Name&$skiptoken='O''Neil%20%26%20Co',7"],
-    ['$orderby=Rating desc,Price', 97, 'Products?$orderby=Rating%20desc,Price&$skiptoken=3,35.88M,7'],
-    ['$orderby=Category/Name desc&$inlinecount=allpages', 97, "Products?$orderby=Category/Name%20desc&$inlinecount=allpages&$skiptoken='Electronics',7"],
-  ])('%s with %i entries returned links to %s', (query, returned, expected) => {
+    ['$top=500&$skip=3', [], 97, 'Products?$top=403&$skiptoken=7'],
+    ['$filter=Price gt 20&$format=json&foo=a b', [], 97, 'Products?$filter=Price%20gt%2020&$format=json&foo=a%20b&$skiptoken=7'],
+    ['$orderby=Name desc&$select=ID,Name', ["O'Neil & Co"], 97, "Products?$orderby=Name%20desc&$select=ID,Name&$skiptoken='O''Neil%20%26%20Co',7"],
+    ['$orderby=Rating desc,Price', [3, '35.88'], 97, 'Products?$orderby=Rating%20desc,Price&$skiptoken=3,35.88M,7'],
+    [
+      '$orderby=Category/Name desc&$inlinecount=allpages',
+      ['Electronics'],
+      97,
+      "Products?$orderby=Category/Name%20desc&$inlinecount=allpages&$skiptoken='Electronics',7",
+    ],
+    // The provider's position covers the tie-breaker too: only the client's items go into the token.
+    ['$orderby=Rating', [3, 7], 97, 'Products?$orderby=Rating&$skiptoken=3,7'],
+    // A timestamp at the store's precision keeps its digits; a Date (milliseconds) prints as ever.
+    ['$orderby=ReleaseDate', [released], 97, "Products?$orderby=ReleaseDate&$skiptoken=datetime'1992-01-01T00:00:00.123456',7"],
+    ['$orderby=ReleaseDate', [released.date], 97, "Products?$orderby=ReleaseDate&$skiptoken=datetime'1992-01-01T00:00:00.123',7"],
+  ] as [string, PositionValue[], number, string][])('%s at %p with %i entries returned links to %s', (query, orderByValues, returned, expected) => {
     const options = products(query);
-    expect(nextLink(ROOT, 'Products', options, options.orderBy, Products.entityType, last, returned)).toBe(`${ROOT}${expected}`);
+    const position = { orderByValues, key: { ID: 7 } };
+    expect(nextLink(ROOT, 'Products', options, options.orderBy, Products.entityType, position, returned)).toBe(`${ROOT}${expected}`);
   });
 });
 
-describe('orderByExpansion', () => {
+describe('navigationExpansion', () => {
   it.each([
     ['Name', undefined],
     ['Rating desc,Price', undefined],
@@ -72,7 +83,11 @@ describe('orderByExpansion', () => {
     ['Category/Name,Supplier/Name,Category/ID', 'Category,Supplier'],
     ['concat(Category/Name,Supplier/Name)', 'Category,Supplier'],
   ])('$orderby=%s expands %p', (orderBy, expected) => {
-    const expansion = orderByExpansion(products(`$orderby=${orderBy}`).orderBy, Products, model);
+    const expansion = navigationExpansion(
+      products(`$orderby=${orderBy}`).orderBy.map((item) => item.expression),
+      Products,
+      model,
+    );
     expect(expansion === undefined ? undefined : describeExpand(expansion.expand)).toBe(expected);
     if (expansion !== undefined) {
       expect(expansion.select).toBeUndefined();
@@ -84,21 +99,7 @@ describe('orderByExpansion', () => {
 
   it('expands into the entity set the association set binds', () => {
     const categories = entitySet('Categories');
-    const expansion = orderByExpansion(products('$orderby=Category/Name').orderBy, Products, model);
+    const expansion = navigationExpansion([products('$orderby=Category/Name').orderBy[0].expression], Products, model);
     expect(expansion?.expand[0].entitySet).toBe(categories);
-  });
-});
-
-describe('expansionCovered', () => {
-  const needed = orderByExpansion(products('$orderby=Category/Name').orderBy, Products, model) as SelectExpand;
-
-  it.each([
-    ['', false],
-    ['$expand=Supplier', false],
-    ['$expand=Category', true],
-    ['$expand=Supplier,Category/Products', true],
-    ['$select=ID,Category/Name&$expand=Category', true],
-  ])('%s covers $orderby=Category/Name: %p', (query, covered) => {
-    expect(expansionCovered(needed, products(query).selectExpand)).toBe(covered);
   });
 });

@@ -9,9 +9,10 @@
  * - The If-Match precondition is checked after an await (read, compare, then write) and single
  *   writes run outside a transaction (only `$batch` changesets get one): concurrent writers with
  *   the same entity tag all pass the check, and a single write run again is not rolled back first.
- * - Moments keep the microseconds the suite's `storeExact` gives, and sort at milliseconds, but
- *   the `$skiptoken` seek compares the full values with the token's milliseconds (`WHERE at > $1`
- *   over a timestamp(6) column): entries within the token's millisecond come again or go missing.
+ * - Moments keep the microseconds the suite's `storeExact` gives and sort by them (right), but the
+ *   provider gives no positions, so the next link's `$skiptoken` carries the entity's milliseconds,
+ *   and the seek compares the full values with them as if exact (`WHERE at > $1` over a
+ *   timestamp(6) column): entries within the token's millisecond come again or go missing.
  * - SAP's `search` compares with case (`col LIKE '%term%'`, neither side lowered).
  */
 import {
@@ -19,6 +20,7 @@ import {
   compileFilter,
   compileSkipTokenFilter,
   evaluate,
+  isPreciseInstant,
   type MemoryProvider,
   ODataError,
   searchableProperties,
@@ -113,26 +115,33 @@ export class BrokenProvider implements DataProvider {
     return typeof value === 'number' ? BigInt(value) : null;
   }
 
-  /** Sorted at milliseconds (the inner provider's order), sought by the full values. */
+  /** Sorted by the full values, then the key (right); sought by the full values against the token's milliseconds taken as exact. */
   private async queryMoments(request: QueryRequest, context: RequestContext): Promise<QueryResult> {
-    const position = request.skipToken;
-    if (position === undefined) return this.inner.query(request, context);
     const everything = await this.inner.query({ ...request, skip: undefined, top: undefined, skipToken: undefined, count: false }, context);
     const rows = await toArray(everything.entities);
     const names = request.orderBy.map((item) => (item.expression.kind === 'Member' ? item.expression.path.join('/') : ''));
-    const bounds = names.map((name, index) => {
-      const value = index < position.orderByValues.length ? position.orderByValues[index] : position.key[name];
-      return value instanceof Date ? BigInt(value.getTime()) * 10_000n : typeof value === 'number' ? BigInt(value) : null;
-    });
-    const after = rows.filter((row) => {
+    const compareAt = (row: Entity, bounds: readonly (bigint | null)[]): number => {
       for (let i = 0; i < names.length; i++) {
         const order = compareTicks(this.fullValue(row, names[i]), bounds[i]) * (request.orderBy[i].direction === 'desc' ? -1 : 1);
-        if (order !== 0) return order > 0;
+        if (order !== 0) return order;
       }
-      return false;
+      return 0;
+    };
+    const sorted = rows
+      .map((row) => ({ row, values: names.map((name) => this.fullValue(row, name)) }))
+      .sort((a, b) => compareAt(a.row, b.values))
+      .map(({ row }) => row);
+    const position = request.skipToken;
+    const bounds = names.map((name, index) => {
+      const value = position === undefined ? null : index < position.orderByValues.length ? position.orderByValues[index] : position.key[name];
+      if (isPreciseInstant(value)) return BigInt(value.date.getTime()) * 10_000n + BigInt(value.subMilliseconds.padEnd(4, '0').slice(0, 4));
+      return value instanceof Date ? BigInt(value.getTime()) * 10_000n : typeof value === 'number' ? BigInt(value) : null;
     });
-    const page = after.slice(0, request.top);
-    return request.count ? { entities: page, count: rows.length } : { entities: page };
+    const after = position === undefined ? sorted : sorted.filter((row) => compareAt(row, bounds) > 0);
+    const skip = request.skip ?? 0;
+    const page = after.slice(skip, request.top === undefined ? undefined : skip + request.top);
+    const positionless = { entities: page };
+    return request.count ? { ...positionless, count: rows.length } : positionless;
   }
 
   /** The entities a search with case keeps (every term in a searched property as written), in `orderBy` order, unpaged. */

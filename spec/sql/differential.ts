@@ -104,8 +104,12 @@ export class Differential {
     }
   }
 
-  /** The IDs in `$orderby` order (with the key tie-breaker) by the evaluator and by PostgreSQL. */
-  async order(text: string): Promise<{ expected: Outcome; actual: Outcome }> {
+  /**
+   * The IDs in `$orderby` order (with the key tie-breaker) by the evaluator and by PostgreSQL.
+   * `stored`: timestamps as stored (microseconds, the provider's order); without it PostgreSQL
+   * sees them cut to milliseconds, as the evaluator's values are, so both orders must agree.
+   */
+  async order(text: string, stored = false): Promise<{ expected: Outcome; actual: Outcome }> {
     const orderBy = withKeyTieBreaker(itemOrderBy(text), Item);
     let expected: Outcome;
     try {
@@ -117,7 +121,7 @@ export class Differential {
       if (!isODataError(error) || error.code !== 'FILTER_DIVISION_BY_ZERO') throw error;
       expected = 'division by zero';
     }
-    const terms = compileOrderBySql(orderBy, itemsContext());
+    const terms = compileOrderBySql(orderBy, itemsContext({ milliseconds: !stored }));
     try {
       const result = await sql<{ ID: number }>`select t."ID" from ${ITEMS_FROM} order by ${sql.join(terms)}`.execute(this.db.kysely);
       return { expected, actual: result.rows.map((row) => Number(row.ID)) };

@@ -52,5 +52,16 @@ export function describeKnownDifferences(loaded: () => Differential): void {
       expect(await run(`cast(${decimal}, 'Edm.Double') eq INF`)).toEqual({ evaluator: ALL, sql: 'SQLSTATE 22003' });
       expect(await run('Double mul 1E-300 mul 1E-300 eq 0.0')).toEqual({ evaluator: expect.arrayContaining([expect.any(Number)]), sql: 'SQLSTATE 22003' });
     });
+
+    it.each(['DateTime', 'DateTimeOffset desc'])(
+      '$orderby=%s: PostgreSQL sorts by the stored microseconds, the evaluator (which holds milliseconds) by millisecond, then key',
+      async (orderBy) => {
+        const stored = await loaded().order(orderBy, true);
+        expect(stored.actual).not.toEqual(stored.expected);
+        expect([...(stored.actual as number[])].sort((a, b) => a - b)).toEqual([...(stored.expected as number[])].sort((a, b) => a - b));
+        // Seen at milliseconds, as the evaluator's values are, PostgreSQL's order is the evaluator's.
+        expect((await loaded().order(orderBy)).actual).toEqual(stored.expected);
+      },
+    );
   });
 }

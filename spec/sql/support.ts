@@ -44,8 +44,19 @@ function columnName(path: SqlMemberPath): string {
   return path.properties.map((property) => property.name).join('_');
 }
 
+/** What the Items resolver says about its columns. */
+interface ItemsOptions {
+  /** Fractional-second digits the temporal columns keep (the resolver's `precision`). */
+  readonly precision?: number;
+  /**
+   * Timestamp columns as the evaluator holds them, cut to milliseconds: SQL then orders them as
+   * the evaluator does (by millisecond, then key) where it otherwise orders by the stored value.
+   */
+  readonly milliseconds?: boolean;
+}
+
 /** A resolver over ITEMS_FROM that records the navigation paths it was asked for. */
-export function itemsResolver(options: { precision?: number } = {}): SqlPathResolver & { readonly joins: Set<string> } {
+export function itemsResolver(options: ItemsOptions = {}): SqlPathResolver & { readonly joins: Set<string> } {
   const joins = new Set<string>();
   const alias = (path: SqlMemberPath): string | undefined => {
     if (path.navigation.length === 0) return 't';
@@ -61,7 +72,13 @@ export function itemsResolver(options: { precision?: number } = {}): SqlPathReso
       const table = alias(path);
       if (table === undefined) return undefined;
       const last = path.properties[path.properties.length - 1];
-      return { sql: sql.ref(`${table}.${columnName(path)}`), nullable: !last.isKey, precision: options.precision };
+      const column = sql.ref(`${table}.${columnName(path)}`);
+      const instant = last.type.kind === 'Primitive' && (last.type.name === 'Edm.DateTime' || last.type.name === 'Edm.DateTimeOffset');
+      return {
+        sql: options.milliseconds === true && instant ? sql`date_trunc('milliseconds', ${column})` : column,
+        nullable: !last.isKey,
+        precision: options.precision,
+      };
     },
     presence(path) {
       const table = alias(path);
@@ -86,7 +103,7 @@ export function itemsResolver(options: { precision?: number } = {}): SqlPathReso
 }
 
 /** A compile context over the Items tables. */
-export function itemsContext(options: { precision?: number; dialect?: SqlDialect } = {}): SqlCompileContext & { resolver: ReturnType<typeof itemsResolver> } {
+export function itemsContext(options: ItemsOptions & { dialect?: SqlDialect } = {}): SqlCompileContext & { resolver: ReturnType<typeof itemsResolver> } {
   return { dialect: options.dialect ?? createPostgresDialect(), resolver: itemsResolver(options) };
 }
 

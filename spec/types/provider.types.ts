@@ -2,17 +2,23 @@
 import {
   applyQuery,
   defineModel,
+  entityPosition,
+  isPreciseInstant,
   MemoryProvider,
   ODataError,
   odata,
+  preciseInstant,
   type CreateRequest,
   type DataProvider,
   type Entity,
   type MemoryProviderOptions,
   type MemoryStore,
+  type PositionValue,
+  type PreciseInstant,
   type QueryRequest,
   type QueryResult,
   type RequestContext,
+  type SkipTokenPosition,
 } from 'express-odata-v2';
 import { expectType } from './expect.types';
 
@@ -51,6 +57,30 @@ class ArrayProvider implements DataProvider {
 odata({ model, provider: readOnly });
 odata({ model, provider: new ArrayProvider() });
 
+// Positions: where each returned entity stands, a timestamp finer than milliseconds as a PreciseInstant.
+const positioned: DataProvider = {
+  async query(request) {
+    const result = applyQuery(rows, request);
+    const positionOf = (entity: Entity): SkipTokenPosition => {
+      const position = entityPosition(request.orderBy, entity, request.entityType);
+      return { ...position, orderByValues: [preciseInstant(new Date(0), '456'), ...position.orderByValues.slice(1)] };
+    };
+    return { ...result, positionOf };
+  },
+};
+odata({ model, provider: positioned });
+const order: PositionValue | null = rows.length > 0 ? preciseInstant(new Date(0), '1') : null;
+if (isPreciseInstant(order)) expectType<PreciseInstant>()(order);
+expectType<string>()(preciseInstant(new Date(0), '456').subMilliseconds);
+const noPositions: QueryResult = { entities: rows, positionOf: undefined };
+const badPositions: QueryResult = {
+  entities: rows,
+  // @ts-expect-error: a position holds order values and a key, not the entity
+  positionOf: (entity: Entity) => entity,
+};
+// @ts-expect-error: a precise instant is built from a Date and the digits after its millisecond, not from text
+preciseInstant('2024-05-01T10:00:00.123456');
+
 const bad: DataProvider = {
   // @ts-expect-error: query returns a Promise of a QueryResult, not an array
   query: () => rows,
@@ -86,4 +116,6 @@ memory.store = new MemoryProvider(model).store;
 
 void bad;
 void badCount;
+void noPositions;
+void badPositions;
 void WrongCreate;

@@ -9,7 +9,7 @@
 import type { EdmEntitySet, EdmEntityType, EdmModel, EdmNavigationProperty } from '../../edm/model';
 import { isPrimitiveValue } from '../../edm/primitives';
 import { ODataError } from '../../errors';
-import { applyQuery, compileFilter } from '../../evaluate/evaluate';
+import { applyQuery, compileFilter, entityPosition } from '../../evaluate/evaluate';
 import type { NavigationAccess, QueryPart } from '../../evaluate/evaluate';
 import type {
   CountRequest,
@@ -28,9 +28,10 @@ import type {
 } from '../../provider/types';
 import type { RequestContext } from '../../protocol/message';
 import type { Clock } from '../../util';
+import type { SkipTokenPosition } from '../../uri/types';
 import { NO_SELECT_EXPAND } from '../../uri/expand-select';
 import { derivesFrom } from '../../uri/expr/typecheck';
-import { describeKey, keyIdentity } from '../../provider/keys';
+import { describeKey, entityKey, keyIdentity } from '../../provider/keys';
 import { keysOfCondition } from '../../provider/nodes';
 import { requestFilter } from '../../provider/search';
 import { loadData } from './load-data';
@@ -126,7 +127,23 @@ export class MemoryProvider implements DataProvider {
       page.length > this.streamAbove
         ? projectLazily(store, entitySet, page, selectExpand)
         : page.map((values) => projectEntity(store, entitySet, values, selectExpand, allowance));
-    return count === undefined ? { entities } : { entities, count };
+    if (request.single) return count === undefined ? { entities } : { entities, count };
+    const positionOf = this.positionOf(request);
+    return count === undefined ? { entities, positionOf } : { entities, count, positionOf };
+  }
+
+  /**
+   * Where a returned copy stands in the request's order: its own values (milliseconds, as stored)
+   * and, for an order through navigation (`Category/Name`), the related entities as the store
+   * links them now: the copy holds only what `$expand` asked for.
+   */
+  private positionOf(request: QueryRequest): (entity: Entity) => SkipTokenPosition {
+    const { entitySet, entityType, orderBy } = request;
+    return (copy) =>
+      entityPosition(orderBy, copy, entityType, (holder, property) => {
+        if (holder !== copy) return this.navigate(holder, property);
+        return this.data.related(entitySet, this.data.keyString(entitySet, entityKey(entityType, copy)), property)[0] ?? null;
+      });
   }
 
   /** The stored values (references) of the page a request asks for. */

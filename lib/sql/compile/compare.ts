@@ -5,6 +5,7 @@
  * where SQL's `NOT (x > 5)` would be unknown). Operands meet in their promoted type's lane.
  */
 import { sql } from 'kysely';
+import { isPreciseInstant } from '../../edm/precise-instant';
 import type { EdmPrimitiveTypeName } from '../../edm/primitives';
 import type { BinaryNode, ExprNode } from '../../uri/expr/ast';
 import { promoteNumeric } from '../../uri/expr/promotion';
@@ -37,12 +38,15 @@ function operandOrPresence(c: NodeCompiler, node: ExprNode): Sql {
   return kind === 'Entity' || kind === 'Complex' ? presenceOf(c, node) : c.value(node).sql;
 }
 
-/** The operand in the form of `common`: promoted, a stored single as its double, truncated to milliseconds. */
-function inLane(c: NodeCompiler, value: SqlValue, from: EdmPrimitiveTypeName, common: EdmPrimitiveTypeName, keepReal: boolean): Sql {
+/**
+ * The operand in the form of `common`: promoted, a stored single as its double, truncated to
+ * milliseconds (unless `exact`: compared with a PreciseInstant, by the full stored value).
+ */
+function inLane(c: NodeCompiler, value: SqlValue, from: EdmPrimitiveTypeName, common: EdmPrimitiveTypeName, keepReal: boolean, exact: boolean): Sql {
   const { dialect } = c.state;
   let converted = value.realColumn && !keepReal ? dialect.realAsDouble(value.sql) : dialect.convert(value.sql, from, common);
   const lane = LANES[common];
-  if ((lane === 'instant' || lane === 'time') && value.precision > EVALUATOR_PRECISION) converted = dialect.truncateToMilliseconds(converted);
+  if ((lane === 'instant' || lane === 'time') && value.precision > EVALUATOR_PRECISION && !exact) converted = dialect.truncateToMilliseconds(converted);
   return c.state.isCheap(value.sql) ? c.state.markCheap(converted) : converted;
 }
 
@@ -92,10 +96,12 @@ export function compileComparison(c: NodeCompiler, node: BinaryNode, operator: C
   const lane = LANES[common];
   const { dialect } = c.state;
 
-  const direct = columnAgainstInstant(c, left, right, operator) ?? columnAgainstInstant(c, right, left, FLIPPED[operator]);
+  // A keyset bound finer than milliseconds compares with the full stored value (its column stays bare).
+  const exact = isPreciseInstant(left.literal) || isPreciseInstant(right.literal);
+  const direct = exact ? undefined : (columnAgainstInstant(c, left, right, operator) ?? columnAgainstInstant(c, right, left, FLIPPED[operator]));
   const bothReal = left.realColumn && right.realColumn; // single precision orders as its doubles: no conversion needed
-  const a = direct === undefined ? inLane(c, left, left.type, common, bothReal) : left.sql;
-  const b = direct === undefined ? inLane(c, right, right.type, common, bothReal) : right.sql;
+  const a = direct === undefined ? inLane(c, left, left.type, common, bothReal, exact) : left.sql;
+  const b = direct === undefined ? inLane(c, right, right.type, common, bothReal, exact) : right.sql;
   const nan = { left: mayBeNaN(left), right: mayBeNaN(right) };
 
   const eitherNull = left.nullable || right.nullable;

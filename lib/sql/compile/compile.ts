@@ -116,6 +116,8 @@ function readsEntity(node: ExprNode): boolean {
 /**
  * `$orderby` (with the key tie-breaker appended by the caller) as ORDER BY terms, in the service's
  * order: nulls first ascending and last descending, strings ordinal, NaN before every number.
+ * Timestamps sort by the stored value, the bare column an index serves (the kit's rule: stored
+ * value, then key; a position keeps the full value, see seekCondition); Edm.Time at milliseconds.
  */
 export function compileOrderBySql(orderBy: readonly OrderByItem[], context: SqlCompileContext): readonly RawBuilder<unknown>[] {
   const compiler = new FilterCompiler(new CompileState(context));
@@ -126,7 +128,7 @@ export function compileOrderBySql(orderBy: readonly OrderByItem[], context: SqlC
     const value = compiler.value(item.expression);
     if (value.type === null || compiler.state.isConstant(value.sql)) return [];
     const lane = LANES[value.type];
-    const truncate = (lane === 'instant' || lane === 'time') && value.precision > EVALUATOR_PRECISION;
+    const truncate = lane === 'time' && value.precision > EVALUATOR_PRECISION;
     const sortable = truncate ? dialect.truncateToMilliseconds(value.sql) : value.sql;
     const mayBeNaN = lane === 'float' && value.literal === undefined;
     return dialect.orderBy(sortable, lane, item.direction, mayBeNaN, value.nullable);

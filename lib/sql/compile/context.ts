@@ -5,6 +5,7 @@
  */
 import { sql, type Expression } from 'kysely';
 import type { EdmEntityType, EdmNavigationProperty, EdmProperty } from '../../edm/model';
+import type { PreciseInstant } from '../../edm/precise-instant';
 import type { EdmPrimitiveTypeName, PrimitiveValue } from '../../edm/primitives';
 import type { ExprNode } from '../../uri/expr/ast';
 import type { Share, Sql, SqlDialect, SqlLane } from '../dialect';
@@ -75,8 +76,8 @@ export interface SqlValue {
   readonly precision: number;
   /** A plain column reference: a comparison with a parameter can keep it bare (index use). */
   readonly column: boolean;
-  /** The value of a literal, when it is one. */
-  readonly literal?: PrimitiveValue;
+  /** The value of a literal, when it is one (a PreciseInstant only in a keyset bound). */
+  readonly literal?: PrimitiveValue | PreciseInstant;
 }
 
 /** The lane each type compares in (see SqlLane). */

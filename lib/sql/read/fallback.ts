@@ -78,10 +78,17 @@ interface Scan {
 
 /**
  * The rows the residual keeps, in the database's order after `from`, a keyset chunk at a time
- * (each read one row ahead: whether more follow); `visit` returns false to stop. The first chunk
- * holds `first` rows, each next one twice the last, up to `largest`.
+ * (each read one row ahead: whether more follow), each with the driver's row it was decoded from;
+ * `visit` returns false to stop. The first chunk holds `first` rows, each next one twice the last,
+ * up to `largest`.
  */
-async function scanChunks(scan: Scan, from: SkipTokenPosition | undefined, first: number, largest: number, visit: (row: DecodedRow) => boolean): Promise<void> {
+async function scanChunks(
+  scan: Scan,
+  from: SkipTokenPosition | undefined,
+  first: number,
+  largest: number,
+  visit: (row: DecodedRow, raw: Readonly<Record<string, unknown>>) => boolean,
+): Promise<void> {
   const { statement, context, related } = scan;
   const residual = statement.residual;
   let position = from;
@@ -90,9 +97,10 @@ async function scanChunks(scan: Scan, from: SkipTokenPosition | undefined, first
     const chunk = await statement.read(context.executor, { condition: position === undefined ? undefined : statement.seek(position), limit, probe: true });
     chunk.rows.forEach(context.seen);
     if (residual !== undefined) await readNavigation(context, statement, chunk.rows, [residual], related);
-    for (const row of chunk.rows) {
+    for (let i = 0; i < chunk.rows.length; i++) {
+      const row = chunk.rows[i];
       if (scan.keep !== undefined && !scan.keep(row.entity)) continue;
-      if (!visit(row)) return;
+      if (!visit(row, chunk.raws[i])) return;
     }
     if (chunk.more !== true || chunk.last === undefined) return;
     position = chunk.last;
@@ -131,20 +139,25 @@ async function readInChunks(
   // Without a skiptoken, the page's own scan counts: it then reads to the end in whole chunks.
   const counting = request.count && request.skipToken === undefined;
   const page: DecodedRow[] = [];
+  const raws: Readonly<Record<string, unknown>>[] = [];
   let passed = 0;
   if (counting || end !== 0) {
-    await scanChunks(scan, request.skipToken, counting ? largest : Math.max(1, Math.min(end ?? chunkSize, largest)), largest, (row) => {
-      if (passed >= skip && (end === undefined || passed < end)) page.push(row);
+    await scanChunks(scan, request.skipToken, counting ? largest : Math.max(1, Math.min(end ?? chunkSize, largest)), largest, (row, raw) => {
+      if (passed >= skip && (end === undefined || passed < end)) {
+        page.push(row);
+        raws.push(raw);
+      }
       passed++;
       return counting || end === undefined || passed < end;
     });
   }
-  return { rows: page, count: !request.count ? undefined : counting ? passed : before };
+  return { rows: page, raws, count: !request.count ? undefined : counting ? passed : before };
 }
 
 /**
  * Answer a read the database could not do alone (see the module comment). Returns the page's rows
- * and the count when asked.
+ * and the count when asked; in the database's order also the driver's rows the page was decoded
+ * from (their positions), in the evaluator's order none.
  */
 export async function evaluateRead(
   statement: ReadStatement,
@@ -152,7 +165,7 @@ export async function evaluateRead(
   context: ExpandContext,
   typeOf: (entity: Entity) => EdmEntityType | undefined,
   chunkSize: number,
-): Promise<{ rows: DecodedRow[]; count: number | undefined }> {
+): Promise<{ rows: DecodedRow[]; raws?: Readonly<Record<string, unknown>>[]; count: number | undefined }> {
   return statement.order !== undefined && statement.continuable
     ? readInChunks(statement, request, context, typeOf, chunkSize)
     : readAll(statement, request, context, typeOf);

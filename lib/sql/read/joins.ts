@@ -93,10 +93,12 @@ export class JoinResolver implements SqlPathResolver {
     if (column === undefined || column.type === undefined) return undefined;
     const required = column.path.declaringType === plan.entitySet.entityType && column.path.properties.every((property) => !property.nullable);
     const reference = sql.id(alias, column.column);
+    // No `precision`: the compiler then takes a timestamp or interval column to keep microseconds,
+    // which is exact whatever it keeps. The model's Precision facet says what the service serves
+    // (milliseconds), not what a column stores.
     return {
       sql: column.storedType === undefined ? reference : this.dialect.storedValue(reference, column.storedType, column.type, 'compare'),
       nullable: !required || path.navigation.length > 0,
-      precision: column.property.precision ?? DEFAULT_TIMESTAMP_PRECISION,
     };
   }
 

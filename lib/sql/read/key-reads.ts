@@ -136,7 +136,7 @@ export class KeyReadCoalescer {
         orderBy: [],
         selectExpand: { select: first.selectExpand.select, expand: [] },
       },
-      { allColumns: false, continuable: false },
+      { allColumns: false, positioned: false },
     );
     const unique = new Map<string, PrimitiveValue[]>();
     for (const read of reads) unique.set(tupleKey(read.tuple), read.tuple);

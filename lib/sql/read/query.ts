@@ -19,6 +19,7 @@ import { verifyPath } from './path';
 import type { DecodedRow } from './projection';
 import { readOnce } from './once';
 import { ReadScope } from './scope';
+import { RowPositions } from './positions';
 import { ReadStatement, countRows, countStatement, filterMayFail } from './statement';
 
 /** What a read needs from the provider. */
@@ -77,6 +78,7 @@ async function* moreChunks(
   first: DecodedRow[],
   position: SkipTokenPosition,
   remaining: number,
+  positions: RowPositions,
 ): AsyncGenerator<Entity> {
   let failed = false;
   let chunk: readonly DecodedRow[] = first;
@@ -100,6 +102,7 @@ async function* moreChunks(
       // Without a snapshot for the rest, each chunk reads on its own (the first chunk's transaction
       // has ended), held to the statement timeout like every other read.
       const next = settings.streamSnapshot ? await readChunk(scope.executor) : await readOnce(settings.db, settings.statementTimeoutMs, readChunk);
+      positions.add(next);
       chunk = next.rows;
       last = next.rows.length < limit || next.more === false ? undefined : next.last;
       remaining -= next.rows.length;
@@ -117,9 +120,11 @@ export async function queryEntities(settings: ReadSettings, request: QueryReques
   const { compiled, db, chunkSize } = settings;
   const single = request.single;
   const mayStream = !single && settings.transaction === undefined && (request.top === undefined || request.top > chunkSize);
-  let statement = new ReadStatement(compiled, db.dialect, request, { allColumns: false, continuable: mayStream, joinToOne: true });
+  // Every row of a collection read has its position: the next link is written from it (positionOf).
+  let statement = new ReadStatement(compiled, db.dialect, request, { allColumns: false, positioned: !single, joinToOne: true });
   const pushedDown = statement.pushedDown;
-  if (!pushedDown) statement = new ReadStatement(compiled, db.dialect, request, { allColumns: true, continuable: !single });
+  if (!pushedDown) statement = new ReadStatement(compiled, db.dialect, request, { allColumns: true, positioned: !single });
+  const positions = new RowPositions(statement);
   // The count is read by the page's statement; a statement of its own (which must agree) only after an empty page that skipped rows.
   const countApart = request.count && (!pushedDown || (!single && ((request.skip ?? 0) > 0 || request.skipToken !== undefined)));
   const snapshot = countApart || statement.expandLater.length > 0 || !pushedDown;
@@ -136,7 +141,10 @@ export async function queryEntities(settings: ReadSettings, request: QueryReques
     let remaining = 0;
     if (!pushedDown) {
       const evaluator = evaluatorContext(settings, scope.executor);
-      ({ rows, count } = await evaluateRead(statement, request, evaluator.context, evaluator.typeOf, chunkSize));
+      const read = await evaluateRead(statement, request, evaluator.context, evaluator.typeOf, chunkSize);
+      ({ rows, count } = read);
+      // In the evaluator's order (the database's did not translate) a position is the entity's own: none here.
+      if (read.raws !== undefined) positions.add({ rows, raws: read.raws });
     } else {
       const skip = single ? 0 : Math.max(0, request.skip ?? 0);
       // A feed that may stream without a continuable order (rare) is read whole.
@@ -153,6 +161,7 @@ export async function queryEntities(settings: ReadSettings, request: QueryReques
         first = await statement.read(scope.executor, options);
       }
       rows = first.rows;
+      positions.add(first);
       rows.forEach(settings.seen);
       first.related.forEach(settings.seen);
       const ended = first.more === false || (limit !== undefined && rows.length < limit);
@@ -175,12 +184,13 @@ export async function queryEntities(settings: ReadSettings, request: QueryReques
       // Without a snapshot for the rest, the first chunk's transaction (if any) ends now.
       if (!settings.streamSnapshot) await scope.end();
       scope.watchIdle(settings.streamIdleTimeoutMs);
-      const entities = moreChunks(settings, scope, statement, request, rows, continueAt, remaining);
-      return count === undefined ? { entities } : { entities, count };
+      const entities = moreChunks(settings, scope, statement, request, rows, continueAt, remaining, positions);
+      return count === undefined ? { entities, positionOf: positions.of } : { entities, count, positionOf: positions.of };
     }
     await scope.end();
     const entities = rows.map((row) => row.entity);
-    return count === undefined ? { entities } : { entities, count };
+    if (single) return count === undefined ? { entities } : { entities, count };
+    return count === undefined ? { entities, positionOf: positions.of } : { entities, count, positionOf: positions.of };
   } catch (error) {
     await scope.fail();
     throw error;
@@ -194,7 +204,7 @@ export async function countEntities(settings: ReadSettings, request: CountReques
     compiled,
     db.dialect,
     { ...request, orderBy: [], selectExpand: { select: undefined, expand: [] } },
-    { allColumns: true, continuable: false },
+    { allColumns: true, positioned: false },
   );
   const scope = await openScope(settings, statement.residual !== undefined);
   try {

@@ -12,14 +12,14 @@ import { searchFilter } from '../../provider/search';
 import { seekCondition } from '../../provider/seek';
 import { walkExpression } from '../../uri/expr';
 import type { ExprNode } from '../../uri/expr/ast';
-import type { EntityPath, ExpandItem, OrderByItem, SelectExpand, SkipTokenPosition } from '../../uri/types';
+import type { EntityPath, ExpandItem, OrderByItem, PositionValue, SelectExpand, SkipTokenPosition } from '../../uri/types';
 import { compileExpressionSql, compileFilterSql, compileOrderBySql } from '../compile/compile';
 import type { SqlCompileContext } from '../compile/context';
 import type { SqlKysely } from '../database';
 import type { Sql, SqlDialect } from '../dialect';
 import { UntranslatableExpressionError } from '../errors';
 import type { CompiledMapping, SetPlan } from '../mapping/compiled';
-import { fromSqlValue } from '../values';
+import { fromSqlPosition } from '../values';
 import { linkColumnsFor } from './expand';
 import { JoinedExpansions } from './joined';
 import { Aliases, JoinResolver } from './joins';
@@ -62,6 +62,24 @@ function translated<T>(compile: () => T): T | undefined {
   }
 }
 
+/**
+ * Where a row's position takes an order item's value from: the row's entity, which holds a
+ * top-level property as it is stored (`property`), or an expression read beside the row (`sql`,
+ * as column `o<i>`): a timestamp (the entity's Date keeps milliseconds, a position the full
+ * value), a path through complex or navigation properties, an expression.
+ */
+type PositionSource = { readonly property: string } | { readonly sql: Sql };
+
+function positionSource(item: OrderByItem, context: SqlCompileContext): PositionSource {
+  const { expression } = item;
+  const step = expression.kind === 'Member' && expression.base === undefined && expression.steps?.length === 1 ? expression.steps[0] : undefined;
+  if (step?.kind === 'Property' && step.property.type.kind === 'Primitive') {
+    const type = step.property.type.name;
+    if (type !== 'Edm.DateTime' && type !== 'Edm.DateTimeOffset') return { property: step.name };
+  }
+  return { sql: compileExpressionSql(expression, context) };
+}
+
 /** Top-level properties the order reads from the entity itself (the next link's `$skiptoken` needs them). */
 function orderedProperties(orderBy: readonly OrderByItem[]): Set<string> {
   const names = new Set<string>();
@@ -87,8 +105,8 @@ export class ReadStatement {
   readonly residual: ExprNode | undefined;
   /** ORDER BY terms; undefined when the translator refused an order item. */
   readonly order: readonly Sql[] | undefined;
-  /** Per order item, its value as a column (`o0`...), when the read may continue after a chunk. */
-  private readonly orderValues: readonly Sql[];
+  /** Per order item, where a position reads it; undefined when rows have no positions (not asked for, or the order is not translated). */
+  private readonly positionSources: readonly PositionSource[] | undefined;
   /** To-one expansions read by this statement's LEFT JOINs (with `joinToOne`). */
   private readonly joined: JoinedExpansions;
 
@@ -96,7 +114,7 @@ export class ReadStatement {
     readonly compiled: CompiledMapping,
     readonly dialect: SqlDialect,
     readonly request: ReadRequest,
-    options: { readonly allColumns: boolean; readonly continuable: boolean; readonly joinToOne?: boolean },
+    options: { readonly allColumns: boolean; readonly positioned: boolean; readonly joinToOne?: boolean },
   ) {
     this.source = pathSource(compiled, request.path, dialect, this.aliases);
     this.resolver = new JoinResolver(compiled, this.source.plan, this.source.alias, this.aliases, dialect);
@@ -111,8 +129,8 @@ export class ReadStatement {
     this.where = where;
     this.residual = conjunction(residual);
     this.order = translated(() => compileOrderBySql(request.orderBy, context));
-    const canContinue = options.continuable && this.order !== undefined;
-    this.orderValues = (canContinue ? translated(() => request.orderBy.map((item) => compileExpressionSql(item.expression, context))) : undefined) ?? [];
+    const positioned = options.positioned && this.order !== undefined && request.orderBy.length > 0;
+    this.positionSources = positioned ? translated(() => request.orderBy.map((item) => positionSource(item, context))) : undefined;
     const { select, expand } = request.selectExpand;
     this.projection = Projection.of(
       this.source.plan,
@@ -144,9 +162,9 @@ export class ReadStatement {
     return this.residual === undefined && this.order !== undefined;
   }
 
-  /** True when a chunk's last row can start the next chunk (its order values are read). */
+  /** True when rows have positions: a chunk's last row can start the next chunk, and a page's its next link. */
   get continuable(): boolean {
-    return this.orderValues.length === this.request.orderBy.length && this.orderValues.length > 0;
+    return this.positionSources !== undefined;
   }
 
   /** The keyset condition after a position in the request's order. */
@@ -166,9 +184,20 @@ export class ReadStatement {
   async read(
     executor: SqlKysely,
     options: { readonly condition?: Sql; readonly limit?: number; readonly offset?: number; readonly probe?: boolean; readonly count?: Sql },
-  ): Promise<{ rows: DecodedRow[]; related: DecodedRow[]; last: SkipTokenPosition | undefined; more: boolean | undefined; count: number | undefined }> {
+  ): Promise<{
+    rows: DecodedRow[];
+    /** The driver's rows the `rows` were decoded from (their positions: `positionOf`). */
+    raws: Readonly<Record<string, unknown>>[];
+    related: DecodedRow[];
+    last: SkipTokenPosition | undefined;
+    more: boolean | undefined;
+    count: number | undefined;
+  }> {
     const conditions = options.condition === undefined ? this.where : [...this.where, options.condition];
-    const values = this.orderValues.map((value, i) => sql`${value} as ${sql.id(`o${i}`)}`);
+    const values: Sql[] = [];
+    this.positionSources?.forEach((source, i) => {
+      if ('sql' in source) values.push(sql`${source.sql} as ${sql.id(`o${i}`)}`);
+    });
     // The count as an uncorrelated scalar subquery: computed once, in the page's own snapshot.
     if (options.count !== undefined) values.push(sql`(${options.count}) as n`);
     const order = this.order === undefined || this.order.length === 0 ? sql`` : sql`order by ${sql.join(this.order)}`;
@@ -189,16 +218,23 @@ export class ReadStatement {
       this.joined.attach(row, decoded, related);
       return decoded;
     });
-    const lastRow = raw[raw.length - 1];
     const count = options.count === undefined || result.rows.length === 0 ? undefined : Number(result.rows[0].n);
-    return { rows, related, last: lastRow === undefined || !this.continuable ? undefined : this.positionOf(lastRow, rows[rows.length - 1]), more, count };
+    const last = raw.length === 0 ? undefined : this.positionOf(raw[raw.length - 1], rows[rows.length - 1]);
+    return { rows, raws: raw, related, last, more, count };
   }
 
-  private positionOf(row: Readonly<Record<string, unknown>>, decoded: DecodedRow): SkipTokenPosition {
-    const orderByValues = this.request.orderBy.map((item, i): PrimitiveValue | null => {
+  /**
+   * Where a row stands in the request's order, at the store's precision: its value for every
+   * order item (a timestamp as a PreciseInstant) and its key. Undefined when rows have no positions.
+   */
+  positionOf(row: Readonly<Record<string, unknown>>, decoded: DecodedRow): SkipTokenPosition | undefined {
+    const sources = this.positionSources;
+    if (sources === undefined) return undefined;
+    const orderByValues = this.request.orderBy.map((item, i): PositionValue | null => {
       const type = item.expression.type;
-      const raw = row[`o${i}`];
-      return type?.kind === 'Primitive' ? fromSqlValue(type.name, raw) : null;
+      const source = sources[i];
+      if ('property' in source) return (decoded.entity[source.property] as PrimitiveValue | undefined) ?? null;
+      return type?.kind === 'Primitive' ? fromSqlPosition(type.name, row[`o${i}`]) : null;
     });
     const key: Record<string, PrimitiveValue> = {};
     for (const column of this.source.plan.key) key[column.property.name] = decoded.entity[column.property.name] as PrimitiveValue;

@@ -5,6 +5,7 @@
  * (e.g. to SQL) or hand it to `evaluate` helpers. Nodes are readonly and discriminated by `kind`.
  */
 import type { EdmEntityType, EdmNavigationProperty, EdmProperty } from '../../edm/model';
+import type { PreciseInstant } from '../../edm/precise-instant';
 import type { EdmPrimitiveTypeName, PrimitiveValue } from '../../edm/primitives';
 
 /** Offsets into the expression text: `start` inclusive, `end` exclusive. */
@@ -43,8 +44,12 @@ export interface LiteralNode extends NodeBase {
   readonly kind: 'Literal';
   /** The literal's EDM type; `null` for the `null` literal. */
   readonly literalType: EdmPrimitiveTypeName | null;
-  /** The value in its JavaScript form (see the primitives table); null for `null`. */
-  readonly value: PrimitiveValue | null;
+  /**
+   * The value in its JavaScript form (see the primitives table); null for `null`. A
+   * PreciseInstant only in a condition the kit builds from a position finer than milliseconds
+   * (`seekCondition`): it compares by its full value. The parser never makes one.
+   */
+  readonly value: PrimitiveValue | PreciseInstant | null;
   /** The literal as written, when parsed from text (the printer reuses it, so print→parse is exact). */
   readonly text?: string;
 }

@@ -165,7 +165,7 @@ class Checker {
 
   private decimalLiteral(node: ExprNode, other: ExprNode): ExprNode {
     if (node.kind !== 'Literal' || (node.literalType !== 'Edm.Double' && node.literalType !== 'Edm.Single')) return node;
-    if (other.type?.kind !== 'Primitive' || other.type.name !== 'Edm.Decimal' || node.value === null) return node;
+    if (other.type?.kind !== 'Primitive' || other.type.name !== 'Edm.Decimal' || typeof node.value !== 'number') return node;
     const value = convertLiteral({ type: node.literalType, value: node.value, text: node.text }, 'Edm.Decimal');
     if (typeof value !== 'string') return node; // NaN and the infinities stay doubles (and then fail)
     const retyped: LiteralNode = { kind: 'Literal', literalType: 'Edm.Decimal', value, type: primitiveType('Edm.Decimal') };

@@ -207,7 +207,9 @@ describe('MemoryProvider costs', () => {
     expect(records).not.toHaveBeenCalled();
     expect(keyOrdered).not.toHaveBeenCalled();
     expect([lookedUp.count, (lookedUp.entities as Entity[]).map((e) => e.ID)]).toEqual([4, [42, 7, 3]]);
-    expect(lookedUp).toEqual(scanned);
+    expect({ ...lookedUp, positionOf: undefined }).toEqual({ ...scanned, positionOf: undefined });
+    const [last] = (lookedUp.entities as Entity[]).slice(-1);
+    expect(lookedUp.positionOf?.(last)).toEqual(scanned.positionOf?.((scanned.entities as Entity[]).slice(-1)[0]));
   });
 
   it('expands 50 entries with 50 link lookups', async () => {

@@ -2,10 +2,14 @@
  * Comparisons as SQL text and parameters: the evaluator's null semantics (null equals only null,
  * ordering with null is false, comparisons two-valued under `not`), the lane each pair of types
  * meets in (integers across widths bare, NaN-aware doubles, singles as their doubles, ordinal
- * strings), and timestamps stored with microseconds compared at the evaluator's milliseconds.
+ * strings), and timestamps stored with microseconds compared at the evaluator's milliseconds,
+ * except with a keyset bound finer than that (a PreciseInstant), which compares the full value.
  * The differential spec proves the semantics on PostgreSQL; this one pins the SQL.
  */
-import { filterSql } from '../support';
+import { preciseInstant } from '../../../lib/edm/precise-instant';
+import { compileFilterSql } from '../../../lib/sql/compile/compile';
+import { transformExpression } from '../../../lib/uri/expr';
+import { compiled, filterSql, itemFilter, itemsContext } from '../support';
 
 describe('null semantics (MS-ODATA §2.2.3.6.1.1.1 as WCF ran them)', () => {
   it.each([
@@ -150,5 +154,35 @@ describe('timestamps and intervals compare at the evaluator’s milliseconds', (
     ["Time lt time'PT1H30M'", '("t"."Time" < $1::interval)', ['1:30:00.000']],
   ])('%s (millisecond columns: compared as stored)', (filter, sql, parameters) => {
     expect(filterSql(filter, { precision: 3 })).toEqual([sql, parameters]);
+  });
+});
+
+describe('a keyset bound finer than milliseconds compares by the full stored value', () => {
+  /** `filter` with its one date/time literal replaced by a PreciseInstant of the same millisecond and `digits`. */
+  function preciseSql(filter: string, digits: string, options: { precision?: number } = {}): [string, unknown[]] {
+    const node = transformExpression(itemFilter(filter), (child) =>
+      child.kind === 'Literal' && child.value instanceof Date ? { ...child, value: preciseInstant(child.value, digits), text: undefined } : child,
+    );
+    const { sql, parameters } = compiled(compileFilterSql(node, itemsContext(options)));
+    return [sql.replace(/\s+/g, ' '), [...parameters]];
+  }
+
+  it.each([
+    // The column stays bare (an index serves the seek), and the parameter carries every digit.
+    ["DateTime gt datetime'2020-01-01T00:00:00.123'", '456', '("t"."DateTime" > $1::timestamp)', ['2020-01-01 00:00:00.123456']],
+    ["DateTime eq datetime'2020-01-01T00:00:00.123'", '000', '("t"."DateTime" = $1::timestamp)', ['2020-01-01 00:00:00.123000']],
+    ["DateTime lt datetime'2020-01-01T00:00:00.123'", '4567', '("t"."DateTime" < $1::timestamp)', ['2020-01-01 00:00:00.1234567']],
+    ["DateTimeOffset ge datetimeoffset'2020-01-01T05:30:00.5+05:30'", '25', '("t"."DateTimeOffset" >= $1::timestamptz)', ['2020-01-01 00:00:00.500250+00']],
+    // Through a conversion (DateTime as an instant) nothing is cut to milliseconds either.
+    [
+      "cast(DateTime, 'Edm.DateTimeOffset') gt datetimeoffset'2020-01-01T00:00:00.123Z'",
+      '456',
+      '(("t"."DateTime" at time zone \'UTC\') > $1::timestamptz)',
+      ['2020-01-01 00:00:00.123456+00'],
+    ],
+  ])('%s with the digits %s after the millisecond', (filter, digits, sql, parameters) => {
+    expect(preciseSql(filter, digits)).toEqual([sql, parameters]);
+    // Whatever precision the resolver says the column keeps.
+    expect(preciseSql(filter, digits, { precision: 3 })).toEqual([sql, parameters]);
   });
 });

@@ -53,8 +53,11 @@ describe('$orderby', () => {
     ['Double', `("t"."Double" <> 'NaN') asc nulls first, "t"."Double" asc`],
     ['Double desc', `("t"."Double" <> 'NaN') desc nulls last, "t"."Double" desc`],
     ['Single', `("t"."Single" <> 'NaN') asc nulls first, "t"."Single" asc`],
-    // Microsecond columns sort by their milliseconds: ties within one are broken by the next item.
-    ['DateTime', `date_trunc('milliseconds', "t"."DateTime") asc nulls first`],
+    // Timestamps sort by the stored value, the bare column an index serves (positions keep the
+    // full value); durations by their milliseconds, ties within one broken by the next item.
+    ['DateTime', '"t"."DateTime" asc nulls first'],
+    ['DateTimeOffset desc', '"t"."DateTimeOffset" desc nulls last'],
+    ["cast(DateTime, 'Edm.DateTimeOffset')", `("t"."DateTime" at time zone 'UTC') asc nulls first`],
     ['Time desc', `date_trunc('milliseconds', "t"."Time") desc nulls last`],
     ['Boolean', '"t"."Boolean" asc nulls first'],
     ['length(String) desc', `char_length(regexp_replace("t"."String", E'([\\\\U00010000-\\\\U0010FFFF])', E'\\\\1\\\\1', 'g')) desc nulls last`],
@@ -69,7 +72,10 @@ describe('$orderby', () => {
   });
 
   it('sorts millisecond columns as stored', () => {
-    expect(orderBySql('DateTime, DateTimeOffset desc', { precision: 3 })).toEqual(['"t"."DateTime" asc nulls first, "t"."DateTimeOffset" desc nulls last', []]);
+    expect(orderBySql('DateTime, DateTimeOffset desc, Time', { precision: 3 })).toEqual([
+      '"t"."DateTime" asc nulls first, "t"."DateTimeOffset" desc nulls last, "t"."Time" asc nulls first',
+      [],
+    ]);
   });
 });
 

@@ -3,17 +3,19 @@
  * evaluator, it keeps exactly the entities compileSkipTokenFilter keeps, over generated rows with
  * nulls, NaN, duplicates and ties, orders of one to three items in mixed directions (plain
  * properties and computed expressions), composite keys covered or not, and positions taken from
- * rows or made up. Also: the kept rows are exactly the sorted suffix after a row's own position.
+ * rows or made up (date/times among them finer than milliseconds: PreciseInstants). Also: the kept
+ * rows are exactly the sorted suffix after a row's own position.
  */
 import { defineModel } from '../../lib/edm';
 import type { EdmEntityType } from '../../lib/edm/model';
+import { preciseInstant } from '../../lib/edm/precise-instant';
 import type { PrimitiveValue } from '../../lib/edm/primitives';
 import { compileFilter, compileOrderBy, compileSkipTokenFilter, evaluate } from '../../lib/evaluate/evaluate';
 import { seekCondition } from '../../lib/provider/seek';
 import type { Entity } from '../../lib/provider/types';
 import { withKeyTieBreaker } from '../../lib/uri';
 import { checkExpression, parseExpression, printExpression } from '../../lib/uri/expr';
-import type { OrderByItem, SkipTokenPosition } from '../../lib/uri/types';
+import type { OrderByItem, PositionValue, SkipTokenPosition } from '../../lib/uri/types';
 import { catchODataError } from '../helpers/odata-error';
 import { seededRandom } from '../helpers/random';
 import { DEMO_MODEL } from '../helpers/demo';
@@ -60,6 +62,14 @@ const POOLS: Readonly<Record<string, readonly (PrimitiveValue | null)[]>> = {
   Id: [null, '00000000-0000-0000-0000-000000000000', '01234567-89ab-cdef-0123-456789abcdef', 'ffffffff-ffff-ffff-ffff-ffffffffffff'],
 };
 
+/** Made-up When positions finer than milliseconds: on a stored millisecond, inside one, just before the next. */
+const PRECISE_WHEN: readonly PositionValue[] = [
+  preciseInstant(new Date('2020-01-01T00:00:00Z'), '000'),
+  preciseInstant(new Date('2020-01-01T00:00:00Z'), '500'),
+  preciseInstant(new Date('2020-01-01T00:00:00.001Z'), '001'),
+  preciseInstant(new Date('1999-12-31T23:59:59.999Z'), '999'),
+];
+
 /** Order expressions: every property, and some computed ones. */
 const EXPRESSIONS = [...Object.keys(POOLS), 'length(Str)', 'Int add 1', 'Dbl mul -1', 'tolower(Str)', 'year(When)', 'K1 add Int'];
 
@@ -98,12 +108,13 @@ function positionOf(entity: Entity, client: readonly OrderByItem[]): SkipTokenPo
 /** A position no row has: one order value or a key part replaced from its pool. */
 function madeUpPosition(entity: Entity, client: readonly OrderByItem[]): SkipTokenPosition {
   const position = positionOf(entity, client);
-  const values = [...position.orderByValues];
+  const values: (PositionValue | null)[] = [...position.orderByValues];
   if (values.length > 0 && random() < 0.7) {
     const index = Math.floor(random() * values.length);
     const expression = client[index].expression;
     const name = expression.kind === 'Member' ? expression.path[0] : undefined;
-    values[index] = name !== undefined && name in POOLS ? pick(POOLS[name]) : null;
+    if (name === 'When' && random() < 0.5) values[index] = pick(PRECISE_WHEN);
+    else values[index] = name !== undefined && name in POOLS ? pick(POOLS[name]) : null;
   }
   return { orderByValues: values, key: { K1: pick(POOLS.K1) as number, K2: pick(POOLS.K2) as string } };
 }
@@ -163,6 +174,24 @@ describe('seekCondition: shapes and refusals', () => {
     expect(printExpression(seekCondition(orderBy, { orderByValues: [null], key: { K1: 1, K2: 'x' } }, Row))).toBe(
       "Int eq null and (K1 gt 1 or K1 eq 1 and K2 gt 'x')",
     );
+  });
+
+  it('carries a date/time bound at its precision: a PreciseInstant literal prints every digit, a Date its milliseconds', () => {
+    const orderBy = withKeyTieBreaker([orderItem('When', 'asc')], Row);
+    const at = new Date('2020-01-01T00:00:00.001Z');
+    expect(printExpression(seekCondition(orderBy, { orderByValues: [preciseInstant(at, '250')], key: { K1: 1, K2: 'x' } }, Row))).toBe(
+      "When ge datetime'2020-01-01T00:00:00.001250' and (When gt datetime'2020-01-01T00:00:00.001250' or When eq datetime'2020-01-01T00:00:00.001250' and (K1 gt 1 or K1 eq 1 and K2 gt 'x'))",
+    );
+    expect(printExpression(seekCondition(orderBy, { orderByValues: [at], key: { K1: 1, K2: 'x' } }, Row))).toBe(
+      "When ge datetime'2020-01-01T00:00:00.001' and (When gt datetime'2020-01-01T00:00:00.001' or When eq datetime'2020-01-01T00:00:00.001' and (K1 gt 1 or K1 eq 1 and K2 gt 'x'))",
+    );
+    // Over rows that hold milliseconds (MemoryProvider's), a bound inside a millisecond comes after it.
+    const rowsAt = [
+      { K1: 1, K2: 'a', When: at },
+      { K1: 2, K2: 'a', When: new Date('2020-01-01T00:00:00.002Z') },
+    ];
+    const keep = compileFilter(seekCondition(orderBy, { orderByValues: [preciseInstant(at, '250')], key: { K1: 9, K2: 'x' } }, Row));
+    expect(rowsAt.filter(keep).map((row) => row.K1)).toEqual([2]);
   });
 
   it('refuses a position with more values than the order has items, or none for a non-key item (400 SKIPTOKEN_INVALID)', () => {

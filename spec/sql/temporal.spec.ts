@@ -2,7 +2,8 @@
  * PostgreSQL's text forms of timestamps, intervals and bytea, read and written without a Date in
  * local time or a JS number on the way: tables of text and value.
  */
-import { formatIntervalParameter, formatTimestampParameter, parseIntervalText, parseTimestampText } from '../../lib/sql/temporal';
+import { formatIntervalParameter, formatTimestampParameter, parseIntervalText, parsePreciseTimestampText, parseTimestampText } from '../../lib/sql/temporal';
+import { fromSqlPosition } from '../../lib/sql/values';
 import { PGLITE_PARSERS, PG_QUERY_TYPES, TYPE_OID, parseByteaText } from '../../lib/sql/type-parsers';
 
 describe('parseTimestampText', () => {
@@ -30,6 +31,37 @@ describe('parseTimestampText', () => {
     ['2020-13-45 03:04:05', false],
   ] as const)('refuses %s (with zone: %s)', (text, withZone) => {
     expect(() => parseTimestampText(text, withZone)).toThrow(TypeError);
+  });
+});
+
+describe('parsePreciseTimestampText and fromSqlPosition: a position keeps digits 4 to 6', () => {
+  it.each([
+    ['2020-01-02 03:04:05', false, '2020-01-02T03:04:05.000Z', '000'],
+    ['2020-01-02 03:04:05.1', false, '2020-01-02T03:04:05.100Z', '000'],
+    ['2020-01-02 03:04:05.123456', false, '2020-01-02T03:04:05.123Z', '456'],
+    ['2020-01-02 03:04:05.1234', false, '2020-01-02T03:04:05.123Z', '400'],
+    // Before 1970 the digits follow the millisecond toward the past: .999999 is .999 and 999.
+    ['1969-12-31 23:59:59.999999', false, '1969-12-31T23:59:59.999Z', '999'],
+    ['2020-01-02', false, '2020-01-02T00:00:00.000Z', '000'],
+    ['2020-01-01 12:45:00.123456+12:45', true, '2020-01-01T00:00:00.123Z', '456'],
+    ['2024-05-01 12:00:00.50025+02', true, '2024-05-01T10:00:00.500Z', '250'],
+  ] as const)('%s (with zone: %s) is %s and %s', (text, withZone, iso, digits) => {
+    const value = parsePreciseTimestampText(text, withZone);
+    expect([value.date.toISOString(), value.subMilliseconds]).toEqual([iso, digits]);
+    expect(fromSqlPosition(withZone ? 'Edm.DateTimeOffset' : 'Edm.DateTime', text)).toEqual(value);
+  });
+
+  it('reads every other type as fromSqlValue does, null as null', () => {
+    expect(fromSqlPosition('Edm.Int64', '9007199254740993')).toBe('9007199254740993');
+    expect(fromSqlPosition('Edm.Time', '01:00:00.123456')).toBe('PT1H0.123S');
+    expect(fromSqlPosition('Edm.DateTime', null)).toBeNull();
+    expect(() => fromSqlPosition('Edm.DateTime', 12)).toThrow(TypeError);
+  });
+
+  it('writes a precise instant back as a parameter with every digit', () => {
+    const value = parsePreciseTimestampText('2020-01-02 03:04:05.123456', false);
+    expect(formatTimestampParameter(value.date, false, value.subMilliseconds)).toBe('2020-01-02 03:04:05.123456');
+    expect(formatTimestampParameter(value.date, true, value.subMilliseconds)).toBe('2020-01-02 03:04:05.123456+00');
   });
 });
 

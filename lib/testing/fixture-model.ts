@@ -128,8 +128,8 @@ const DEFINITION: SingleSchemaDefinition = {
       ],
     },
     {
-      // Timestamps a store may keep to the microsecond (Precision 6): the suite compares, sorts and
-      // pages them at milliseconds (docs/conformance.md "Timestamps").
+      // Timestamps a store may keep to the microsecond (Precision 6): the suite compares them at
+      // milliseconds, sorts and pages them by the stored value (docs/conformance.md "Timestamps").
       name: 'Moment',
       key: ['ID'],
       properties: [

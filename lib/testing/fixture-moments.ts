@@ -1,7 +1,7 @@
 /**
  * The Moments of the conformance fixture: Edm.DateTime and Edm.DateTimeOffset values with
  * microseconds (Precision 6), many within one millisecond, so that paging over them breaks when a
- * store sorts or seeks by the full value while the `$skiptoken` carries milliseconds. The rows keep
+ * store sorts by the full value while the `$skiptoken` carries milliseconds. The rows keep
  * the exact text; the fixture data carries each value cut to milliseconds toward the past (what a
  * JavaScript `Date` holds), and a store that keeps microseconds gets the exact text through the
  * setup's `storeExact`.

@@ -2,7 +2,8 @@
  * The SELECT of a read, compiled once per request: the path's FROM clause, `$filter` and SAP's
  * `search` pushed down (conjunct by conjunct: what the translator refuses is kept as a residual for the evaluator),
  * `$orderby` with the key tie-breaker, and per chunk the keyset condition of the `$skiptoken` (or
- * of the previous chunk's last row), LIMIT and OFFSET. Also the COUNT(*) of the same path and filter.
+ * of the previous chunk's last row), LIMIT and OFFSET; beside each row what its position needs
+ * that its entity does not hold exactly (`o0`...). Also the COUNT(*) of the same path and filter.
  */
 import { sql } from 'kysely';
 import type { EdmEntityType } from '../../edm/model';

@@ -28,7 +28,8 @@ const ROUND_TRIPS: readonly (readonly [EdmPrimitiveTypeName, readonly PrimitiveV
   ['Edm.Double', [0.1, -0, 5e-324, 1.7976931348623157e308, NaN, Infinity, -Infinity, 123.456, 9007199254740992]],
   ['Edm.DateTime', [date('0001-01-01T00:00:00Z'), date('9999-12-31T23:59:59.999Z'), date('2020-02-29T12:34:56.789Z'), date('1969-12-31T23:59:59.999Z')]],
   ['Edm.DateTimeOffset', [date('0001-01-01T00:00:00Z'), date('9999-12-31T23:59:59.999Z'), date('2020-03-29T01:30:00.5Z'), date('1969-12-31T23:59:59.999Z')]],
-  ['Edm.Time', ['PT0S', 'PT13H20M', 'P1DT2H', 'PT0.5S', '-PT1M', 'P10675199DT2H48M5.477S']],
+  // A time of day (its column is time(3)): from midnight to the last millisecond of the day.
+  ['Edm.Time', ['PT0S', 'PT13H20M', 'PT0.5S', 'PT23H59M59.999S', 'PT9H5M7.01S']],
   ['Edm.Guid', ['01234567-89ab-cdef-0123-456789abcdef', '00000000-0000-0000-0000-000000000000']],
   ['Edm.String', ['', 'a', "O'Neil", '😀 a😀b', 'ß ẞ İ Σ', '\u00a0\t\n', 'x'.repeat(100_000), 'e\u0301']],
 ];
@@ -97,6 +98,16 @@ export function describeRoundTrips(database: () => SqlDatabase): void {
         expect(fromSqlValue('Edm.Time', result.rows[0].i)).toBe('-PT21H56M55.5S');
         expect(fromSqlValue('Edm.Binary', result.rows[0].b)).toEqual(Buffer.from([0, 92, 39, 200]));
       });
+    });
+
+    it.each([
+      ['P1DT2H', '22008'],
+      ['PT24H0.001S', '22008'],
+      ['-PT1M', '22007'],
+    ])('refuses the Edm.Time %s, which is no time of day, instead of wrapping it into one (SQLSTATE %s)', async (value, state) => {
+      const db = database();
+      const error = await sql`select ${db.dialect.parameter('Edm.Time', value)} as v`.execute(db.kysely).catch((caught: unknown) => caught);
+      expect(sqlStateOf(error)).toBe(state);
     });
 
     it('keeps Byte and SByte in range with the column CHECK the dialect writes', async () => {

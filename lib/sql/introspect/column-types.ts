@@ -30,6 +30,10 @@ export interface MappedType {
   readonly keyable: boolean;
   /** `sap:display-format` for SAP clients (`Date` for a date shown without a time). */
   readonly displayFormat?: 'Date';
+  /** Timestamps and times: the fractional-second digits the column stores (the Precision facet says what is served). */
+  readonly storedDigits?: number;
+  /** False when a column default's SQL text is not the value as served, so it cannot be a DefaultValue. */
+  readonly constantDefaults: boolean;
 }
 
 /** A column type left out, and what it is. */
@@ -90,25 +94,34 @@ function numericFacets(typmod: number): TypeFacets {
   return scale <= precision && ((typmod - VARIABLE_HEADER) & 0x400) === 0 ? { precision, scale } : {};
 }
 
-/** Fractional-second digits: the modifier, else PostgreSQL's default of 6. */
-function secondsPrecision(typmod: number): TypeFacets {
-  return { precision: typmod >= 0 ? typmod : 6 };
+/** The library's values keep milliseconds: what the model says of a column that stores more. */
+const SERVED_DIGITS = 3;
+
+/** Fractional-second digits a column stores: the modifier, else PostgreSQL's default of 6. */
+function secondsDigits(typmod: number): number {
+  return typmod >= 0 ? typmod : 6;
 }
 
-/** interval's modifier holds its fields above 16 bits and its precision below (0xFFFF: the default 6). */
-function intervalPrecision(typmod: number): TypeFacets {
-  const precision = typmod >= 0 ? typmod & 0xffff : 0xffff;
-  return { precision: precision === 0xffff ? 6 : precision };
+/** The Precision facet of a timestamp or time: what is served (milliseconds at most); the mapping records more. */
+function servedPrecision(typmod: number): TypeFacets {
+  return { precision: Math.min(secondsDigits(typmod), SERVED_DIGITS) };
 }
 
 interface Rule {
   readonly type: EdmPrimitiveTypeName;
   readonly facets?: (typmod: number) => TypeFacets;
-  /** Read as it is (no columnTypes entry). */
-  readonly native?: boolean;
+  /** Read as it is (no columnTypes entry); a function: as it is when it returns true for the modifier. */
+  readonly native?: boolean | ((typmod: number) => boolean);
   readonly keyable?: boolean;
   readonly displayFormat?: 'Date';
+  /** Fractional-second digits the column stores (timestamps and times). */
+  readonly digits?: (typmod: number) => number;
+  /** False when a default's SQL text is not the value as served (an interval's default, served as ISO 8601). */
+  readonly constantDefaults?: false;
 }
+
+/** Stored at most at milliseconds: read as it is; with more digits the mapping records the column type (its real precision). */
+const atMilliseconds = (typmod: number): boolean => secondsDigits(typmod) <= SERVED_DIGITS;
 
 /** Built-in types by pg_type.typname. */
 const BUILT_IN: ReadonlyMap<string, Rule> = new Map<string, Rule>([
@@ -129,10 +142,11 @@ const BUILT_IN: ReadonlyMap<string, Rule> = new Map<string, Rule>([
   ['uuid', { type: 'Edm.Guid', native: true, keyable: true }],
   ['bytea', { type: 'Edm.Binary', native: true, keyable: true }],
   ['date', { type: 'Edm.DateTime', facets: () => ({ precision: 0 }), keyable: true, displayFormat: 'Date' }],
-  ['timestamp', { type: 'Edm.DateTime', facets: secondsPrecision, native: true, keyable: true }],
-  ['timestamptz', { type: 'Edm.DateTimeOffset', facets: secondsPrecision, native: true, keyable: true }],
-  ['time', { type: 'Edm.Time', facets: secondsPrecision }],
-  ['interval', { type: 'Edm.Time', facets: intervalPrecision, native: true, keyable: true }],
+  ['timestamp', { type: 'Edm.DateTime', facets: servedPrecision, native: atMilliseconds, keyable: true, digits: secondsDigits }],
+  ['timestamptz', { type: 'Edm.DateTimeOffset', facets: servedPrecision, native: atMilliseconds, keyable: true, digits: secondsDigits }],
+  ['time', { type: 'Edm.Time', facets: servedPrecision, native: atMilliseconds, digits: secondsDigits }],
+  // A duration, which Edm.Time (a time of day) cannot hold: its ISO 8601 form (`P1DT2H`) as a string.
+  ['interval', { type: 'Edm.String', constantDefaults: false }],
   ['timetz', { type: 'Edm.String' }],
   ['json', { type: 'Edm.String' }],
   ['jsonb', { type: 'Edm.String' }],
@@ -184,12 +198,15 @@ export function columnTypeOf(resolved: ResolvedType, declared: string, types: Re
   if (base.schema === 'pg_catalog') {
     const rule = BUILT_IN.get(base.name);
     if (rule !== undefined) {
+      const native = typeof rule.native === 'function' ? rule.native(typmod) : rule.native === true;
       return {
         kind: 'mapped',
         type: rule.type,
         facets: rule.facets?.(typmod) ?? {},
-        storedType: rule.native === true ? undefined : storedType,
+        storedType: native ? undefined : storedType,
         keyable: rule.keyable === true,
+        constantDefaults: rule.constantDefaults ?? true,
+        ...(rule.digits === undefined ? {} : { storedDigits: rule.digits(typmod) }),
         ...(rule.displayFormat === undefined ? {} : { displayFormat: rule.displayFormat }),
       };
     }
@@ -203,6 +220,7 @@ export function columnTypeOf(resolved: ResolvedType, declared: string, types: Re
     return {
       kind: 'mapped',
       type: 'Edm.String',
+      constantDefaults: true,
       facets,
       storedType: category === 'A' && domain === undefined ? arrayTypeName(base, declared, types, quote) : storedType,
       keyable: false,

@@ -85,7 +85,8 @@ function draftColumn(
   }
   const comment = readComment(column.comment);
   const expression = column.generated === 's' ? null : (column.defaultExpression ?? resolved.defaultExpression);
-  const fromDefault = columnDefault(expression, type.type, type.storedType === 'date');
+  const stated = columnDefault(expression, type.type, type.storedType === 'date');
+  const fromDefault = stated.kind === 'constant' && !type.constantDefaults ? ({ kind: 'database' } as const) : stated;
   let generated: SqlStoreGenerated | undefined;
   // A sequence makes a value per inserted row, as an identity column does (serial is one).
   if (column.identity === 'a' || column.identity === 'd' || (expression !== null && /^nextval\(/i.test(expression.trim()))) generated = 'identity';
@@ -93,7 +94,8 @@ function draftColumn(
   else if (fromDefault.kind === 'database') generated = 'default';
   const token = options.versionColumns.has(column.name.toLowerCase()) || comment.markers.has('@version');
   let concurrencyToken = false;
-  if (token && type.storedType !== undefined) {
+  // A timestamp with more digits than served is recorded with its type, but compared as it is.
+  if (token && type.storedType !== undefined && type.storedDigits === undefined) {
     warnings.push({
       code: 'VERSION_COLUMN',
       target,
@@ -101,7 +103,7 @@ function draftColumn(
     });
   } else if (token) {
     concurrencyToken = true;
-    if ((type.type === 'Edm.DateTime' || type.type === 'Edm.DateTimeOffset') && (type.facets.precision ?? 6) > 3) {
+    if ((type.type === 'Edm.DateTime' || type.type === 'Edm.DateTimeOffset') && (type.storedDigits ?? 0) > 3) {
       warnings.push({
         code: 'VERSION_COLUMN',
         target,

@@ -8,6 +8,7 @@ import type { EdmEntitySet, EdmEntityType, EdmModel, EdmNavigationProperty, EdmP
 import type { EdmPrimitiveTypeName } from '../../edm/primitives';
 import type { Sql } from '../dialect';
 import { hierarchyOf, otherEndOf, structuralPaths, type StructuralPath } from './model';
+import { storedTemporal } from './stored-types';
 import type { SqlMapping, SqlStoreGenerated } from './types';
 
 /** One column of a set's table that holds a structural path. */
@@ -22,6 +23,12 @@ export interface ColumnPlan {
   readonly property: EdmProperty;
   /** The column's SQL type when it is not the EDM type's own (the mapping's `columnTypes`): read and compared converted. */
   readonly storedType?: string;
+  /**
+   * Fractional-second digits the column keeps (date/time columns): from the mapping's column type
+   * when it names one (`timestamp(6)`), else the property's Precision, else milliseconds (what
+   * createSchema creates). The Precision facet says what is served, this what is stored.
+   */
+  readonly digits: number;
   /** How the database makes the column's value, if it does (the mapping's `storeGenerated`). */
   readonly generated?: SqlStoreGenerated;
 }
@@ -91,6 +98,9 @@ export function qualified(schema: string | undefined, table: string): Sql {
   return schema === undefined ? sql.id(table) : sql.id(schema, table);
 }
 
+/** Fractional-second digits of a column the mapping and the model say nothing about (createSchema's). */
+const DEFAULT_DIGITS = 3;
+
 function typeOfProperty(property: EdmProperty): EdmPrimitiveTypeName {
   if (property.type.kind !== 'Primitive') throw new TypeError(`'${property.name}' is not primitive`);
   return property.type.name;
@@ -107,6 +117,7 @@ function setPlan(entitySet: EdmEntitySet, mapping: SqlMapping): SetPlan {
       column: setMapping.columns[path.path],
       type: path.presence ? undefined : typeOfProperty(property),
       property,
+      digits: (storedType === undefined ? undefined : storedTemporal(storedType)?.digits) ?? property.precision ?? DEFAULT_DIGITS,
       ...(storedType === undefined ? {} : { storedType }),
       ...(generated === undefined ? {} : { generated }),
     };

@@ -10,7 +10,6 @@ import type { EdmEntityType } from '../../edm/model';
 import type { Precondition } from '../../provider/types';
 import type { Sql, SqlDialect } from '../dialect';
 import type { SetPlan } from '../mapping/compiled';
-import { DEFAULT_TIMESTAMP_PRECISION } from '../read/joins';
 
 /**
  * The WHERE condition of an If-Match precondition over the row at `alias`: true for `*` or no
@@ -34,7 +33,7 @@ export function preconditionCondition(
       const ref = sql.id(alias, column.column);
       if (value === null) return sql`${ref} is null`;
       const instant = column.type === 'Edm.DateTime' || column.type === 'Edm.DateTimeOffset' || column.type === 'Edm.Time';
-      const stored = instant && (property.precision ?? DEFAULT_TIMESTAMP_PRECISION) > 3 ? dialect.truncateToMilliseconds(ref) : ref;
+      const stored = instant && column.digits > 3 ? dialect.truncateToMilliseconds(ref) : ref;
       return sql`${stored} = ${dialect.parameter(column.type, value)}`;
     });
     alternatives.push(sql`(${sql.join(parts, sql` and `)})`);

@@ -27,7 +27,7 @@ export type {
 } from './mapping/types';
 export { resolveMapping, validateMapping } from './mapping/resolve';
 export { introspect } from './introspect';
-export type { IntrospectOptions, IntrospectionResult, IntrospectionWarning, IntrospectionWarningCode } from './introspect';
+export type { IntrospectOptions, IntrospectionResult, IntrospectionWarning, IntrospectionWarningCode, NamingStyle } from './introspect';
 export { createSchema } from './schema/create-schema';
 export { seed } from './schema/seed';
 export type { SeedOptions } from './schema/seed';

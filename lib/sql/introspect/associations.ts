@@ -3,23 +3,25 @@
  * referential constraint (the dependent's columns are properties), navigation properties on both
  * ends and `OnDelete="Cascade"` for ON DELETE CASCADE; a join table (two foreign keys that make
  * up its primary key and all its columns) is a many-to-many association stored in that table.
- * Navigation names come from the foreign-key columns and table names (rules in
- * docs/sql-provider.md "Introspection"); foreign keys that cannot be an association are warnings.
+ * Key and foreign-key columns of comparable types (integers of any width; strings and decimals of
+ * any length or scale) match: the dependent property takes the key's EDM type, so both ends
+ * agree. Foreign keys that cannot be an association are warnings. Names come from naming.ts.
  */
 import type { AssociationDefinition, AssociationSetDefinition, NavigationPropertyDefinition } from '../../edm/definition';
+import type { EdmPrimitiveTypeName } from '../../edm/primitives';
 import type { SqlAssociationSetMapping } from '../mapping/types';
 import type { CatalogConstraint } from './catalog';
-import { type NameScope, toIdentifier, withoutKeySuffix } from './names';
+import type { ForeignKeyNames, JoinNames } from './naming';
 import type { ColumnDraft, EntityDraft } from './tables';
 import type { IntrospectionWarning } from './types';
 
 /** An entity draft with its names. */
 export interface NamedEntity {
   readonly draft: EntityDraft;
-  /** The entity type's and entity set's name. */
-  readonly name: string;
-  /** Property and navigation names taken on the type. */
-  readonly members: NameScope;
+  /** The entity type's name. */
+  readonly type: string;
+  /** The entity set's name. */
+  readonly set: string;
   /** The property of each mapped column, by column position. */
   readonly properties: ReadonlyMap<number, string>;
   /** Navigation properties added by the associations. */
@@ -40,6 +42,17 @@ export interface JoinDraft {
   readonly links: readonly [JoinLink, JoinLink];
 }
 
+/** A foreign key between two entity tables that becomes an association. */
+export interface ForeignKeyLink {
+  readonly constraint: CatalogConstraint;
+  readonly dependent: EntityDraft;
+  readonly principal: EntityDraft;
+  /** The dependent's columns, in the order of the principal's key. */
+  readonly columns: readonly ColumnDraft[];
+  /** The columns are unique in the dependent's table (a one-to-one extension). */
+  readonly unique: boolean;
+}
+
 /** What the associations add to the model and the mapping. */
 export interface AssociationsResult {
   readonly associations: AssociationDefinition[];
@@ -48,6 +61,13 @@ export interface AssociationsResult {
 }
 
 const sameSet = (a: readonly number[], b: readonly number[]): boolean => a.length === b.length && a.every((value) => b.includes(value));
+
+const INTEGERS: ReadonlySet<EdmPrimitiveTypeName> = new Set(['Edm.Byte', 'Edm.SByte', 'Edm.Int16', 'Edm.Int32', 'Edm.Int64']);
+
+/** True when a key and a foreign-key column of these types hold the same values (integers of any width; equal types otherwise). */
+function comparable(a: EdmPrimitiveTypeName, b: EdmPrimitiveTypeName): boolean {
+  return a === b || (INTEGERS.has(a) && INTEGERS.has(b));
+}
 
 /** The dependent's column for each principal key column (key order), or a reason it does not fit. */
 function matchKey(constraint: CatalogConstraint, dependent: EntityDraft, principal: EntityDraft): ColumnDraft[] | string {
@@ -58,7 +78,7 @@ function matchKey(constraint: CatalogConstraint, dependent: EntityDraft, princip
     const column = dependent.byPosition.get(constraint.columns[constraint.referencedColumns.indexOf(key.column.position)]);
     if (column === undefined) return 'one of its columns is left out';
     if (!column.mapped.keyable) return `its column ${column.column.name} (${column.column.declaredType}) cannot be compared with key values as it is`;
-    if (column.mapped.type !== key.mapped.type)
+    if (!comparable(column.mapped.type, key.mapped.type))
       return `its column ${column.column.name} is ${column.mapped.type} where the key ${key.column.name} is ${key.mapped.type}`;
     columns.push(column);
   }
@@ -106,128 +126,129 @@ export function splitJoinTables(
   return { entities: drafts.filter((draft) => !joinDrafts.has(draft)), joins };
 }
 
-/** Build the associations of the foreign keys between `entities` and of the join tables. */
-export function buildAssociations(
-  entities: ReadonlyMap<EntityDraft, NamedEntity>,
+/**
+ * The foreign keys between entity tables that become associations (catalog order), and the EDM
+ * type each dependent column takes where it differs from its own: the key's, so that both ends of
+ * the referential constraint agree (a `smallint` column referring to an `integer` key is Edm.Int32;
+ * a write beyond smallint is refused by the database, a 400).
+ */
+export function foreignKeyLinks(
+  entities: readonly EntityDraft[],
   constraints: readonly CatalogConstraint[],
   joins: readonly JoinDraft[],
-  namespace: string,
-  types: NameScope,
   warnings: IntrospectionWarning[],
-): AssociationsResult {
-  const result: AssociationsResult = { associations: [], associationSets: [], mapping: {} };
-  const byName = new Map([...entities.values()].map((entity) => [entity.draft.qualified, entity]));
+): { links: ForeignKeyLink[]; propertyTypes: ReadonlyMap<ColumnDraft, EdmPrimitiveTypeName> } {
+  const byName = new Map(entities.map((draft) => [draft.qualified, draft]));
   const joinTables = new Set(joins.map((join) => join.draft.qualified));
-
-  // Foreign keys between entity tables, with their matched columns, before any name is taken.
-  const foreignKeys: { constraint: CatalogConstraint; dependent: NamedEntity; principal: NamedEntity; columns: ColumnDraft[] }[] = [];
+  const found: ForeignKeyLink[] = [];
+  const notMapped = (where: string, reason: string): void => {
+    warnings.push({ code: 'ASSOCIATION_NOT_MAPPED', target: where, message: `The foreign key ${where} is not an association: ${reason}.` });
+  };
   for (const constraint of constraints) {
     if (constraint.kind !== 'f') continue;
     const dependent = byName.get(`${constraint.schema}.${constraint.table}`);
     if (dependent === undefined || joinTables.has(`${constraint.schema}.${constraint.table}`)) continue;
     const target = `${constraint.referencedSchema}.${constraint.referencedTable}`;
-    const where = `${dependent.draft.qualified}.${constraint.name}`;
-    const notMapped = (reason: string): void => {
-      warnings.push({ code: 'ASSOCIATION_NOT_MAPPED', target: where, message: `The foreign key ${where} is not an association: ${reason}.` });
-    };
+    const where = `${dependent.qualified}.${constraint.name}`;
     const principal = byName.get(target);
     if (principal === undefined) {
-      notMapped(`it refers to ${target}, which is not in the model`);
+      notMapped(where, `it refers to ${target}, which is not in the model`);
       continue;
     }
-    const matched = matchKey(constraint, dependent.draft, principal.draft);
-    if (typeof matched === 'string') {
-      notMapped(matched);
-      continue;
-    }
-    foreignKeys.push({ constraint, dependent, principal, columns: matched });
+    const matched = matchKey(constraint, dependent, principal);
+    if (typeof matched === 'string') notMapped(where, matched);
+    else found.push({ constraint, dependent, principal, columns: matched, unique: uniqueColumns(constraints, dependent, matched) });
   }
+  // Each dependent column takes its key's type; keys that are themselves dependent columns change
+  // too, so repeat until nothing changes. A column two foreign keys want in two types keeps the first.
+  const propertyTypes = new Map<ColumnDraft, EdmPrimitiveTypeName>();
+  const owner = new Map<ColumnDraft, ForeignKeyLink>();
+  const refused = new Set<ForeignKeyLink>();
+  const typeOf = (column: ColumnDraft): EdmPrimitiveTypeName => propertyTypes.get(column) ?? column.mapped.type;
+  for (let changed = true, round = 0; changed && round <= found.length; round++) {
+    changed = false;
+    for (const link of found) {
+      if (refused.has(link)) continue;
+      link.principal.key.forEach((key, k) => {
+        const column = link.columns[k];
+        const wanted = typeOf(key);
+        if (typeOf(column) === wanted) return;
+        const other = owner.get(column);
+        if (other !== undefined && other !== link) {
+          refused.add(link);
+          notMapped(
+            `${link.dependent.qualified}.${link.constraint.name}`,
+            `its column ${column.column.name} is ${typeOf(column)} for the foreign key ${other.constraint.name}, where this key is ${wanted}`,
+          );
+          return;
+        }
+        propertyTypes.set(column, wanted);
+        owner.set(column, link);
+        changed = true;
+      });
+    }
+  }
+  return { links: found.filter((link) => !refused.has(link)), propertyTypes };
+}
 
-  // To-one names first (they depend on the columns only), then the to-many names.
-  const basisOf = (columns: readonly ColumnDraft[], constraint: CatalogConstraint): { stripped: string | undefined; basis: string } => {
-    const single = columns.length === 1 ? toIdentifier(columns[0].column.name) : undefined;
-    const stripped = single === undefined ? undefined : withoutKeySuffix(single);
-    return { stripped, basis: stripped ?? single ?? constraint.name };
-  };
-  const toOne = foreignKeys.map(({ constraint, dependent, principal, columns }) => {
-    const { stripped, basis } = basisOf(columns, constraint);
-    if (stripped !== undefined) return dependent.members.claim(stripped, `${stripped}_${principal.name}`);
-    // reports_to -> employees: `reports_to_employees` (the column keeps its own name).
-    const described = `${basis}_${principal.name}`;
-    return dependent === principal ? dependent.members.claim(described) : dependent.members.claim(principal.name, described);
-  });
-  const pairCount = new Map<string, number>();
-  for (const { dependent, principal } of foreignKeys)
-    pairCount.set(`${dependent.name}\n${principal.name}`, (pairCount.get(`${dependent.name}\n${principal.name}`) ?? 0) + 1);
-  foreignKeys.forEach(({ constraint, dependent, principal, columns }, i) => {
-    const descriptive = `${dependent.name}_by_${basisOf(columns, constraint).basis}`;
-    const plain = dependent !== principal && pairCount.get(`${dependent.name}\n${principal.name}`) === 1;
-    const toMany = plain ? principal.members.claim(dependent.name, descriptive) : principal.members.claim(descriptive);
-    const name = types.claim(constraint.name, `${dependent.name}_${constraint.name}`);
-    const [principalRole, dependentRole] =
-      dependent === principal ? [`${principal.name}_principal`, `${dependent.name}_dependent`] : [principal.name, dependent.name];
-    const unique = uniqueColumns(constraints, dependent.draft, columns);
-    const required = columns.every((column) => column.notNull);
+/** Build the associations of `links` and of the join tables, with the names naming.ts gave them (pairwise). */
+export function buildAssociations(
+  entities: ReadonlyMap<EntityDraft, NamedEntity>,
+  links: readonly ForeignKeyLink[],
+  linkNames: readonly ForeignKeyNames[],
+  joins: readonly JoinDraft[],
+  joinNames: readonly JoinNames[],
+  namespace: string,
+): AssociationsResult {
+  const result: AssociationsResult = { associations: [], associationSets: [], mapping: {} };
+  const named = (draft: EntityDraft): NamedEntity => entities.get(draft) as NamedEntity;
+  const property = (entity: NamedEntity, column: ColumnDraft): string => entity.properties.get(column.column.position) ?? '';
+  links.forEach((link, i) => {
+    const { association: name, toOne, toMany, principalRole, dependentRole } = linkNames[i];
+    const dependent = named(link.dependent);
+    const principal = named(link.principal);
     const relationship = `${namespace}.${name}`;
     result.associations.push({
       name,
       ends: [
         {
           role: principalRole,
-          type: `${namespace}.${principal.name}`,
-          multiplicity: required ? '1' : '0..1',
-          ...(constraint.onDelete === 'c' ? { onDelete: 'Cascade' as const } : {}),
+          type: `${namespace}.${principal.type}`,
+          multiplicity: link.columns.every((column) => column.notNull) ? '1' : '0..1',
+          ...(link.constraint.onDelete === 'c' ? { onDelete: 'Cascade' as const } : {}),
         },
-        { role: dependentRole, type: `${namespace}.${dependent.name}`, multiplicity: unique ? '0..1' : '*' },
+        { role: dependentRole, type: `${namespace}.${dependent.type}`, multiplicity: link.unique ? '0..1' : '*' },
       ],
       referentialConstraint: {
-        principal: { role: principalRole, propertyRefs: principal.draft.key.map((key) => principal.properties.get(key.column.position) ?? '') },
-        dependent: { role: dependentRole, propertyRefs: columns.map((column) => dependent.properties.get(column.column.position) ?? '') },
+        principal: { role: principalRole, propertyRefs: link.principal.key.map((key) => property(principal, key)) },
+        dependent: { role: dependentRole, propertyRefs: link.columns.map((column) => property(dependent, column)) },
       },
     });
     result.associationSets.push({
       name,
       association: relationship,
       ends: [
-        { role: principalRole, entitySet: principal.name },
-        { role: dependentRole, entitySet: dependent.name },
+        { role: principalRole, entitySet: principal.set },
+        { role: dependentRole, entitySet: dependent.set },
       ],
     });
-    dependent.navigation.push({ name: toOne[i], relationship, fromRole: dependentRole, toRole: principalRole });
+    dependent.navigation.push({ name: toOne, relationship, fromRole: dependentRole, toRole: principalRole });
     principal.navigation.push({ name: toMany, relationship, fromRole: principalRole, toRole: dependentRole });
     result.mapping[name] = {
       kind: 'foreignKey',
       dependent: dependentRole,
-      columns: Object.fromEntries(principal.draft.key.map((key, k) => [principal.properties.get(key.column.position) ?? '', columns[k].column.name])),
+      columns: Object.fromEntries(link.principal.key.map((key, k) => [property(principal, key), link.columns[k].column.name])),
     };
   });
-
-  const joinCount = new Map<string, number>();
-  const pairOf = (join: JoinDraft): string =>
-    join.links
-      .map((link) => link.target.qualified)
-      .sort()
-      .join('\n');
-  for (const join of joins) joinCount.set(pairOf(join), (joinCount.get(pairOf(join)) ?? 0) + 1);
-  for (const join of joins) {
-    const [first, second] = join.links.map((link) => ({ link, entity: byName.get(link.target.qualified) as NamedEntity }));
-    const table = join.draft.relation.name;
-    const label = (link: JoinLink): string =>
-      link.columns.length === 1 ? (withoutKeySuffix(toIdentifier(link.columns[0])) ?? link.columns[0]) : link.target.relation.name;
-    const plain = first.entity !== second.entity && joinCount.get(pairOf(join)) === 1;
-    const navigationTo = (from: typeof first, to: typeof first): string =>
-      plain ? from.entity.members.claim(to.entity.name, `${to.entity.name}_by_${table}`) : from.entity.members.claim(`${table}_${label(to.link)}`);
-    const name = types.claim(table, `${table}_link`);
+  joins.forEach((join, i) => {
+    const { association: name, navigations, roles } = joinNames[i];
+    const [first, second] = join.links.map((link) => ({ link, entity: named(link.target) }));
     const relationship = `${namespace}.${name}`;
-    const roles =
-      first.entity === second.entity
-        ? [`${first.entity.name}_${label(first.link)}`, `${second.entity.name}_${label(second.link)}`]
-        : [first.entity.name, second.entity.name];
     result.associations.push({
       name,
       ends: [
-        { role: roles[0], type: `${namespace}.${first.entity.name}`, multiplicity: '*' },
-        { role: roles[1], type: `${namespace}.${second.entity.name}`, multiplicity: '*' },
+        { role: roles[0], type: `${namespace}.${first.entity.type}`, multiplicity: '*' },
+        { role: roles[1], type: `${namespace}.${second.entity.type}`, multiplicity: '*' },
       ],
       ...(join.draft.comment.documentation === undefined ? {} : { documentation: join.draft.comment.documentation }),
     });
@@ -235,21 +256,21 @@ export function buildAssociations(
       name,
       association: relationship,
       ends: [
-        { role: roles[0], entitySet: first.entity.name },
-        { role: roles[1], entitySet: second.entity.name },
+        { role: roles[0], entitySet: first.entity.set },
+        { role: roles[1], entitySet: second.entity.set },
       ],
     });
-    first.entity.navigation.push({ name: navigationTo(first, second), relationship, fromRole: roles[0], toRole: roles[1] });
-    second.entity.navigation.push({ name: navigationTo(second, first), relationship, fromRole: roles[1], toRole: roles[0] });
+    first.entity.navigation.push({ name: navigations[0], relationship, fromRole: roles[0], toRole: roles[1] });
+    second.entity.navigation.push({ name: navigations[1], relationship, fromRole: roles[1], toRole: roles[0] });
     const keyColumns = (side: typeof first): Record<string, string> =>
-      Object.fromEntries(side.link.target.key.map((key, k) => [side.entity.properties.get(key.column.position) ?? '', side.link.columns[k]]));
+      Object.fromEntries(side.link.target.key.map((key, k) => [property(side.entity, key), side.link.columns[k]]));
     result.mapping[name] = {
       kind: 'joinTable',
       schema: join.draft.relation.schema,
-      table,
+      table: join.draft.relation.name,
       columns: { [roles[0]]: keyColumns(first), [roles[1]]: keyColumns(second) },
     };
-  }
+  });
   return result;
 }
 

@@ -1,9 +1,12 @@
 /**
- * Table and column comments as the model shows them: the first line is the label SAP clients
- * show (`sap:label`) and the CSDL `<Documentation>` summary, further lines its long description.
- * A word `@version` in a column comment marks a concurrency token and is not shown.
+ * Table and column comments as the model shows them: the first line is the CSDL `<Documentation>`
+ * summary, further lines its long description. SAP clients show `sap:label` as a field label or
+ * column header, so it stays short: the first line when it is at most LABEL_LENGTH characters,
+ * else a readable form of the column's (or table's) name, with the first line as `sap:quickinfo`
+ * (a tooltip). A word `@version` in a column comment marks a concurrency token and is not shown.
  */
 import type { AnnotationAttribute, DocumentationDefinition } from '../../edm/definition';
+import { readableName } from './inflection';
 
 /** The SAP annotation namespace of OData V2 (`sap:label`, `sap:creatable`...). */
 export const SAP_NAMESPACE = 'http://www.sap.com/Protocols/SAPData';
@@ -14,16 +17,21 @@ export const STORE_ANNOTATION_NAMESPACE = 'http://schemas.microsoft.com/ado/2009
 /** Markers a comment may carry. */
 const MARKERS = ['@version'] as const;
 
+/** The longest comment line that is a label (SAP's medium field label is 20, its quick info 60). */
+export const LABEL_LENGTH = 40;
+
 /** What a comment gives an element. */
 export interface CommentParts {
   readonly label?: string;
+  /** The first line, when it is too long to be the label. */
+  readonly quickinfo?: string;
   readonly documentation?: DocumentationDefinition;
   /** The markers found (`@version`). */
   readonly markers: ReadonlySet<string>;
 }
 
-/** Split a comment into label, documentation and markers. */
-export function readComment(comment: string | null): CommentParts {
+/** Split the comment of the element named `name` (an SQL name) into label, quick info, documentation and markers. */
+export function readComment(comment: string | null, name: string): CommentParts {
   const markers = new Set<string>();
   if (comment === null) return { markers };
   // Characters XML 1.0 cannot carry would break $metadata: shown as U+FFFD.
@@ -40,7 +48,9 @@ export function readComment(comment: string | null): CommentParts {
   if (lines.length === 0) return { markers };
   const [summary, ...rest] = lines;
   const documentation: DocumentationDefinition = rest.length === 0 ? { summary } : { summary, longDescription: rest.join('\n') };
-  return { label: summary, documentation, markers };
+  if ([...summary].length <= LABEL_LENGTH) return { label: summary, documentation, markers };
+  const readable = readableName(name);
+  return { ...(readable === '' ? {} : { label: readable }), quickinfo: summary, documentation, markers };
 }
 
 /** A `sap:` attribute. */

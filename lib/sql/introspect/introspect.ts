@@ -6,112 +6,23 @@
  * so the result is the same kind of model `defineModel` and `loadEdmx` give, and the mapping is
  * checked by `validateMapping` like a saved mapping.json.
  */
-import type { AnnotationAttribute, EntitySetDefinition, EntityTypeDefinition, PropertyDefinition } from '../../edm/definition';
 import { defineModel } from '../../edm/define';
 import { isNamespaceName } from '../../edm/definition-index';
 import type { SqlDatabase } from '../database';
 import { SqlIntrospectionError } from '../errors';
 import { validateMapping } from '../mapping/resolve';
-import { SQL_MAPPING_VERSION, type SqlEntitySetMapping, type SqlMapping } from '../mapping/types';
-import { buildAssociations, splitJoinTables, type NamedEntity } from './associations';
+import { SQL_MAPPING_VERSION, type SqlMapping } from '../mapping/types';
+import { buildAssociations, foreignKeyLinks, splitJoinTables, type NamedEntity } from './associations';
 import { readCatalog } from './catalog';
-import { SAP_NAMESPACE, STORE_ANNOTATION_NAMESPACE, sapAttribute } from './comments';
-import { NameScope, toIdentifier } from './names';
+import { SAP_NAMESPACE, STORE_ANNOTATION_NAMESPACE } from './comments';
+import { entityParts } from './entity-parts';
+import { toIdentifier } from './names';
+import { nameModel } from './naming';
 import { nameMatcher } from './patterns';
-import { draftEntity, unusedKeyOptions, type ColumnDraft, type DraftOptions, type EntityDraft } from './tables';
+import { draftEntity, unusedKeyOptions, type DraftOptions, type EntityDraft } from './tables';
 import type { IntrospectOptions, IntrospectionResult, IntrospectionWarning } from './types';
 
 const DEFAULT_VERSION_COLUMNS = ['version', 'row_version'];
-
-/** A property; `set` says what the set allows (a column is not marked for what its whole set refuses). */
-function propertyDefinition(name: string, column: ColumnDraft, isKey: boolean, set: EntityDraft): PropertyDefinition {
-  const { mapped, comment, generated } = column;
-  const attributes: AnnotationAttribute[] = [];
-  if (comment.label !== undefined) attributes.push(sapAttribute('label', comment.label));
-  if (mapped.displayFormat !== undefined) attributes.push(sapAttribute('display-format', mapped.displayFormat));
-  const madeByDatabase = generated === 'identity' || generated === 'computed';
-  if (madeByDatabase || (set.creatable && !column.column.canInsert)) attributes.push(sapAttribute('creatable', 'false'));
-  if (madeByDatabase || (set.updatable && !column.column.canUpdate)) attributes.push(sapAttribute('updatable', 'false'));
-  // A default the database evaluates (now(), nextval...) on a NOT NULL column is Identity too:
-  // generated on insert when not given, unchanged on update (CSDL's meaning), so a create need not
-  // send it (the service requires every other non-nullable property without a DefaultValue). Such
-  // a column stays creatable and updatable: a value the client sends is stored.
-  if (madeByDatabase || (generated === 'default' && column.notNull)) {
-    attributes.push({
-      namespace: STORE_ANNOTATION_NAMESPACE,
-      prefix: 'annotation',
-      name: 'StoreGeneratedPattern',
-      value: generated === 'computed' ? 'Computed' : 'Identity',
-    });
-  }
-  const { maxLength, precision, scale } = mapped.facets;
-  return {
-    name,
-    type: mapped.type,
-    nullable: !(column.notNull || isKey),
-    ...(maxLength === undefined ? {} : { maxLength }),
-    ...(precision === undefined ? {} : { precision }),
-    ...(scale === undefined ? {} : { scale }),
-    ...(column.defaultValue === undefined ? {} : { defaultValue: column.defaultValue }),
-    ...(column.concurrencyToken ? { concurrencyMode: 'Fixed' as const } : {}),
-    ...(comment.documentation === undefined ? {} : { documentation: comment.documentation }),
-    ...(attributes.length === 0 ? {} : { annotationAttributes: attributes }),
-  };
-}
-
-function entitySetAnnotations(draft: EntityDraft): AnnotationAttribute[] {
-  const attributes: AnnotationAttribute[] = [];
-  if (!draft.creatable) attributes.push(sapAttribute('creatable', 'false'));
-  if (!draft.updatable) attributes.push(sapAttribute('updatable', 'false'));
-  if (!draft.deletable) attributes.push(sapAttribute('deletable', 'false'));
-  return attributes;
-}
-
-/** The entity type, entity set and set mapping of a named draft. */
-function entityParts(entity: NamedEntity, namespace: string): { type: EntityTypeDefinition; set: EntitySetDefinition; mapping: SqlEntitySetMapping } {
-  const { draft, name } = entity;
-  const keyPositions = new Set(draft.key.map((column) => column.column.position));
-  const property = (column: ColumnDraft): string => entity.properties.get(column.column.position) ?? '';
-  const storeGenerated = draft.columns.flatMap((column) => (column.generated === undefined ? [] : [[property(column), column.generated] as const]));
-  const columnTypes = draft.columns.flatMap((column) =>
-    column.mapped.storedType === undefined ? [] : [[property(column), column.mapped.storedType] as const],
-  );
-  const typeAttributes = draft.comment.label === undefined ? [] : [sapAttribute('label', draft.comment.label)];
-  const setAttributes = entitySetAnnotations(draft);
-  return {
-    type: {
-      name,
-      key: draft.key.map(property),
-      properties: draft.columns.map((column) => propertyDefinition(property(column), column, keyPositions.has(column.column.position), draft)),
-      ...(entity.navigation.length === 0 ? {} : { navigationProperties: entity.navigation }),
-      ...(draft.comment.documentation === undefined ? {} : { documentation: draft.comment.documentation }),
-      ...(typeAttributes.length === 0 ? {} : { annotationAttributes: typeAttributes }),
-    },
-    set: { name, entityType: `${namespace}.${name}`, ...(setAttributes.length === 0 ? {} : { annotationAttributes: setAttributes }) },
-    mapping: {
-      schema: draft.relation.schema,
-      table: draft.relation.name,
-      columns: Object.fromEntries(draft.columns.map((column) => [property(column), column.column.name])),
-      ...(storeGenerated.length === 0 ? {} : { storeGenerated: Object.fromEntries(storeGenerated) }),
-      ...(columnTypes.length === 0 ? {} : { columnTypes: Object.fromEntries(columnTypes) }),
-    },
-  };
-}
-
-/** Entity names: the table's name, or `schema_table` where two schemas read have a table of that name. */
-function nameEntities(entities: readonly EntityDraft[], types: NameScope): Map<EntityDraft, NamedEntity> {
-  const counts = new Map<string, number>();
-  for (const draft of entities) counts.set(draft.relation.name, (counts.get(draft.relation.name) ?? 0) + 1);
-  const named = new Map<EntityDraft, NamedEntity>();
-  for (const draft of entities) {
-    const { schema, name: table } = draft.relation;
-    const name = counts.get(table) === 1 ? types.claim(table, `${schema}_${table}`) : types.claim(`${schema}_${table}`);
-    const members = new NameScope();
-    const properties = new Map(draft.columns.map((column) => [column.column.position, members.claim(column.column.name)]));
-    named.set(draft, { draft, name, members, properties, navigation: [] });
-  }
-  return named;
-}
 
 function checkOptions(options: IntrospectOptions): void {
   const namespace = options.namespace ?? 'Database';
@@ -119,6 +30,9 @@ function checkOptions(options: IntrospectOptions): void {
   const container = options.containerName ?? 'Entities';
   if (toIdentifier(container) !== container) throw new TypeError(`introspect: the container name '${container}' is not a CSDL identifier.`);
   if (options.schemas !== undefined && options.schemas.length === 0) throw new TypeError('introspect: schemas must name at least one schema.');
+  const names: unknown = options.names;
+  if (names !== undefined && names !== 'odata' && names !== 'sql')
+    throw new TypeError(`introspect: names must be 'odata' or 'sql', got ${typeof names === 'string' ? `'${names}'` : typeof names}.`);
 }
 
 /**
@@ -153,10 +67,42 @@ export async function introspect(db: SqlDatabase, options: IntrospectOptions = {
       warnings,
     );
   }
-  const types = new NameScope();
-  const named = nameEntities(entities, types);
-  const associations = buildAssociations(named, catalog.constraints, joins, namespace, types, warnings);
-  const parts = [...named.values()].map((entity) => entityParts(entity, namespace));
+  const { links, propertyTypes } = foreignKeyLinks(entities, catalog.constraints, joins, warnings);
+  const index = new Map(entities.map((draft, i) => [draft, i]));
+  const position = (draft: EntityDraft): number => index.get(draft) ?? -1;
+  const names = nameModel(
+    {
+      tables: entities.map((draft) => ({
+        schema: draft.relation.schema,
+        name: draft.relation.name,
+        columns: draft.columns.map((column) => column.column.name),
+      })),
+      foreignKeys: links.map((link) => ({
+        dependent: position(link.dependent),
+        principal: position(link.principal),
+        columns: link.columns.map((column) => column.column.name),
+        constraint: link.constraint.name,
+      })),
+      joins: joins.map((join) => ({
+        schema: join.draft.relation.schema,
+        table: join.draft.relation.name,
+        ends: [
+          { target: position(join.links[0].target), columns: join.links[0].columns },
+          { target: position(join.links[1].target), columns: join.links[1].columns },
+        ],
+      })),
+      firstSchema: schemas[0],
+    },
+    options.names ?? 'odata',
+  );
+  const named = new Map(
+    entities.map((draft, i): [EntityDraft, NamedEntity] => {
+      const { type, set, properties } = names.tables[i];
+      return [draft, { draft, type, set, properties: new Map(draft.columns.map((column, k) => [column.column.position, properties[k]])), navigation: [] }];
+    }),
+  );
+  const associations = buildAssociations(named, links, names.foreignKeys, joins, names.joins, namespace);
+  const parts = [...named.values()].map((entity) => entityParts(entity, namespace, propertyTypes));
   const used = new Set(
     parts
       .flatMap((part) => [...(part.type.properties ?? []), part.type, part.set])

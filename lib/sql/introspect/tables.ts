@@ -83,7 +83,7 @@ function draftColumn(
     });
     return undefined;
   }
-  const comment = readComment(column.comment);
+  const comment = readComment(column.comment, column.name);
   const expression = column.generated === 's' ? null : (column.defaultExpression ?? resolved.defaultExpression);
   const stated = columnDefault(expression, type.type, type.storedType === 'date');
   const fromDefault = stated.kind === 'constant' && !type.constantDefaults ? ({ kind: 'database' } as const) : stated;
@@ -198,7 +198,7 @@ export function draftEntity(catalog: Catalog, relation: CatalogRelation, options
     columns: keyedColumns,
     byPosition: new Map(keyedColumns.map((column) => [column.column.position, column])),
     key,
-    comment: readComment(relation.comment),
+    comment: readComment(relation.comment, relation.name),
     creatable: canWrite(relation.viewInsertable, relation.canInsert) && !requiredLeftOut,
     updatable: canWrite(relation.viewUpdatable, relation.canUpdate),
     deletable: canWrite(relation.viewDeletable, relation.canDelete),

@@ -1,6 +1,7 @@
 /** What `introspect(db, options)` takes and returns. */
 import type { EdmModel } from '../../edm/model';
 import type { SqlMapping } from '../mapping/types';
+import type { NamingStyle } from './naming';
 
 /** Options of `introspect`. */
 export interface IntrospectOptions {
@@ -29,6 +30,13 @@ export interface IntrospectOptions {
   readonly namespace?: string;
   /** The name of the entity container. Default `Entities`. */
   readonly containerName?: string;
+  /**
+   * How names are made (docs/sql-provider.md "Names"): `odata` (default) gives plural PascalCase
+   * entity sets (`OrderDetails`), singular entity types (`OrderDetail`), PascalCase properties
+   * with `ID` (`OrderID`) and navigations named by role; `sql` keeps the SQL names. Tables of the
+   * first schema read keep unqualified names either way; the others' are qualified by schema.
+   */
+  readonly names?: NamingStyle;
 }
 
 /** What introspection left out or changed, and why. */

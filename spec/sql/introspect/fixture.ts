@@ -195,6 +195,7 @@ insert into all_types (id, c_char, c_mood, c_mood_array, c_int_array, c_time, c_
 export const FIXTURE_OPTIONS: IntrospectOptions = {
   namespace: 'Fixture',
   containerName: 'FixtureEntities',
+  names: 'sql',
   keys: { product_summary: ['id'] },
 };
 

@@ -206,7 +206,7 @@ describe('reads and writes through the introspected mapping', () => {
 });
 
 describe('options', () => {
-  const run = (options: IntrospectOptions) => introspect(db, { ...options, namespace: 'Options' });
+  const run = (options: IntrospectOptions) => introspect(db, { names: 'sql', ...options, namespace: 'Options' });
 
   it('reads the schemas given: a foreign key into a schema not read is a warning', async () => {
     const result = await run({ schemas: ['sales'] });
@@ -225,16 +225,19 @@ describe('options', () => {
     );
   });
 
-  it('names tables of one name in two schemas by schema, and maps foreign keys across schemas', async () => {
+  it('qualifies the names of tables outside the first schema, so adding a schema renames nothing, and maps foreign keys across schemas', async () => {
     const result = await run({ schemas: ['public', 'sales'], include: ['orders', 'leads', 'customers'] });
-    expect(names(result)).toEqual(['customers', 'public_orders', 'leads', 'sales_orders']);
+    expect(names(result)).toEqual(['customers', 'orders', 'sales_leads', 'sales_orders']);
+    expect(names(await run({ include: ['orders', 'leads', 'customers'] }))).toEqual(['customers', 'orders']);
     expect(result.mapping.entitySets.sales_orders).toMatchObject({ schema: 'sales', table: 'orders' });
     expect(result.model.entityTypes.get('Options.customers')?.navigationProperties.map((navigation) => navigation.name)).toEqual([
-      'public_orders_by_billing_customer',
-      'public_orders_by_customer',
-      'public_orders_by_shipping_customer',
-      'leads',
+      'orders_by_billing_customer',
+      'orders_by_customer',
+      'orders_by_shipping_customer',
+      'sales_leads',
     ]);
+    const odata = await introspect(db, { schemas: ['public', 'sales'], include: ['orders', 'leads', 'customers'] });
+    expect(names(odata)).toEqual(['Customers', 'Orders', 'Sales_Leads', 'Sales_Orders']);
   });
 
   it('names a self-reference by its column, also when the column has no _id suffix', async () => {
@@ -249,7 +252,7 @@ describe('options', () => {
   });
 
   it('includes and excludes by table and schema patterns', async () => {
-    expect(names(await run({ schemas: ['public', 'sales'], include: ['sales.*'] }))).toEqual(['leads', 'orders']);
+    expect(names(await run({ schemas: ['public', 'sales'], include: ['sales.*'] }))).toEqual(['sales_leads', 'sales_orders']);
     expect(names(await run({ include: ['order*', 'customers'], exclude: ['order_lines'] }))).toEqual(['customers', 'order_notes', 'orders']);
     expect(names(await run({ include: ['?ags'] }))).toEqual(['tags']);
   });
@@ -260,8 +263,8 @@ describe('options', () => {
       include: ['audit_log', 'sales.orders', 'plain_view'],
       keys: { audit_log: ['event_id'], 'sales.orders': ['ref'], plain_view: ['nope'], missing: ['id'] },
     });
-    expect(names(result)).toEqual(['audit_log', 'orders']);
-    expect(result.model.entityTypes.get('Options.orders')?.key.map((key) => [key.name, key.nullable])).toEqual([['ref', false]]);
+    expect(names(result)).toEqual(['audit_log', 'sales_orders']);
+    expect(result.model.entityTypes.get('Options.sales_orders')?.key.map((key) => [key.name, key.nullable])).toEqual([['ref', false]]);
     expect(warningLines(result)).toEqual(['KEY_OPTION_UNUSED keys.missing', 'KEY_NOT_SUPPORTED public.plain_view']);
     expect(result.warnings[1].message).toContain('its key column nope cannot be an OData key (the view has no such column)');
   });

@@ -26,8 +26,16 @@ export type {
   SqlStoreGenerated,
 } from './mapping/types';
 export { resolveMapping, validateMapping } from './mapping/resolve';
-export { introspect } from './introspect';
-export type { IntrospectOptions, IntrospectionResult, IntrospectionWarning, IntrospectionWarningCode, NamingStyle } from './introspect';
+export { checkKeys, introspect } from './introspect';
+export type {
+  CheckKeysOptions,
+  IntrospectOptions,
+  IntrospectionResult,
+  IntrospectionWarning,
+  IntrospectionWarningCode,
+  NamingStyle,
+  UncheckedKey,
+} from './introspect';
 export { createSchema } from './schema/create-schema';
 export { seed } from './schema/seed';
 export type { SeedOptions } from './schema/seed';

@@ -2,16 +2,20 @@
  * What introspection reads of the PostgreSQL catalog, in one read-only snapshot: relations
  * (tables, views, materialized views, foreign tables) with comments and privileges, their columns,
  * the types those columns use (domains resolved to their base types, enum labels), primary-key,
- * unique and foreign-key constraints, and unique indexes. Plain `pg_catalog` and
+ * unique and foreign-key constraints, unique indexes, and partitions and simple views' sources
+ * (relation-sources.ts). Plain `pg_catalog` and
  * `information_schema` queries that PostgreSQL 12+ and PGlite answer (and that keep to what
  * CockroachDB and YugabyteDB also serve: no OID arithmetic, no regclass casts, no session state).
  * Nothing here decides what a row means for the model.
  */
 import { sql } from 'kysely';
 import type { SqlDatabase, SqlKysely } from '../database';
+import { readRelationSources, type RelationSources } from './relation-sources';
 
 /** A table, view, materialized view or foreign table. */
 export interface CatalogRelation {
+  /** pg_class.oid as text (what view column sources name). */
+  readonly oid: string;
   readonly schema: string;
   readonly name: string;
   /** pg_class.relkind: `r` table, `p` partitioned table, `v` view, `m` materialized view, `f` foreign table. */
@@ -92,6 +96,8 @@ export interface CatalogConstraint {
   readonly referencedColumns: readonly number[];
   /** Foreign keys: pg_constraint.confdeltype (`a` no action, `r` restrict, `c` cascade, `n` set null, `d` set default). */
   readonly onDelete: string;
+  /** A primary key a partitioned table takes from its partitions that leaves out the partition key: unique in each partition only. */
+  readonly partitionsOnly?: boolean;
 }
 
 /** Everything introspection reads, for the schemas asked for. */
@@ -100,6 +106,8 @@ export interface Catalog {
   readonly columns: readonly CatalogColumn[];
   readonly types: ReadonlyMap<string, CatalogType>;
   readonly constraints: readonly CatalogConstraint[];
+  /** Partitions, partition keys and simple views' column sources. */
+  readonly sources: RelationSources;
 }
 
 type Row = Record<string, unknown>;
@@ -121,7 +129,7 @@ const RELATION_KINDS = ['r', 'p', 'v', 'm', 'f'];
 
 async function readRelations(executor: SqlKysely, schemas: readonly string[]): Promise<CatalogRelation[]> {
   const result = await sql<Row>`
-    select n.nspname as schema, c.relname as name, cast(c.relkind as text) as kind,
+    select cast(c.oid as text) as oid, n.nspname as schema, c.relname as name, cast(c.relkind as text) as kind,
       obj_description(c.oid, 'pg_class') as comment, c.relispartition as is_partition,
       has_any_column_privilege(c.oid, 'SELECT') as can_select, has_any_column_privilege(c.oid, 'INSERT') as can_insert,
       has_any_column_privilege(c.oid, 'UPDATE') as can_update, has_table_privilege(c.oid, 'DELETE') as can_delete,
@@ -132,6 +140,7 @@ async function readRelations(executor: SqlKysely, schemas: readonly string[]): P
     where c.relkind = any(${RELATION_KINDS}::text[]) and n.nspname = any(${schemas}::text[])
     order by n.nspname, c.relname`.execute(executor);
   return result.rows.map((row) => ({
+    oid: text(row.oid),
     schema: text(row.schema),
     name: text(row.name),
     kind: text(row.kind),
@@ -313,6 +322,7 @@ export async function readCatalog(db: SqlDatabase, schemas: readonly string[]): 
       const columns = await readColumns(executor, schemas);
       const types = await readTypes(executor, new Set(columns.map((column) => column.typeOid)));
       const constraints = await readConstraints(executor, schemas);
-      return { relations, columns, types, constraints };
+      const sources = await readRelationSources(executor, schemas);
+      return { relations, columns, types, constraints, sources };
     });
 }

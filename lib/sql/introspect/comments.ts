@@ -18,7 +18,7 @@ export const STORE_ANNOTATION_NAMESPACE = 'http://schemas.microsoft.com/ado/2009
 const MARKERS = ['@version'] as const;
 
 /** The longest comment line that is a label (SAP's medium field label is 20, its quick info 60). */
-export const LABEL_LENGTH = 40;
+const LABEL_LENGTH = 40;
 
 /** What a comment gives an element. */
 export interface CommentParts {

@@ -1,3 +1,4 @@
 export { introspect } from './introspect';
-export type { IntrospectOptions, IntrospectionResult, IntrospectionWarning, IntrospectionWarningCode } from './types';
+export { checkKeys, type CheckKeysOptions } from './check-keys';
+export type { IntrospectOptions, IntrospectionResult, IntrospectionWarning, IntrospectionWarningCode, UncheckedKey } from './types';
 export type { NamingStyle } from './naming';

@@ -125,7 +125,7 @@ function pascalWord(word: string, upperName: boolean): string {
 }
 
 /** The PascalCase words of a name (`order_id` -> `Order`, `ID`; `ORDER_DETAILS` -> `Order`, `Details`). */
-export function pascalWords(name: string): string[] {
+function pascalWords(name: string): string[] {
   const upperName = isUpperCase(name);
   return words(name).map((word) => pascalWord(word, upperName));
 }

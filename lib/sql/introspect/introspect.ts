@@ -18,6 +18,7 @@ import { SAP_NAMESPACE, STORE_ANNOTATION_NAMESPACE } from './comments';
 import { entityParts } from './entity-parts';
 import { toIdentifier } from './names';
 import { nameModel } from './naming';
+import { withInheritedConstraints } from './partitions';
 import { nameMatcher } from './patterns';
 import { draftEntity, unusedKeyOptions, type DraftOptions, type EntityDraft } from './tables';
 import type { IntrospectOptions, IntrospectionResult, IntrospectionWarning } from './types';
@@ -44,7 +45,8 @@ export async function introspect(db: SqlDatabase, options: IntrospectOptions = {
   checkOptions(options);
   const namespace = options.namespace ?? 'Database';
   const schemas = options.schemas ?? ['public'];
-  const catalog = await readCatalog(db, schemas);
+  const read = await readCatalog(db, schemas);
+  const catalog = { ...read, constraints: withInheritedConstraints(read) };
   const included = options.include === undefined || options.include.length === 0 ? () => true : nameMatcher(options.include);
   const excluded = nameMatcher(options.exclude ?? []);
   const relations = catalog.relations.filter(
@@ -54,6 +56,7 @@ export async function introspect(db: SqlDatabase, options: IntrospectOptions = {
     keys: options.keys ?? {},
     versionColumns: new Set((options.versionColumns ?? DEFAULT_VERSION_COLUMNS).map((name) => name.toLowerCase())),
     quote: (name) => db.dialect.quoteIdentifier(name),
+    firstSchema: schemas[0],
   };
   const warnings: IntrospectionWarning[] = [...unusedKeyOptions(relations, draftOptions)];
   const drafts = relations.flatMap((relation) => draftEntity(catalog, relation, draftOptions, warnings) ?? []);
@@ -134,5 +137,10 @@ export async function introspect(db: SqlDatabase, options: IntrospectOptions = {
     entitySets: Object.fromEntries(parts.map((part) => [part.set.name, part.mapping])),
     associationSets: associations.mapping,
   };
-  return { model, mapping: validateMapping(model, mapping), warnings };
+  const uncheckedKeys = [...named.values()].flatMap(({ draft, set }) =>
+    draft.keyBacked
+      ? []
+      : [{ entitySet: set, schema: draft.relation.schema, table: draft.relation.name, columns: draft.key.map((column) => column.column.name) }],
+  );
+  return { model, mapping: validateMapping(model, mapping), warnings, uncheckedKeys };
 }

@@ -14,7 +14,7 @@ import { NameScope, toIdentifier, withoutKeySuffix } from './names';
 export type NamingStyle = 'odata' | 'sql';
 
 /** A table (or view) that becomes an entity type and set. */
-export interface NamingTable {
+interface NamingTable {
   readonly schema: string;
   readonly name: string;
   /** The SQL names of its mapped columns, in column order. */
@@ -22,7 +22,7 @@ export interface NamingTable {
 }
 
 /** A foreign key between two tables, by their indexes in `tables`. */
-export interface NamingForeignKey {
+interface NamingForeignKey {
   readonly dependent: number;
   readonly principal: number;
   /** The dependent's columns, in the order of the principal's key. */
@@ -32,13 +32,13 @@ export interface NamingForeignKey {
 }
 
 /** One side of a join table: the table it refers to and its columns there. */
-export interface NamingJoinEnd {
+interface NamingJoinEnd {
   readonly target: number;
   readonly columns: readonly string[];
 }
 
 /** A join table (a many-to-many association). */
-export interface NamingJoin {
+interface NamingJoin {
   readonly schema: string;
   readonly table: string;
   readonly ends: readonly [NamingJoinEnd, NamingJoinEnd];
@@ -54,7 +54,7 @@ export interface NamingInput {
 }
 
 /** The names of a table's entity type, entity set and properties (pairwise with its columns). */
-export interface TableNames {
+interface TableNames {
   readonly type: string;
   readonly set: string;
   readonly properties: readonly string[];

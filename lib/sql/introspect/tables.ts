@@ -5,10 +5,11 @@
  * warning that says how to include them. Names and associations come later (introspect.ts).
  */
 import type { SqlStoreGenerated } from '../mapping/types';
-import type { Catalog, CatalogColumn, CatalogConstraint, CatalogRelation } from './catalog';
+import type { Catalog, CatalogColumn, CatalogRelation } from './catalog';
 import { columnTypeOf, resolveType, type MappedType } from './column-types';
 import { readComment, type CommentParts } from './comments';
 import { columnDefault } from './defaults';
+import { isBacked, missingKeyWarning, proposedKey, uniqueKeys } from './keys';
 import type { IntrospectionWarning } from './types';
 
 /** A column that becomes a property. */
@@ -33,6 +34,8 @@ export interface EntityDraft {
   readonly byPosition: ReadonlyMap<number, ColumnDraft>;
   /** The key columns, in key order. */
   readonly key: readonly ColumnDraft[];
+  /** True when a unique constraint or index makes the key unique (else check-keys.ts checks it at start). */
+  readonly keyBacked: boolean;
   readonly comment: CommentParts;
   /** What the user may do with the set's rows (privileges, view updatability, required columns left out). */
   readonly creatable: boolean;
@@ -45,6 +48,8 @@ export interface DraftOptions {
   readonly keys: Readonly<Record<string, readonly string[]>>;
   readonly versionColumns: ReadonlySet<string>;
   readonly quote: (name: string) => string;
+  /** The first schema read: its tables are named without their schema in `keys` suggestions. */
+  readonly firstSchema: string;
 }
 
 const VIEW_KINDS = new Set(['v', 'm']);
@@ -54,9 +59,9 @@ function configuredKey(options: DraftOptions, relation: CatalogRelation): readon
   return options.keys[`${relation.schema}.${relation.name}`] ?? options.keys[relation.name];
 }
 
-/** How to name a relation in a `keys` option: by name when that is enough. */
-function keyOptionName(relation: CatalogRelation): string {
-  return relation.schema === 'public' ? relation.name : `${relation.schema}.${relation.name}`;
+/** How to name a relation in a `keys` option: by name in the first schema, else by `schema.name`. */
+function keyOptionName(relation: CatalogRelation, firstSchema: string): string {
+  return relation.schema === firstSchema ? relation.name : `${relation.schema}.${relation.name}`;
 }
 
 /** A column's draft, or undefined (with a warning) when it has no EDM form or cannot be read. */
@@ -122,18 +127,6 @@ function draftColumn(
   };
 }
 
-/** The constraint or unique index a `keys` suggestion can name: unique, on NOT NULL columns. */
-function keyCandidate(constraints: readonly CatalogConstraint[], columns: readonly ColumnDraft[]): string | undefined {
-  const byPosition = new Map(columns.map((column) => [column.column.position, column]));
-  for (const constraint of constraints) {
-    if (constraint.kind !== 'u' && constraint.kind !== 'i') continue;
-    const keyColumns = constraint.columns.map((position) => byPosition.get(position));
-    if (keyColumns.every((column) => column !== undefined && column.notNull && column.mapped.keyable))
-      return keyColumns.map((column) => column?.column.name).join(',');
-  }
-  return undefined;
-}
-
 /** The draft of a relation, or undefined (with a warning) when it cannot be an entity set. */
 export function draftEntity(catalog: Catalog, relation: CatalogRelation, options: DraftOptions, warnings: IntrospectionWarning[]): EntityDraft | undefined {
   const qualified = `${relation.schema}.${relation.name}`;
@@ -152,20 +145,14 @@ export function draftEntity(catalog: Catalog, relation: CatalogRelation, options
     else if (column.notNull && column.defaultExpression === null && column.identity === '' && column.generated === '') requiredLeftOut = true;
   }
   const byName = new Map(columns.map((column) => [column.column.name, column]));
-  const constraints = catalog.constraints.filter((constraint) => constraint.schema === relation.schema && constraint.table === relation.name);
   const configured = configuredKey(options, relation);
-  const primaryKey = constraints.find((constraint) => constraint.kind === 'p');
+  const primaryKey = catalog.constraints.find(
+    (constraint) => constraint.schema === relation.schema && constraint.table === relation.name && constraint.kind === 'p',
+  );
   const keyNames = configured ?? primaryKey?.columns.map((position) => catalogColumns.find((column) => column.position === position)?.name ?? '');
+  const unique = uniqueKeys(catalog, relation);
   if (keyNames === undefined || keyNames.length === 0) {
-    const candidate = keyCandidate(constraints, columns) ?? (isView ? columns.find((column) => column.mapped.keyable)?.column.name : undefined);
-    const name = keyOptionName(relation);
-    const example = (candidate ?? 'column').split(',');
-    const reason = isView ? 'a view has no primary key' : 'it has no primary key';
-    warnings.push({
-      code: 'TABLE_WITHOUT_KEY',
-      target: qualified,
-      message: `The ${what} ${qualified} is left out: ${reason}. Give its key columns to include it: keys: { '${name}': [${example.map((column) => `'${column}'`).join(', ')}] }, or --key ${name}=${example.join(',')} on the command line.`,
-    });
+    warnings.push(missingKeyWarning(relation, keyOptionName(relation, options.firstSchema), proposedKey(unique, columns, isView)));
     return undefined;
   }
   const key: ColumnDraft[] = [];
@@ -189,6 +176,14 @@ export function draftEntity(catalog: Catalog, relation: CatalogRelation, options
     // must send some key value, which the database's replaces.
     key.push(column.generated === 'default' ? { ...column, generated: 'identity' } : column);
   }
+  // A configured key no unique key lies within, or a partitions' primary key without the partition key, is checked at start.
+  const keyBacked =
+    configured === undefined
+      ? primaryKey?.partitionsOnly !== true
+      : isBacked(
+          unique,
+          key.map((column) => column.column.position),
+        );
   const keyed = new Map(key.map((column) => [column.column.position, column]));
   const keyedColumns = columns.map((column) => keyed.get(column.column.position) ?? column);
   const canWrite = (viewAllows: boolean, privilege: boolean): boolean => (relation.kind === 'm' ? false : (!isView || viewAllows) && privilege);
@@ -198,6 +193,7 @@ export function draftEntity(catalog: Catalog, relation: CatalogRelation, options
     columns: keyedColumns,
     byPosition: new Map(keyedColumns.map((column) => [column.column.position, column])),
     key,
+    keyBacked,
     comment: readComment(relation.comment, relation.name),
     creatable: canWrite(relation.viewInsertable, relation.canInsert) && !requiredLeftOut,
     updatable: canWrite(relation.viewUpdatable, relation.canUpdate),

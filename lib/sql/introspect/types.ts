@@ -44,7 +44,7 @@ export interface IntrospectionWarning {
   /**
    * What kind of warning: `TABLE_WITHOUT_KEY`, `TABLE_NOT_READABLE`, `KEY_NOT_SUPPORTED`,
    * `COLUMN_NOT_MAPPED`, `COLUMN_NOT_READABLE`, `ASSOCIATION_NOT_MAPPED`, `KEY_OPTION_UNUSED`,
-   * `VERSION_COLUMN`.
+   * `VERSION_COLUMN`; from `checkKeys`: `KEY_NOT_CHECKED`.
    */
   readonly code: IntrospectionWarningCode;
   /** The table, view or column it is about (`public.orders`, `public.orders.total`), or the option. */
@@ -62,7 +62,22 @@ export type IntrospectionWarningCode =
   | 'COLUMN_NOT_READABLE'
   | 'ASSOCIATION_NOT_MAPPED'
   | 'KEY_OPTION_UNUSED'
-  | 'VERSION_COLUMN';
+  | 'VERSION_COLUMN'
+  | 'KEY_NOT_CHECKED';
+
+/**
+ * A key no primary key or unique index makes unique: one given in `keys` for a view or for columns
+ * without a unique index, or a partitioned table's primary key taken from its partitions that leaves
+ * out the partition key. `checkKeys` checks that no two rows share one.
+ */
+export interface UncheckedKey {
+  /** The entity set whose key it is. */
+  readonly entitySet: string;
+  readonly schema: string;
+  readonly table: string;
+  /** The key's columns (SQL names). */
+  readonly columns: readonly string[];
+}
 
 /** The result of `introspect`. */
 export interface IntrospectionResult {
@@ -72,4 +87,6 @@ export interface IntrospectionResult {
   readonly mapping: SqlMapping;
   /** What was left out or changed, in catalog order. */
   readonly warnings: readonly IntrospectionWarning[];
+  /** Keys nothing in the database makes unique, for `checkKeys` (the command line checks them at start). */
+  readonly uncheckedKeys: readonly UncheckedKey[];
 }

@@ -80,7 +80,7 @@ it("follows the user's privileges: unreadable columns left out, unwritable sets 
   restricted.username = role;
   const restrictedDb = postgres(restricted.toString());
   try {
-    const result = await introspect(restrictedDb, { namespace: 'Fixture', include: ['customers', 'products', 'tags', 'orders'] });
+    const result = await introspect(restrictedDb, { namespace: 'Fixture', names: 'sql', include: ['customers', 'products', 'tags', 'orders'] });
     expect(warningLines(result)).toEqual([
       'COLUMN_NOT_READABLE public.customers.email',
       'COLUMN_NOT_READABLE public.customers.created_at',

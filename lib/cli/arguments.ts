@@ -59,6 +59,12 @@ export const DATABASE_OPTIONS: readonly OptionSpec[] = [
     help: 'Columns that are concurrency tokens (repeatable; default version, row_version).',
   },
   { name: 'namespace', kind: 'string', value: '<name>', help: 'The namespace of the model (default Database).' },
+  {
+    name: 'names',
+    kind: 'string',
+    value: '<odata|sql>',
+    help: 'odata (default): sets Orders, types Order, properties OrderID, navigations by role; sql: the SQL names as they are.',
+  },
 ];
 
 /** What `parseOptions` returns: the values by option name (a list for a repeatable option). */
@@ -98,6 +104,13 @@ export function integerOption(command: string, options: ParsedOptions, name: str
   if (!Number.isSafeInteger(value) || value < min || value > max)
     throw new UsageError(`${command}: --${name} must be an integer from ${min} to ${max}, got '${text}'`, command);
   return value;
+}
+
+/** `--names odata|sql`, or undefined (introspect's default, odata). */
+export function namesOption(command: string, options: ParsedOptions): 'odata' | 'sql' | undefined {
+  const text = stringOption(options, 'names');
+  if (text === undefined || text === 'odata' || text === 'sql') return text;
+  throw new UsageError(`${command}: --names must be odata or sql, got '${text}'`, command);
 }
 
 /** `--key orders=id` and `--key sales.lines=order_id,line_no` as introspect's keys option. */

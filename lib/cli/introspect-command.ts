@@ -6,11 +6,11 @@
 import { existsSync, writeFileSync } from 'fs';
 import { resolve } from 'path';
 import { writeEdmx } from '../index';
-import { DATABASE_OPTIONS, keysOption, optionsHelp, stringOption, type OptionGroup, type ParsedOptions } from './arguments';
+import { DATABASE_OPTIONS, optionsHelp, stringOption, type OptionGroup, type ParsedOptions } from './arguments';
 import { databaseArgument, loadSql, openDatabase } from './database';
 import { CliError, oneLine, UsageError } from './errors';
 import type { CliIO } from './io';
-import { introspectDatabase } from './serve';
+import { introspectDatabase, modelOptions } from './serve';
 
 /** introspect's options. */
 export const INTROSPECT_OPTIONS: readonly OptionGroup[] = [
@@ -55,13 +55,13 @@ export async function introspectCommand(options: ParsedOptions, io: CliIO): Prom
   const mappingFile = stringOption(options, 'mapping') ?? 'mapping.json';
   if (resolve(io.cwd, out) === resolve(io.cwd, mappingFile)) throw new UsageError('introspect: --out and --mapping name the same file', 'introspect');
   const force = options.force === true;
-  const keys = keysOption('introspect', options);
+  const choices = modelOptions('introspect', options);
   // Checked before the database is read, so a refusal costs nothing.
   for (const file of [out, mappingFile])
     if (!force && existsSync(resolve(io.cwd, file))) throw new CliError(`${file} exists; give --force to replace it (it may hold your edits).`);
   const open = await openDatabase(dbSpec, io.cwd, await loadSql());
   try {
-    const { model, mapping } = await introspectDatabase('introspect', open, options, keys, io);
+    const { model, mapping } = await introspectDatabase('introspect', open, options, choices, io);
     write(out, writeEdmx(model), io.cwd, force);
     write(mappingFile, `${JSON.stringify(mapping, null, 2)}\n`, io.cwd, force);
     const sets = model.defaultContainer.entitySets.length;

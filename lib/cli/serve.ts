@@ -11,7 +11,17 @@ import type { AddressInfo } from 'net';
 import { resolve } from 'path';
 import { loadEdmx, odata, readOnlyProvider, type EdmModel, type ServiceLogEvent } from '../index';
 import type { SqlMapping } from '../sql';
-import { DATABASE_OPTIONS, integerOption, keysOption, listOption, optionsHelp, stringOption, type OptionGroup, type ParsedOptions } from './arguments';
+import {
+  DATABASE_OPTIONS,
+  integerOption,
+  keysOption,
+  listOption,
+  namesOption,
+  optionsHelp,
+  stringOption,
+  type OptionGroup,
+  type ParsedOptions,
+} from './arguments';
 import { databaseArgument, loadSql, openDatabase, type OpenDatabase, type Sql } from './database';
 import { CliError, describeDatabaseError, oneLine, UsageError } from './errors';
 import { throwIfInterrupted, type CliIO } from './io';
@@ -152,14 +162,14 @@ export async function serve(options: ParsedOptions, io: CliIO): Promise<RunningS
   const host = stringOption(options, 'host') ?? '127.0.0.1';
   const path = (stringOption(options, 'path') ?? '/odata').replace(/\/+$/, '');
   if (path !== '' && !/^\/[^?#\s]*$/.test(path)) throw new UsageError(`serve: --path must start with / (got '${path}')`, 'serve');
-  const keys = keysOption('serve', options);
+  const choices = modelOptions('serve', options);
 
   const sql = await loadSql();
   // The files first: a mistake in them is reported before any connection is made.
   const fromFiles = metadataFile === undefined ? undefined : modelFromFiles(sql, metadataFile, mappingFile, io.cwd);
   const open = await openDatabase(dbSpec, io.cwd, sql);
   try {
-    const { model, mapping } = fromFiles ?? (await introspectDatabase('serve', open, options, keys, io));
+    const { model, mapping } = fromFiles ?? (await introspectDatabase('serve', open, options, choices, io));
     throwIfInterrupted(io);
     const provider = new open.sql.SqlProvider({ model, db: open.db, mapping });
     const middleware = odata({
@@ -205,12 +215,27 @@ export async function serve(options: ParsedOptions, io: CliIO): Promise<RunningS
   }
 }
 
-/** Introspect with the command line's options, printing the warnings. */
+/** The options checked before the database is opened (a mistake in them costs no connection). */
+interface ModelOptions {
+  readonly keys: Record<string, string[]>;
+  readonly names: 'odata' | 'sql' | undefined;
+}
+
+/** --key and --names, checked. */
+export function modelOptions(command: string, options: ParsedOptions): ModelOptions {
+  return { keys: keysOption(command, options), names: namesOption(command, options) };
+}
+
+/**
+ * Introspect with the command line's options, printing the warnings, then check the keys no
+ * unique index backs (a --key on a view, a partitioned table's key from its partitions): a key two
+ * rows share is one line and exit code 1, before anything is served or written.
+ */
 export async function introspectDatabase(
   command: string,
   open: OpenDatabase,
   options: ParsedOptions,
-  keys: Record<string, string[]>,
+  { keys, names }: ModelOptions,
   io: CliIO,
 ): Promise<{ model: EdmModel; mapping: SqlMapping }> {
   const schemas = listOption(options, 'schema');
@@ -225,6 +250,7 @@ export async function introspectDatabase(
       keys,
       ...(versionColumns.length === 0 ? {} : { versionColumns }),
       ...(namespace === undefined ? {} : { namespace }),
+      ...(names === undefined ? {} : { names }),
     });
   } catch (error) {
     if (error instanceof open.sql.SqlIntrospectionError) {
@@ -238,6 +264,14 @@ export async function introspectDatabase(
   // Stopped while the database was read: no warnings about a model nobody will use.
   throwIfInterrupted(io);
   for (const warning of result.warnings) io.err(`warning: ${warning.message}`);
+  let unchecked: readonly { readonly message: string }[];
+  try {
+    unchecked = await open.sql.checkKeys(open.db, result);
+  } catch (error) {
+    if (error instanceof open.sql.SqlIntrospectionError) throw new CliError(error.message, { cause: error });
+    throw new CliError(describeDatabaseError(error, open.where), { cause: error });
+  }
+  for (const warning of unchecked) io.err(`warning: ${warning.message}`);
   return result;
 }
 

@@ -97,6 +97,7 @@ describe('help', () => {
         '--key',
         '--version-column',
         '--namespace',
+        '--names',
         '--metadata',
         '--mapping',
         '--port',
@@ -108,7 +109,10 @@ describe('help', () => {
         '--help',
       ],
     ],
-    ['introspect', ['--db', '--schema', '--include', '--exclude', '--key', '--version-column', '--namespace', '--out', '--mapping', '--force', '--help']],
+    [
+      'introspect',
+      ['--db', '--schema', '--include', '--exclude', '--key', '--version-column', '--namespace', '--names', '--out', '--mapping', '--force', '--help'],
+    ],
   ])('%s --help lists every option, in lines of at most 96 columns', async (command, options) => {
     const help = await exited(command, '--help');
     expect(help.code).toBe(0);
@@ -132,6 +136,7 @@ describe('mistakes in the arguments: one line on stderr, exit code 2', () => {
     [['serve', '--db', 'x', '--read-only=yes'], "serve: Option '--read-only' does not take an argument. See 'express-odata-v2 serve --help'."],
     [['serve'], "serve: --db is required (a postgres:// URL or a PGlite folder), or set DATABASE_URL. See 'express-odata-v2 serve --help'."],
     [['introspect'], "introspect: --db is required (a postgres:// URL or a PGlite folder), or set DATABASE_URL. See 'express-odata-v2 introspect --help'."],
+    [['serve', '--db', 'x', '--names', 'odata-v4'], "serve: --names must be odata or sql, got 'odata-v4'. See 'express-odata-v2 serve --help'."],
     [['serve', '--db', 'x', '--port', '70000'], "serve: --port must be an integer from 0 to 65535, got '70000'. See 'express-odata-v2 serve --help'."],
     [['serve', '--db', 'x', '--port', '80a'], "serve: --port must be an integer from 0 to 65535, got '80a'. See 'express-odata-v2 serve --help'."],
     [
@@ -263,11 +268,11 @@ describe('introspect', () => {
       expect.stringMatching(/^warning: The view public\.big_orders is left out: .*--key.*$/),
     ]);
     const metadata = readFileSync(join(folder, 'metadata.xml'), 'utf8');
-    expect(metadata).toContain('<Property Name="name" Type="Edm.String" Nullable="false" MaxLength="40" sap:label="Customer name">');
+    expect(metadata).toContain('<Property Name="Name" Type="Edm.String" Nullable="false" MaxLength="40" sap:label="Customer name">');
     const mapping = JSON.parse(readFileSync(join(folder, 'mapping.json'), 'utf8')) as {
-      entitySets: Record<string, { table: string; storeGenerated?: unknown }>;
+      entitySets: Record<string, { table: string; columns: Record<string, string>; storeGenerated?: unknown }>;
     };
-    expect(mapping.entitySets.orders).toMatchObject({ table: 'orders', storeGenerated: { id: 'identity' } });
+    expect(mapping.entitySets.Orders).toMatchObject({ table: 'orders', columns: { ID: 'id', CustomerID: 'customer_id' }, storeGenerated: { ID: 'identity' } });
 
     const again = await exited('introspect', '--db', shop, '--out', join(folder, 'metadata.xml'), '--mapping', join(folder, 'other.json'));
     expect(again).toEqual({
@@ -295,6 +300,31 @@ describe('introspect', () => {
     expect([forced.code, forced.err]).toEqual([0, []]);
     expect(forced.out[0]).toMatch(/\(4 entity sets, 1 association\)/);
     expect(readFileSync(join(folder, 'metadata.xml'), 'utf8')).toContain('<Schema Namespace="Shop"');
+
+    const sqlNames = await exited('introspect', '--db', shop, '--out', join(folder, 'sql.xml'), '--mapping', join(folder, 'sql.json'), '--names', 'sql');
+    expect(sqlNames.code).toBe(0);
+    expect(readFileSync(join(folder, 'sql.xml'), 'utf8')).toContain('<EntitySet Name="orders" EntityType="Database.orders" />');
+  }, 30_000);
+
+  it('refuses a --key two rows share, in one line, before writing anything', async () => {
+    const folder = join(work, 'shared-key');
+    mkdirSync(folder);
+    const result = await exited(
+      'introspect',
+      '--db',
+      shop,
+      '--key',
+      'orders=customer_id',
+      '--out',
+      join(folder, 'metadata.xml'),
+      '--mapping',
+      join(folder, 'mapping.json'),
+    );
+    expect(result.code).toBe(1);
+    expect(result.err.slice(-1)).toEqual([
+      "express-odata-v2: The key (customer_id) of public.orders (entity set Orders) does not identify one row: two or more rows have customer_id = '1'. Give key columns that are unique and never null.",
+    ]);
+    expect(existsSync(join(folder, 'metadata.xml'))).toBe(false);
   }, 30_000);
 });
 
@@ -307,14 +337,14 @@ describe('serve in this process', () => {
     expect(out).toEqual([`Serving 3 entity sets of the PGlite database in shop at ${url}`]);
     expect(err).toEqual([expect.stringMatching(/^warning: The table public\.audit_log is left out/)]);
     try {
-      const response = await fetch(`${url}big_orders?$select=id&$orderby=id`, { headers: { accept: 'application/json' } });
+      const response = await fetch(`${url}BigOrders?$select=ID&$orderby=ID`, { headers: { accept: 'application/json' } });
       expect(response.status).toBe(200);
-      expect(((await response.json()) as { d: { results: { id: number }[] } }).d.results.map((row) => row.id)).toEqual([2, 3]);
+      expect(((await response.json()) as { d: { results: { ID: number }[] } }).d.results.map((row) => row.ID)).toEqual([2, 3]);
       const root = await fetch(url.replace(/\/api\/v1\/$/, '/'));
       expect([root.status, await root.text()]).toEqual([404, 'Not found. The OData service is at /api/v1/\n']);
       await new Promise((done) => setTimeout(done, 50));
       expect(out.slice(1)).toEqual([
-        expect.stringMatching(/^\S+Z GET \/api\/v1\/big_orders\?\$select=id&\$orderby=id 200 \d+ms$/),
+        expect.stringMatching(/^\S+Z GET \/api\/v1\/BigOrders\?\$select=ID&\$orderby=ID 200 \d+ms$/),
         expect.stringMatching(/^\S+Z GET \/ 404 \d+ms$/),
       ]);
     } finally {

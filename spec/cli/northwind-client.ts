@@ -3,7 +3,8 @@
  * Northwind service that the end-to-end spec uses (the client is generated at test time, see
  * spec/clients/sap-cloud-sdk-generate.ts; these declarations mirror it with the SDK's public types
  * and a guard checks the loaded module before use). The SDK names the generated classes after the
- * entity sets (`products` -> `Products`) and the fields after the properties in upper snake case.
+ * entity sets (`Products`; an entity set named `A_Product` or `ProductCollection` would give
+ * `Product`) and the fields after the properties in upper snake case (`ProductID` -> `PRODUCT_ID`).
  */
 import type {
   DefaultDeSerializers,
@@ -23,7 +24,7 @@ type EdmName = 'Edm.Int16' | 'Edm.Int32' | 'Edm.String' | 'Edm.Decimal' | 'Edm.D
 type Field<EntityT extends Entity, EdmT extends EdmName, NullableT extends boolean> = OrderableEdmTypeField<EntityT, Ds, EdmT, NullableT, true>;
 type V<EdmT extends EdmName> = DeserializedType<Ds, EdmT>;
 
-/** products. */
+/** Product. */
 interface Product extends Entity {
   productId: V<'Edm.Int16'>;
   productName: V<'Edm.String'>;
@@ -32,14 +33,14 @@ interface Product extends Entity {
   category?: Category | null;
 }
 
-/** categories. */
+/** Category. */
 interface Category extends Entity {
   categoryId: V<'Edm.Int16'>;
   categoryName: V<'Edm.String'>;
   products: Product[];
 }
 
-/** customers (a char(5) key). */
+/** Customer (a char(5) key). */
 interface Customer extends Entity {
   customerId: V<'Edm.String'>;
   companyName: V<'Edm.String'>;
@@ -47,7 +48,7 @@ interface Customer extends Entity {
   orders: Order[];
 }
 
-/** orders. */
+/** Order. */
 interface Order extends Entity {
   orderId: V<'Edm.Int32'>;
   orderDate: V<'Edm.DateTime'>;
@@ -105,11 +106,11 @@ export interface NorthwindModule {
   northwind(): NorthwindService;
 }
 
-/** Guard: the loaded module is the generated Northwind client, with the classes of the sets introspection found. */
+/** Guard: the loaded module is the generated Northwind client, with a class per entity set named as the set (none renamed). */
 export function isNorthwindModule(value: unknown): value is NorthwindModule {
   if (typeof value !== 'object' || value === null) return false;
   const exports = value as Record<string, unknown>;
-  return ['northwind', 'Products', 'Categories', 'Customers', 'Orders', 'Order_Details', 'Employees', 'Territories', 'Region', 'Suppliers'].every(
+  return ['northwind', 'Products', 'Categories', 'Customers', 'Orders', 'OrderDetails', 'Employees', 'Territories', 'Regions', 'Suppliers'].every(
     (name) => typeof exports[name] === 'function',
   );
 }

@@ -71,15 +71,15 @@ it('introspects, serves the edited files read-only, and stops on SIGTERM with ex
     stderr: [],
   });
 
-  // The edits a user makes: the set `customers` renamed to `Customers` (its mapping entry keeps
+  // The edits a user makes: the set `Customers` renamed to `Clients` (its mapping entry keeps
   // the table), and the order's total relabelled.
   const metadata = readFileSync(join(work, 'metadata.xml'), 'utf8')
-    .replace('<EntitySet Name="customers"', '<EntitySet Name="Customers"')
-    .replace('EntitySet="customers"', 'EntitySet="Customers"')
+    .replace('<EntitySet Name="Customers"', '<EntitySet Name="Clients"')
+    .replace('EntitySet="Customers"', 'EntitySet="Clients"')
     .replace('sap:label="Total"', 'sap:label="Order total"');
   writeFileSync(join(work, 'metadata.xml'), metadata);
   const mapping = JSON.parse(readFileSync(join(work, 'mapping.json'), 'utf8')) as { entitySets: Record<string, unknown> };
-  mapping.entitySets = { Customers: mapping.entitySets.customers, orders: mapping.entitySets.orders };
+  mapping.entitySets = { Clients: mapping.entitySets.Customers, Orders: mapping.entitySets.Orders };
   writeFileSync(join(work, 'mapping.json'), JSON.stringify(mapping, null, 2));
 
   const {
@@ -89,17 +89,17 @@ it('introspects, serves the edited files read-only, and stops on SIGTERM with ex
   } = await startServe(['--metadata', 'metadata.xml', '--mapping', 'mapping.json', '--db', 'shop', '--port', '0', '--read-only'], work);
   try {
     expect(cli.stdout[0]).toBe(`Serving 2 entity sets of the PGlite database in shop (read-only) at ${url}`);
-    const refused = await fetch(`${url}Customers`, {
+    const refused = await fetch(`${url}Clients`, {
       method: 'POST',
       headers: { 'content-type': 'application/json', accept: 'application/json' },
-      body: JSON.stringify({ id: 3, name: 'Cy' }),
+      body: JSON.stringify({ ID: 3, Name: 'Cy' }),
     });
     expect([refused.status, ((await refused.json()) as { error: { code: string } }).error.code]).toEqual([405, 'METHOD_NOT_ALLOWED']);
     const served = await (await fetch(`${url}$metadata`)).text();
-    expect(served).toContain('<EntitySet Name="Customers" EntityType="Database.customers" />');
+    expect(served).toContain('<EntitySet Name="Clients" EntityType="Database.Customer" />');
     expect(served).toContain('sap:label="Order total"');
-    const response = await fetch(`${url}Customers(2)/orders?$select=total`, { headers: { accept: 'application/json' } });
-    expect(((await response.json()) as { d: { results: { total: string }[] } }).d.results.map((row) => row.total)).toEqual(['150']);
+    const response = await fetch(`${url}Clients(2)/Orders?$select=Total`, { headers: { accept: 'application/json' } });
+    expect(((await response.json()) as { d: { results: { Total: string }[] } }).d.results.map((row) => row.Total)).toEqual(['150']);
     cli.kill('SIGTERM');
     const result = await cli.exited;
     expect([result.code, result.signal, result.stderr]).toEqual([0, null, ['Stopping (SIGTERM)...']]);

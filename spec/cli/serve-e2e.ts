@@ -91,41 +91,42 @@ export function describeServe(database: () => E2EDatabase, more: (service: () =>
     expect(response.status).toBe(200);
     expect(response.headers.get('content-type')).toBe('application/atomsvc+xml;charset=utf-8');
     const hrefs = [...(await response.text()).matchAll(/<collection href="([^"]+)"/g)].map((match) => match[1]);
-    expect(hrefs).toEqual(['categories', 'customers', 'employees', 'order_details', 'orders', 'products', 'region', 'suppliers', 'territories']);
+    expect(hrefs).toEqual(['Categories', 'Customers', 'Employees', 'OrderDetails', 'Orders', 'Products', 'Regions', 'Suppliers', 'Territories']);
   });
 
-  it('answers $metadata with the introspected model: labels, keys, concurrency, many-to-many', async () => {
+  it('answers $metadata with the introspected model: OData names, labels, keys, concurrency, many-to-many', async () => {
     const response = await call('$metadata');
     expect(response.status).toBe(200);
     const xml = await response.text();
-    expect(xml).toContain('<EntityType Name="categories" sap:label="Product categories">');
-    expect(xml).toContain('<Property Name="product_name" Type="Edm.String" Nullable="false" MaxLength="40" sap:label="Product name">');
-    expect(xml).toContain('<Property Name="row_version" Type="Edm.Int32" Nullable="false" DefaultValue="1" ConcurrencyMode="Fixed" />');
+    expect(xml).toContain('<EntityType Name="Category" sap:label="Product categories">');
+    expect(xml).toContain('<Property Name="ProductName" Type="Edm.String" Nullable="false" MaxLength="40" sap:label="Product name">');
+    expect(xml).toContain('<Property Name="RowVersion" Type="Edm.Int32" Nullable="false" DefaultValue="1" ConcurrencyMode="Fixed" />');
     expect(xml).toContain(
-      '<Property Name="order_id" Type="Edm.Int32" Nullable="false" sap:creatable="false" sap:updatable="false" annotation:StoreGeneratedPattern="Identity" />',
+      '<Property Name="OrderID" Type="Edm.Int32" Nullable="false" sap:creatable="false" sap:updatable="false" annotation:StoreGeneratedPattern="Identity" />',
     );
-    expect(xml).toContain('<NavigationProperty Name="territories" Relationship="Database.employee_territories" FromRole="employees" ToRole="territories" />');
+    expect(xml).toContain('<NavigationProperty Name="Territories" Relationship="Database.Employee_Territory" FromRole="Employee" ToRole="Territory" />');
+    expect(xml).toContain('<NavigationProperty Name="ReportsTo" Relationship="Database.Employee_ReportsTo" FromRole="Employee" ToRole="ReportsTo" />');
   });
 
   it('filters, orders, selects and expands over foreign keys, composite keys and char(5) keys', async () => {
     const { status, body } = await get(
-      "orders?$filter=customer_id eq 'ALFKI'&$orderby=order_id desc&$select=order_id,order_date,customer/company_name,order_details/quantity,order_details/product/product_name&$expand=customer,order_details/product",
+      "Orders?$filter=CustomerID eq 'ALFKI'&$orderby=OrderID desc&$select=OrderID,OrderDate,Customer/CompanyName,OrderDetails/Quantity,OrderDetails/Product/ProductName&$expand=Customer,OrderDetails/Product",
     );
     expect(status).toBe(200);
     const plain = results(body).map((order) => ({
-      order_id: order.order_id,
-      order_date: order.order_date,
-      customer: (order.customer as Record<string, unknown>).company_name,
-      lines: (order.order_details as { results: { quantity: number; product: { product_name: string } }[] }).results.map((line) => [
-        line.product.product_name,
-        line.quantity,
+      OrderID: order.OrderID,
+      OrderDate: order.OrderDate,
+      customer: (order.Customer as Record<string, unknown>).CompanyName,
+      lines: (order.OrderDetails as { results: { Quantity: number; Product: { ProductName: string } }[] }).results.map((line) => [
+        line.Product.ProductName,
+        line.Quantity,
       ]),
     }));
     expect(plain).toEqual([
-      { order_id: 10249, order_date: '/Date(836524800000)/', customer: 'Alfreds Futterkiste', lines: [["Chef Anton's Cajun Seasoning", 9]] },
+      { OrderID: 10249, OrderDate: '/Date(836524800000)/', customer: 'Alfreds Futterkiste', lines: [["Chef Anton's Cajun Seasoning", 9]] },
       {
-        order_id: 10248,
-        order_date: '/Date(836438400000)/',
+        OrderID: 10248,
+        OrderDate: '/Date(836438400000)/',
         customer: 'Alfreds Futterkiste',
         lines: [
           ['Chai', 12],
@@ -136,24 +137,24 @@ export function describeServe(database: () => E2EDatabase, more: (service: () =>
   });
 
   it('follows the many-to-many join table, the self-reference and counts', async () => {
-    const territories = await get('employees(1)/territories?$orderby=territory_id&$select=territory_description');
-    expect(results(territories.body).map((row) => row.territory_description)).toEqual(['Westboro', 'Boston']);
-    const manager = await get('employees(2)/reports_to_employees?$select=last_name');
-    expect((manager.body.d as Record<string, unknown>).last_name).toBe('Fuller');
-    const reports = await get('employees(1)/employees_by_reports_to?$select=first_name&$orderby=first_name');
-    expect(results(reports.body).map((row) => row.first_name)).toEqual(['Janet', 'Nancy']);
-    const count = await call("customers('ALFKI')/orders/$count");
+    const territories = await get('Employees(1)/Territories?$orderby=TerritoryID&$select=TerritoryDescription');
+    expect(results(territories.body).map((row) => row.TerritoryDescription)).toEqual(['Westboro', 'Boston']);
+    const manager = await get('Employees(2)/ReportsTo?$select=LastName');
+    expect((manager.body.d as Record<string, unknown>).LastName).toBe('Fuller');
+    const reports = await get('Employees(1)/Reports?$select=FirstName&$orderby=FirstName');
+    expect(results(reports.body).map((row) => row.FirstName)).toEqual(['Janet', 'Nancy']);
+    const count = await call("Customers('ALFKI')/Orders/$count");
     expect(await count.text()).toBe('2');
   });
 
   it('pages by --max-page-size with next links that continue where the page ended', async () => {
     const names: unknown[] = [];
-    let next: string | undefined = 'products?$orderby=unit_price desc&$select=product_name';
+    let next: string | undefined = 'Products?$orderby=UnitPrice desc&$select=ProductName';
     while (next !== undefined) {
       const { body } = await get(next);
       const page = body.d as { results: Record<string, unknown>[]; __next?: string };
       expect(page.results.length).toBeLessThanOrEqual(4);
-      names.push(...page.results.map((row) => row.product_name));
+      names.push(...page.results.map((row) => row.ProductName));
       next = page.__next;
     }
     expect(names).toEqual(["Chef Anton's Cajun Seasoning", "Chef Anton's Gumbo Mix", 'Chang', 'Chai', 'Pavlova', 'Aniseed Syrup']);
@@ -161,7 +162,7 @@ export function describeServe(database: () => E2EDatabase, more: (service: () =>
 
   it('answers errors as OData errors, and paths outside the service with 404', async () => {
     expect(await get('nothing')).toMatchObject({ status: 404, body: { error: { code: 'URI_UNKNOWN_SEGMENT' } } });
-    expect(await get("customers('NOONE')")).toMatchObject({ status: 404, body: { error: { code: 'ENTITY_NOT_FOUND' } } });
+    expect(await get("Customers('NOONE')")).toMatchObject({ status: 404, body: { error: { code: 'ENTITY_NOT_FOUND' } } });
     const outside = await call(url.replace(/odata\/$/, 'elsewhere'));
     expect([outside.status, await outside.text()]).toEqual([404, 'Not found. The OData service is at /odata/\n']);
   });
@@ -172,30 +173,30 @@ export function describeServe(database: () => E2EDatabase, more: (service: () =>
   const JSON_HEADERS = { 'content-type': 'application/json', accept: 'application/json' };
 
   it('creates an order with the key the database generates (an identity starting at 11000)', async () => {
-    const response = await call('orders', {
+    const response = await call('Orders', {
       method: 'POST',
       headers: JSON_HEADERS,
-      body: JSON.stringify({ customer_id: 'BONAP', employee_id: 3, order_date: '/Date(852076800000)/', ship_country: 'France' }),
+      body: JSON.stringify({ CustomerID: 'BONAP', EmployeeID: 3, OrderDate: '/Date(852076800000)/', ShipCountry: 'France' }),
     });
     expect(response.status).toBe(201);
-    expect(response.headers.get('location')).toBe(`${url}orders(11000)`);
+    expect(response.headers.get('location')).toBe(`${url}Orders(11000)`);
     const created = ((await response.json()) as { d: Record<string, unknown> }).d;
-    expect([created.order_id, created.customer_id, created.order_date, created.freight]).toEqual([11000, 'BONAP', '/Date(852076800000)/', 0]);
-    expect(await (await call("customers('BONAP')/orders/$count")).text()).toBe('2');
+    expect([created.OrderID, created.CustomerID, created.OrderDate, created.Freight]).toEqual([11000, 'BONAP', '/Date(852076800000)/', 0]);
+    expect(await (await call("Customers('BONAP')/Orders/$count")).text()).toBe('2');
   });
 
   it('updates with If-Match: the ETag of the row_version column, 412 for a stale one', async () => {
-    const read = await call('products(6)?$select=unit_price', { headers: { accept: 'application/json' } });
+    const read = await call('Products(6)?$select=UnitPrice', { headers: { accept: 'application/json' } });
     const etag = read.headers.get('etag') ?? '';
     expect(etag).toBe('W/"1"');
     const merge = (ifMatch: string): Promise<Response> =>
-      call('products(6)', { method: 'MERGE', headers: { ...JSON_HEADERS, 'if-match': ifMatch }, body: JSON.stringify({ unit_price: '18.50' }) });
+      call('Products(6)', { method: 'MERGE', headers: { ...JSON_HEADERS, 'if-match': ifMatch }, body: JSON.stringify({ UnitPrice: '18.50' }) });
     const updated = await merge(etag);
     expect([updated.status, updated.headers.get('etag')]).toEqual([204, 'W/"2"']);
     const stale = await merge(etag);
     expect(stale.status).toBe(412);
-    const after = await get('products(6)?$select=unit_price,row_version');
-    expect(after.body.d).toMatchObject({ unit_price: '18.5', row_version: 2 });
+    const after = await get('Products(6)?$select=UnitPrice,RowVersion');
+    expect(after.body.d).toMatchObject({ UnitPrice: '18.5', RowVersion: 2 });
   });
 
   it('commits a $batch changeset as one (a category and a product through its navigation), and rolls a failing one back', async () => {
@@ -206,23 +207,23 @@ export function describeServe(database: () => E2EDatabase, more: (service: () =>
     const committed = await batch([
       changeset(
         'c1',
-        operation('POST', 'categories', { headers: JSON_HEADERS, body: JSON.stringify({ category_id: 4, category_name: 'Seafood' }), contentId: '1' }),
-        operation('POST', '$1/products', { headers: JSON_HEADERS, body: JSON.stringify({ product_id: 7, product_name: 'Ikura', unit_price: '31.00' }) }),
+        operation('POST', 'Categories', { headers: JSON_HEADERS, body: JSON.stringify({ CategoryID: 4, CategoryName: 'Seafood' }), contentId: '1' }),
+        operation('POST', '$1/Products', { headers: JSON_HEADERS, body: JSON.stringify({ ProductID: 7, ProductName: 'Ikura', UnitPrice: '31.00' }) }),
       ),
     ]);
     expect(statuses(committed)).toEqual([[201, 201]]);
-    const ikura = await get('products(7)?$expand=category&$select=product_name,discontinued,category/category_name');
-    expect(ikura.body.d).toMatchObject({ product_name: 'Ikura', discontinued: false, category: { category_name: 'Seafood' } });
+    const ikura = await get('Products(7)?$expand=Category&$select=ProductName,Discontinued,Category/CategoryName');
+    expect(ikura.body.d).toMatchObject({ ProductName: 'Ikura', Discontinued: false, Category: { CategoryName: 'Seafood' } });
 
     const failed = await batch([
       changeset(
         'c2',
-        operation('POST', 'categories', { headers: JSON_HEADERS, body: JSON.stringify({ category_id: 5, category_name: 'Produce' }) }),
-        operation('POST', 'categories', { headers: JSON_HEADERS, body: JSON.stringify({ category_id: 1, category_name: 'Taken' }) }),
+        operation('POST', 'Categories', { headers: JSON_HEADERS, body: JSON.stringify({ CategoryID: 5, CategoryName: 'Produce' }) }),
+        operation('POST', 'Categories', { headers: JSON_HEADERS, body: JSON.stringify({ CategoryID: 1, CategoryName: 'Taken' }) }),
       ),
     ]);
     expect(statuses(failed)).toEqual([409]);
-    expect((await get('categories(5)')).status).toBe(404);
+    expect((await get('Categories(5)')).status).toBe(404);
   });
 
   it('logs one line per request on stdout', async () => {

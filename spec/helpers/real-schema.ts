@@ -12,7 +12,7 @@ import { Client } from 'pg';
 const FILE = join(__dirname, '..', 'fixtures', 'sql', 'real-schema.sql');
 
 /** The schema's SQL, with `role` as the reader role (a lower-case SQL identifier). */
-function realSchemaSql(role: string): string {
+export function realSchemaSql(role: string): string {
   if (!/^[a-z_][a-z0-9_]{0,62}$/.test(role)) throw new TypeError(`realSchemaSql: '${role}' is not a plain lower-case role name`);
   return readFileSync(FILE, 'utf8').replace(/__READER_ROLE__/g, role);
 }

@@ -389,7 +389,7 @@ const EVENTS: readonly EventRow[] = [
   { ID: 1, Label: 'a', At: '2024-05-01T10:00:00.123Z', AtOffset: '2024-05-01T10:00:00.123Z', Duration: 'PT1H30M', Payload: 'AP8=' },
   { ID: 2, Label: 'b', At: '2024-05-01T10:00:00.123Z', AtOffset: '2024-05-01T12:00:00.123+02:00', Duration: 'PT0S', Payload: null },
   { ID: 3, Label: 'c', At: '2024-05-01T10:00:00.124Z', AtOffset: null, Duration: null, Payload: '3q2+7w==' },
-  { ID: 4, Label: 'd', At: '2024-05-01T10:00:00.122Z', AtOffset: '2024-05-01T10:00:00.124Z', Duration: 'P1DT2H', Payload: '' },
+  { ID: 4, Label: 'd', At: '2024-05-01T10:00:00.122Z', AtOffset: '2024-05-01T10:00:00.124Z', Duration: 'PT2H15M', Payload: '' },
   { ID: 5, Label: 'e', At: '2024-05-01T10:00:00.123Z', AtOffset: null, Duration: 'PT23H59M59.999S', Payload: 'AAAAAA==' },
   { ID: 6, Label: 'f', At: '2023-12-31T23:59:59.999Z', AtOffset: '2024-01-01T00:59:59.999+01:00', Duration: null, Payload: null },
   { ID: 7, Label: 'g', At: '2024-05-01T10:00:01.000Z', AtOffset: '2024-05-01T10:00:00.122Z', Duration: 'PT1H', Payload: 'AP8=' },

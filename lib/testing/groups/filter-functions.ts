@@ -74,7 +74,7 @@ const dates = [
   itemCase('month(Updated) eq 3', 'filter.date-functions', (item) => updated(item)?.getUTCMonth() === 2),
   itemCase('day(Updated) eq 1', 'filter.date-functions', (item) => updated(item)?.getUTCDate() === 1),
   itemCase('hour(Updated) eq 8', 'filter.date-functions', (item) => updated(item)?.getUTCHours() === 8),
-  // A Time's hours, minutes and seconds components (P1DT2H has 2 hours, not 26).
+  // A Time's hours, minutes and seconds components (an Edm.Time is a time of day: PT2H15M has 2 hours).
   eventCase('hour(Duration) eq 2', 'filter.date-functions', (event) => event.Duration !== null && timePart(event.Duration, 3600n, 24n) === 2n),
   eventCase('minute(Duration) eq 30', 'filter.date-functions', (event) => event.Duration !== null && timePart(event.Duration, 60n, 60n) === 30n),
   eventCase('second(Duration) eq 59', 'filter.date-functions', (event) => event.Duration !== null && timePart(event.Duration, 1n, 60n) === 59n),

@@ -1,11 +1,12 @@
 /**
  * The command line on the real-schema spec database (spec/fixtures/sql/real-schema.sql, a PGlite
  * folder): OData names by default, every key a warning proposes is a --key that works when run,
- * a --key two rows share stops `serve` with one line, and the SAP Cloud SDK generator builds a
+ * a --key two rows share stops `serve` with one line, the metadata.xml `introspect` writes is served
+ * back unchanged by `serve --metadata`, and the SAP Cloud SDK generator builds a
  * client from the served $metadata without renaming a class (it refuses naming conflicts unless
  * told otherwise), one class per entity set, named as the set.
  */
-import { mkdtempSync, rmSync } from 'fs';
+import { mkdtempSync, readFileSync, rmSync } from 'fs';
 import { tmpdir } from 'os';
 import { join } from 'path';
 import { runCommand, type CommandOutcome } from '../../lib/cli/run';
@@ -76,6 +77,18 @@ it('refuses a --key two rows share with one line and exit code 1', async () => {
   expect(err.slice(-1)).toEqual([
     "express-odata-v2: The key (album_id) of public.track (entity set Tracks) does not identify one row: two or more rows have album_id = '2'. Give key columns that are unique and never null.",
   ]);
+}, 60_000);
+
+it('serves the metadata.xml introspect wrote with serve --metadata: labels, quick info and documentation unchanged', async () => {
+  const written = await run('introspect', '--db', folder, '--key', 'order_overview=order_id', '--out', 'metadata.xml', '--mapping', 'mapping.json');
+  expect(written.outcome).toEqual({ kind: 'exit', code: 0 });
+  const xml = readFileSync(join(work, 'metadata.xml'), 'utf8');
+  expect(xml).toContain('sap:label="Unit Price" sap:quickinfo="The price of one unit in the currency of the company,');
+  await serving(['--metadata', 'metadata.xml', '--mapping', 'mapping.json'], async (url) => {
+    expect(await (await fetch(`${url}$metadata`)).text()).toBe(xml);
+    const { status, d } = await getJson(`${url}Employees(1)/ReportsTo?$select=LastName`);
+    expect([status, d]).toEqual([200, { __metadata: expect.anything(), LastName: 'Fuller' }]);
+  });
 }, 60_000);
 
 /** What the test reads of the generated client: the orders API's getAll. */

@@ -7,7 +7,7 @@
 import { sql } from 'kysely';
 import type { EdmPrimitiveTypeName, PrimitiveValue } from '../edm/primitives';
 import type { ArithmeticOperator, ColumnFacets, ComparisonOperator, DatePart, NanSides, Share, Sql, SqlDialect, SqlLane } from './dialect';
-import { storedTemporal, type StoredTemporalKind } from './mapping/stored-types';
+import { storedTemporalValue } from './postgres-temporal';
 import { toSqlParameter } from './values';
 
 /** Options of the PostgreSQL dialect. */
@@ -45,30 +45,6 @@ function expressionType(type: EdmPrimitiveTypeName): string {
   return type === 'Edm.Single' ? 'double precision' : type === 'Edm.Time' ? 'interval' : COLUMN_TYPES[type];
 }
 
-/** The EDM type whose own column holds each date/time kind as it is (no conversion to read or compare it). */
-const TEMPORAL_TYPES: Readonly<Record<StoredTemporalKind, EdmPrimitiveTypeName | undefined>> = {
-  date: 'Edm.DateTime',
-  time: 'Edm.Time',
-  timestamp: 'Edm.DateTime',
-  timestamptz: 'Edm.DateTimeOffset',
-  interval: undefined,
-};
-
-/**
- * An interval as its ISO 8601 duration (`P1Y2M3DT4H5M6.5S`, `PT0S`; a field may carry its own
- * sign, as PostgreSQL's own iso_8601 output): the same text whatever the session's IntervalStyle,
- * and one PostgreSQL reads back as the same interval.
- */
-function isoInterval(value: Sql): Sql {
-  const field = (name: string): Sql => sql`extract(${sql.raw(name)} from ${value})`;
-  const part = (name: string, unit: string): Sql => sql`case when ${field(name)} <> 0 then cast(${field(name)} as text) || ${sql.lit(unit)} else '' end`;
-  // Seconds are numeric(…, 6): trailing zeros and a bare point go (6.500000 -> 6.5, 6.000000 -> 6).
-  const seconds = sql`case when ${field('second')} <> 0 then regexp_replace(cast(${field('second')} as text), ${TRAILING_ZEROS}, ${FIRST_GROUP}) || 'S' else '' end`;
-  const time = sql`${part('hour', 'H')} || ${part('minute', 'M')} || ${seconds}`;
-  const date = sql`${part('year', 'Y')} || ${part('month', 'M')} || ${part('day', 'D')}`;
-  return sql`(case when ${value} is null then null else coalesce(nullif('P' || ${date} || coalesce('T' || nullif(${time}, ''), ''), 'P'), 'PT0S') end)`;
-}
-
 const INTEGER_RANGES: Partial<Record<EdmPrimitiveTypeName, readonly [string, string]>> = {
   'Edm.Byte': ['0', '255'],
   'Edm.SByte': ['-128', '127'],
@@ -93,8 +69,6 @@ const TRAILING_HIGH_HALF = sql.raw(String.raw`E'[\\U00010000-\\U0010FFFF]$'`);
 const MARKED_PAIR = sql.raw(String.raw`E'([\\U00010000-\\U0010FFFF])\\uFFFD'`);
 const REPLACEMENT_CHARACTER = sql.raw(String.raw`E'\uFFFD'`);
 const FIRST_GROUP = sql.raw(String.raw`E'\\1'`);
-/** A decimal's text without trailing fractional zeros (group 1 keeps the digits that stay). */
-const TRAILING_ZEROS = sql.raw(String.raw`E'\\.0*$|(\\.[0-9]*[1-9])0+$'`);
 
 /** JavaScript's String.prototype.trim set (WhiteSpace and LineTerminator), read from the engine itself. */
 const TRIM_SET = sql.raw(
@@ -296,14 +270,8 @@ export function createPostgresDialect(options: PostgresDialectOptions = {}): Sql
     advanceGeneratedKey: (table, quotedTable, column) =>
       sql`select setval(pg_get_serial_sequence(${sql.val(quotedTable)}, ${sql.val(column)}), coalesce(max(${sql.id(column)}), 0) + 1, false) from ${table}`,
     storedValue(column, storedType, type) {
-      // A date/time column of the type's own kind (a date, which reads as that day's midnight; a
-      // timestamp(6)) is read and compared as it is, so its index serves filters and keyset
-      // paging; an interval is its ISO 8601 text; anything else (an enum, jsonb, an array,
-      // money...) is cast to the EDM type's own SQL type.
-      const temporal = storedTemporal(storedType);
-      if (temporal !== undefined && TEMPORAL_TYPES[temporal.kind] === type) return column;
-      if (temporal?.kind === 'interval' && type === 'Edm.String') return isoInterval(column);
-      return sql`cast(${column} as ${sql.raw(expressionType(type))})`;
+      // Anything but a date/time column (an enum, jsonb, an array, money...) is cast to the EDM type's own SQL type.
+      return storedTemporalValue(column, storedType, type) ?? sql`cast(${column} as ${sql.raw(expressionType(type))})`;
     },
     jsonParameter: (text) => sql`${sql.val(text)}::jsonb`,
     inTuples(columns, types, tuples) {

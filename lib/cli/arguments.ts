@@ -49,7 +49,7 @@ export const DATABASE_OPTIONS: readonly OptionSpec[] = [
     kind: 'string',
     value: '<table>=<columns>',
     multiple: true,
-    help: 'Key columns (comma-separated) of a view or of a table without a primary key (repeatable).',
+    help: 'Key columns (comma-separated) of a view or of a table without a primary key (repeatable); checked at start for two rows sharing a key unless a unique index backs it.',
   },
   {
     name: 'version-column',

@@ -25,6 +25,7 @@ import {
 import { databaseArgument, loadSql, openDatabase, type OpenDatabase, type Sql } from './database';
 import { CliError, describeDatabaseError, oneLine, UsageError } from './errors';
 import { throwIfInterrupted, type CliIO } from './io';
+import { LIMIT_OPTIONS, serviceBounds } from './limits';
 
 /** serve's options. */
 export const SERVE_OPTIONS: readonly OptionGroup[] = [
@@ -48,10 +49,10 @@ export const SERVE_OPTIONS: readonly OptionGroup[] = [
       { name: 'host', kind: 'string', value: '<address>', help: 'The address to listen on (default 127.0.0.1; 0.0.0.0 for every interface).' },
       { name: 'path', kind: 'string', value: '<path>', help: "The service root's path (default /odata)." },
       { name: 'read-only', kind: 'boolean', help: 'Answer every write with 405 Method Not Allowed.' },
-      { name: 'max-page-size', kind: 'string', value: '<n>', help: 'Server-driven paging: at most n entries per page, with a next link.' },
       { name: 'csrf', kind: 'boolean', help: "Require SAP's X-CSRF-Token handshake for writes." },
     ],
   },
+  { title: 'Paging and limits', options: LIMIT_OPTIONS },
 ];
 
 /** serve's help text. */
@@ -158,7 +159,7 @@ export async function serve(options: ParsedOptions, io: CliIO): Promise<RunningS
   const mappingFile = stringOption(options, 'mapping');
   if (mappingFile !== undefined && metadataFile === undefined) throw new UsageError('serve: --mapping needs --metadata (the model it maps)', 'serve');
   const port = integerOption('serve', options, 'port', 0, 65535, 4004) ?? 4004;
-  const maxPageSize = integerOption('serve', options, 'max-page-size', 1, 1_000_000);
+  const { maxPageSize, limits } = serviceBounds('serve', options);
   const host = stringOption(options, 'host') ?? '127.0.0.1';
   const path = (stringOption(options, 'path') ?? '/odata').replace(/\/+$/, '');
   if (path !== '' && !/^\/[^?#\s]*$/.test(path)) throw new UsageError(`serve: --path must start with / (got '${path}')`, 'serve');
@@ -176,6 +177,7 @@ export async function serve(options: ParsedOptions, io: CliIO): Promise<RunningS
       model,
       provider: options['read-only'] === true ? readOnlyProvider(provider) : provider,
       ...(maxPageSize === undefined ? {} : { maxPageSize }),
+      limits,
       ...(options.csrf === true ? { csrf: true } : {}),
       logger: (event: ServiceLogEvent) =>
         io.err(`${new Date().toISOString()} ${event.level} ${event.status} ${event.method} ${path}/${event.url}: ${oneLine(event.message)}`),

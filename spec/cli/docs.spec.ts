@@ -2,13 +2,16 @@
  * The command lines the docs show are command lines the executable takes: every
  * `express-odata-v2 ...` line in a ```sh fence of README.md and docs/*.md names a command and
  * options its option table has, with a database (--db or DATABASE_URL); and docs/command-line.md
- * documents every option of both commands in its tables.
+ * documents every option of both commands in its tables, and each limit option with the limit it
+ * sets and that limit's default.
  */
 import { readdirSync, readFileSync } from 'fs';
 import { join, resolve } from 'path';
 import { parseOptions, type OptionGroup } from '../../lib/cli/arguments';
 import { INTROSPECT_OPTIONS } from '../../lib/cli/introspect-command';
+import { LIMIT_OPTIONS, serviceBounds } from '../../lib/cli/limits';
 import { SERVE_OPTIONS } from '../../lib/cli/serve';
+import { DEFAULT_LIMITS } from '../../lib/options';
 
 const ROOT = resolve(__dirname, '..', '..');
 const COMMANDS: Readonly<Record<string, readonly OptionGroup[]>> = { serve: SERVE_OPTIONS, introspect: INTROSPECT_OPTIONS };
@@ -61,5 +64,20 @@ it('documents every option of serve and introspect in docs/command-line.md', () 
   for (const [command, groups] of Object.entries(COMMANDS)) {
     for (const spec of groups.flatMap((group) => group.options))
       expect(`${command} --${spec.name}: ${documented.has(`--${spec.name}`)}`).toBe(`${command} --${spec.name}: true`);
+  }
+});
+
+it("lists each limit option in docs/command-line.md's paging and limits table, with the limit it sets and the library's default", () => {
+  const text = readFileSync(join(ROOT, 'docs', 'command-line.md'), 'utf8');
+  const section = text.slice(text.indexOf('### Paging and limits'), text.indexOf('## Edit the model'));
+  const rows = section.split('\n').flatMap((row) => {
+    const match = /^\| `--([\w-]+) <\w+>` \| `(\w+)` \| (\w+) \|/.exec(row);
+    return match === null ? [] : [{ option: match[1], limit: match[2], documented: match[3] }];
+  });
+  const options = LIMIT_OPTIONS.map((spec) => spec.name).filter((name) => name !== 'max-page-size');
+  expect(rows.map((row) => row.option)).toEqual(options);
+  for (const { option, limit, documented } of rows) {
+    expect([option, Object.keys(serviceBounds('serve', { [option]: '7' }).limits)]).toEqual([option, [limit]]);
+    expect([option, documented]).toEqual([option, String(DEFAULT_LIMITS[limit as keyof typeof DEFAULT_LIMITS] ?? 'none')]);
   }
 });

@@ -26,6 +26,7 @@ import { databaseArgument, loadSql, openDatabase, type OpenDatabase, type Sql } 
 import { CliError, describeDatabaseError, oneLine, UsageError } from './errors';
 import { throwIfInterrupted, type CliIO } from './io';
 import { LIMIT_OPTIONS, serviceBounds } from './limits';
+import { checkModelFits } from './model-fit';
 
 /** serve's options. */
 export const SERVE_OPTIONS: readonly OptionGroup[] = [
@@ -171,6 +172,7 @@ export async function serve(options: ParsedOptions, io: CliIO): Promise<RunningS
   const open = await openDatabase(dbSpec, io.cwd, sql);
   try {
     const { model, mapping } = fromFiles ?? (await introspectDatabase('serve', open, options, choices, io));
+    if (fromFiles !== undefined && metadataFile !== undefined) await checkModelFits(open, model, mapping, { metadata: metadataFile, mapping: mappingFile }, io);
     throwIfInterrupted(io);
     const provider = new open.sql.SqlProvider({ model, db: open.db, mapping });
     const middleware = odata({

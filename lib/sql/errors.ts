@@ -80,18 +80,20 @@ export class UntranslatableExpressionError extends Error {
 }
 
 /**
- * A mapping (or overrides) that does not fit the model: every problem found, each naming the
- * entity set, association set, property path or column it is about. A programming error, raised
- * when the mapping is resolved or the provider is created, never per request.
+ * A mapping (or overrides) that does not fit the model, or (from `checkMapping`) the database:
+ * every problem found, each naming the entity set, association set, property path or column it is
+ * about. A programming or deployment error, raised when the mapping is resolved, the provider is
+ * created or the service starts, never per request.
  */
 export class SqlMappingError extends Error {
   /** One line per problem. */
   readonly problems: readonly string[];
 
-  constructor(problems: readonly string[]) {
+  /** `against`: what the mapping does not fit (checkMapping: the database). */
+  constructor(problems: readonly string[], against: 'the model' | 'the database' = 'the model') {
     const listed = problems.slice(0, 50).map((problem) => `- ${problem}`);
     if (problems.length > 50) listed.push(`- ... and ${problems.length - 50} more`);
-    super(`The SQL mapping does not fit the model:\n${listed.join('\n')}`);
+    super(`The SQL mapping does not fit ${against}:\n${listed.join('\n')}`);
     this.name = 'SqlMappingError';
     this.problems = problems;
   }

@@ -26,9 +26,10 @@ export type {
   SqlStoreGenerated,
 } from './mapping/types';
 export { resolveMapping, validateMapping } from './mapping/resolve';
-export { checkKeys, introspect } from './introspect';
+export { checkKeys, checkMapping, introspect } from './introspect';
 export type {
   CheckKeysOptions,
+  CheckMappingOptions,
   IntrospectOptions,
   IntrospectionResult,
   IntrospectionWarning,

@@ -31,7 +31,7 @@ describe('the packed library', () => {
 
   afterAll(() => rmSync(work, { recursive: true, force: true }));
 
-  it('contains the build, the types, README and license, and no tests or fixtures', () => {
+  it('contains the build, the types, README, the docs and license, and no tests, sources or fixtures', () => {
     expect(packedFiles).toEqual(
       expect.arrayContaining([
         'dist/index.js',
@@ -41,11 +41,13 @@ describe('the packed library', () => {
         'dist/testing/index.js',
         'dist/testing/index.d.ts',
         'README.md',
+        'docs/README.md',
+        'docs/command-line.md',
         'LICENSE',
         'package.json',
       ]),
     );
-    expect(packedFiles.filter((f) => /^(spec|lib|examples|docs)\//.test(f) || f.endsWith('.map'))).toEqual([]);
+    expect(packedFiles.filter((f) => /^(spec|lib|examples)\//.test(f) || f.endsWith('.map'))).toEqual([]);
   });
 
   it('installs into a fresh Express app and serves the service document', async () => {

@@ -3,7 +3,7 @@
  * `express-odata-v2 ...` line in a ```sh fence of README.md and docs/*.md names a command and
  * options its option table has, with a database (--db or DATABASE_URL); and docs/command-line.md
  * documents every option of both commands in its tables, and each limit option with the limit it
- * sets and that limit's default.
+ * sets and that limit's default; the container of docs/deployment.md runs `serve` on 0.0.0.0.
  */
 import { readdirSync, readFileSync } from 'fs';
 import { join, resolve } from 'path';
@@ -80,4 +80,19 @@ it("lists each limit option in docs/command-line.md's paging and limits table, w
     expect([option, Object.keys(serviceBounds('serve', { [option]: '7' }).limits)]).toEqual([option, [limit]]);
     expect([option, documented]).toEqual([option, String(DEFAULT_LIMITS[limit as keyof typeof DEFAULT_LIMITS] ?? 'none')]);
   }
+});
+
+it("runs the documented container's command line on 0.0.0.0, with the docker run line's options and DATABASE_URL", () => {
+  const text = readFileSync(join(ROOT, 'docs', 'deployment.md'), 'utf8');
+  const dockerfile = /```dockerfile\n([\s\S]*?)```/.exec(text)?.[1] ?? '';
+  const entrypoint = /^ENTRYPOINT (\[.*\])$/m.exec(dockerfile)?.[1];
+  const [executable, command, ...args] = JSON.parse(entrypoint ?? '[]') as string[];
+  expect([executable, command]).toEqual(['node_modules/.bin/express-odata-v2', 'serve']);
+  const run = /^docker run .*$/m.exec(text)?.[0] ?? '';
+  const words = run.split(/\s+/);
+  const image = /^docker build -t (\S+) \.$/m.exec(text)?.[1] ?? '(no image)';
+  expect(words).toContain(image);
+  expect(words.some((word) => word.startsWith('DATABASE_URL='))).toBe(true);
+  const options = parseOptions('serve', [...args, ...words.slice(words.indexOf(image) + 1)], SERVE_OPTIONS);
+  expect([options.host, options['read-only']]).toEqual(['0.0.0.0', true]);
 });

@@ -76,7 +76,7 @@ it('looks a table without a schema up on the search path', async () => {
   try {
     expect(await problemsOf(checkMapping(db, CATALOG, mapping))).toEqual([]);
   } finally {
-    await sql`set search_path to public`.execute(db.kysely);
+    await sql`reset search_path`.execute(db.kysely);
   }
 }, 30_000);
 

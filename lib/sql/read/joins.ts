@@ -11,9 +11,6 @@ import type { Sql, SqlDialect } from '../dialect';
 import type { CompiledMapping, LinkPlan, SetPlan } from '../mapping/compiled';
 import { derivesFrom } from '../rows';
 
-/** Fractional-second digits of timestamp columns the model does not give a Precision (what createSchema creates). */
-export const DEFAULT_TIMESTAMP_PRECISION = 3;
-
 /** Allocates aliases for one statement: `t` is the target set, others are numbered by kind. */
 export class Aliases {
   private next = 0;

@@ -43,6 +43,7 @@ export function buildModel(definition: ModelDefinition): EdmModel {
       complexTypes: types?.complexTypes ?? [],
       associations: types?.associations ?? [],
       entityContainers: schemaContainers,
+      vocabularyAnnotations: schema.vocabularyAnnotations ?? [],
       ...annotationsOf(schema),
     });
   }

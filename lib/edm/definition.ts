@@ -4,6 +4,9 @@
  * an immutable `EdmModel`. Type references are strings here (`Edm.Int32`, `ODataDemo.Address`,
  * `Collection(ODataDemo.Product)`), resolved once by the builder.
  */
+import type { ReferenceDefinition, VocabularyAnnotations } from './vocabulary-definition';
+
+export type * from './vocabulary-definition';
 
 /** An attribute in a foreign namespace (`sap:label="Name"`), kept and written back out. */
 export interface AnnotationAttribute {
@@ -257,6 +260,8 @@ export interface SchemaDefinition extends Annotated {
   readonly associations?: readonly AssociationDefinition[];
   /** Entity containers; one of them is the service's (`isDefaultEntityContainer`, or the only one). */
   readonly entityContainers?: readonly EntityContainerDefinition[];
+  /** Vocabulary annotations (`<Annotations Target="...">` in the OASIS namespace), in document order. */
+  readonly vocabularyAnnotations?: readonly VocabularyAnnotations[];
 }
 
 /** A whole model: one or more schemas. */
@@ -273,8 +278,10 @@ export interface ModelDefinition {
    * the version its features need, so a `2.0` document stays `2.0` when written back.
    */
   readonly dataServiceVersion?: '1.0' | '2.0';
-  /** Foreign attributes and elements of `edmx:Edmx` itself (SAP's `edmx:Reference`, for instance). */
+  /** The vocabularies the vocabulary annotations use, with their aliases (`edmx:Reference`). */
+  readonly references?: readonly ReferenceDefinition[];
+  /** Foreign attributes of `edmx:Edmx` itself. */
   readonly annotationAttributes?: readonly AnnotationAttribute[];
-  /** Foreign elements of `edmx:Edmx` itself (SAP's `edmx:Reference`, for instance). */
+  /** Foreign elements of `edmx:Edmx` itself, kept as written. */
   readonly annotationElements?: readonly AnnotationElement[];
 }

@@ -47,6 +47,7 @@ const BOOLEANS: Readonly<Record<string, boolean>> = { true: true, false: false, 
 /** A CSDL element being read: attributes are claimed by name, the rest become annotations. */
 export class CsdlElement {
   private readonly claimed = new Set<XmlAttribute>();
+  private readonly claimedChildren = new Set<XmlElement>();
 
   constructor(
     readonly element: XmlElement,
@@ -108,9 +109,18 @@ export class CsdlElement {
     return this.element.children.filter((c): c is XmlElement => typeof c !== 'string' && c.uri === this.csdlNamespace);
   }
 
+  /** Child elements in other namespaces that `claim` took (read into typed definitions, not kept as annotations). */
+  claim(local: string, uri: string): XmlElement[] {
+    const taken = this.element.children.filter((c): c is XmlElement => typeof c !== 'string' && c.uri === uri && c.local === local);
+    for (const child of taken) this.claimedChildren.add(child);
+    return taken;
+  }
+
   /** Child elements in other namespaces, kept as annotations. */
   annotationElements(): AnnotationElement[] {
-    return this.element.children.filter((c): c is XmlElement => typeof c !== 'string' && c.uri !== this.csdlNamespace).map(toAnnotationElement);
+    return this.element.children
+      .filter((c): c is XmlElement => typeof c !== 'string' && c.uri !== this.csdlNamespace && !this.claimedChildren.has(c))
+      .map(toAnnotationElement);
   }
 
   /** The `<Documentation>` child, if any. */

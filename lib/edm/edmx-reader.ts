@@ -23,7 +23,8 @@ import type {
 import { CsdlElement, toAnnotationElement, unsupported } from './edmx-element';
 import { buildModel } from './build';
 import type { EdmModel } from './model';
-import { EDMX_NAMESPACE, isCsdlNamespace, isReservedNamespace } from './namespaces';
+import { EDMX_NAMESPACE, isCsdlNamespace, isReservedNamespace, OASIS_EDM_NAMESPACE, OASIS_EDMX_NAMESPACE } from './namespaces';
+import { readReference, readVocabularyAnnotations } from './vocabulary-xml';
 import { parseXmlTree, type XmlElement } from './xml-tree';
 
 /** Read an EDMX document into a definition (no validation); EDMX_SYNTAX / EDMX_UNSUPPORTED on bad input. */
@@ -43,6 +44,7 @@ export function readEdmx(xml: string): ModelDefinition {
   const declared = services.oneOf(services.meta('DataServiceVersion'), 'm:DataServiceVersion', ['1.0', '2.0'] as const);
 
   const schemas: SchemaDefinition[] = [];
+  const references = edmx.claim('Reference', OASIS_EDMX_NAMESPACE).map(readReference);
   const foreign = edmx.annotationElements();
   for (const child of dataServices[0].children) {
     if (typeof child === 'string') continue;
@@ -57,6 +59,7 @@ export function readEdmx(xml: string): ModelDefinition {
     schemas,
     ...(Object.keys(namespaces).length > 0 ? { namespaces } : {}),
     ...(declared !== undefined ? { dataServiceVersion: declared } : {}),
+    ...(references.length > 0 ? { references } : {}),
     ...(attributes.length > 0 ? { annotationAttributes: attributes } : {}),
     ...(foreign.length > 0 ? { annotationElements: foreign } : {}),
   };
@@ -95,6 +98,7 @@ function readSchema(schema: CsdlElement): SchemaDefinition {
   const complexTypes = of('ComplexType').map(readComplexType);
   const associations = of('Association').map(readAssociation);
   const entityContainers = of('EntityContainer').map(readContainer);
+  const vocabularyAnnotations = schema.claim('Annotations', OASIS_EDM_NAMESPACE).map(readVocabularyAnnotations);
   return {
     namespace,
     ...(alias !== undefined ? { alias } : {}),
@@ -103,6 +107,7 @@ function readSchema(schema: CsdlElement): SchemaDefinition {
     ...(complexTypes.length > 0 ? { complexTypes } : {}),
     ...(associations.length > 0 ? { associations } : {}),
     ...(entityContainers.length > 0 ? { entityContainers } : {}),
+    ...(vocabularyAnnotations.length > 0 ? { vocabularyAnnotations } : {}),
     ...schema.annotated(),
   };
 }

@@ -19,6 +19,7 @@ import type {
 } from './definition';
 import type { EdmModel } from './model';
 import { DATA_NAMESPACE, DEFAULT_CSDL_NAMESPACE, EDMX_NAMESPACE, METADATA_NAMESPACE, XML_NAMESPACE } from './namespaces';
+import { referenceElement, vocabularyAnnotationsElement } from './vocabulary-xml';
 
 /** CSDL 1.2: the first that has OpenType; WCF Data Services raises the schema to it for open types. */
 const OPEN_TYPE_CSDL_NAMESPACE = 'http://schemas.microsoft.com/ado/2008/01/edm';
@@ -305,6 +306,7 @@ function writeSchema(parent: XMLBuilder, scope: Scope, schema: SchemaDefinition)
   }
   for (const association of schema.associations ?? []) writeAssociation(node, inner, association);
   for (const container of schema.entityContainers ?? []) writeContainer(node, inner, container);
+  for (const group of schema.vocabularyAnnotations ?? []) writeAnnotationElement(node, inner, vocabularyAnnotationsElement(group));
   annotationElements(node, inner, schema);
 }
 
@@ -320,6 +322,7 @@ export function writeEdmx(model: EdmModel): string {
     if (!['edmx', 'm', 'd', 'xml', 'xmlns'].includes(prefix)) rootAttributes.push([`xmlns:${prefix}`, uri]);
   }
   const root = element(document, new Scope(new Map([['xml', XML_NAMESPACE]])), 'edmx:Edmx', rootAttributes, definition);
+  for (const reference of definition.references ?? []) writeAnnotationElement(root.node, root.scope, referenceElement(reference));
   annotationElements(root.node, root.scope, definition);
   const services = element(root.node, root.scope, 'edmx:DataServices', [
     ['xmlns:m', METADATA_NAMESPACE],

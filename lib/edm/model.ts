@@ -3,7 +3,15 @@
  * `ModelDefinition`; all references are object references (no name lookups per request) and every
  * object is frozen. Lookups by name go through the maps on `EdmModel`.
  */
-import type { AnnotationAttribute, AnnotationElement, DocumentationDefinition, FeedCustomizationDefinition, ModelDefinition, Multiplicity } from './definition';
+import type {
+  AnnotationAttribute,
+  AnnotationElement,
+  DocumentationDefinition,
+  FeedCustomizationDefinition,
+  ModelDefinition,
+  Multiplicity,
+  VocabularyAnnotations,
+} from './definition';
 import type { EdmPrimitiveTypeName } from './primitives';
 
 /** Annotations an element keeps from its definition (written back into `$metadata`). */
@@ -291,6 +299,8 @@ export interface EdmSchema extends EdmAnnotations {
   readonly associations: readonly EdmAssociation[];
   /** Its entity containers, in declaration order. */
   readonly entityContainers: readonly EdmEntityContainer[];
+  /** Its vocabulary annotations (`<Annotations Target="...">`), as defined; every target names an element of the model. */
+  readonly vocabularyAnnotations: readonly VocabularyAnnotations[];
 }
 
 /** The whole resolved model. */

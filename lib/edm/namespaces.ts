@@ -12,6 +12,12 @@ export const DATA_NAMESPACE = 'http://schemas.microsoft.com/ado/2007/08/dataserv
 /** The `xml:` namespace (`xml:lang` on SAP schemas); never declared. */
 export const XML_NAMESPACE = 'http://www.w3.org/XML/1998/namespace';
 
+/** OData V4's CSDL namespace: vocabulary annotations (`<Annotations Target="...">`) in a V2 document are in it. */
+export const OASIS_EDM_NAMESPACE = 'http://docs.oasis-open.org/odata/ns/edm';
+
+/** OData V4's EDMX namespace: `edmx:Reference` / `edmx:Include` declare the vocabularies and their aliases. */
+export const OASIS_EDMX_NAMESPACE = 'http://docs.oasis-open.org/odata/ns/edmx';
+
 /** The `xmlns:` namespace of namespace declarations. */
 export const XMLNS_NAMESPACE = 'http://www.w3.org/2000/xmlns/';
 

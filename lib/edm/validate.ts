@@ -19,6 +19,7 @@ import { DefinitionIndex, isNamespaceName, isSimpleIdentifier, parseTypeReferenc
 import { isPrimitiveTypeName, PRIMITIVE_TYPES } from './primitives';
 import { containerProblems } from './validate-containers';
 import { commonFacetProblems, feedCustomizationProblems, primitiveFacetProblems } from './validate-facets';
+import { vocabularyProblems } from './validate-vocabulary';
 
 const MULTIPLICITIES: ReadonlySet<string> = new Set(['0..1', '1', '*']);
 
@@ -35,6 +36,7 @@ export function collectModelErrors(definition: ModelDefinition): string[] {
     for (const association of schema.associations ?? []) checkAssociation(index, schema, association, problems);
   }
   problems.push(...containerProblems(index));
+  problems.push(...vocabularyProblems(index));
   return problems;
 }
 

@@ -126,32 +126,18 @@ describe('readEdmx: an SAP Gateway document', () => {
     ]);
   });
 
-  it('keeps edmx:Reference (another edmx namespace), atom:link and vocabulary annotations as elements', () => {
-    expect(definition.annotationElements?.[0]).toEqual({
-      namespace: 'http://docs.oasis-open.org/odata/ns/edmx',
-      prefix: 'edmx',
-      name: 'Reference',
-      attributes: [
-        {
-          namespace: '',
-          name: 'Uri',
-          value:
-            "https://gateway.example.com/sap/opu/odata/IWFND/CATALOGSERVICE;v=2/Vocabularies(TechnicalName='%2FIWBEP%2FVOC_COMMON',Version='0001',SAPOrigin='LOCAL')/$value",
-        },
-      ],
-      children: [
-        {
-          namespace: 'http://docs.oasis-open.org/odata/ns/edmx',
-          prefix: 'edmx',
-          name: 'Include',
-          attributes: [
-            { namespace: '', name: 'Namespace', value: 'com.sap.vocabularies.Common.v1' },
-            { namespace: '', name: 'Alias', value: 'Common' },
-          ],
-        },
-      ],
+  it('reads edmx:Reference (the OASIS edmx namespace) and vocabulary annotations into definitions, and keeps atom:link as elements', () => {
+    expect(definition.references?.[0]).toEqual({
+      uri: "https://gateway.example.com/sap/opu/odata/IWFND/CATALOGSERVICE;v=2/Vocabularies(TechnicalName='%2FIWBEP%2FVOC_COMMON',Version='0001',SAPOrigin='LOCAL')/$value",
+      includes: [{ namespace: 'com.sap.vocabularies.Common.v1', alias: 'Common' }],
     });
-    expect(schema.annotationElements?.map((e) => `${e.prefix ?? ''}:${e.name}`)).toEqual([':Annotations', ':Annotations', 'atom:link', 'atom:link']);
+    expect(definition.annotationElements).toBeUndefined();
+    expect(schema.vocabularyAnnotations?.map((group) => group.target)).toEqual([
+      'GWSAMPLE_BASIC.GWSAMPLE_BASIC_Entities',
+      'GWSAMPLE_BASIC.SalesOrder/CustomerID',
+    ]);
+    expect(schema.vocabularyAnnotations?.[1].annotations).toEqual([{ term: 'Common.Text', value: { kind: 'Path', value: 'CustomerName' } }]);
+    expect(schema.annotationElements?.map((e) => `${e.prefix ?? ''}:${e.name}`)).toEqual(['atom:link', 'atom:link']);
     const model = loadEdmx(SAP);
     expect(model.dataServiceVersion).toBe('2.0');
     expect(model.entityTypes.get('GWSAMPLE_BASIC.Product')?.hasStream).toBe(true);
@@ -195,7 +181,10 @@ describe('readEdmx: kitchen-sink details', () => {
   });
 
   it('keeps foreign elements with mixed content and edmx-level ones', () => {
-    expect(schema.annotationElements?.[1]).toEqual({
+    expect(schema.vocabularyAnnotations).toEqual([
+      { target: 'KS.Product', annotations: [{ term: 'Core.Description', value: { kind: 'String', value: 'A product of the kitchen sink' } }] },
+    ]);
+    expect(schema.annotationElements?.[0]).toEqual({
       namespace: KS_NS,
       prefix: 'ks',
       name: 'note',

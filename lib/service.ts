@@ -8,7 +8,8 @@
 import { createHash } from 'crypto';
 import { processBatch } from './batch';
 import { isODataError, normalizeError, ODataError } from './errors';
-import { writeEdmx } from './edm';
+import { buildModel, writeEdmx } from './edm';
+import { withEntitySetSwitch } from './edm/sap';
 import type { EdmEntityType } from './edm/model';
 import { errorContentType, responseHeaders, writeError, writeResult, type WriterContext } from './format';
 import { buildRoutes, chooseResponseVersion, createUnitOfWork, dispatch } from './handlers';
@@ -51,7 +52,9 @@ export interface Service {
 export function createService(input: ODataServiceOptions): Service {
   const options = resolveOptions(input);
   const { model, provider } = options;
-  const document = Buffer.from(writeEdmx(model), 'utf8');
+  // SAP clients show a search field only where $metadata says sap:searchable="true": a service that refuses search says false on every set.
+  const served = options.search ? model : buildModel(withEntitySetSwitch(model.definition, 'searchable', false));
+  const document = Buffer.from(writeEdmx(served), 'utf8');
   const metadata = { document, etag: `"${createHash('sha1').update(document).digest('base64url')}"`, version: model.dataServiceVersion };
   const etagOf = (entity: Entity, entityType: EdmEntityType): string | undefined => {
     const custom = provider.etag?.(entity, entityType);

@@ -1,8 +1,10 @@
 /**
  * SAP's annotation attributes of OData V2 (`sap:searchable="false"` on an EntitySet), read from
- * the annotations a model keeps. Only the switches the service enforces are read; every other
- * `sap:` attribute is kept and written back untouched.
+ * the annotations a model keeps, and set on every entity set where a service option decides for
+ * all of them. Only the switches the service enforces are read; every other `sap:` attribute is
+ * kept and written back untouched.
  */
+import type { Annotated, AnnotationAttribute, ModelDefinition } from './definition';
 import type { EdmAnnotations } from './model';
 
 /** The namespace of SAP's OData V2 annotation attributes (`xmlns:sap`). */
@@ -19,4 +21,37 @@ export type SapSwitch = 'searchable';
 export function sapSwitch(element: EdmAnnotations, name: SapSwitch): boolean | undefined {
   const attribute = element.annotationAttributes.find((candidate) => candidate.name === name && candidate.namespace === SAP_NAMESPACE);
   return attribute?.value === 'true' ? true : attribute?.value === 'false' ? false : undefined;
+}
+
+/**
+ * The definition with a Boolean `sap:` switch set on every entity set of every container,
+ * replacing what a set said: what a service option decides for all sets (`search: false`) is
+ * then what its `$metadata` says.
+ */
+export function withEntitySetSwitch(definition: ModelDefinition, name: SapSwitch, value: boolean): ModelDefinition {
+  const attribute: AnnotationAttribute = { namespace: SAP_NAMESPACE, prefix: 'sap', name, value: String(value) };
+  const switched = <T extends Annotated>(element: T): T => ({
+    ...element,
+    annotationAttributes: [
+      ...(element.annotationAttributes ?? []).filter((candidate) => !(candidate.name === name && candidate.namespace === SAP_NAMESPACE)),
+      attribute,
+    ],
+  });
+  const namespaces = definition.namespaces ?? {};
+  // Declared once on edmx:Edmx rather than on every set, unless the document binds the prefix otherwise.
+  const declared = Object.values(namespaces).includes(SAP_NAMESPACE) || 'sap' in namespaces;
+  return {
+    ...definition,
+    ...(declared ? {} : { namespaces: { ...namespaces, sap: SAP_NAMESPACE } }),
+    schemas: definition.schemas.map((schema) =>
+      schema.entityContainers === undefined
+        ? schema
+        : {
+            ...schema,
+            entityContainers: schema.entityContainers.map((container) =>
+              container.entitySets === undefined ? container : { ...container, entitySets: container.entitySets.map(switched) },
+            ),
+          },
+    ),
+  };
 }

@@ -219,6 +219,24 @@ describe('search on MemoryProvider', () => {
     expect(feedOf(await off('GET', 'Customers?search=&$top=1')).ids).toEqual(['ALFKI']);
   });
 
+  it('says in $metadata what it does: sap:searchable="false" on every set when the service turns search off, the model as it is otherwise', async () => {
+    const sets = (xml: string): string[] => [...xml.matchAll(/<EntitySet [^>]*>/g)].map((match) => match[0]);
+    const on = (await serve()('GET', '$metadata')).text;
+    const off = (await serve({ search: false })('GET', '$metadata')).text;
+    expect(sets(on)).toEqual([
+      '<EntitySet Name="Customers" EntityType="Shop.Customer" />',
+      '<EntitySet Name="Orders" EntityType="Shop.Order" />',
+      '<EntitySet Name="Secrets" EntityType="Shop.Secret" sap:searchable="false" />',
+    ]);
+    expect(sets(off)).toEqual([
+      '<EntitySet Name="Customers" EntityType="Shop.Customer" sap:searchable="false" />',
+      '<EntitySet Name="Orders" EntityType="Shop.Order" sap:searchable="false" />',
+      '<EntitySet Name="Secrets" EntityType="Shop.Secret" sap:searchable="false" />',
+    ]);
+    expect(off).toContain('xmlns:sap="http://www.sap.com/Protocols/SAPData"');
+    expect(off.replace(/ sap:searchable="false"/g, '')).toBe(on.replace(/ sap:searchable="false"/g, ''));
+  });
+
   it('gives providers the terms, and the text still as a custom option', async () => {
     const inner = new MemoryProvider(SHOP_MODEL, shopData(), { links: SHOP_LINKS });
     const queries: QueryRequest[] = [];

@@ -65,6 +65,12 @@ export const DATABASE_OPTIONS: readonly OptionSpec[] = [
     value: '<odata|sql>',
     help: 'odata (default): sets Orders, types Order, properties OrderID, navigations by role; sql: the SQL names as they are.',
   },
+  {
+    name: 'annotations',
+    kind: 'string',
+    value: '<fiori|none>',
+    help: 'fiori (default): labels, value lists, line items, header info and the other annotations a SAP Fiori elements app needs; none: the plain model.',
+  },
 ];
 
 /** What `parseOptions` returns: the values by option name (a list for a repeatable option). */
@@ -111,6 +117,13 @@ export function namesOption(command: string, options: ParsedOptions): 'odata' | 
   const text = stringOption(options, 'names');
   if (text === undefined || text === 'odata' || text === 'sql') return text;
   throw new UsageError(`${command}: --names must be odata or sql, got '${text}'`, command);
+}
+
+/** `--annotations fiori|none`, or undefined (introspect's default, fiori). */
+export function annotationsOption(command: string, options: ParsedOptions): 'fiori' | 'none' | undefined {
+  const text = stringOption(options, 'annotations');
+  if (text === undefined || text === 'fiori' || text === 'none') return text;
+  throw new UsageError(`${command}: --annotations must be fiori or none, got '${text}'`, command);
 }
 
 /** `--key orders=id` and `--key sales.lines=order_id,line_no` as introspect's keys option. */

@@ -12,6 +12,7 @@ import { resolve } from 'path';
 import { loadEdmx, odata, readOnlyProvider, type EdmModel, type ServiceLogEvent } from '../index';
 import type { SqlMapping } from '../sql';
 import {
+  annotationsOption,
   DATABASE_OPTIONS,
   integerOption,
   keysOption,
@@ -223,11 +224,12 @@ export async function serve(options: ParsedOptions, io: CliIO): Promise<RunningS
 interface ModelOptions {
   readonly keys: Record<string, string[]>;
   readonly names: 'odata' | 'sql' | undefined;
+  readonly annotations: 'fiori' | 'none' | undefined;
 }
 
-/** --key and --names, checked. */
+/** --key, --names and --annotations, checked. */
 export function modelOptions(command: string, options: ParsedOptions): ModelOptions {
-  return { keys: keysOption(command, options), names: namesOption(command, options) };
+  return { keys: keysOption(command, options), names: namesOption(command, options), annotations: annotationsOption(command, options) };
 }
 
 /**
@@ -239,7 +241,7 @@ export async function introspectDatabase(
   command: string,
   open: OpenDatabase,
   options: ParsedOptions,
-  { keys, names }: ModelOptions,
+  { keys, names, annotations }: ModelOptions,
   io: CliIO,
 ): Promise<{ model: EdmModel; mapping: SqlMapping }> {
   const schemas = listOption(options, 'schema');
@@ -255,6 +257,7 @@ export async function introspectDatabase(
       ...(versionColumns.length === 0 ? {} : { versionColumns }),
       ...(namespace === undefined ? {} : { namespace }),
       ...(names === undefined ? {} : { names }),
+      ...(annotations === undefined ? {} : { annotations }),
     });
   } catch (error) {
     if (error instanceof open.sql.SqlIntrospectionError) {

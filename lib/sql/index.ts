@@ -28,6 +28,7 @@ export type {
 export { resolveMapping, validateMapping } from './mapping/resolve';
 export { checkKeys, checkMapping, introspect } from './introspect';
 export type {
+  AnnotationStyle,
   CheckKeysOptions,
   CheckMappingOptions,
   IntrospectOptions,

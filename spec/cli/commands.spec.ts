@@ -98,6 +98,7 @@ describe('help', () => {
         '--version-column',
         '--namespace',
         '--names',
+        '--annotations',
         '--metadata',
         '--mapping',
         '--port',
@@ -123,7 +124,21 @@ describe('help', () => {
     ],
     [
       'introspect',
-      ['--db', '--schema', '--include', '--exclude', '--key', '--version-column', '--namespace', '--names', '--out', '--mapping', '--force', '--help'],
+      [
+        '--db',
+        '--schema',
+        '--include',
+        '--exclude',
+        '--key',
+        '--version-column',
+        '--namespace',
+        '--names',
+        '--annotations',
+        '--out',
+        '--mapping',
+        '--force',
+        '--help',
+      ],
     ],
   ])('%s --help lists every option, in lines of at most 96 columns', async (command, options) => {
     const help = await exited(command, '--help');
@@ -149,6 +164,10 @@ describe('mistakes in the arguments: one line on stderr, exit code 2', () => {
     [['serve'], "serve: --db is required (a postgres:// URL or a PGlite folder), or set DATABASE_URL. See 'express-odata-v2 serve --help'."],
     [['introspect'], "introspect: --db is required (a postgres:// URL or a PGlite folder), or set DATABASE_URL. See 'express-odata-v2 introspect --help'."],
     [['serve', '--db', 'x', '--names', 'odata-v4'], "serve: --names must be odata or sql, got 'odata-v4'. See 'express-odata-v2 serve --help'."],
+    [
+      ['introspect', '--db', 'x', '--annotations', 'ui'],
+      "introspect: --annotations must be fiori or none, got 'ui'. See 'express-odata-v2 introspect --help'.",
+    ],
     [['serve', '--db', 'x', '--port', '70000'], "serve: --port must be an integer from 0 to 65535, got '70000'. See 'express-odata-v2 serve --help'."],
     [['serve', '--db', 'x', '--port', '80a'], "serve: --port must be an integer from 0 to 65535, got '80a'. See 'express-odata-v2 serve --help'."],
     [
@@ -318,9 +337,24 @@ describe('introspect', () => {
     expect(forced.out[0]).toMatch(/\(4 entity sets, 1 association\)/);
     expect(readFileSync(join(folder, 'metadata.xml'), 'utf8')).toContain('<Schema Namespace="Shop"');
 
-    const sqlNames = await exited('introspect', '--db', shop, '--out', join(folder, 'sql.xml'), '--mapping', join(folder, 'sql.json'), '--names', 'sql');
+    expect(readFileSync(join(folder, 'metadata.xml'), 'utf8')).toContain('<Annotations Target="Shop.Order" xmlns="http://docs.oasis-open.org/odata/ns/edm">');
+    const sqlNames = await exited(
+      'introspect',
+      '--db',
+      shop,
+      '--out',
+      join(folder, 'sql.xml'),
+      '--mapping',
+      join(folder, 'sql.json'),
+      '--names',
+      'sql',
+      '--annotations',
+      'none',
+    );
     expect(sqlNames.code).toBe(0);
-    expect(readFileSync(join(folder, 'sql.xml'), 'utf8')).toContain('<EntitySet Name="orders" EntityType="Database.orders" />');
+    const plain = readFileSync(join(folder, 'sql.xml'), 'utf8');
+    expect(plain).toContain('<EntitySet Name="orders" EntityType="Database.orders" />');
+    expect(plain).not.toContain('Annotations');
   }, 30_000);
 
   it('refuses a --key two rows share, in one line, before writing anything', async () => {

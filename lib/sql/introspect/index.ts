@@ -1,5 +1,5 @@
 export { introspect } from './introspect';
 export { checkKeys, type CheckKeysOptions } from './check-keys';
 export { checkMapping, type CheckMappingOptions } from './check-mapping';
-export type { IntrospectOptions, IntrospectionResult, IntrospectionWarning, IntrospectionWarningCode, UncheckedKey } from './types';
+export type { AnnotationStyle, IntrospectOptions, IntrospectionResult, IntrospectionWarning, IntrospectionWarningCode, UncheckedKey } from './types';
 export type { NamingStyle } from './naming';

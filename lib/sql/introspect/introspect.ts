@@ -6,6 +6,7 @@
  * so the result is the same kind of model `defineModel` and `loadEdmx` give, and the mapping is
  * checked by `validateMapping` like a saved mapping.json.
  */
+import { buildModel } from '../../edm/build';
 import { defineModel } from '../../edm/define';
 import { isNamespaceName } from '../../edm/definition-index';
 import type { SqlDatabase } from '../database';
@@ -16,6 +17,7 @@ import { buildAssociations, foreignKeyLinks, splitJoinTables, type NamedEntity }
 import { readCatalog } from './catalog';
 import { SAP_NAMESPACE, STORE_ANNOTATION_NAMESPACE } from './comments';
 import { entityParts } from './entity-parts';
+import { withFioriAnnotations } from './fiori';
 import { toIdentifier } from './names';
 import { nameModel } from './naming';
 import { withInheritedConstraints } from './partitions';
@@ -34,6 +36,9 @@ function checkOptions(options: IntrospectOptions): void {
   const names: unknown = options.names;
   if (names !== undefined && names !== 'odata' && names !== 'sql')
     throw new TypeError(`introspect: names must be 'odata' or 'sql', got ${typeof names === 'string' ? `'${names}'` : typeof names}.`);
+  const annotations: unknown = options.annotations;
+  if (annotations !== undefined && annotations !== 'fiori' && annotations !== 'none')
+    throw new TypeError(`introspect: annotations must be 'fiori' or 'none', got ${typeof annotations === 'string' ? `'${annotations}'` : typeof annotations}.`);
 }
 
 /**
@@ -111,7 +116,7 @@ export async function introspect(db: SqlDatabase, options: IntrospectOptions = {
       .flatMap((part) => [...(part.type.properties ?? []), part.type, part.set])
       .flatMap((element) => (element.annotationAttributes ?? []).map((attribute) => attribute.namespace)),
   );
-  const model = defineModel({
+  const plain = defineModel({
     schemas: [
       {
         namespace,
@@ -132,6 +137,7 @@ export async function introspect(db: SqlDatabase, options: IntrospectOptions = {
       ...(used.has(STORE_ANNOTATION_NAMESPACE) ? { annotation: STORE_ANNOTATION_NAMESPACE } : {}),
     },
   });
+  const model = options.annotations === 'none' ? plain : buildModel(withFioriAnnotations(plain));
   const mapping: SqlMapping = {
     version: SQL_MAPPING_VERSION,
     entitySets: Object.fromEntries(parts.map((part) => [part.set.name, part.mapping])),

@@ -37,7 +37,18 @@ export interface IntrospectOptions {
    * first schema read keep unqualified names either way; the others' are qualified by schema.
    */
   readonly names?: NamingStyle;
+  /**
+   * What the model says for SAP Fiori (docs/sql-provider.md "Fiori annotations"): `fiori` (default)
+   * adds the `sap:` switches (keys not updatable, variable scale, readable labels, searchable sets,
+   * value lists) and the UI and Common vocabulary annotations a Fiori elements app needs (line
+   * items, selection fields, header info, a field group, value lists and texts of foreign keys);
+   * `none` gives the plain model.
+   */
+  readonly annotations?: AnnotationStyle;
 }
+
+/** Which annotations introspection writes: `fiori` (the default) or `none`. */
+export type AnnotationStyle = 'fiori' | 'none';
 
 /** What introspection left out or changed, and why. */
 export interface IntrospectionWarning {

@@ -30,8 +30,9 @@ afterAll(async () => {
 });
 
 describe.each(['odata', 'sql'] as const)('%s names', (names) => {
-  it('introspect to the same golden files as on PGlite', async () => {
+  it('introspect to the same golden files as on PGlite, with and without the Fiori annotations', async () => {
     expectRealSchemaGolden(await introspect(db, realSchemaOptions(names)), names);
+    expectRealSchemaGolden(await introspect(db, realSchemaOptions(names, 'none')), names, 'none');
   });
 
   it('expand every navigation property to the entries its foreign key links', async () => {

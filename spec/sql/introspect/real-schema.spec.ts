@@ -41,6 +41,10 @@ describe.each(['odata', 'sql'] as const)('%s names', (names) => {
     expect(writeEdmx(again.model)).toBe(writeEdmx(result.model));
   });
 
+  it('introspect without the Fiori annotations to the golden -plain metadata.xml and the same mapping.json', async () => {
+    expectRealSchemaGolden(await introspect(db, realSchemaOptions(names, 'none')), names, 'none');
+  });
+
   it('expand every navigation property to the entries its foreign key links', async () => {
     const { model, mapping } = await introspect(db, realSchemaOptions(names));
     const server = await serveModel(model, mapping, db);
@@ -201,6 +205,55 @@ describe('served with OData names', () => {
       '<Property Name="UnitPrice" Type="Edm.Decimal" Nullable="false" Precision="10" Scale="2" DefaultValue="0" sap:label="Unit Price" sap:quickinfo="The price of one unit in the currency of the company, before any discount an order line grants; what the order line stores is the price at the time of the order.">',
     );
     expect(xml).toContain('<Property Name="ProductName" Type="Edm.String" Nullable="false" MaxLength="40" sap:label="Product name">');
+  });
+
+  it('gives Fiori what it needs: keys not updatable, labels, searchable sets, value lists and texts of foreign keys, UI annotations', () => {
+    const order = result.model.entityTypes.get('Shop.Order');
+    const sap = (element: { annotationAttributes: readonly { name: string; value: string }[] } | undefined): string[] =>
+      (element?.annotationAttributes ?? []).map((attribute) => `${attribute.name}=${attribute.value}`);
+    expect(sap(order?.propertiesByName.get('OrderID'))).toEqual(['label=Order ID', 'updatable=false']);
+    expect(sap(order?.propertiesByName.get('ShipVia'))).toEqual(['label=Ship Via', 'value-list=standard']);
+    expect(sap(result.model.entityTypes.get('Shop.Product')?.propertiesByName.get('ProductName'))).toEqual(['label=Product name']);
+    const searchable = result.model.defaultContainer.entitySets.filter((set) => sap(set).includes('searchable=true')).map((set) => set.name);
+    // OrderDetails and Readings have no string property to search in.
+    expect(result.model.defaultContainer.entitySets.map((set) => set.name).filter((name) => !searchable.includes(name))).toEqual(['OrderDetails', 'Readings']);
+    const [schema] = result.model.schemas;
+    const targets = schema.vocabularyAnnotations.map((group) => `${group.target}: ${group.annotations.map((annotation) => annotation.term).join(', ')}`);
+    expect(targets.filter((target) => target.startsWith('Shop.Order'))).toEqual([
+      'Shop.OrderDetail: UI.LineItem, UI.SelectionFields, UI.HeaderInfo, UI.Facets, UI.FieldGroup',
+      'Shop.OrderDetail/OrderID: Common.ValueList',
+      'Shop.OrderDetail/ProductID: Common.ValueList, Common.Text',
+      'Shop.OrderDetail/Discount: Common.ValueList, Common.Text',
+      'Shop.OrderOverview: UI.LineItem, UI.SelectionFields, UI.HeaderInfo, UI.Facets, UI.FieldGroup',
+      'Shop.Order: UI.LineItem, UI.SelectionFields, UI.HeaderInfo, UI.Facets, UI.FieldGroup',
+      'Shop.Order/CustomerID: Common.ValueList, Common.Text',
+      'Shop.Order/EmployeeID: Common.ValueList, Common.Text',
+      'Shop.Order/ShipVia: Common.ValueList, Common.Text',
+      'Shop.Order/BillToAddressID: Common.ValueList',
+      'Shop.Order/ShipToAddressID: Common.ValueList',
+    ]);
+    const xml = writeEdmx(result.model);
+    expect(xml).toContain('<Annotation Term="Common.Text" Path="Shipper/CompanyName" />');
+    expect(xml).toContain('<Annotation Term="Common.Text" Path="ReportsTo/LastName" />');
+  });
+
+  it('serves every path the annotations name: the texts of foreign keys expand, value lists read their sets', async () => {
+    for (const path of [
+      'Orders?$expand=Customer,Employee,Shipper&$select=OrderID,Customer/CompanyName,Employee/LastName,Shipper/CompanyName',
+      'Shippers?$select=ShipperID,CompanyName&search=speedy',
+    ]) {
+      const { status } = await getJson(server, path);
+      expect([path, status]).toEqual([path, 200]);
+    }
+    const { d } = await getJson(server, 'Shippers?$select=ShipperID,CompanyName&search=speedy');
+    expect(rows(d)).toEqual([{ ShipperID: 1, CompanyName: 'Speedy Express' }]);
+  });
+
+  it('refuses a metadata.xml whose annotations target a renamed property, naming the target', () => {
+    const renamed = writeEdmx(result.model).replace(/Name="ShipVia"/g, 'Name="ShipperID"');
+    expect(() => loadEdmx(renamed)).toThrow(
+      "Schema 'Shop' / Annotations 'Shop.Order/ShipVia': Target: 'Shop.Order' has no property or navigation property 'ShipVia'",
+    );
   });
 
   it('serves the metadata.xml and mapping.json it wrote, labels, quick info and documentation included', async () => {

@@ -1,21 +1,27 @@
 /**
  * Shared by the real-schema specs on PGlite and on a server (spec/fixtures/sql/real-schema.sql):
- * the options they introspect with, the golden files of both naming styles (one pair per style for
- * both engines), and the walk over every navigation property with `$expand`.
+ * the options they introspect with, the golden files of both naming styles, with the Fiori
+ * annotations (the default) and without them (`-plain`), one set for both engines, and the walk
+ * over every navigation property with `$expand`.
  */
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'fs';
 import { join } from 'path';
 import { writeEdmx } from '../../../lib';
 import type { EdmModel } from '../../../lib/edm/model';
-import type { IntrospectOptions, IntrospectionResult, NamingStyle } from '../../../lib/sql';
+import type { AnnotationStyle, IntrospectOptions, IntrospectionResult, NamingStyle } from '../../../lib/sql';
 import type { RunningServer } from '../../helpers/server';
 import { getJson } from './support';
 
 const GOLDEN = join(__dirname, '..', '..', 'golden', 'introspect');
 
 /** The options of the golden files: the two views with the keys their warnings propose or a user gives. */
-export function realSchemaOptions(names: NamingStyle): IntrospectOptions {
-  return { namespace: 'Shop', names, keys: { active_products: ['product_id'], order_overview: ['order_id'] } };
+export function realSchemaOptions(names: NamingStyle, annotations?: AnnotationStyle): IntrospectOptions {
+  return {
+    namespace: 'Shop',
+    names,
+    keys: { active_products: ['product_id'], order_overview: ['order_id'] },
+    ...(annotations === undefined ? {} : { annotations }),
+  };
 }
 
 /** The warnings of the real schema without keys for its views (as `CODE target: message`). */
@@ -35,9 +41,9 @@ function expectGolden(name: string, actual: string): void {
   expect(actual).toBe(readFileSync(file, 'utf8'));
 }
 
-/** The result against spec/golden/introspect/real-schema-<style>.xml and -mapping.json. */
-export function expectRealSchemaGolden(result: IntrospectionResult, names: NamingStyle): void {
-  expectGolden(`real-schema-${names}.xml`, writeEdmx(result.model));
+/** The result against spec/golden/introspect/real-schema-<style>[-plain].xml and -mapping.json (the same for both annotation styles). */
+export function expectRealSchemaGolden(result: IntrospectionResult, names: NamingStyle, annotations: AnnotationStyle = 'fiori'): void {
+  expectGolden(`real-schema-${names}${annotations === 'none' ? '-plain' : ''}.xml`, writeEdmx(result.model));
   expectGolden(`real-schema-${names}-mapping.json`, `${JSON.stringify(result.mapping, null, 2)}\n`);
 }
 

@@ -17,7 +17,38 @@ function docsExample(): EdmModel {
   return run(defineModel);
 }
 
+/** The vocabulary annotations example of docs/model.md, run as written. */
+function vocabularyExample(): EdmModel {
+  const markdown = readFileSync(join(__dirname, '..', '..', 'docs', 'model.md'), 'utf8');
+  const start = markdown.indexOf("```ts\nimport { defineModel } from 'express-odata-v2';\n\nconst withFiori");
+  const end = markdown.indexOf('```', start + 5);
+  if (start < 0 || end < 0) throw new Error('the vocabulary annotations example is missing from docs/model.md');
+  const body = markdown
+    .slice(start + 5, end)
+    .replace("import { defineModel } from 'express-odata-v2';", '')
+    .replace(/ as const/g, '')
+    .replace('const withFiori = ', 'return ');
+  // eslint-disable-next-line @typescript-eslint/no-implied-eval -- runs the docs' example as a user would paste it
+  const run = new Function('defineModel', body) as (define: typeof defineModel) => EdmModel;
+  return run(defineModel);
+}
+
 describe('docs/model.md', () => {
+  it('its vocabulary annotations example writes a line item and the UI reference', () => {
+    const xml = writeEdmx(vocabularyExample());
+    expect(xml).toContain('<edmx:Include Namespace="com.sap.vocabularies.UI.v1" Alias="UI" />');
+    expect(xml).toContain(
+      [
+        '      <Annotations Target="Shop.Product" xmlns="http://docs.oasis-open.org/odata/ns/edm">',
+        '        <Annotation Term="UI.LineItem">',
+        '          <Collection>',
+        '            <Record Type="UI.DataField">',
+        '              <PropertyValue Property="Value" Path="ID" />',
+        '            </Record>',
+      ].join('\n'),
+    );
+  });
+
   it('its complete example builds the model it describes', () => {
     const model = docsExample();
     expect([...model.entitySets.keys()]).toEqual(['Products', 'Categories', 'Pictures']);

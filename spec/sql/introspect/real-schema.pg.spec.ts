@@ -66,8 +66,8 @@ it('marks the set the reader role may not insert into as not creatable', async (
   const readerDb = postgres(reader.toString());
   try {
     const xml = writeEdmx((await introspect(readerDb, realSchemaOptions('odata'))).model);
-    expect(xml).toContain('<EntitySet Name="Shippers" EntityType="Shop.Shipper" sap:creatable="false" />');
-    expect(xml).toContain('<EntitySet Name="Orders" EntityType="Shop.Order" />');
+    expect(xml).toContain('<EntitySet Name="Shippers" EntityType="Shop.Shipper" sap:creatable="false" sap:searchable="true" />');
+    expect(xml).toContain('<EntitySet Name="Orders" EntityType="Shop.Order" sap:searchable="true" />');
   } finally {
     await readerDb.close();
   }

@@ -72,10 +72,11 @@ it('introspects, serves the edited files read-only, and stops on SIGTERM with ex
   });
 
   // The edits a user makes: the set `Customers` renamed to `Clients` (its mapping entry keeps
-  // the table), and the order's total relabelled.
+  // the table, and the value list of Orders' foreign key follows it), and the order's total relabelled.
   const metadata = readFileSync(join(work, 'metadata.xml'), 'utf8')
     .replace('<EntitySet Name="Customers"', '<EntitySet Name="Clients"')
     .replace('EntitySet="Customers"', 'EntitySet="Clients"')
+    .replace('<PropertyValue Property="CollectionPath" String="Customers" />', '<PropertyValue Property="CollectionPath" String="Clients" />')
     .replace('sap:label="Total"', 'sap:label="Order total"');
   writeFileSync(join(work, 'metadata.xml'), metadata);
   const mapping = JSON.parse(readFileSync(join(work, 'mapping.json'), 'utf8')) as { entitySets: Record<string, unknown> };
@@ -96,7 +97,8 @@ it('introspects, serves the edited files read-only, and stops on SIGTERM with ex
     });
     expect([refused.status, ((await refused.json()) as { error: { code: string } }).error.code]).toEqual([405, 'METHOD_NOT_ALLOWED']);
     const served = await (await fetch(`${url}$metadata`)).text();
-    expect(served).toContain('<EntitySet Name="Clients" EntityType="Database.Customer" />');
+    expect(served).toContain('<EntitySet Name="Clients" EntityType="Database.Customer" sap:searchable="true" />');
+    expect(served).toContain('<PropertyValue Property="CollectionPath" String="Clients" />');
     expect(served).toContain('sap:label="Order total"');
     const response = await fetch(`${url}Clients(2)/Orders?$select=Total`, { headers: { accept: 'application/json' } });
     expect(((await response.json()) as { d: { results: { Total: string }[] } }).d.results.map((row) => row.Total)).toEqual(['150']);

@@ -100,10 +100,11 @@ export function describeServe(database: () => E2EDatabase, more: (service: () =>
     const xml = await response.text();
     expect(xml).toContain('<EntityType Name="Category" sap:label="Product categories">');
     expect(xml).toContain('<Property Name="ProductName" Type="Edm.String" Nullable="false" MaxLength="40" sap:label="Product name">');
-    expect(xml).toContain('<Property Name="RowVersion" Type="Edm.Int32" Nullable="false" DefaultValue="1" ConcurrencyMode="Fixed" />');
+    expect(xml).toContain('<Property Name="RowVersion" Type="Edm.Int32" Nullable="false" DefaultValue="1" ConcurrencyMode="Fixed" sap:label="Row Version" />');
     expect(xml).toContain(
-      '<Property Name="OrderID" Type="Edm.Int32" Nullable="false" sap:creatable="false" sap:updatable="false" annotation:StoreGeneratedPattern="Identity" />',
+      '<Property Name="OrderID" Type="Edm.Int32" Nullable="false" sap:label="Order ID" sap:creatable="false" sap:updatable="false" annotation:StoreGeneratedPattern="Identity" />',
     );
+    expect(xml).toContain('<Annotation Term="Common.Text" Path="Customer/CompanyName" />');
     expect(xml).toContain('<NavigationProperty Name="Territories" Relationship="Database.Employee_Territory" FromRole="Employee" ToRole="Territory" />');
     expect(xml).toContain('<NavigationProperty Name="ReportsTo" Relationship="Database.Employee_ReportsTo" FromRole="Employee" ToRole="ReportsTo" />');
   });

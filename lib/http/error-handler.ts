@@ -3,10 +3,12 @@
  * host app runs before the service (`app.use(express.json())`) fails a malformed or oversized body
  * before the service sees it, and Express's default handler then answers with an HTML page and a
  * stack trace. This middleware answers those failures as OData errors instead, in the format the
- * client asked for (400, 413, 415); every other error goes on to the next handler unchanged.
+ * client asked for (400, 413, 415). An `ODataError` the host's own middleware passes on (an
+ * authentication check's 401) is answered as itself; every other error goes on to the next
+ * handler unchanged.
  */
 import type { ServerResponse } from 'http';
-import { ODataError } from '../errors';
+import { isODataError, ODataError } from '../errors';
 import type { ExpressLikeRequest } from './request';
 import { headersOf, splitUrl } from './request';
 import { sendResponse } from './response';
@@ -55,13 +57,14 @@ export function bodyParserErrorToOData(error: unknown, contentType: string | und
 
 /**
  * Express error middleware that answers the host's body-parser failures on the service's routes
- * as OData errors. Mount it on the same path as the service, after it:
+ * as OData errors, and an `ODataError` passed to `next(error)` as itself (its status, code,
+ * message and headers). Mount it on the same path as the service, after it:
  * `app.use('/odata', odata(...)); app.use('/odata', odataErrorHandler());`
  */
 export function odataErrorHandler(): ODataErrorHandler {
   // Four declared parameters: Express tells error middleware by the function's length.
   return function odataBodyParserErrors(error, request, response, next) {
-    const odataError = bodyParserErrorToOData(error, request.headers['content-type']);
+    const odataError = isODataError(error) ? error : bodyParserErrorToOData(error, request.headers['content-type']);
     if (odataError === undefined || response.headersSent) {
       next(error);
       return;

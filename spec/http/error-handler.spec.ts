@@ -5,7 +5,7 @@
 import express from 'express';
 import request from 'supertest';
 import { bodyParserErrorToOData } from '../../lib/http/error-handler';
-import { odataErrorHandler } from '../../lib';
+import { ODataError, odataErrorHandler } from '../../lib';
 import { startServer } from '../helpers/server';
 
 /** An error shaped as body-parser raises it (http-errors: `type`, `status`, `expose`). */
@@ -89,6 +89,24 @@ describe('odataErrorHandler', () => {
     try {
       expect((await request(server.url).get('/odata/x')).status).toBe(599);
       expect(seen).toEqual([thrown]);
+    } finally {
+      await server.close();
+    }
+  });
+
+  it.each([
+    ['XML by default', '', 'application/xml;charset=utf-8', '<m:code>FORBIDDEN</m:code>'],
+    ['JSON when asked', '?$format=json', 'application/json;charset=utf-8', '"code":"FORBIDDEN"'],
+  ])("answers an ODataError the host's middleware passes on as itself, headers included: %s", async (_format, query, contentType, code) => {
+    const app = express();
+    app.use('/odata', (_req, _res, next) => next(ODataError.fromCode('FORBIDDEN', { detail: 'Not yours.' }, { headers: { 'x-reason': 'policy' } })));
+    app.use('/odata', odataErrorHandler());
+    const server = await startServer(app);
+    try {
+      const response = await request(server.url).get(`/odata/Products${query}`);
+      expect([response.status, response.headers['content-type'], response.headers['x-reason']]).toEqual([403, contentType, 'policy']);
+      expect(response.text).toContain(code);
+      expect(response.text).toContain('Not yours.');
     } finally {
       await server.close();
     }

@@ -23,6 +23,8 @@ import {
   type OptionGroup,
   type ParsedOptions,
 } from './arguments';
+import { AUTH_OPTIONS, authenticationOf } from './auth/options';
+import { sessionOptions } from './auth/session';
 import { databaseArgument, loadSql, openDatabase, type OpenDatabase, type Sql } from './database';
 import { CliError, describeDatabaseError, oneLine, UsageError } from './errors';
 import { throwIfInterrupted, type CliIO } from './io';
@@ -51,10 +53,11 @@ export const SERVE_OPTIONS: readonly OptionGroup[] = [
       { name: 'host', kind: 'string', value: '<address>', help: 'The address to listen on (default 127.0.0.1; 0.0.0.0 for every interface).' },
       { name: 'path', kind: 'string', value: '<path>', help: "The service root's path (default /odata)." },
       { name: 'read-only', kind: 'boolean', help: 'Answer every write with 405 Method Not Allowed.' },
-      { name: 'csrf', kind: 'boolean', help: "Require SAP's X-CSRF-Token handshake for writes." },
+      { name: 'csrf', kind: 'boolean', help: "Require SAP's X-CSRF-Token handshake for writes (on with --auth basic)." },
     ],
   },
   { title: 'Paging and limits', options: LIMIT_OPTIONS },
+  { title: 'Authentication', options: AUTH_OPTIONS },
 ];
 
 /** serve's help text. */
@@ -166,6 +169,8 @@ export async function serve(options: ParsedOptions, io: CliIO): Promise<RunningS
   const path = (stringOption(options, 'path') ?? '/odata').replace(/\/+$/, '');
   if (path !== '' && !/^\/[^?#\s]*$/.test(path)) throw new UsageError(`serve: --path must start with / (got '${path}')`, 'serve');
   const choices = modelOptions('serve', options);
+  const authentication = authenticationOf('serve', options, io, host);
+  const session = sessionOptions(authentication.runsAsRoles);
 
   const sql = await loadSql();
   // The files first: a mistake in them is reported before any connection is made.
@@ -175,16 +180,17 @@ export async function serve(options: ParsedOptions, io: CliIO): Promise<RunningS
     const { model, mapping } = fromFiles ?? (await introspectDatabase('serve', open, options, choices, io));
     if (fromFiles !== undefined && metadataFile !== undefined) await checkModelFits(open, model, mapping, { metadata: metadataFile, mapping: mappingFile }, io);
     throwIfInterrupted(io);
-    const provider = new open.sql.SqlProvider({ model, db: open.db, mapping });
+    const provider = new open.sql.SqlProvider({ model, db: open.db, mapping, ...session });
     const middleware = odata({
       model,
       provider: options['read-only'] === true ? readOnlyProvider(provider) : provider,
       ...(maxPageSize === undefined ? {} : { maxPageSize }),
       limits,
-      ...(options.csrf === true ? { csrf: true } : {}),
+      ...(options.csrf === true || authentication.csrf ? { csrf: true } : {}),
       logger: (event: ServiceLogEvent) =>
         io.err(`${new Date().toISOString()} ${event.level} ${event.status} ${event.method} ${path}/${event.url}: ${oneLine(event.message)}`),
     });
+    const service = authentication.protect(middleware);
     const server = createServer((request: IncomingMessage & { baseUrl?: string }, response: ServerResponse) => {
       const started = process.hrtime.bigint();
       const url = request.url ?? '/';
@@ -203,7 +209,7 @@ export async function serve(options: ParsedOptions, io: CliIO): Promise<RunningS
       // What Express gives a mounted middleware: the mount path, and the URL below it.
       request.baseUrl = path;
       request.url = within === '' || within.startsWith('?') ? `/${within}` : within;
-      middleware(request, response, (error?: unknown) => {
+      service(request, response, (error?: unknown) => {
         io.err(`${new Date().toISOString()} error ${request.method ?? '-'} ${url}: ${oneLine(error)}`);
         if (!response.headersSent) response.writeHead(500, { 'content-type': 'text/plain; charset=utf-8' });
         response.end();

@@ -81,6 +81,12 @@ export const ERROR_CODES = define({
   TUNNELING_INVALID: { status: 400, message: '{detail}' },
   CSRF_TOKEN_REQUIRED: { status: 403, message: 'CSRF token validation failed.' },
 
+  // --- authentication (the command line's --auth; a host's own check may raise them too) ---
+  AUTH_REQUIRED: { status: 401, message: 'This service needs credentials: send them in the Authorization header.' },
+  AUTH_INVALID: { status: 401, message: 'The credentials are not valid.' },
+  AUTH_NO_ROLE: { status: 403, message: 'The credentials name no role this service runs requests as.' },
+  AUTH_UNAVAILABLE: { status: 503, message: 'The credentials cannot be checked now (the keys that verify them cannot be fetched); retry later.' },
+
   // --- request bodies ---
   BODY_TOO_LARGE: { status: 413, message: 'The request body exceeds the limit of {limit} bytes.' },
   BODY_TIMEOUT: { status: 408, message: 'The request body did not arrive within {timeout} ms.' },

@@ -78,12 +78,27 @@ export type ParsedOptions = Readonly<Record<string, string | boolean | readonly 
 
 /** Parse `args` against the groups' options (and --help); no positional arguments. */
 export function parseOptions(command: string, args: readonly string[], groups: readonly OptionGroup[]): ParsedOptions {
+  return parse(command, args, groups, false).options;
+}
+
+/** Parse `args` against the groups' options (and --help), with positional arguments (`user add <file> <name>`). */
+export function parseArguments(command: string, args: readonly string[], groups: readonly OptionGroup[]): { options: ParsedOptions; positionals: string[] } {
+  return parse(command, args, groups, true);
+}
+
+function parse(
+  command: string,
+  args: readonly string[],
+  groups: readonly OptionGroup[],
+  allowPositionals: boolean,
+): { options: ParsedOptions; positionals: string[] } {
   const options: Record<string, { type: 'string' | 'boolean'; short?: string; multiple?: boolean }> = {};
   for (const spec of [...groups.flatMap((group) => group.options), HELP]) {
     options[spec.name] = { type: spec.kind, ...(spec.short === undefined ? {} : { short: spec.short }), ...(spec.multiple === true ? { multiple: true } : {}) };
   }
   try {
-    return parseArgs({ args: [...args], options, allowPositionals: false, strict: true }).values;
+    const { values, positionals } = parseArgs({ args: [...args], options, allowPositionals, strict: true });
+    return { options: values, positionals };
   } catch (error) {
     const message = messageOf(error).replace(/\.? ?This command does not take positional arguments/, '');
     throw new UsageError(`${command}: ${message.replace(/\.$/, '')}`, command);

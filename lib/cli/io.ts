@@ -10,6 +10,8 @@ export interface CliIO {
   readonly cwd: string;
   /** The environment (DATABASE_URL stands in for --db). */
   readonly env: Readonly<Record<string, string | undefined>>;
+  /** Standard input, where `user add` reads a password (typed without echo at a terminal); none: nothing to read. */
+  readonly stdin?: NodeJS.ReadableStream & { readonly isTTY?: boolean; setRawMode?(raw: boolean): unknown };
   /**
    * Aborted when the user stops the process (Ctrl-C) before the command is done: the command
    * stops at its next step, writes nothing more and closes the database (the reason is the signal).

@@ -18,6 +18,10 @@ async function main(): Promise<void> {
     err: (line: string) => process.stderr.write(`${line}\n`),
     cwd: process.cwd(),
     env: process.env,
+    // A getter: process.stdin is made on first use, and only `user add` reads it.
+    get stdin() {
+      return process.stdin;
+    },
     signal: interrupt.signal,
   };
   let service: RunningService | undefined = undefined;

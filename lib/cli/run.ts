@@ -5,7 +5,8 @@
  */
 import { readFileSync } from 'fs';
 import { join } from 'path';
-import { parseOptions, type OptionGroup } from './arguments';
+import { parseArguments, parseOptions, type OptionGroup } from './arguments';
+import { USER_HELP, USER_OPTIONS, userCommand } from './auth/user-command';
 import { CliError, InterruptedError, oneLine, UsageError } from './errors';
 import { INTROSPECT_HELP, INTROSPECT_OPTIONS, introspectCommand } from './introspect-command';
 import type { CliIO } from './io';
@@ -17,7 +18,9 @@ export type CommandOutcome = { readonly kind: 'exit'; readonly code: number } | 
 interface Command {
   readonly help: string;
   readonly options: readonly OptionGroup[];
-  run(options: ReturnType<typeof parseOptions>, io: CliIO): Promise<CommandOutcome>;
+  /** Takes positional arguments (`user add <file> <name>`); the others take options only. */
+  readonly positionals?: true;
+  run(options: ReturnType<typeof parseOptions>, io: CliIO, positionals: readonly string[]): Promise<CommandOutcome>;
 }
 
 const COMMANDS: Readonly<Record<string, Command>> = {
@@ -30,6 +33,12 @@ const COMMANDS: Readonly<Record<string, Command>> = {
     help: INTROSPECT_HELP,
     options: INTROSPECT_OPTIONS,
     run: async (options, io) => ({ kind: 'exit', code: await introspectCommand(options, io) }),
+  },
+  user: {
+    help: USER_HELP,
+    options: USER_OPTIONS,
+    positionals: true,
+    run: async (options, io, positionals) => ({ kind: 'exit', code: await userCommand(options, positionals, io) }),
   },
 };
 
@@ -48,6 +57,8 @@ Commands:
               metadata.xml and mapping.json.
   introspect  Write a database's model (metadata.xml) and mapping (mapping.json), to edit
               and serve.
+  user add    Add a user to the users file of serve --auth basic (the password from
+              standard input).
   help [cmd]  Show the help of a command.
 
 Options:
@@ -58,6 +69,9 @@ Run 'express-odata-v2 <command> --help' for a command's options. Quick start:
   express-odata-v2 serve --db postgres://user:password@localhost:5432/mydb`;
 
 const exit = (code: number): CommandOutcome => ({ kind: 'exit', code });
+
+/** `serve, introspect or user`. */
+const COMMAND_NAMES = ((names) => `${names.slice(0, -1).join(', ')} or ${names[names.length - 1]}`)(Object.keys(COMMANDS));
 
 /** Run a command line (`args` without node and the script); failures are one line on `io.err`. */
 export async function runCommand(args: readonly string[], io: CliIO): Promise<CommandOutcome> {
@@ -76,20 +90,20 @@ export async function runCommand(args: readonly string[], io: CliIO): Promise<Co
   }
   if (name === 'help') {
     const topic = rest[0] === undefined ? undefined : COMMANDS[rest[0]];
-    if (rest[0] !== undefined && topic === undefined)
-      return usage(new UsageError(`help: unknown command '${rest[0]}' (expected ${Object.keys(COMMANDS).join(' or ')})`), io);
+    if (rest[0] !== undefined && topic === undefined) return usage(new UsageError(`help: unknown command '${rest[0]}' (expected ${COMMAND_NAMES})`), io);
     io.out(topic?.help ?? MAIN_HELP);
     return exit(0);
   }
   const command = Object.hasOwn(COMMANDS, name) ? COMMANDS[name] : undefined;
-  if (command === undefined) return usage(new UsageError(`unknown command '${name}' (expected ${Object.keys(COMMANDS).join(' or ')})`), io);
+  if (command === undefined) return usage(new UsageError(`unknown command '${name}' (expected ${COMMAND_NAMES})`), io);
   try {
-    const options = parseOptions(name, rest, command.options);
+    const { options, positionals } =
+      command.positionals === true ? parseArguments(name, rest, command.options) : { options: parseOptions(name, rest, command.options), positionals: [] };
     if (options.help === true) {
       io.out(command.help);
       return exit(0);
     }
-    return await command.run(options, io);
+    return await command.run(options, io, positionals);
   } catch (error) {
     if (error instanceof UsageError) return usage(error, io);
     if (error instanceof InterruptedError) {

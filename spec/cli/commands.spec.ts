@@ -119,6 +119,17 @@ describe('help', () => {
         '--max-changeset-operations',
         '--provider-timeout',
         '--body-timeout',
+        '--auth',
+        '--users',
+        '--jwt-secret-file',
+        '--jwt-public-key-file',
+        '--jwt-jwks-url',
+        '--jwt-audience',
+        '--jwt-issuer',
+        '--role-claim',
+        '--default-role',
+        '--anonymous-role',
+        '--allow-anonymous',
         '--help',
       ],
     ],
@@ -155,8 +166,8 @@ describe('help', () => {
 
 describe('mistakes in the arguments: one line on stderr, exit code 2', () => {
   it.each([
-    [['srve'], "unknown command 'srve' (expected serve or introspect). See 'express-odata-v2 --help'."],
-    [['help', 'nope'], "help: unknown command 'nope' (expected serve or introspect). See 'express-odata-v2 --help'."],
+    [['srve'], "unknown command 'srve' (expected serve, introspect or user). See 'express-odata-v2 --help'."],
+    [['help', 'nope'], "help: unknown command 'nope' (expected serve, introspect or user). See 'express-odata-v2 --help'."],
     [['serve', '--prot', '80'], "serve: Unknown option '--prot'. See 'express-odata-v2 serve --help'."],
     [['serve', '--db'], "serve: Option '--db <value>' argument missing. See 'express-odata-v2 serve --help'."],
     [['serve', '--db', 'x', 'extra'], "serve: Unexpected argument 'extra'. See 'express-odata-v2 serve --help'."],

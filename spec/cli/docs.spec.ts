@@ -1,20 +1,22 @@
 /**
  * The command lines the docs show are command lines the executable takes: every
  * `express-odata-v2 ...` line in a ```sh fence of README.md and docs/*.md names a command and
- * options its option table has, with a database (--db or DATABASE_URL); and docs/command-line.md
- * documents every option of both commands in its tables, and each limit option with the limit it
- * sets and that limit's default; the container of docs/deployment.md runs `serve` on 0.0.0.0.
+ * options its option table has, with a database (--db or DATABASE_URL) for serve and introspect,
+ * and `user add <file> <name>` for user; and docs/command-line.md documents every option of the
+ * commands in its tables, and each limit option with the limit it sets and that limit's default;
+ * the container of docs/deployment.md runs `serve` on 0.0.0.0.
  */
 import { readdirSync, readFileSync } from 'fs';
 import { join, resolve } from 'path';
-import { parseOptions, type OptionGroup } from '../../lib/cli/arguments';
+import { parseArguments, parseOptions, type OptionGroup } from '../../lib/cli/arguments';
+import { USER_OPTIONS } from '../../lib/cli/auth/user-command';
 import { INTROSPECT_OPTIONS } from '../../lib/cli/introspect-command';
 import { LIMIT_OPTIONS, serviceBounds } from '../../lib/cli/limits';
 import { SERVE_OPTIONS } from '../../lib/cli/serve';
 import { DEFAULT_LIMITS } from '../../lib/options';
 
 const ROOT = resolve(__dirname, '..', '..');
-const COMMANDS: Readonly<Record<string, readonly OptionGroup[]>> = { serve: SERVE_OPTIONS, introspect: INTROSPECT_OPTIONS };
+const COMMANDS: Readonly<Record<string, readonly OptionGroup[]>> = { serve: SERVE_OPTIONS, introspect: INTROSPECT_OPTIONS, user: USER_OPTIONS };
 
 /** `file:line` and the command line of every `express-odata-v2` line in a sh fence. */
 function documentedCommandLines(): { where: string; line: string }[] {
@@ -52,11 +54,16 @@ it.each(lines.map(({ where, line }) => [where, line]))('%s: %s', (_, line) => {
   const [command, ...args] = words.slice(at + 1);
   const groups = COMMANDS[command];
   expect(groups).toBeDefined();
+  if (command === 'user') {
+    const { options, positionals } = parseArguments(command, args, groups);
+    expect([positionals.length, positionals[0], typeof options.role]).toEqual([3, 'add', 'string']);
+    return;
+  }
   const options = parseOptions(command, args, groups);
   expect(options.db !== undefined || environment.some((word) => word.startsWith('DATABASE_URL='))).toBe(true);
 });
 
-it('documents every option of serve and introspect in docs/command-line.md', () => {
+it('documents every option of serve, introspect and user in docs/command-line.md', () => {
   const text = readFileSync(join(ROOT, 'docs', 'command-line.md'), 'utf8');
   // The first cell of each table row that starts with an option (`| \`--db <url\|folder>\` |`).
   const firstCells = text.split('\n').flatMap((row) => (row.startsWith('| `-') ? [row.split(' | ')[0]] : []));

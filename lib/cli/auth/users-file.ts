@@ -51,9 +51,9 @@ export function readUsersFile(text: string, file: string): ReadonlyMap<string, S
     const [rawName, role, hashText] = fields;
     const name = rawName.normalize('NFC');
     const nameProblem = userNameProblem(name);
-    if (nameProblem !== undefined) throw problem(`the user name ${nameProblem}`);
+    if (nameProblem !== undefined) throw problem(`the user name cannot be used: ${nameProblem}`);
     const roleProblem = roleNameProblem(role);
-    if (roleProblem !== undefined) throw problem(`the role ${roleProblem}`);
+    if (roleProblem !== undefined) throw problem(`the role cannot be used: ${roleProblem}`);
     const hash = decodePasswordHash(hashText);
     if (typeof hash === 'string') throw problem(hash);
     if (users.has(name)) throw problem(`the user ${name} is there twice`);

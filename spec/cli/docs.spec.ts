@@ -76,7 +76,8 @@ it('documents every option of serve, introspect and user in docs/command-line.md
 
 it("lists each limit option in docs/command-line.md's paging and limits table, with the limit it sets and the library's default", () => {
   const text = readFileSync(join(ROOT, 'docs', 'command-line.md'), 'utf8');
-  const section = text.slice(text.indexOf('### Paging and limits'), text.indexOf('## Edit the model'));
+  const start = text.indexOf('### Paging and limits');
+  const section = text.slice(start, text.indexOf('\n## ', start));
   const rows = section.split('\n').flatMap((row) => {
     const match = /^\| `--([\w-]+) <\w+>` \| `(\w+)` \| (\w+) \|/.exec(row);
     return match === null ? [] : [{ option: match[1], limit: match[2], documented: match[3] }];
@@ -89,17 +90,24 @@ it("lists each limit option in docs/command-line.md's paging and limits table, w
   }
 });
 
-it("runs the documented container's command line on 0.0.0.0, with the docker run line's options and DATABASE_URL", () => {
+it("runs the documented container's command lines on 0.0.0.0, with each docker run line's options and DATABASE_URL", () => {
   const text = readFileSync(join(ROOT, 'docs', 'deployment.md'), 'utf8');
   const dockerfile = /```dockerfile\n([\s\S]*?)```/.exec(text)?.[1] ?? '';
   const entrypoint = /^ENTRYPOINT (\[.*\])$/m.exec(dockerfile)?.[1];
   const [executable, command, ...args] = JSON.parse(entrypoint ?? '[]') as string[];
   expect([executable, command]).toEqual(['node_modules/.bin/express-odata-v2', 'serve']);
-  const run = /^docker run .*$/m.exec(text)?.[0] ?? '';
-  const words = run.split(/\s+/);
   const image = /^docker build -t (\S+) \.$/m.exec(text)?.[1] ?? '(no image)';
-  expect(words).toContain(image);
-  expect(words.some((word) => word.startsWith('DATABASE_URL='))).toBe(true);
-  const options = parseOptions('serve', [...args, ...words.slice(words.indexOf(image) + 1)], SERVE_OPTIONS);
-  expect([options.host, options['read-only']]).toEqual(['0.0.0.0', true]);
+  const runs = text.match(/^docker run .*$/gm) ?? [];
+  const served = runs.map((run) => {
+    const words = run.split(/\s+/);
+    expect(words).toContain(image);
+    expect(words.some((word) => word.startsWith('DATABASE_URL='))).toBe(true);
+    const options = parseOptions('serve', [...args, ...words.slice(words.indexOf(image) + 1)], SERVE_OPTIONS);
+    return [options.host, options['read-only'] ?? false, options['allow-anonymous'] ?? false, options.auth];
+  });
+  // Beyond loopback: --allow-anonymous behind a proxy that authenticates, or --auth.
+  expect(served).toEqual([
+    ['0.0.0.0', true, true, undefined],
+    ['0.0.0.0', false, false, 'jwt'],
+  ]);
 });

@@ -4,6 +4,8 @@
  * its line but never showing a hash.
  */
 import crypto from 'crypto';
+import { readFileSync } from 'fs';
+import { join } from 'path';
 import { decodePasswordHash, hashPassword, verifyPassword } from '../../../lib/cli/auth/password-hash';
 import { readUsersFile } from '../../../lib/cli/auth/users-file';
 
@@ -100,4 +102,12 @@ describe('readUsersFile', () => {
       'users.txt line 2: the user Zoë is there twice.',
     );
   });
+});
+
+it('reads the users file docs/command-line.md shows, whose password it names', async () => {
+  const docs = readFileSync(join(__dirname, '..', '..', '..', 'docs', 'command-line.md'), 'utf8');
+  const example = /```text\n(# express-odata-v2 users: [^\n]*\nada:[^\n]*\n)```/.exec(docs);
+  expect(example).not.toBeNull();
+  const ada = readUsersFile(example?.[1] ?? '', 'users.txt').get('ada');
+  expect([ada?.role, ada === undefined ? false : await verifyPassword('correct horse battery staple', ada.hash)]).toEqual(['reader', true]);
 });

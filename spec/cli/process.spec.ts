@@ -2,7 +2,8 @@
  * The built `express-odata-v2` executable in child processes, for what only a process shows:
  * refusals are one line on stderr with exit code 2 (arguments) or 1 (anything else) and never a
  * stack trace; `introspect` writes the files a user edits and `serve --metadata --mapping` serves
- * the edited model (--read-only: writes are 405); SIGTERM stops a service with exit code 0 and the port released.
+ * the edited model (--read-only: writes are 405); SIGTERM stops a service with exit code 0 and the port released;
+ * `user add` reads the password piped to the process, and serve refuses a public address without --auth.
  * (serve.spec.ts covers the Northwind end to end and SIGINT.)
  */
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'fs';
@@ -61,6 +62,23 @@ it.each([
   },
   30_000,
 );
+
+it('user add reads the password piped to its standard input, and serve refuses a public address without --auth', async () => {
+  const added = await runCli(['user', 'add', 'process-users.txt', 'ada', '--role', 'reader'], work, 'correct horse battery\n');
+  expect(added).toEqual({ code: 0, signal: null, stdout: ['Added ada (role reader) in process-users.txt.'], stderr: [] });
+  expect(readFileSync(join(work, 'process-users.txt'), 'utf8')).toMatch(/\nada:reader:\$scrypt\$v=1\$ln=15,r=8,p=1\$[^$]{22}\$[^$]{43}\n$/);
+  const empty = await runCli(['user', 'add', 'process-users.txt', 'bob', '--role', 'reader'], work);
+  expect(empty).toEqual({ code: 1, signal: null, stdout: [], stderr: ['express-odata-v2: The password is shorter than 8 characters; nothing was written.'] });
+  const refused = await runCli(['serve', '--db', 'shop', '--host', '0.0.0.0'], work);
+  expect(refused).toEqual({
+    code: 1,
+    signal: null,
+    stdout: [],
+    stderr: [
+      'express-odata-v2: serve: refusing to listen on 0.0.0.0 without authentication: anyone who reaches the port could read and change every table. Give --auth jwt or --auth basic, or --allow-anonymous when something in front authenticates.',
+    ],
+  });
+}, 30_000);
 
 it('introspects, serves the edited files read-only, and stops on SIGTERM with exit code 0 and the port released', async () => {
   const introspected = await runCli(['introspect', '--db', 'shop'], work);

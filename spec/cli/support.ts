@@ -50,10 +50,11 @@ export class CliProcess {
   private readonly child: ChildProcessWithoutNullStreams;
   private readonly listeners: (() => void)[] = [];
 
-  constructor(args: readonly string[], cwd: string) {
+  /** `input`: what the process reads on standard input (nothing by default). */
+  constructor(args: readonly string[], cwd: string, input?: string) {
     assertBuilt();
     this.child = spawn(process.execPath, [CLI, ...args], { cwd, stdio: ['pipe', 'pipe', 'pipe'], env: { ...process.env, NODE_OPTIONS: '' } });
-    this.child.stdin.end();
+    this.child.stdin.end(input);
     const collect = (into: string[]) => {
       let rest = '';
       return (chunk: Buffer): void => {
@@ -110,9 +111,9 @@ export class CliProcess {
   }
 }
 
-/** Run a command to its end. */
-export function runCli(args: readonly string[], cwd: string): Promise<CliResult> {
-  return new CliProcess(args, cwd).exited;
+/** Run a command to its end, with `input` on its standard input. */
+export function runCli(args: readonly string[], cwd: string, input?: string): Promise<CliResult> {
+  return new CliProcess(args, cwd, input).exited;
 }
 
 /** `serve` started: the process and the service root it printed. */

@@ -6,7 +6,7 @@
  */
 import { createHmac, randomBytes } from 'crypto';
 import type { Verdict } from './identity';
-import { decodePasswordHash, hashPassword, verifyPassword, type PasswordHash } from './password-hash';
+import { decodePasswordHash, hashPassword, verifyPassword } from './password-hash';
 import type { StoredUser } from './users-file';
 
 /** Verified credentials remembered at most (the oldest forgotten first). */
@@ -32,14 +32,15 @@ function decodeCredentials(credentials: string): { name: string; password: strin
 export function basicVerifier(users: ReadonlyMap<string, StoredUser>): (credentials: string) => Promise<Verdict> {
   const key = randomBytes(32);
   const remembered = new Map<string, Verdict>();
-  // Made on first use: the stand-in an unknown user's password is checked against.
-  let standIn: Promise<PasswordHash> | undefined;
-  const standInHash = (): Promise<PasswordHash> =>
-    (standIn ??= hashPassword(randomBytes(16).toString('hex')).then((text) => {
-      const decoded = decodePasswordHash(text);
-      if (typeof decoded === 'string') throw new Error(decoded);
-      return decoded;
-    }));
+  // The stand-in an unknown user's password is checked against, made at once so that even the
+  // first unknown user costs one scrypt run, as a known user does.
+  const standIn = hashPassword(randomBytes(16).toString('hex')).then((text) => {
+    const decoded = decodePasswordHash(text);
+    if (typeof decoded === 'string') throw new Error(decoded);
+    return decoded;
+  });
+  // Awaited by the first unknown user; until then a failure must not be an unhandled rejection.
+  standIn.catch(() => undefined);
   return async (credentials) => {
     const fingerprint = createHmac('sha256', key).update(credentials).digest('base64');
     const known = remembered.get(fingerprint);
@@ -47,7 +48,7 @@ export function basicVerifier(users: ReadonlyMap<string, StoredUser>): (credenti
     const decoded = decodeCredentials(credentials);
     if (decoded === undefined) return { kind: 'invalid' };
     const user = users.get(decoded.name);
-    const valid = await verifyPassword(decoded.password, user?.hash ?? (await standInHash()));
+    const valid = await verifyPassword(decoded.password, user?.hash ?? (await standIn));
     if (user === undefined || !valid) return { kind: 'invalid' };
     const verdict: Verdict = { kind: 'admitted', identity: { role: user.role, claims: { sub: user.name, role: user.role } } };
     for (const oldest of remembered.keys()) {

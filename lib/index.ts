@@ -13,6 +13,9 @@ import { ERROR_CODES as CATALOGUE } from './errors';
 import type { ErrorCode, ErrorCodeDefinition } from './errors';
 export { ODataError, isODataError } from './errors';
 export type { ErrorCode, ErrorCodeDefinition, ODataErrorDetail, ODataErrorOptions } from './errors';
+// What a provider or a driver threw (the logger's `error`), read without running any of its code.
+export { describeCaught } from './util';
+export type { CaughtDescription } from './util';
 /**
  * The catalogue of every error code the service sends: HTTP status and message template. The same
  * object as in `lib/errors`, typed as a record so the API reference lists it as one table type.

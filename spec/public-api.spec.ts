@@ -47,6 +47,7 @@ const VALUES = [
   'createTransactionScope',
   'decodeETag',
   'defineModel',
+  'describeCaught',
   'describeKey',
   'encodeETag',
   'entityKey',
@@ -87,6 +88,7 @@ const VALUES = [
 
 const TYPES: Readonly<Record<string, readonly string[]>> = {
   'the middleware, its options and error handlers': [
+    'CaughtDescription',
     'ClientErrorListener',
     'Clock',
     'ErrorCode',

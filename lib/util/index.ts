@@ -6,3 +6,5 @@ export { memoByText } from './text-memo';
 export { isReadonlyArray } from './readonly-array';
 export { mapConcurrently, pause } from './concurrency';
 export type { Clock } from './clock';
+export { caughtProperty, describeCaught, isInstanceOf, ownDataKeys, ownDataProperty } from './caught';
+export type { CaughtDescription } from './caught';

@@ -23,6 +23,7 @@ import {
 import type { ODataServiceOptions } from './options';
 import type { ODataRequest, ODataResponse, RequestContext } from './protocol/message';
 import { createService, type Service } from './service';
+import { caughtProperty, isInstanceOf } from './util';
 
 /** The middleware `odata()` returns; mount it with `app.use('/odata', odata({...}))`. */
 export type ODataMiddleware = (request: ExpressLikeRequest, response: ServerResponse, next: (error?: unknown) => void) => void;
@@ -95,8 +96,8 @@ async function send(service: Service, request: ODataRequest, httpResponse: Serve
   try {
     await sendResponse(httpResponse, result);
   } catch (error) {
-    if (error instanceof ResponseCutOffError) {
-      service.reportCutOff(request, error.reason, httpResponse.statusCode);
+    if (isInstanceOf(error, ResponseCutOffError)) {
+      service.reportCutOff(request, caughtProperty(error, 'reason'), httpResponse.statusCode);
       return;
     }
     clearHeaders(httpResponse);

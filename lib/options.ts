@@ -4,7 +4,7 @@
  */
 import type { EdmModel } from './edm/model';
 import type { DataProvider } from './provider/types';
-import { systemClock } from './util';
+import { describeCaught, systemClock } from './util';
 import type { Clock } from './util';
 
 /** Every configurable limit. Bad input past a limit gets a 4xx, never unbounded work. */
@@ -70,7 +70,10 @@ export interface ServiceLogEvent {
   readonly message: string;
   /** The HTTP status the client got. */
   readonly status: number;
-  /** The thrown value (e.g. your database error). */
+  /**
+   * The thrown value (e.g. your database error), as it was thrown: it may be anything, a Proxy or
+   * an object whose getters throw included. Read it with `describeCaught(error)`, which never throws.
+   */
   readonly error: unknown;
   /** The request method (after tunneling). */
   readonly method: string;
@@ -148,7 +151,27 @@ export const DEFAULT_LIMITS: ServiceLimits = Object.freeze({
 });
 
 function defaultLogger(event: ServiceLogEvent): void {
-  console.error(`[express-odata-v2] ${event.status} ${event.method} ${event.url}: ${event.message}`, event.error);
+  const line = `[express-odata-v2] ${event.status} ${event.method} ${event.url}: ${event.message}`;
+  try {
+    console.error(line, event.error);
+  } catch {
+    // util.inspect reads Symbol.toStringTag and inspect.custom, getters that a thrown object can make throw.
+    console.error(line, describeCaught(event.error).summary);
+  }
+}
+
+/**
+ * The logger, made total: it runs while an error response is being made, and a logger that throws
+ * must not leave that request without an answer. What it failed to log is lost with it.
+ */
+function neverThrowing(logger: (event: ServiceLogEvent) => void): (event: ServiceLogEvent) => void {
+  return (event) => {
+    try {
+      logger(event);
+    } catch {
+      // Nothing is left to report it to.
+    }
+  };
 }
 
 function assertPositiveInteger(name: string, value: number | undefined): void {
@@ -182,7 +205,7 @@ export function resolveOptions(options: ODataServiceOptions): ResolvedOptions {
     pageSizes,
     limits,
     debug: options.debug === true,
-    logger: options.logger ?? defaultLogger,
+    logger: neverThrowing(options.logger ?? defaultLogger),
     requireIfMatch: options.requireIfMatch !== false,
     now: options.now ?? systemClock,
     search: options.search !== false,

@@ -33,6 +33,7 @@ import type { ResponseFormat } from './protocol';
 import type { ODataRequest, ODataResponse } from './protocol/message';
 import type { HandlerOutcome } from './result';
 import { parseQueryOptions, parseResourcePath } from './uri';
+import { describeCaught } from './util';
 import type { QueryOptions, ResourcePath, ServicePath } from './uri/types';
 
 /** A built service: one per `odata(...)` call. */
@@ -171,7 +172,7 @@ export function createService(input: ODataServiceOptions): Service {
     if (error.status >= 500) {
       options.logger({
         level: 'error',
-        message: error.cause instanceof Error ? error.cause.message : error.message,
+        message: error.cause === undefined ? error.message : messageOf(error.cause),
         status: error.status,
         error: error.cause ?? error,
         method: request.method,
@@ -196,7 +197,7 @@ export function createService(input: ODataServiceOptions): Service {
     const known = isODataError(reason) && reason.status < 500;
     options.logger({
       level: known ? 'warn' : 'error',
-      message: `The response was cut off after its headers were sent: ${reason instanceof Error ? reason.message : String(reason)}`,
+      message: `The response was cut off after its headers were sent: ${messageOf(reason)}`,
       status,
       error: reason,
       method: request.method,
@@ -204,6 +205,12 @@ export function createService(input: ODataServiceOptions): Service {
     });
   }
   return Object.freeze({ options, handle, fail, reportCutOff });
+}
+
+/** A caught value's message for the logger (its summary when it has none), read without trusting it. */
+function messageOf(caught: unknown): string {
+  const described = describeCaught(caught);
+  return described.message ?? described.summary;
 }
 
 /** True for a feed or entry that expands navigation properties: its writing is counted against maxExpandedEntities. */

@@ -1,8 +1,10 @@
 /**
  * The command line's failures as one line each: what went wrong, in words a user can act on,
  * never a stack trace. A usage error (exit 2) points to `--help`; every other failure exits 1.
- * Database errors are recognised by their driver codes and SQLSTATEs.
+ * Database errors are recognised by their driver codes and SQLSTATEs. Every caught value is read
+ * through describeCaught: it may be anything, and describing it must not throw.
  */
+import { describeCaught } from '../util';
 
 /** A mistake in the arguments: exit code 2, with a pointer to the command's help. */
 export class UsageError extends Error {
@@ -36,28 +38,24 @@ export class InterruptedError extends Error {
   }
 }
 
-const text = (value: unknown): string | undefined => (typeof value === 'string' ? value : undefined);
-
 /**
- * An error's message. Read as a field, not through `instanceof Error`: errors made in another
- * realm (a VM context, a worker) are not instances of this realm's Error.
+ * An error's message, else what it is. Read as a field, not through `instanceof Error`: errors
+ * made in another realm (a VM context, a worker) are not instances of this realm's Error.
  */
 export function messageOf(error: unknown): string {
-  return text(field(error, 'message')) ?? String(error);
+  const described = describeCaught(error);
+  return described.message ?? described.summary;
 }
 
-/** A field of an error object (driver errors carry code, errno, host...). */
-function field(error: unknown, name: string): unknown {
-  return typeof error === 'object' && error !== null ? (error as Record<string, unknown>)[name] : undefined;
-}
-
-/** The error and its causes, outermost first (drivers and Kysely wrap each other). */
-function chain(error: unknown): unknown[] {
-  const errors: unknown[] = [];
-  for (let current = error; current !== undefined && current !== null && errors.length < 10; current = field(current, 'cause')) {
-    errors.push(current);
-    const nested = field(current, 'errors'); // AggregateError: one per address tried (IPv4 and IPv6)
-    if (Array.isArray(nested) && nested.length > 0) errors.push(...(nested as readonly unknown[]));
+/** The error and its causes, outermost first (drivers and Kysely wrap each other), each described once. */
+function chain(error: unknown): ReturnType<typeof describeCaught>[] {
+  const errors: ReturnType<typeof describeCaught>[] = [];
+  for (let current = error; current !== undefined && current !== null && errors.length < 10;) {
+    const described = describeCaught(current);
+    errors.push(described);
+    // AggregateError: one per address tried (IPv4 and IPv6).
+    errors.push(...described.errors.map(describeCaught));
+    current = described.cause;
   }
   return errors;
 }
@@ -75,8 +73,8 @@ export function describeUrl(url: string): string {
 /** The one line for a failure to reach or use the database at `where`. */
 export function describeDatabaseError(error: unknown, where: string): string {
   for (const cause of chain(error)) {
-    const code = text(field(cause, 'code'));
-    const message = messageOf(cause);
+    const code = cause.code;
+    const message = cause.message ?? cause.summary;
     switch (code) {
       case 'ECONNREFUSED':
         return `Cannot connect to ${where}: connection refused (is the server running, on that host and port?).`;
@@ -101,7 +99,7 @@ export function describeDatabaseError(error: unknown, where: string): string {
       default:
         break;
     }
-    if (field(cause, 'name') === 'SqlAcquireTimeoutError') return `${where} did not answer in time: ${message}`;
+    if (cause.name === 'SqlAcquireTimeoutError') return `${where} did not answer in time: ${message}`;
   }
   return `${where}: ${messageOf(error)}`;
 }

@@ -7,6 +7,7 @@ import { readFileSync } from 'fs';
 import { join } from 'path';
 import { parseArguments, parseOptions, type OptionGroup } from './arguments';
 import { USER_HELP, USER_OPTIONS, userCommand } from './auth/user-command';
+import { isInstanceOf } from '../util';
 import { CliError, InterruptedError, oneLine, UsageError } from './errors';
 import { INTROSPECT_HELP, INTROSPECT_OPTIONS, introspectCommand } from './introspect-command';
 import type { CliIO } from './io';
@@ -105,12 +106,12 @@ export async function runCommand(args: readonly string[], io: CliIO): Promise<Co
     }
     return await command.run(options, io, positionals);
   } catch (error) {
-    if (error instanceof UsageError) return usage(error, io);
-    if (error instanceof InterruptedError) {
+    if (isInstanceOf(error, UsageError)) return usage(error, io);
+    if (isInstanceOf(error, InterruptedError)) {
       io.err(`express-odata-v2: ${error.message}; nothing was written.`);
       return exit(error.exitCode);
     }
-    io.err(`express-odata-v2: ${error instanceof CliError ? error.message : oneLine(error)}`);
+    io.err(`express-odata-v2: ${isInstanceOf(error, CliError) ? error.message : oneLine(error)}`);
     return exit(1);
   }
 }

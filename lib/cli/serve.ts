@@ -26,7 +26,8 @@ import {
 import { AUTH_OPTIONS, authenticationOf } from './auth/options';
 import { sessionOptions } from './auth/session';
 import { databaseArgument, loadSql, openDatabase, type OpenDatabase, type Sql } from './database';
-import { CliError, describeDatabaseError, oneLine, UsageError } from './errors';
+import { caughtProperty, describeCaught, isInstanceOf } from '../util';
+import { CliError, describeDatabaseError, messageOf, oneLine, UsageError } from './errors';
 import { throwIfInterrupted, type CliIO } from './io';
 import { LIMIT_OPTIONS, serviceBounds } from './limits';
 import { checkModelFits } from './model-fit';
@@ -86,7 +87,7 @@ function readText(file: string, cwd: string): string {
   try {
     return readFileSync(resolve(cwd, file), 'utf8');
   } catch (error) {
-    const code = typeof error === 'object' && error !== null ? (error as { code?: unknown }).code : undefined;
+    const { code } = describeCaught(error);
     throw new CliError(`Cannot read ${file}: ${code === 'ENOENT' ? 'no such file' : code === 'EISDIR' ? 'it is a folder' : oneLine(error)}.`, { cause: error });
   }
 }
@@ -97,7 +98,7 @@ function modelFromFiles(sql: Sql, metadataFile: string, mappingFile: string | un
   try {
     model = loadEdmx(readText(metadataFile, cwd));
   } catch (error) {
-    if (error instanceof CliError) throw error;
+    if (isInstanceOf(error, CliError)) throw error;
     throw new CliError(`${metadataFile} is not a model this library can serve: ${oneLine(error)}`, { cause: error });
   }
   if (mappingFile === undefined) {
@@ -111,7 +112,7 @@ function modelFromFiles(sql: Sql, metadataFile: string, mappingFile: string | un
   try {
     json = JSON.parse(readText(mappingFile, cwd));
   } catch (error) {
-    if (error instanceof CliError) throw error;
+    if (isInstanceOf(error, CliError)) throw error;
     throw new CliError(`${mappingFile} is not JSON: ${oneLine(error)}`, { cause: error });
   }
   try {
@@ -123,10 +124,9 @@ function modelFromFiles(sql: Sql, metadataFile: string, mappingFile: string | un
 
 /** A mapping error's problems on one line (the first five, and how many more). */
 function problemsOf(error: unknown): string {
-  const problems =
-    typeof error === 'object' && error !== null && Array.isArray((error as { problems?: unknown }).problems)
-      ? (error as { problems: unknown[] }).problems.map(String)
-      : [oneLine(error)];
+  // SqlMappingError's list of problems (a duck-typed read: the class comes with the lazily loaded SQL module).
+  const listed = caughtProperty(error, 'problems');
+  const problems = Array.isArray(listed) ? listed.map((problem) => messageOf(problem)) : [oneLine(error)];
   const shown = problems.slice(0, 5).join(' ');
   return problems.length > 5 ? `${shown} (and ${problems.length - 5} more)` : shown;
 }
@@ -266,12 +266,12 @@ export async function introspectDatabase(
       ...(annotations === undefined ? {} : { annotations }),
     });
   } catch (error) {
-    if (error instanceof open.sql.SqlIntrospectionError) {
+    if (isInstanceOf(error, open.sql.SqlIntrospectionError)) {
       for (const warning of error.warnings) io.err(`warning: ${warning.message}`);
       throw new CliError(error.message, { cause: error });
     }
-    if (error instanceof TypeError && error.message.startsWith('introspect:'))
-      throw new UsageError(error.message.replace(/^introspect: /, `${command}: `), command);
+    const message = messageOf(error);
+    if (isInstanceOf(error, TypeError) && message.startsWith('introspect:')) throw new UsageError(message.replace(/^introspect: /, `${command}: `), command);
     throw new CliError(describeDatabaseError(error, open.where), { cause: error });
   }
   // Stopped while the database was read: no warnings about a model nobody will use.

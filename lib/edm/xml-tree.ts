@@ -6,6 +6,7 @@
  */
 import { SaxesParser, type SaxesTagNS } from 'saxes';
 import { isODataError, ODataError } from '../errors';
+import { describeCaught } from '../util';
 import { XMLNS_NAMESPACE } from './namespaces';
 
 /** An attribute with its resolved namespace (`''` for an unprefixed one). */
@@ -88,7 +89,8 @@ export function parseXmlTree(xml: string): XmlElement {
     parser.write(xml.charCodeAt(0) === 0xfeff ? xml.slice(1) : xml).close();
   } catch (error) {
     if (isODataError(error)) throw error;
-    const detail = error instanceof Error ? error.message : String(error);
+    const described = describeCaught(error);
+    const detail = described.message ?? described.summary;
     throw ODataError.fromCode('EDMX_SYNTAX', { detail }, { cause: error });
   }
   if (root === undefined) throw ODataError.fromCode('EDMX_SYNTAX', { detail: 'the document has no root element' });

@@ -4,6 +4,13 @@
  */
 import { ERROR_CODES, type ErrorCode, formatMessage } from './codes';
 
+/**
+ * Every ODataError the constructor made. `isODataError` asks this set instead of `instanceof`: a
+ * WeakSet lookup runs no code of the value (a thrown Proxy's `getPrototypeOf` trap can throw, or
+ * claim ODataError's prototype for an object that is none).
+ */
+const constructed = new WeakSet<object>();
+
 /** A detail a provider attaches to an error; clients such as SAPUI5 show them (`innererror.errordetails`). */
 export interface ODataErrorDetail {
   /** A code for this detail. */
@@ -58,6 +65,7 @@ export class ODataError extends Error {
     this.details = options.details ?? [];
     // Non-enumerable so that a careless JSON.stringify never ships the cause to a client.
     Object.defineProperty(this, 'cause', { value: options.cause, enumerable: false, writable: false });
+    constructed.add(this);
   }
 
   /** Build an error from the catalogue: `ODataError.fromCode('ENTITY_NOT_FOUND', { key: '(1)', entitySet: 'Products' })`. */
@@ -72,7 +80,7 @@ export class ODataError extends Error {
   }
 }
 
-/** Narrow an unknown thrown value. */
+/** Narrow an unknown thrown value: true for an error made by ODataError's constructor (a subclass's included), without running any code of the value. */
 export function isODataError(value: unknown): value is ODataError {
-  return value instanceof ODataError;
+  return typeof value === 'object' && value !== null && constructed.has(value);
 }

@@ -8,6 +8,7 @@
  */
 import type { ODataError, ODataErrorDetail } from '../errors';
 import type { ErrorFormat } from '../protocol/negotiate';
+import { describeCaught } from '../util';
 import { MESSAGE_LANG, METADATA_NS, XML_DECLARATION } from './names';
 import { escapeXmlText } from './xml/escape';
 
@@ -33,21 +34,27 @@ interface ExceptionInfo {
 /** Causes followed at most (a cycle or a runaway chain stops here). */
 const MAX_CAUSE_DEPTH = 8;
 
+/** A thrown object that is not an error, as JSON (debug output only; guarded: its getters and a Proxy's traps may throw). */
+function dataText(value: unknown): string | undefined {
+  if (typeof value !== 'object') return undefined;
+  try {
+    return JSON.stringify(value);
+  } catch {
+    return undefined;
+  }
+}
+
+/** The exception and its causes, read through describeCaught (a thrown value may be a Proxy whose every trap throws). */
 function describeException(value: unknown, seen: Set<unknown>): ExceptionInfo | undefined {
   if (value === undefined || value === null || seen.has(value) || seen.size >= MAX_CAUSE_DEPTH) return undefined;
   seen.add(value);
-  if (value instanceof Error) {
-    return { message: value.message, type: value.name, stacktrace: value.stack ?? '', inner: describeException(value.cause, seen) };
-  }
-  let message: string;
-  try {
-    // String() only for what JSON cannot write (undefined, functions, symbols), never a plain object.
-    // eslint-disable-next-line @typescript-eslint/no-base-to-string -- see the line above
-    message = typeof value === 'string' ? value : (JSON.stringify(value) ?? String(value));
-  } catch {
-    message = Object.prototype.toString.call(value);
-  }
-  return { message, type: typeof value, stacktrace: '', inner: undefined };
+  const described = describeCaught(value);
+  return {
+    message: described.message ?? dataText(value) ?? described.summary,
+    type: described.name,
+    stacktrace: described.stack ?? '',
+    inner: describeException(described.cause, seen),
+  };
 }
 
 /** Write an error body in XML or verbose JSON. */

@@ -6,6 +6,7 @@ import Busboy from 'busboy';
 import { Readable } from 'stream';
 import { ODataError } from '../errors';
 import type { MediaContent } from '../provider/types';
+import { describeCaught } from '../util';
 
 export function readFormUpload(body: Buffer, contentType: string): Promise<MediaContent> {
   return new Promise((resolve, reject) => {
@@ -13,7 +14,7 @@ export function readFormUpload(body: Buffer, contentType: string): Promise<Media
     try {
       parser = Busboy({ headers: { 'content-type': contentType }, limits: { files: 1, fields: 20 } });
     } catch (error) {
-      reject(ODataError.fromCode('BODY_SYNTAX', { format: 'multipart/form-data', detail: error instanceof Error ? error.message : 'unreadable' }));
+      reject(ODataError.fromCode('BODY_SYNTAX', { format: 'multipart/form-data', detail: describeCaught(error).message ?? 'unreadable' }));
       return;
     }
     let found: MediaContent | undefined;
@@ -29,7 +30,7 @@ export function readFormUpload(body: Buffer, contentType: string): Promise<Media
       });
     });
     parser.on('error', (error: unknown) =>
-      reject(ODataError.fromCode('BODY_SYNTAX', { format: 'multipart/form-data', detail: error instanceof Error ? error.message : 'unreadable' })),
+      reject(ODataError.fromCode('BODY_SYNTAX', { format: 'multipart/form-data', detail: describeCaught(error).message ?? 'unreadable' })),
     );
     parser.on('close', () => {
       if (found === undefined) reject(ODataError.fromCode('BODY_INVALID', { detail: 'the form has no file field' }));

@@ -10,6 +10,7 @@ import { parseRequestLine } from '../batch';
 import { readHeaderText } from '../batch/headers';
 import { ODataError } from '../errors';
 import type { ODataResponse } from '../protocol/message';
+import { caughtProperty, describeCaught } from '../util';
 import { splitUrl } from './request';
 import { standaloneErrorResponse } from './error-response';
 
@@ -35,9 +36,9 @@ const MAX_HEAD_BYTES = 16 * 1024;
  */
 export function odataClientErrorHandler(): ClientErrorListener {
   return (error, socket) => {
-    const code = (error as NodeJS.ErrnoException).code;
+    const { code } = describeCaught(error);
     if (socket.writable && socket.bytesWritten === 0) {
-      const answer = code === 'HPE_INVALID_METHOD' ? notImplemented((error as { rawPacket?: unknown }).rawPacket) : undefined;
+      const answer = code === 'HPE_INVALID_METHOD' ? notImplemented(caughtProperty(error, 'rawPacket')) : undefined;
       socket.write(answer ?? NODE_DEFAULTS[code ?? ''] ?? BAD_REQUEST);
     }
     socket.destroy(error);

@@ -9,6 +9,7 @@
  */
 import type { ServerResponse } from 'http';
 import { isODataError, ODataError } from '../errors';
+import { caughtProperty } from '../util';
 import type { ExpressLikeRequest } from './request';
 import { headersOf, splitUrl } from './request';
 import { sendResponse } from './response';
@@ -17,17 +18,22 @@ import { standaloneErrorResponse } from './error-response';
 /** Express error middleware (four parameters, so Express calls it with the error). */
 export type ODataErrorHandler = (error: unknown, request: ExpressLikeRequest, response: ServerResponse, next: (error?: unknown) => void) => void;
 
-/** The fields body-parser (Express 4 and 5) and raw-body put on the errors they raise (via http-errors). */
+/** The fields body-parser (Express 4 and 5) and raw-body put on the errors they raise (via http-errors), read once each. */
 interface BodyParserError {
   readonly type: string;
   readonly message: string;
-  readonly limit?: unknown;
-  readonly charset?: unknown;
-  readonly encoding?: unknown;
+  readonly limit: unknown;
 }
 
-function isBodyParserError(error: unknown): error is BodyParserError {
-  return error instanceof Error && typeof (error as { type?: unknown }).type === 'string' && (error as { expose?: unknown }).expose === true;
+/**
+ * The fields of a body parser's error, or undefined for anything else. Read with caughtProperty:
+ * whatever another middleware passed to `next(error)` reaches this handler, a Proxy included.
+ */
+function bodyParserError(error: unknown): BodyParserError | undefined {
+  const type = caughtProperty(error, 'type');
+  const message = caughtProperty(error, 'message');
+  if (typeof type !== 'string' || typeof message !== 'string' || caughtProperty(error, 'expose') !== true) return undefined;
+  return { type, message, limit: caughtProperty(error, 'limit') };
 }
 
 /**
@@ -35,21 +41,22 @@ function isBodyParserError(error: unknown): error is BodyParserError {
  * body-parser documents are mapped; their messages are written for clients (`expose: true`).
  */
 export function bodyParserErrorToOData(error: unknown, contentType: string | undefined): ODataError | undefined {
-  if (!isBodyParserError(error)) return undefined;
-  switch (error.type) {
+  const parsed = bodyParserError(error);
+  if (parsed === undefined) return undefined;
+  switch (parsed.type) {
     case 'entity.too.large':
-      return ODataError.fromCode('BODY_TOO_LARGE', { limit: typeof error.limit === 'number' ? error.limit : 'the host' }, { cause: error });
+      return ODataError.fromCode('BODY_TOO_LARGE', { limit: typeof parsed.limit === 'number' ? parsed.limit : 'the host' }, { cause: error });
     case 'entity.parse.failed':
-      return ODataError.fromCode('BODY_SYNTAX', { format: 'JSON', detail: error.message }, { cause: error });
+      return ODataError.fromCode('BODY_SYNTAX', { format: 'JSON', detail: parsed.message }, { cause: error });
     case 'charset.unsupported':
     case 'encoding.unsupported':
-      return ODataError.fromCode('UNSUPPORTED_MEDIA_TYPE', { contentType: contentType ?? '(none)', detail: error.message }, { cause: error });
+      return ODataError.fromCode('UNSUPPORTED_MEDIA_TYPE', { contentType: contentType ?? '(none)', detail: parsed.message }, { cause: error });
     case 'request.size.invalid':
       return ODataError.fromCode('BAD_REQUEST', { detail: 'The request body is not as long as its Content-Length says.' }, { cause: error });
     case 'request.aborted':
       return ODataError.fromCode('BAD_REQUEST', { detail: 'The request was aborted before its body was read.' }, { cause: error });
     case 'parameters.too.many':
-      return ODataError.fromCode('BAD_REQUEST', { detail: error.message }, { cause: error });
+      return ODataError.fromCode('BAD_REQUEST', { detail: parsed.message }, { cause: error });
     default:
       return undefined;
   }

@@ -38,7 +38,9 @@ export async function sendResponse(response: ServerResponse, result: ODataRespon
     response.end();
   } catch (error) {
     if (!response.headersSent) throw error;
-    response.destroy(error instanceof Error ? error : new Error(String(error)));
+    // Without the closing tags the client sees a broken answer, never a short valid one. No error
+    // is passed on to the socket: the caller logs `error` (which may be anything a provider threw).
+    response.destroy();
     throw new ResponseCutOffError(error);
   }
 }

@@ -3,6 +3,7 @@
  * expression the SQL compiler will not translate, and the SQLSTATE codes a provider maps to OData
  * errors. None of these reaches a client as itself: the provider turns them into ODataErrors.
  */
+import { caughtProperty } from '../util';
 import type { IntrospectionWarning } from './introspect/types';
 
 /**
@@ -32,10 +33,9 @@ export const SQLSTATE = Object.freeze({
   queryCanceled: '57014',
 });
 
-/** The SQLSTATE of a driver error (`error.code`), or undefined for anything else. */
+/** The SQLSTATE of a driver error (`error.code`), or undefined for anything else (read without trusting the value). */
 export function sqlStateOf(error: unknown): string | undefined {
-  if (typeof error !== 'object' || error === null || !('code' in error)) return undefined;
-  const code = error.code;
+  const code = caughtProperty(error, 'code');
   return typeof code === 'string' && /^[0-9A-Z]{5}$/.test(code) ? code : undefined;
 }
 

@@ -3,6 +3,7 @@
  * case may name a more specific rule than its case (an ordering whose only fault is where the nulls
  * went breaks `orderby.nulls`, not `orderby.values`) by throwing a RuleViolation.
  */
+import { describeCaught, isInstanceOf } from '../util';
 import { ruleOf } from './rules';
 import type { ConformanceRule, ConformanceRuleId } from './rules';
 
@@ -39,8 +40,9 @@ export class ConformanceFailure extends Error {
 
 /** The failure for an error a case threw, with what the service logged meanwhile. */
 export function failureOf(error: unknown, rule: ConformanceRuleId, caseName: string, logged: readonly string[]): ConformanceFailure {
-  const violated = error instanceof RuleViolation ? error.rule : rule;
-  let detail = error instanceof Error ? error.message : String(error);
+  const violated = isInstanceOf(error, RuleViolation) ? error.rule : rule;
+  const described = describeCaught(error);
+  let detail = described.message ?? described.summary;
   if (logged.length > 0)
     detail += `\nThe service logged: ${logged.slice(0, 5).join('\n  ')}${logged.length > 5 ? `\n  ... and ${logged.length - 5} more` : ''}`;
   return new ConformanceFailure(ruleOf(violated), caseName, detail, error);

@@ -7,6 +7,7 @@
 import { Agent, createServer } from 'http';
 import type { IncomingMessage, ServerResponse } from 'http';
 import type { AddressInfo } from 'net';
+import { describeCaught } from '../util';
 import { odata } from '../index';
 import type { DataProvider, EdmModel, ExpressLikeRequest, ODataMiddleware, ServiceLogEvent } from '../index';
 import { ServiceClient } from './client';
@@ -27,7 +28,7 @@ export interface ServiceUnderTest {
 }
 
 function describeLogged(event: ServiceLogEvent): string {
-  const error = event.error instanceof Error ? `${event.error.name}: ${event.error.message}` : String(event.error);
+  const error = describeCaught(event.error).summary;
   return `${event.status} ${event.method} ${event.url}: ${error}`;
 }
 

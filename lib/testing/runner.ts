@@ -3,6 +3,7 @@
  * the same cases as tests of the host framework). Both plan the same units and run cases with
  * the same code (execute.ts).
  */
+import { describeCaught } from '../util';
 import { closeUnit, openUnit, runCase } from './execute';
 import type { OpenUnit } from './execute';
 import { failureOf } from './failure';
@@ -65,7 +66,7 @@ export async function checkDataProvider(setup: ProviderSetup, options: Conforman
           let failure;
           if (open === undefined) {
             failure = failureOf(
-              new Error(`The provider could not be set up: ${setupError instanceof Error ? setupError.message : String(setupError)}`),
+              new Error(`The provider could not be set up: ${describeCaught(setupError).message ?? describeCaught(setupError).summary}`),
               definition.rule,
               name,
               [],

@@ -8,7 +8,7 @@ import { decodeBodyText } from '../body-text';
 import type { ReadContext } from '../entry-body';
 import { DEFAULT_MAX_NESTING } from '../entry-body';
 import { memberLimitOf } from '../structure-limits';
-import { isExcludedFromXml } from '../../util';
+import { describeCaught, isExcludedFromXml, isInstanceOf } from '../../util';
 
 /** A JSON object from a request body. */
 export type JsonObject = Readonly<Record<string, unknown>>;
@@ -135,7 +135,7 @@ export function parseJsonBody(body: Buffer | string, context: ReadContext): unkn
   try {
     return JSON.parse(text) as unknown;
   } catch (error) {
-    const reason = error instanceof SyntaxError ? error.message : 'unexpected input';
+    const reason = (isInstanceOf(error, SyntaxError) ? describeCaught(error).message : undefined) ?? 'unexpected input';
     const match = /position (\d+)/.exec(reason);
     throw ODataError.fromCode('BODY_SYNTAX', { format: 'JSON', detail: reason }, { position: match === null ? undefined : Number(match[1]), cause: error });
   }

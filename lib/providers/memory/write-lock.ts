@@ -143,9 +143,10 @@ export class WriteLock {
         },
         (error: unknown) => {
           done();
+          // Settled first: nothing below may keep the caller waiting, whatever `error` is.
+          reject(error);
           // The service gave up on this work (its providerTimeout): the work may go on, so its later writes are refused too.
           if (isProviderTimeout(error)) close(error);
-          reject(error);
         },
       );
     });

@@ -9,7 +9,7 @@ import { sql, type RawBuilder, type SqlBool } from 'kysely';
 import type { ExprNode, LiteralNode } from '../../uri/expr/ast';
 import { childrenOf } from '../../uri/expr/walk';
 import type { OrderByItem } from '../../uri/types';
-import { assertNever } from '../../util';
+import { assertNever, isInstanceOf } from '../../util';
 import type { Sql } from '../dialect';
 import { UntranslatableExpressionError } from '../errors';
 import { compileComparison } from './compare';
@@ -144,7 +144,7 @@ export function isTranslatable(expression: ExprNode, context: SqlCompileContext)
     new FilterCompiler(new CompileState(context)).value(expression);
     return true;
   } catch (error) {
-    if (error instanceof UntranslatableExpressionError) return false;
+    if (isInstanceOf(error, UntranslatableExpressionError)) return false;
     throw error;
   }
 }

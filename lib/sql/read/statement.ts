@@ -14,6 +14,7 @@ import { seekCondition } from '../../provider/seek';
 import { walkExpression } from '../../uri/expr';
 import type { ExprNode } from '../../uri/expr/ast';
 import type { EntityPath, ExpandItem, OrderByItem, PositionValue, SelectExpand, SkipTokenPosition } from '../../uri/types';
+import { isInstanceOf } from '../../util';
 import { compileExpressionSql, compileFilterSql, compileOrderBySql } from '../compile/compile';
 import type { SqlCompileContext } from '../compile/context';
 import type { SqlKysely } from '../database';
@@ -58,7 +59,7 @@ function translated<T>(compile: () => T): T | undefined {
   try {
     return compile();
   } catch (error) {
-    if (error instanceof UntranslatableExpressionError) return undefined;
+    if (isInstanceOf(error, UntranslatableExpressionError)) return undefined;
     throw error;
   }
 }

@@ -8,6 +8,7 @@
  * key; one with microseconds after that exact value.
  */
 import { AssertionError } from 'assert';
+import { isInstanceOf } from '../../util';
 import { expectEqual, fail, feedOf, show } from '../check';
 import { url } from '../client';
 import { readIds, sortIds } from '../entities';
@@ -142,7 +143,7 @@ function orderingCase(ordering: MomentOrdering): CaseDefinition {
     try {
       ({ ids } = await walk(paged, 'Moments', 'Moments', { $orderby: ordering.orderby, $inlinecount: 'allpages' }, expected.length));
     } catch (error) {
-      if (!(error instanceof AssertionError)) throw error;
+      if (!isInstanceOf(error, AssertionError)) throw error;
       fail(`${what}: ${error.message}`);
     }
     judgeWalk(ids, expected, what);

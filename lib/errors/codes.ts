@@ -25,6 +25,12 @@ export const ERROR_CODES = define({
   SERVICE_UNAVAILABLE: { status: 503, message: 'The service is temporarily unavailable: {detail}. Retry later.' },
   STATEMENT_TIMEOUT: { status: 503, message: 'A database statement did not finish within {timeout} ms; try again later.' },
   TRANSACTION_CONFLICT: { status: 503, message: 'The transaction kept conflicting with concurrent ones ({attempts} attempts); try again later.' },
+  DATABASE_UNAVAILABLE: { status: 503, message: 'The database is unavailable; try again later.' },
+  WRITE_OUTCOME_UNKNOWN: {
+    status: 503,
+    message:
+      'The connection to the database was lost before it confirmed the change: the change may or may not have been applied. Read the data before trying again.',
+  },
 
   // --- model (thrown by defineModel / loadEdmx; status is irrelevant there) ---
   MODEL_INVALID: { status: 500, message: 'The model is invalid:\n{errors}' },

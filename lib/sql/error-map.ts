@@ -1,15 +1,18 @@
 /**
  * Database errors as OData errors. What a client caused (a taken key, a dangling or missing link, a
  * value its column refuses, a filter that divides by zero) becomes its 4xx; a busy database (no
- * free connection, a statement timeout) a 503 with `Retry-After`. Messages name entity sets,
+ * free connection, a statement timeout) a 503 with `Retry-After`, an unreachable one (see
+ * connection-failure.ts) 503 DATABASE_UNAVAILABLE. Messages name entity sets,
  * properties and navigation properties, never SQL, table or constraint names or the values a
  * driver quotes in its `detail`: the original error stays the `cause`, which only the logger sees.
  * Anything unrecognised passes on as itself (the service answers 500 and logs it).
  */
 import type { EdmEntitySet } from '../edm/model';
-import { ODataError } from '../errors';
+import { ODataError, isODataError } from '../errors';
 import { printExpression } from '../uri/expr';
 import type { ExprNode } from '../uri/expr/ast';
+import { caughtProperty, isInstanceOf } from '../util';
+import { databaseUnavailableError, isConnectionFailure } from './connection-failure';
 import { SQLSTATE, SqlAcquireTimeoutError, sqlStateOf } from './errors';
 import type { CompiledMapping, SetPlan } from './mapping/compiled';
 
@@ -30,8 +33,7 @@ export interface ErrorScene {
 
 /** A driver error's string field (`table`, `column`), when it has one. */
 function field(error: unknown, name: 'table' | 'column' | 'schema'): string | undefined {
-  if (typeof error !== 'object' || error === null || !(name in error)) return undefined;
-  const value = (error as Record<string, unknown>)[name];
+  const value = caughtProperty(error, name);
   return typeof value === 'string' && value !== '' ? value : undefined;
 }
 
@@ -70,15 +72,17 @@ function bodyInvalid(detail: string, cause: unknown): ODataError {
 
 /** The OData error of a database error (see the module comment); anything else is returned as it is. */
 export function toODataError(error: unknown, scene: ErrorScene): unknown {
-  if (error instanceof ODataError) return error;
+  if (isODataError(error)) return error;
   const retryAfter = { 'retry-after': String(scene.retryAfterSeconds) };
-  if (error instanceof SqlAcquireTimeoutError) {
+  if (isInstanceOf(error, SqlAcquireTimeoutError)) {
+    const seconds = caughtProperty(error, 'retryAfterSeconds');
     return ODataError.fromCode(
       'SERVICE_UNAVAILABLE',
       { detail: 'no database connection is free' },
-      { headers: { 'retry-after': String(error.retryAfterSeconds) }, cause: error },
+      { headers: { 'retry-after': String(typeof seconds === 'number' ? seconds : scene.retryAfterSeconds) }, cause: error },
     );
   }
+  if (isConnectionFailure(error)) return databaseUnavailableError(error, scene.retryAfterSeconds);
   const state = sqlStateOf(error);
   if (state === undefined) return error;
   const { compiled, operation } = scene;

@@ -36,7 +36,8 @@ export const SQLSTATE = Object.freeze({
 /** The SQLSTATE of a driver error (`error.code`), or undefined for anything else (read without trusting the value). */
 export function sqlStateOf(error: unknown): string | undefined {
   const code = caughtProperty(error, 'code');
-  return typeof code === 'string' && /^[0-9A-Z]{5}$/.test(code) ? code : undefined;
+  // Five characters; Node's errno codes can have that shape too (EPIPE), but no SQLSTATE class starts with E.
+  return typeof code === 'string' && /^[0-9A-DF-Z][0-9A-Z]{4}$/.test(code) ? code : undefined;
 }
 
 /** True when a transaction that failed with `error` may simply run again (40001, 40P01). */

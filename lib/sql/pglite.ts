@@ -13,6 +13,7 @@
 import * as nodeModule from 'module';
 import type * as PGliteModule from '@electric-sql/pglite';
 import type { PostgresCursor, PostgresPool, PostgresPoolClient, PostgresQueryResult } from 'kysely';
+import { SqlConnectionLostError } from './connection-failure';
 import { postgresDatabase, resolveConnectionOptions, type SqlConnectionOptions, type SqlDatabase } from './database';
 import { SessionQueue, type ReleaseSession } from './session-queue';
 import { PGLITE_PARSERS } from './type-parsers';
@@ -87,6 +88,11 @@ class PGliteSessionPool implements PostgresPool {
 
   async connect(): Promise<PostgresPoolClient> {
     const release = await this.queue.acquire(this.timeoutMs, this.retryAfterSeconds);
+    // Closed by its owner while the service runs: every statement fails as one without a database (503), none waits.
+    if (this.instance.closed) {
+      release();
+      throw new SqlConnectionLostError(false, new Error('PGlite is closed'));
+    }
     this.release = release;
     // One client object for the one session: Kysely keys its connection wrapper on it.
     return this.client;

@@ -2,11 +2,20 @@
  * A PostgreSQL server through `pg` as a SqlDatabase. Result types are parsed per query (the
  * `types` query option: the global `pg.types` registry is never touched, so other users of `pg` in
  * the process keep theirs), and waiting for a pooled connection is bounded (SqlAcquireTimeoutError).
+ *
+ * A connection that dies must fail only the request that holds it. pg-pool listens for a client's
+ * 'error' event only while the client is idle in the pool (it removes that listener on checkout),
+ * and an 'error' event nobody listens to ends the process: so every client has our listener for as
+ * long as we hold it, a client that broke is given back with `release(true)` (pg-pool ends it
+ * instead of pooling it), and a statement whose connection closed under it is marked for the
+ * writers (SqlConnectionLostError: sent, or never sent).
  */
 import type * as PgModule from 'pg';
 import type { PostgresCursor, PostgresPool, PostgresPoolClient, PostgresQueryResult } from 'kysely';
+import { describeCaught, isInstanceOf } from '../util';
+import { isConnectionFailure, SqlConnectionLostError } from './connection-failure';
 import { postgresDatabase, resolveConnectionOptions, type SqlConnectionOptions, type SqlDatabase } from './database';
-import { SqlAcquireTimeoutError } from './errors';
+import { SqlAcquireTimeoutError, sqlStateOf } from './errors';
 import { PG_QUERY_TYPES, type PgTypeParsers } from './type-parsers';
 
 /** The query config we send: text, values, and our per-query type parsers. */
@@ -33,8 +42,12 @@ export interface PgResultLike {
 export interface PgClientLike {
   /** Run one statement. */
   query(config: PgQueryConfig): Promise<PgResultLike>;
-  /** Give the connection back to the pool. */
+  /** Give the connection back to the pool; with `true`, end it instead (it broke). */
   release(error?: Error | boolean): void;
+  /** Listen for the connection's 'error' event (a `pg.Client` is an EventEmitter). */
+  on?(event: 'error', listener: (error: Error) => void): unknown;
+  /** Stop listening. */
+  removeListener?(event: 'error', listener: (error: Error) => void): unknown;
 }
 
 /** What we use of a `pg.Pool` (structural: the package's types do not depend on `pg`). */
@@ -53,9 +66,31 @@ export interface PostgresDatabaseOptions extends SqlConnectionOptions {
 
 const COMMANDS: ReadonlySet<string> = new Set(['SELECT', 'INSERT', 'UPDATE', 'DELETE', 'MERGE']);
 
-/** A `pg` client as Kysely's pool client, with our type parsers on every query. */
+/** `pg`'s messages for a statement it did not send: the client had already broken, or been closed. */
+const NOT_SENT: ReadonlySet<string | undefined> = new Set([
+  'Client has encountered a connection error and is not queryable',
+  'Client was closed and is not queryable',
+]);
+
+/** What broke a held connection: its 'error' event, or a statement that failed for lack of it. */
+interface Broken {
+  readonly error: unknown;
+}
+
+/** A `pg` client as Kysely's pool client, with our type parsers on every query, guarded while held (see the module comment). */
 class PgClient implements PostgresPoolClient {
+  private broken: Broken | undefined;
+  private readonly onError = (error: unknown): void => {
+    this.broken ??= { error };
+  };
+
   constructor(private readonly client: PgClientLike) {}
+
+  /** The client was checked out for us: listen for its 'error' event until it is released. */
+  hold(): void {
+    this.broken = undefined;
+    this.client.on?.('error', this.onError);
+  }
 
   query<R>(sql: string, parameters: ReadonlyArray<unknown>): Promise<PostgresQueryResult<R>>;
   query<R>(cursor: PostgresCursor<R>): PostgresCursor<R>;
@@ -65,11 +100,27 @@ class PgClient implements PostgresPoolClient {
   }
 
   release(): void {
-    this.client.release();
+    if (this.broken === undefined) {
+      this.client.removeListener?.('error', this.onError);
+      this.client.release();
+      return;
+    }
+    // Ended by the pool, never pooled again. Our listener stays on it: a dead connection may still
+    // report a late error, and nothing else listens to a client the pool let go of.
+    this.client.release(true);
   }
 
   private async run<R>(text: string, parameters: ReadonlyArray<unknown>): Promise<PostgresQueryResult<R>> {
-    const result = await this.client.query({ text, values: [...parameters], types: PG_QUERY_TYPES });
+    if (this.broken !== undefined) throw new SqlConnectionLostError(false, this.broken.error);
+    let result: PgResultLike;
+    try {
+      result = await this.client.query({ text, values: [...parameters], types: PG_QUERY_TYPES });
+    } catch (error) {
+      if (!isConnectionFailure(error)) throw error;
+      this.broken ??= { error };
+      // A SQLSTATE is the server's answer (the statement did nothing); without one the reply never came.
+      throw sqlStateOf(error) === undefined ? new SqlConnectionLostError(!NOT_SENT.has(describeCaught(error).message), error) : error;
+    }
     return {
       command: (COMMANDS.has(result.command) ? result.command : 'SELECT') as PostgresQueryResult<R>['command'],
       rowCount: result.rowCount ?? result.rows.length,
@@ -102,10 +153,11 @@ class BoundedPool implements PostgresPool {
         wrapped = new PgClient(client);
         this.clients.set(client, wrapped);
       }
+      wrapped.hold();
       return wrapped;
     } catch (error) {
       // A connection that arrives after we gave up goes straight back to the pool.
-      if (error instanceof SqlAcquireTimeoutError)
+      if (isInstanceOf(error, SqlAcquireTimeoutError))
         pending.then(
           (late) => late.release(),
           () => undefined,

@@ -31,6 +31,7 @@ import type {
   UpdateRequest,
 } from '../provider/types';
 import type { SqlDatabase } from './database';
+import { isConnectionFailure, isReplyLost, writeOutcomeUnknownError } from './connection-failure';
 import { toODataError, type SqlOperation } from './error-map';
 import { isRetryableTransactionError } from './errors';
 import { compileMapping, type CompiledMapping } from './mapping/compiled';
@@ -285,6 +286,8 @@ export class SqlProvider implements DataProvider {
       runInside(open, (executor) =>
         work({ executor, compiled: this.compiled, dialect: this.db.dialect, seen: this.settings.seen, required: open.required }),
       ).catch((error: unknown) => {
+        // A statement that commits by itself and lost its reply: it may have been applied.
+        if (open.alone && isReplyLost(error)) throw writeOutcomeUnknownError(error);
         throw isRetryableTransactionError(error) ? error : this.mapError(error, operation, undefined);
       });
     const single = this.transactions.current(context) === undefined ? this.singleWrites.get(context) : undefined;
@@ -305,22 +308,31 @@ export class SqlProvider implements DataProvider {
   /**
    * Run a read, again after a serialization failure or deadlock (SQLSTATE 40001, 40P01: what
    * distributed PostgreSQL engines answer under contention), at most three times, pausing as
-   * write transactions do; then 503 TRANSACTION_CONFLICT with `Retry-After`, as for a write.
-   * Other errors mapped. A streamed feed's later chunks are not retried: the response has begun.
+   * write transactions do; then 503 TRANSACTION_CONFLICT with `Retry-After`, as for a write. A
+   * read whose connection failed runs once more at once, on a fresh connection (the broken one is
+   * never pooled again); a second failure is 503 DATABASE_UNAVAILABLE. Other errors mapped. A
+   * streamed feed's later chunks are not retried: the response has begun.
    */
   private async run<T>(read: () => Promise<T>, filter: QueryRequest['filter']): Promise<T> {
-    for (let attempt = 1; ; attempt++) {
+    let reconnected = false;
+    let conflicts = 0;
+    for (;;) {
       try {
         return await read();
       } catch (error) {
+        if (!reconnected && isConnectionFailure(error)) {
+          reconnected = true;
+          continue;
+        }
         if (!isRetryableTransactionError(error)) throw this.mapError(error, 'read', filter);
-        if (attempt >= MAX_ATTEMPTS)
+        conflicts++;
+        if (conflicts >= MAX_ATTEMPTS)
           throw ODataError.fromCode(
             'TRANSACTION_CONFLICT',
-            { attempts: attempt },
+            { attempts: conflicts },
             { headers: { 'retry-after': String(this.retryAfterSeconds) }, cause: error },
           );
-        await pause(this.retries.backoffMs?.(attempt) ?? 0);
+        await pause(this.retries.backoffMs?.(conflicts) ?? 0);
       }
     }
   }

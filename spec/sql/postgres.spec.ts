@@ -1,15 +1,19 @@
 /**
  * postgres() without a server: the adapter over a pool you give it (a fake `pg.Pool` here). Our
  * type parsers travel with every query (the global `pg.types` is never touched), waiting for a
- * connection is bounded, and a connection that arrives too late goes back to the pool. The same
- * against a real server: postgres.pg.spec.ts.
+ * connection is bounded, and a connection that arrives too late goes back to the pool. A client's
+ * 'error' event while we hold it fails only the statements on it, and a client that broke is
+ * ended (`release(true)`), never pooled again. The same against a real server: postgres.pg.spec.ts
+ * and the outage specs (outages.pg.spec.ts).
  */
+import { EventEmitter } from 'events';
 import { sql } from 'kysely';
 import { Pool } from 'pg';
 import type { PGlite } from '@electric-sql/pglite';
 import type { PGliteLike } from '../../lib/sql/pglite';
 import { SqlAcquireTimeoutError } from '../../lib/sql/errors';
-import { postgres, type PgClientLike, type PgPoolLike, type PgQueryConfig } from '../../lib/sql/postgres';
+import { postgres, type PgClientLike, type PgPoolLike, type PgQueryConfig, type PgResultLike } from '../../lib/sql/postgres';
+import { SqlConnectionLostError } from '../../lib/sql/connection-failure';
 import { PG_QUERY_TYPES } from '../../lib/sql/type-parsers';
 
 interface FakePool extends PgPoolLike {
@@ -83,6 +87,81 @@ describe('postgres() over a pool you give it', () => {
   it('checks its options', () => {
     expect(() => postgres(fakePool(), { maxConnections: 0 })).toThrow('maxConnections must be a positive integer, got 0.');
     expect(() => postgres(fakePool(), { acquireTimeoutMs: 1.5 })).toThrow('acquireTimeoutMs must be a positive integer, got 1.5.');
+  });
+});
+
+/** One pooled client as an EventEmitter, as `pg.Client` is: it answers from `answer`, and records its releases. */
+class FakeClient extends EventEmitter implements PgClientLike {
+  readonly releases: (Error | boolean | undefined)[] = [];
+  readonly sent: string[] = [];
+  answer: (text: string) => Promise<PgResultLike> = async () => ({ command: 'SELECT', rowCount: 0, rows: [] });
+
+  query(config: PgQueryConfig): Promise<PgResultLike> {
+    this.sent.push(config.text);
+    return this.answer(config.text);
+  }
+
+  release(error?: Error | boolean): void {
+    this.releases.push(error);
+  }
+}
+
+/** A pool of that one client. */
+function onePool(client: FakeClient): PgPoolLike {
+  return { connect: async () => client, end: async () => undefined };
+}
+
+const withCode = (message: string, code: string): Error => Object.assign(new Error(message), { code });
+
+describe("a connection's failure fails the statement on it, never the process", () => {
+  it("listens for the client's 'error' event exactly while it is held", async () => {
+    const client = new FakeClient();
+    const db = postgres(onePool(client));
+    let held = -1;
+    client.answer = async () => {
+      held = client.listenerCount('error');
+      return { command: 'SELECT', rowCount: 0, rows: [] };
+    };
+    await sql`select 1`.execute(db.kysely);
+    expect([held, client.listenerCount('error'), client.releases]).toEqual([1, 0, [undefined]]);
+  });
+
+  it("survives an 'error' event while held (an EventEmitter without a listener would throw it), fails what follows on it, and ends it", async () => {
+    const client = new FakeClient();
+    const db = postgres(onePool(client));
+    const killed = withCode('terminating connection due to administrator command', '57P01');
+    const outcome = await db.kysely
+      .connection()
+      .execute(async (connection) => {
+        await sql`select 1`.execute(connection);
+        // Between two statements, as a transaction waits for its request's next step.
+        client.emit('error', killed);
+        return sql`select 2`.execute(connection);
+      })
+      .catch((error: unknown) => error);
+    expect(outcome).toBeInstanceOf(SqlConnectionLostError);
+    expect(outcome).toMatchObject({ sent: false, cause: killed });
+    expect(client.sent).toEqual(['select 1']);
+    // Never back into the pool; our listener stays on the dead client for its late errors.
+    expect([client.releases, client.listenerCount('error')]).toEqual([[true], 1]);
+    expect(() => client.emit('error', new Error('Connection terminated unexpectedly'))).not.toThrow();
+  });
+
+  it.each<[string, Error, 'lost' | 'answered', Error | boolean | undefined]>([
+    ['a connection closed before the reply', new Error('Connection terminated unexpectedly'), 'lost', true],
+    ['a reset under the statement', withCode('read ECONNRESET', 'ECONNRESET'), 'lost', true],
+    ['EPIPE while sending', withCode('write EPIPE', 'EPIPE'), 'lost', true],
+    ["the server's 57P01 answer", withCode('terminating connection due to administrator command', '57P01'), 'answered', true],
+    ["the server's 53300 answer", withCode('too many clients', '53300'), 'answered', true],
+    ['a unique violation (the connection is fine)', withCode('duplicate key', '23505'), 'answered', undefined],
+  ])('%s: %s, and the client is given back as %s', async (_, failure, kind, released) => {
+    const client = new FakeClient();
+    client.answer = () => Promise.reject(failure);
+    const db = postgres(onePool(client));
+    const error = await sql`commit`.execute(db.kysely).catch((caught: unknown) => caught);
+    if (kind === 'lost') expect(error).toMatchObject({ name: 'SqlConnectionLostError', sent: true, cause: failure });
+    else expect(error).toBe(failure);
+    expect(client.releases).toEqual([released]);
   });
 });
 

@@ -14,16 +14,26 @@ import type { SqlDatabase, SqlKysely, SqlSchema } from '../database';
 /** How a scope that holds something ends: after success, or after a failure (which must not throw). */
 type ScopeEnd = (failed: boolean) => Promise<void>;
 
-/** Commit a read-only transaction, or roll it back after a failure (a rollback that fails too is not reported twice). */
+/**
+ * Commit a read-only transaction, or roll it back after a failure (a rollback that fails too is
+ * not reported twice). A COMMIT that fails (its connection died) is followed by a ROLLBACK, which
+ * is what gives the connection back: Kysely releases it only once the transaction has ended.
+ */
 function transactionEnd(transaction: ControlledTransaction<SqlSchema>): ScopeEnd {
-  return (failed) => {
-    if (transaction.isCommitted || transaction.isRolledBack) return Promise.resolve();
-    return failed
-      ? transaction
-          .rollback()
-          .execute()
-          .catch(() => undefined)
-      : transaction.commit().execute();
+  const rollback = (): Promise<void> =>
+    transaction
+      .rollback()
+      .execute()
+      .catch(() => undefined);
+  return async (failed) => {
+    if (transaction.isCommitted || transaction.isRolledBack) return;
+    if (failed) return rollback();
+    try {
+      await transaction.commit().execute();
+    } catch (error) {
+      await rollback();
+      throw error;
+    }
   };
 }
 

@@ -11,9 +11,17 @@
  * A write request that is one statement (TransactionOptions.singleWrite, and a write whose
  * predicate in insert.ts or update.ts says so) runs without BEGIN and COMMIT (`sqlAlone`):
  * PostgreSQL makes a single statement atomic, and two round trips of three are saved.
+ *
+ * A lost connection: a BEGIN that failed for lack of one is tried once more (nothing has run); a
+ * COMMIT sent on a connection that closed before its reply is WRITE_OUTCOME_UNKNOWN, as is a
+ * write run alone whose reply was lost (its caller asks `OpenTransaction.alone`); neither is
+ * ever run again. Any other failure, a connection closed before the COMMIT was sent included,
+ * left nothing committed.
  */
+import type { ControlledTransaction } from 'kysely';
 import type { BeginTransaction } from '../../provider/transaction';
-import type { SqlDatabase, SqlKysely } from '../database';
+import type { SqlDatabase, SqlKysely, SqlSchema } from '../database';
+import { isConnectionFailure, isReplyLost, writeOutcomeUnknownError } from '../connection-failure';
 import { isRetryableTransactionError } from '../errors';
 import type { CompiledMapping } from '../mapping/compiled';
 import { RequiredLinks } from './required-links';
@@ -49,6 +57,8 @@ export interface OpenTransaction {
   retryable: unknown;
   /** Entities whose required join-table links are counted before COMMIT. */
   readonly required: RequiredLinks;
+  /** True for a write run alone: its statement commits by itself, so a lost reply leaves its outcome unknown. */
+  readonly alone: boolean;
 }
 
 /** `work` on an open transaction, noting a serialization failure or deadlock it meets. */
@@ -65,15 +75,15 @@ export async function runInside<T>(open: OpenTransaction, work: (executor: SqlKy
 export function sqlBegin(settings: BeginSettings): BeginTransaction<OpenTransaction> {
   const { db, compiled, isolationLevel, statementTimeoutMs, beforeCommit, mapError } = settings;
   const mapped = (error: unknown): unknown => (isRetryableTransactionError(error) ? error : mapError(error));
+  const start = (): Promise<ControlledTransaction<SqlSchema>> => db.kysely.startTransaction().setIsolationLevel(isolationLevel).execute();
   return async (body, attempt) => {
-    const transaction = await db.kysely
-      .startTransaction()
-      .setIsolationLevel(isolationLevel)
-      .execute()
+    const transaction = await start()
+      // BEGIN ran nothing: a pooled connection that died unnoticed (a server restart) costs one more try on a fresh one.
+      .catch((error: unknown) => (isConnectionFailure(error) ? start() : Promise.reject(error)))
       .catch((error: unknown) => {
         throw mapped(error);
       });
-    const open: OpenTransaction = { executor: transaction, retryable: undefined, required: new RequiredLinks(compiled) };
+    const open: OpenTransaction = { executor: transaction, retryable: undefined, required: new RequiredLinks(compiled), alone: false };
     try {
       if (statementTimeoutMs !== undefined) await runInside(open, (trx) => db.dialect.statementTimeout(statementTimeoutMs).execute(trx));
       const result = await body(open);
@@ -81,7 +91,12 @@ export function sqlBegin(settings: BeginSettings): BeginTransaction<OpenTransact
       if (open.retryable !== undefined) throw open.retryable as unknown;
       await runInside(open, (trx) => open.required.check(trx, db.dialect));
       if (beforeCommit !== undefined) await runInside(open, (trx) => beforeCommit({ executor: trx, attempt }));
-      await transaction.commit().execute();
+      await transaction
+        .commit()
+        .execute()
+        .catch((error: unknown) => {
+          throw isReplyLost(error) ? writeOutcomeUnknownError(error) : error;
+        });
       return result;
     } catch (error) {
       if (!transaction.isCommitted && !transaction.isRolledBack)
@@ -101,7 +116,7 @@ export function sqlBegin(settings: BeginSettings): BeginTransaction<OpenTransact
  */
 export function sqlAlone(db: SqlDatabase, compiled: CompiledMapping): BeginTransaction<OpenTransaction> {
   return async (body) => {
-    const open: OpenTransaction = { executor: db.kysely, retryable: undefined, required: new RequiredLinks(compiled) };
+    const open: OpenTransaction = { executor: db.kysely, retryable: undefined, required: new RequiredLinks(compiled), alone: true };
     const result = await body(open);
     // Nothing counts links after a statement that committed by itself: a write that notes one is
     // not one statement (insert.ts, update.ts decide), and must not pass unnoticed.

@@ -32,6 +32,13 @@ import { throwIfInterrupted, type CliIO } from './io';
 import { LIMIT_OPTIONS, serviceBounds } from './limits';
 import { checkModelFits } from './model-fit';
 
+/**
+ * The statement timeout `serve` gives SqlProvider unless told otherwise: a statement waiting for a
+ * lock must answer 503 long before a client or a proxy gives up, instead of holding its connection
+ * until the pool runs dry.
+ */
+const DEFAULT_STATEMENT_TIMEOUT_MS = 30_000;
+
 /** serve's options. */
 export const SERVE_OPTIONS: readonly OptionGroup[] = [
   { title: 'Database', options: DATABASE_OPTIONS },
@@ -55,6 +62,12 @@ export const SERVE_OPTIONS: readonly OptionGroup[] = [
       { name: 'path', kind: 'string', value: '<path>', help: "The service root's path (default /odata)." },
       { name: 'read-only', kind: 'boolean', help: 'Answer every write with 405 Method Not Allowed.' },
       { name: 'csrf', kind: 'boolean', help: "Require SAP's X-CSRF-Token handshake for writes (on with --auth basic)." },
+      {
+        name: 'statement-timeout',
+        kind: 'string',
+        value: '<ms>',
+        help: `Cancel a database statement that runs longer (a locked table, a runaway query) and answer 503 STATEMENT_TIMEOUT (default ${DEFAULT_STATEMENT_TIMEOUT_MS}; 0 for none).`,
+      },
     ],
   },
   { title: 'Paging and limits', options: LIMIT_OPTIONS },
@@ -165,6 +178,8 @@ export async function serve(options: ParsedOptions, io: CliIO): Promise<RunningS
   if (mappingFile !== undefined && metadataFile === undefined) throw new UsageError('serve: --mapping needs --metadata (the model it maps)', 'serve');
   const port = integerOption('serve', options, 'port', 0, 65535, 4004) ?? 4004;
   const { maxPageSize, limits } = serviceBounds('serve', options);
+  // PostgreSQL's statement_timeout is a 32-bit count of milliseconds.
+  const statementTimeout = integerOption('serve', options, 'statement-timeout', 0, 2_147_483_647) ?? DEFAULT_STATEMENT_TIMEOUT_MS;
   const host = stringOption(options, 'host') ?? '127.0.0.1';
   const path = (stringOption(options, 'path') ?? '/odata').replace(/\/+$/, '');
   if (path !== '' && !/^\/[^?#\s]*$/.test(path)) throw new UsageError(`serve: --path must start with / (got '${path}')`, 'serve');
@@ -180,7 +195,13 @@ export async function serve(options: ParsedOptions, io: CliIO): Promise<RunningS
     const { model, mapping } = fromFiles ?? (await introspectDatabase('serve', open, options, choices, io));
     if (fromFiles !== undefined && metadataFile !== undefined) await checkModelFits(open, model, mapping, { metadata: metadataFile, mapping: mappingFile }, io);
     throwIfInterrupted(io);
-    const provider = new open.sql.SqlProvider({ model, db: open.db, mapping, ...session });
+    const provider = new open.sql.SqlProvider({
+      model,
+      db: open.db,
+      mapping,
+      ...session,
+      ...(statementTimeout === 0 ? {} : { statementTimeoutMs: statementTimeout }),
+    });
     const middleware = odata({
       model,
       provider: options['read-only'] === true ? readOnlyProvider(provider) : provider,

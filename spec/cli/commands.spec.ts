@@ -106,6 +106,7 @@ describe('help', () => {
         '--path',
         '--read-only',
         '--csrf',
+        '--statement-timeout',
         '--max-page-size',
         '--max-top',
         '--max-expand-depth',
@@ -189,6 +190,10 @@ describe('mistakes in the arguments: one line on stderr, exit code 2', () => {
     [
       ['serve', '--db', 'x', '--max-expand-depth', '0'],
       "serve: --max-expand-depth must be an integer from 1 to 1000, got '0'. See 'express-odata-v2 serve --help'.",
+    ],
+    [
+      ['serve', '--db', 'x', '--statement-timeout', '30s'],
+      "serve: --statement-timeout must be an integer from 0 to 2147483647, got '30s'. See 'express-odata-v2 serve --help'.",
     ],
     [['serve', '--db', 'x', '--key', 'orders'], "serve: --key expects <table>=<column>[,<column>...], got 'orders'. See 'express-odata-v2 serve --help'."],
     [['serve', '--db', 'x', '--path', 'odata'], "serve: --path must start with / (got 'odata'). See 'express-odata-v2 serve --help'."],

@@ -8,56 +8,17 @@
  * writes behind.
  */
 import express from 'express';
-import { readFileSync } from 'fs';
-import { join } from 'path';
 import request from 'supertest';
-import { loadEdmx, MemoryProvider, odata } from '../../lib';
-import type { EdmModel } from '../../lib';
-import { storeOf } from '../../lib/providers/memory';
+import { odata } from '../../lib';
 import type { ODataRequest, RequestContext } from '../../lib/protocol/message';
 import { createService } from '../../lib/service';
-import { FAULTS, FaultyProvider } from '../helpers/faulty-provider';
+import { FAULTS, GALLERY_MODEL as MODEL, galleryProvider as freshProvider, storeSnapshot as snapshot } from '../helpers/faulty-provider';
 import type { Fault } from '../helpers/faulty-provider';
 import { seededRandom } from '../helpers/random';
 import { startServer } from '../helpers/server';
 
-const MODEL: EdmModel = loadEdmx(readFileSync(join(__dirname, '..', 'fixtures', 'e2e', 'faults.xml'), 'utf8'));
 const ROOT = 'http://localhost/odata/';
 const JSON_TYPE = 'application/json';
-
-function freshProvider(): FaultyProvider {
-  const inner = new MemoryProvider(MODEL, {
-    Albums: [
-      { ID: 1, Name: 'One' },
-      { ID: 2, Name: 'Two' },
-      { ID: 3, Name: 'Three' },
-    ],
-    Photos: [
-      { ID: 1, Title: 'a', Version: 0, Album: 1 },
-      { ID: 2, Title: 'b', Version: 0, Album: 1 },
-      { ID: 3, Title: 'c', Version: 0, Album: 2 },
-      { ID: 4, Title: 'd', Version: 0 },
-    ],
-    Owners: [{ ID: 1 }, { ID: 2 }],
-    Notes: [{ ID: 1, Text: 'first', Owner: 1 }],
-  });
-  return new FaultyProvider(inner);
-}
-
-/** Everything the store holds: records (values as JSON), links, media resources. */
-function snapshot(provider: FaultyProvider): string {
-  const store = storeOf(provider.inner);
-  const parts: unknown[] = [];
-  for (const set of MODEL.entitySets.values()) {
-    for (const values of store.all(set)) {
-      const key = store.locate(values)?.key ?? '?';
-      const links = set.entityType.navigationProperties.map((property) => [property.name, [...store.relatedKeys(set, key, property)].sort()]);
-      const media = store.media(set, key);
-      parts.push([set.name, key, values, links, media === undefined ? null : [media.contentType, media.body.toString('base64')]]);
-    }
-  }
-  return JSON.stringify(parts);
-}
 
 type RequestSpec = Omit<ODataRequest, 'serviceRoot' | 'context' | 'body' | 'headers'> & { headers?: Record<string, string>; body?: string | Buffer };
 

@@ -102,10 +102,7 @@ export const HOSTILE_VALUES: readonly (readonly [string, () => unknown])[] = [
       return error;
     },
   ],
-  [
-    'an ODataError with Proxy headers',
-    () => ODataError.fromCode('FORBIDDEN', { detail: SECRET }, { headers: new Proxy({}, THROWING_TRAPS) }),
-  ],
+  ['an ODataError with Proxy headers', () => ODataError.fromCode('FORBIDDEN', { detail: SECRET }, { headers: new Proxy({}, THROWING_TRAPS) })],
   ['a symbol', () => Symbol(SECRET)],
   ['a bigint', () => 98765432109876543210n],
   ['null', () => null],

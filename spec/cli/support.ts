@@ -11,7 +11,7 @@ import { join, resolve } from 'path';
 const ROOT = resolve(__dirname, '..', '..');
 
 /** The built executable. */
-const CLI = join(ROOT, 'dist', 'cli', 'main.js');
+export const CLI = join(ROOT, 'dist', 'cli', 'main.js');
 
 function newestSource(folder: string): number {
   return Math.max(
@@ -24,7 +24,7 @@ function newestSource(folder: string): number {
 }
 
 /** Throw unless dist/ is at least as new as lib/ (the child process runs the build, not the sources). */
-function assertBuilt(): void {
+export function assertBuilt(): void {
   let built: number;
   try {
     built = statSync(CLI).mtimeMs;

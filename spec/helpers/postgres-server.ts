@@ -4,7 +4,8 @@
  * or is interrupted. The server binaries come from POSTGRES_BIN, Debian's versioned folder
  * (/usr/lib/postgresql/<version>/bin, the newest) or PATH. PostgreSQL refuses to run as root, so
  * as root every command runs as the `postgres` user (`runuser`), which then owns the temp folder.
- * A running server can start a streaming replica of itself (pg_basebackup -R).
+ * A running server can start a streaming replica of itself (pg_basebackup -R), and be shut down
+ * and started again on the same port and data (the outage specs).
  */
 import { execFile, execFileSync } from 'child_process';
 import { chownSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'fs';
@@ -24,6 +25,12 @@ export interface PostgresServer {
   readonly dataDir: string;
   /** Start a hot-standby replica streaming from this server, on its own port and folder. */
   startReplica(): Promise<PostgresServer>;
+  /** Shut the server down (fast: every session ends with SQLSTATE 57P01), keeping its data and port for `start`. */
+  shutdown(): Promise<void>;
+  /** Start the server again after `shutdown`: same port, same data. */
+  start(): Promise<void>;
+  /** `shutdown`, then `start`. */
+  restart(): Promise<void>;
   /** Stop the server and delete its folder (idempotent). */
   stop(): Promise<void>;
 }
@@ -144,8 +151,10 @@ async function startCluster(bin: string, folder: string, dataDir: string, option
     .join(' ');
   running.set(dataDir, { bin, folder });
   stopAllOnExit();
+  const start = (): Promise<void> => execute(bin, 'pg_ctl', ['-D', dataDir, '-l', join(folder, 'server.log'), '-w', '-t', '60', '-o', serverOptions, 'start']);
+  const shutdown = (): Promise<void> => execute(bin, 'pg_ctl', ['-D', dataDir, '-m', 'fast', '-w', '-t', '60', 'stop']);
   try {
-    await execute(bin, 'pg_ctl', ['-D', dataDir, '-l', join(folder, 'server.log'), '-w', '-t', '60', '-o', serverOptions, 'start']);
+    await start();
   } catch (error) {
     const log = existsSync(join(folder, 'server.log')) ? readFileSync(join(folder, 'server.log'), 'utf8').slice(-2000) : '';
     stopNow(dataDir);
@@ -167,11 +176,20 @@ async function startCluster(bin: string, folder: string, dataDir: string, option
       }
       return startCluster(bin, replicaFolder, replicaData, options);
     },
+    shutdown,
+    start,
+    async restart() {
+      await shutdown();
+      await start();
+    },
     async stop() {
       if (!running.has(dataDir)) return;
       running.delete(dataDir);
       try {
         await execute(bin, 'pg_ctl', ['-D', dataDir, '-m', 'fast', '-w', 'stop']);
+      } catch (error) {
+        // A server left shut down (by `shutdown`) is stopped already: only a running one is a failure to stop.
+        if (existsSync(join(dataDir, 'postmaster.pid'))) throw error;
       } finally {
         rmSync(folder, { recursive: true, force: true });
       }

@@ -88,7 +88,8 @@ export class KeyReadCoalescer {
       // After the current turn: every part the batch executor started is then waiting here.
       setImmediate(() => {
         this.waiting.delete(context);
-        for (const group of scheduled.values()) void this.flush(group);
+        // A flush that fails in a way of its own fails its reads (settled ones ignore it); nothing is left unhandled.
+        for (const group of scheduled.values()) this.flush(group).catch((error: unknown) => group.reads.forEach((read) => read.reject(error)));
       });
     }
     const name = `${request.entitySet.name}\u0000${selectionSignature(request.selectExpand.select)}`;

@@ -165,6 +165,12 @@ describe('help', () => {
   });
 });
 
+it('says that serve bounds every statement by 30 s unless told otherwise', async () => {
+  const help = (await exited('serve', '--help')).out.join(' ').replace(/\s+/g, ' ');
+  expect(help).toContain('--statement-timeout <ms> Cancel a database statement that runs longer');
+  expect(help).toContain('answer 503 STATEMENT_TIMEOUT (default 30000; 0 for none).');
+});
+
 describe('mistakes in the arguments: one line on stderr, exit code 2', () => {
   it.each([
     [['srve'], "unknown command 'srve' (expected serve, introspect or user). See 'express-odata-v2 --help'."],

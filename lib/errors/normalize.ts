@@ -1,4 +1,4 @@
-import { ownDataKeys, ownDataProperty } from '../util';
+import { ownDataKeys } from '../util';
 import { ODataError, isODataError } from './odata-error';
 
 /**
@@ -14,32 +14,50 @@ export function normalizeError(error: unknown): ODataError {
 }
 
 const isString = (value: unknown): value is string => typeof value === 'string';
-const optional = (value: unknown, check: (value: unknown) => boolean): boolean => value === undefined || check(value);
+const isStatus = (value: unknown): boolean => typeof value === 'number' && Number.isInteger(value) && value >= 400 && value <= 599;
+const isPosition = (value: unknown): boolean => value === undefined || Number.isInteger(value);
+const isTarget = (value: unknown): boolean => value === undefined || isString(value);
+
+/**
+ * True when `object` (not a Proxy: checked) has an own data property `name` whose value passes
+ * `check`; an absent one passes when `optional`. An accessor never does: a getter could answer
+ * differently when the writer reads it.
+ */
+function hasData(object: unknown, name: string, check: (value: unknown) => boolean, optional = false): boolean {
+  if (ownDataKeys(object) === undefined) return false;
+  const descriptor = Object.getOwnPropertyDescriptor(object, name);
+  if (descriptor === undefined) return optional;
+  return 'value' in descriptor && check(descriptor.value);
+}
 
 /** True when every field an error response is written from is plain data of the right type (no getter runs to find out). */
 function isSound(error: ODataError): boolean {
-  const status = ownDataProperty(error, 'status');
-  if (typeof status !== 'number' || !Number.isInteger(status) || status < 400 || status > 599) return false;
-  if (!isString(ownDataProperty(error, 'code')) || !isString(ownDataProperty(error, 'message'))) return false;
-  if (!optional(ownDataProperty(error, 'target'), isString) || !optional(ownDataProperty(error, 'position'), Number.isInteger)) return false;
-  return isStringRecord(ownDataProperty(error, 'headers')) && isDetailList(ownDataProperty(error, 'details'));
+  return (
+    hasData(error, 'status', isStatus) &&
+    hasData(error, 'code', isString) &&
+    hasData(error, 'message', isString) &&
+    hasData(error, 'target', isTarget, true) &&
+    hasData(error, 'position', isPosition, true) &&
+    hasData(error, 'headers', isStringRecord) &&
+    hasData(error, 'details', isDetailList)
+  );
 }
 
 function isStringRecord(value: unknown): boolean {
   const keys = ownDataKeys(value);
-  return keys !== undefined && !Array.isArray(value) && keys.every((name) => isString(ownDataProperty(value, name)));
+  return keys !== undefined && !Array.isArray(value) && keys.every((name) => hasData(value, name, isString));
 }
 
 function isDetailList(value: unknown): boolean {
   const keys = ownDataKeys(value);
-  return keys !== undefined && Array.isArray(value) && keys.every((index) => isDetail(ownDataProperty(value, index)));
+  return keys !== undefined && Array.isArray(value) && keys.every((index) => hasData(value, index, isDetail));
 }
 
 function isDetail(value: unknown): boolean {
   return (
-    isString(ownDataProperty(value, 'code')) &&
-    isString(ownDataProperty(value, 'message')) &&
-    optional(ownDataProperty(value, 'target'), isString) &&
-    optional(ownDataProperty(value, 'severity'), isString)
+    hasData(value, 'code', isString) &&
+    hasData(value, 'message', isString) &&
+    hasData(value, 'target', isTarget, true) &&
+    hasData(value, 'severity', isTarget, true)
   );
 }

@@ -114,6 +114,12 @@ describe('isODataError and normalizeError on tampered values', () => {
     ['a header value that is not a string', (error) => Object.assign(error, { headers: { 'x-a': 1 } })],
     ['details that are not a list of details', (error) => Object.assign(error, { details: [{ code: 'C' }] })],
     ['a getter for the message', (error) => Object.defineProperty(error, 'message', { get: () => 'changing' })],
+    ['a getter for the target, however harmless its first answer', (error) => Object.defineProperty(error, 'target', { get: () => undefined })],
+    [
+      'a detail whose severity is a getter',
+      (error) => Object.assign(error, { details: [Object.defineProperty({ code: 'C', message: 'm' }, 'severity', { get: () => 'error', enumerable: true })] }),
+    ],
+    ['a Proxy for a detail', (error) => Object.assign(error, { details: [new Proxy({ code: 'C', message: 'm' }, {})] })],
   ])('masks an ODataError with %s', (_, tamper) => {
     const error = ODataError.fromCode('FORBIDDEN', { detail: 'no' });
     tamper(error);

@@ -302,7 +302,7 @@ export async function introspectDatabase(
   try {
     unchecked = await open.sql.checkKeys(open.db, result);
   } catch (error) {
-    if (error instanceof open.sql.SqlIntrospectionError) throw new CliError(error.message, { cause: error });
+    if (isInstanceOf(error, open.sql.SqlIntrospectionError)) throw new CliError(error.message, { cause: error });
     throw new CliError(describeDatabaseError(error, open.where), { cause: error });
   }
   for (const warning of unchecked) io.err(`warning: ${warning.message}`);

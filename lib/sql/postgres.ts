@@ -5,10 +5,13 @@
  *
  * A connection that dies must fail only the request that holds it. pg-pool listens for a client's
  * 'error' event only while the client is idle in the pool (it removes that listener on checkout),
- * and an 'error' event nobody listens to ends the process: so every client has our listener for as
- * long as we hold it, a client that broke is given back with `release(true)` (pg-pool ends it
+ * and an 'error' event nobody listens to ends the process: so every client has our listener while
+ * it is checked out, a client that broke is given back with `release(true)` (pg-pool ends it
  * instead of pooling it), and a statement whose connection closed under it is marked for the
- * writers (SqlConnectionLostError: sent, or never sent).
+ * writers (SqlConnectionLostError: sent, or never sent). The listener goes on in the pool's
+ * 'acquire' event, in the same synchronous step in which pg-pool takes its own off: a new
+ * connection killed right after its startup delivers its ReadyForQuery and the server's FATAL in
+ * one chunk, and an await between the two steps would let that FATAL through.
  */
 import type * as PgModule from 'pg';
 import type { PostgresCursor, PostgresPool, PostgresPoolClient, PostgresQueryResult } from 'kysely';
@@ -56,6 +59,10 @@ export interface PgPoolLike {
   connect(): Promise<PgClientLike>;
   /** Close every connection of the pool. */
   end(): Promise<void>;
+  /** pg-pool's event when it hands a client out (before it stops listening to the client's errors itself). */
+  on?(event: 'acquire', listener: (client: PgClientLike) => void): unknown;
+  /** pg-pool's event when a client comes back (after it listens to the client's errors again). */
+  on?(event: 'release', listener: (error: Error | boolean | undefined, client: PgClientLike) => void): unknown;
 }
 
 /** Options of `postgres()`. */
@@ -84,12 +91,24 @@ class PgClient implements PostgresPoolClient {
     this.broken ??= { error };
   };
 
-  constructor(private readonly client: PgClientLike) {}
+  constructor(
+    private readonly client: PgClientLike,
+    /** The pool reports returns (its 'release' event), which then end the listening. */
+    private readonly tracked: boolean,
+  ) {}
 
-  /** The client was checked out for us: listen for its 'error' event until it is released. */
-  hold(): void {
+  /** Handed out by the pool: listen for its 'error' event until it comes back. */
+  checkedOut(): void {
     this.broken = undefined;
     this.client.on?.('error', this.onError);
+  }
+
+  /**
+   * Back in the pool, which listens again: stop listening. A client that broke keeps our listener:
+   * the pool ends it, and a dead connection may still report a late error.
+   */
+  checkedIn(): void {
+    if (this.broken === undefined) this.client.removeListener?.('error', this.onError);
   }
 
   query<R>(sql: string, parameters: ReadonlyArray<unknown>): Promise<PostgresQueryResult<R>>;
@@ -100,14 +119,10 @@ class PgClient implements PostgresPoolClient {
   }
 
   release(): void {
-    if (this.broken === undefined) {
-      this.client.removeListener?.('error', this.onError);
-      this.client.release();
-      return;
-    }
-    // Ended by the pool, never pooled again. Our listener stays on it: a dead connection may still
-    // report a late error, and nothing else listens to a client the pool let go of.
-    this.client.release(true);
+    // Broken: ended by the pool, never handed out again.
+    if (this.broken === undefined) this.client.release();
+    else this.client.release(true);
+    if (!this.tracked) this.checkedIn();
   }
 
   private async run<R>(text: string, parameters: ReadonlyArray<unknown>): Promise<PostgresQueryResult<R>> {
@@ -132,13 +147,32 @@ class PgClient implements PostgresPoolClient {
 /** A `pg` pool with a bounded wait for connections. */
 class BoundedPool implements PostgresPool {
   private readonly clients = new WeakMap<PgClientLike, PgClient>();
+  /** True when the pool reports checkouts and returns (pg-pool does); else `connect` and `release` do. */
+  private readonly tracked: boolean;
 
   constructor(
     private readonly pool: PgPoolLike,
     private readonly owned: boolean,
     private readonly timeoutMs: number,
     private readonly retryAfterSeconds: number,
-  ) {}
+  ) {
+    this.tracked = typeof pool.on === 'function';
+    if (this.tracked) {
+      // Every client the pool hands out is guarded while it is out, a user's own checkouts of a shared pool included.
+      pool.on?.('acquire', (client) => this.wrapperOf(client).checkedOut());
+      pool.on?.('release', (_error, client) => this.wrapperOf(client).checkedIn());
+    }
+  }
+
+  /** The one wrapper of a client (Kysely keys its connection on it). */
+  private wrapperOf(client: PgClientLike): PgClient {
+    let wrapped = this.clients.get(client);
+    if (wrapped === undefined) {
+      wrapped = new PgClient(client, this.tracked);
+      this.clients.set(client, wrapped);
+    }
+    return wrapped;
+  }
 
   async connect(): Promise<PostgresPoolClient> {
     const pending = this.pool.connect();
@@ -148,18 +182,14 @@ class BoundedPool implements PostgresPool {
     });
     try {
       const client = await Promise.race([pending, timeout]);
-      let wrapped = this.clients.get(client);
-      if (wrapped === undefined) {
-        wrapped = new PgClient(client);
-        this.clients.set(client, wrapped);
-      }
-      wrapped.hold();
+      const wrapped = this.wrapperOf(client);
+      if (!this.tracked) wrapped.checkedOut();
       return wrapped;
     } catch (error) {
       // A connection that arrives after we gave up goes straight back to the pool.
       if (isInstanceOf(error, SqlAcquireTimeoutError))
         pending.then(
-          (late) => late.release(),
+          (late) => this.wrapperOf(late).release(),
           () => undefined,
         );
       throw error;

@@ -165,6 +165,56 @@ describe("a connection's failure fails the statement on it, never the process", 
   });
 });
 
+/** A pool that reports checkouts and returns as pg-pool does ('acquire' before the hand-out, 'release' after the return). */
+class EventPool extends EventEmitter implements PgPoolLike {
+  /** Run synchronously right after 'acquire', before connect() resolves (a FATAL in the same chunk as ReadyForQuery). */
+  afterAcquire: () => void = () => undefined;
+
+  constructor(readonly client: FakeClient) {
+    super();
+    const release = client.release.bind(client);
+    client.release = (error) => {
+      release(error);
+      this.emit('release', error, client);
+    };
+  }
+
+  async connect(): Promise<PgClientLike> {
+    this.emit('acquire', this.client);
+    this.afterAcquire();
+    return this.client;
+  }
+
+  async end(): Promise<void> {}
+}
+
+describe("a pool's 'acquire' and 'release' events bound the listening", () => {
+  it('catches an error the client reports in the same synchronous step as its hand-out', async () => {
+    const client = new FakeClient();
+    const pool = new EventPool(client);
+    const killed = withCode('terminating connection due to administrator command', '57P01');
+    pool.afterAcquire = () => client.emit('error', killed);
+    const db = postgres(pool);
+    const error = await sql`select 1`.execute(db.kysely).catch((caught: unknown) => caught);
+    expect(error).toMatchObject({ name: 'SqlConnectionLostError', sent: false, cause: killed });
+    expect([client.sent, client.releases]).toEqual([[], [true]]);
+  });
+
+  it('listens from acquire to release for a healthy client, and not after', async () => {
+    const client = new FakeClient();
+    const pool = new EventPool(client);
+    let during = -1;
+    client.answer = async () => {
+      during = client.listenerCount('error');
+      return { command: 'SELECT', rowCount: 0, rows: [] };
+    };
+    const db = postgres(pool);
+    await sql`select 1`.execute(db.kysely);
+    await sql`select 2`.execute(db.kysely);
+    expect([during, client.listenerCount('error'), client.releases]).toEqual([1, 0, [undefined, undefined]]);
+  });
+});
+
 describe('the drivers’ own classes fit the structural types (checked by the type checker)', () => {
   it('pg.Pool is a PgPoolLike and PGlite a PGliteLike', () => {
     const pool: PgPoolLike = new Pool({ max: 1 }); // lazy: opens nothing

@@ -6,6 +6,7 @@
  */
 import type { EdmModel } from '../index';
 import type { SqlMapping } from '../sql';
+import { isInstanceOf } from '../util';
 import type { OpenDatabase } from './database';
 import { CliError, describeDatabaseError } from './errors';
 import type { CliIO } from './io';
@@ -22,7 +23,7 @@ export async function checkModelFits(open: OpenDatabase, model: EdmModel, mappin
   try {
     await open.sql.checkMapping(open.db, model, mapping);
   } catch (error) {
-    if (!(error instanceof open.sql.SqlMappingError)) throw new CliError(describeDatabaseError(error, open.where), { cause: error });
+    if (!isInstanceOf(error, open.sql.SqlMappingError)) throw new CliError(describeDatabaseError(error, open.where), { cause: error });
     for (const problem of error.problems) io.err(`error: ${problem}`);
     const source = files.mapping === undefined ? `${files.metadata} (mapped by the naming conventions)` : `${files.metadata} and ${files.mapping}`;
     const count = error.problems.length;

@@ -112,8 +112,9 @@ async function expectAlive(service: ServiceProcess, root: string): Promise<void>
 }
 
 async function startService(db: string, ...args: string[]): Promise<{ service: ServiceProcess; root: string }> {
-  // The tables' own names (items, big, id, name): the checks read the database with them too.
-  const service = new ServiceProcess(CLI, ['serve', '--db', db, '--port', '0', '--names', 'sql', ...args]);
+  // The tables' own names (items, big, id, name): the checks read the database with them too. No
+  // paging: the feed of big must stream.
+  const service = new ServiceProcess(CLI, ['serve', '--db', db, '--port', '0', '--names', 'sql', '--max-page-size', '0', ...args]);
   const root = await service.started(/ at (http:\/\/127\.0\.0\.1:\d+\/odata\/)$/);
   return { service, root };
 }

@@ -8,7 +8,7 @@
  * handler unchanged.
  */
 import type { ServerResponse } from 'http';
-import { isODataError, ODataError } from '../errors';
+import { isODataError, normalizeError, ODataError } from '../errors';
 import { caughtProperty } from '../util';
 import type { ExpressLikeRequest } from './request';
 import { headersOf, splitUrl } from './request';
@@ -71,7 +71,8 @@ export function bodyParserErrorToOData(error: unknown, contentType: string | und
 export function odataErrorHandler(): ODataErrorHandler {
   // Four declared parameters: Express tells error middleware by the function's length.
   return function odataBodyParserErrors(error, request, response, next) {
-    const odataError = isODataError(error) ? error : bodyParserErrorToOData(error, request.headers['content-type']);
+    // normalizeError: an ODataError is answered as itself only when its fields are plain data.
+    const odataError = isODataError(error) ? normalizeError(error) : bodyParserErrorToOData(error, request.headers['content-type']);
     if (odataError === undefined || response.headersSent) {
       next(error);
       return;

@@ -7,6 +7,7 @@
 import type { KeyObject } from 'crypto';
 import { createRemoteJWKSet, errors, jwtVerify, type JWTVerifyGetKey } from 'jose';
 import type { Clock } from '../../index';
+import { isInstanceOf } from '../../util';
 import { messageOf } from '../errors';
 import { roleNameProblem, type Verdict } from './identity';
 
@@ -48,7 +49,7 @@ function remoteKeys(url: URL): JWTVerifyGetKey {
     try {
       return await keySet(header, token);
     } catch (error) {
-      if (error instanceof errors.JOSEError && TOKEN_KEY_ERRORS.has(error.code)) throw error;
+      if (isInstanceOf(error, errors.JOSEError) && TOKEN_KEY_ERRORS.has(error.code)) throw error;
       throw new KeySetUnavailable(`the key set at ${url.href} cannot be fetched: ${messageOf(error)}`, { cause: error });
     }
   };
@@ -83,8 +84,8 @@ export function jwtVerifier(settings: JwtSettings): (token: string) => Promise<V
       // Overloads by key kind: a key, or a function that finds one.
       claims = (typeof key === 'function' ? await jwtVerify(token, key, options) : await jwtVerify(token, key, options)).payload;
     } catch (error) {
-      if (error instanceof KeySetUnavailable) return { kind: 'unavailable', reason: error.message };
-      if (error instanceof errors.JOSEError) return { kind: 'invalid' };
+      if (isInstanceOf(error, KeySetUnavailable)) return { kind: 'unavailable', reason: error.message };
+      if (isInstanceOf(error, errors.JOSEError)) return { kind: 'invalid' };
       throw error;
     }
     const role = claimAt(claims, settings.roleClaim);

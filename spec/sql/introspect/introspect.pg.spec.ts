@@ -88,9 +88,13 @@ it("follows the user's privileges: unreadable columns left out, unwritable sets 
       'TABLE_NOT_READABLE public.orders',
     ]);
     const xml = writeEdmx(result.model);
-    expect(xml).toContain('<EntitySet Name="customers" EntityType="Fixture.customers" sap:creatable="false" sap:updatable="false" sap:deletable="false" sap:searchable="true" />');
+    expect(xml).toContain(
+      '<EntitySet Name="customers" EntityType="Fixture.customers" sap:creatable="false" sap:updatable="false" sap:deletable="false" sap:searchable="true" />',
+    );
     expect(xml).toContain('<EntitySet Name="products" EntityType="Fixture.products" sap:deletable="false" sap:searchable="true" />');
-    expect(xml).toContain('<EntitySet Name="tags" EntityType="Fixture.tags" sap:creatable="false" sap:updatable="false" sap:deletable="false" sap:searchable="true" />');
+    expect(xml).toContain(
+      '<EntitySet Name="tags" EntityType="Fixture.tags" sap:creatable="false" sap:updatable="false" sap:deletable="false" sap:searchable="true" />',
+    );
     // On products only title can be updated: every other column says so (id also as the identity it is).
     const updatable = result.model.entityTypes
       .get('Fixture.products')

@@ -11,6 +11,7 @@ module.exports = {
     '^express-odata-v2$': '<rootDir>/lib/index.ts',
     '^express-odata-v2/sql$': '<rootDir>/lib/sql/index.ts',
     '^express-odata-v2/testing$': '<rootDir>/lib/testing/index.ts',
+    '^express-odata-v2/fiori$': '<rootDir>/lib/fiori/index.ts',
   },
   // Specs against a PostgreSQL server run in `npm run test:postgres` (jest.postgres.config.js).
   testPathIgnorePatterns: ['/node_modules/', '\\.pg\\.spec\\.ts$'],

@@ -9,6 +9,7 @@ import { readFileSync } from 'fs';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'http';
 import type { AddressInfo } from 'net';
 import { resolve } from 'path';
+import { DEFAULT_UI5_BOOTSTRAP, fiori, type FioriMiddleware } from '../fiori';
 import { loadEdmx, odata, readOnlyProvider, type EdmModel, type ServiceLogEvent } from '../index';
 import type { SqlMapping } from '../sql';
 import {
@@ -72,6 +73,22 @@ export const SERVE_OPTIONS: readonly OptionGroup[] = [
   },
   { title: 'Paging and limits', options: LIMIT_OPTIONS },
   { title: 'Authentication', options: AUTH_OPTIONS },
+  {
+    title: 'Preview',
+    options: [
+      {
+        name: 'ui',
+        kind: 'boolean',
+        help: 'Also serve a SAP Fiori elements preview at / (the service stays at --path): a launch page listing the entity sets, each a List Report with its Object Page.',
+      },
+      {
+        name: 'ui5',
+        kind: 'string',
+        value: '<url>',
+        help: `With --ui: load SAPUI5 from this sap-ui-core.js (an http(s) URL or a path on this server; default ${DEFAULT_UI5_BOOTSTRAP}).`,
+      },
+    ],
+  },
 ];
 
 /** serve's help text. */
@@ -86,6 +103,7 @@ ${optionsHelp(SERVE_OPTIONS)}
 Examples:
   express-odata-v2 serve --db postgres://app:secret@localhost:5432/shop
   express-odata-v2 serve --db ./data --port 0 --read-only
+  express-odata-v2 serve --db ./data --ui
   express-odata-v2 serve --metadata metadata.xml --mapping mapping.json --db ./data`;
 
 /** A running service. */
@@ -186,6 +204,10 @@ export async function serve(options: ParsedOptions, io: CliIO): Promise<RunningS
   const choices = modelOptions('serve', options);
   const authentication = authenticationOf('serve', options, io, host);
   const session = sessionOptions(authentication.runsAsRoles);
+  const ui = options.ui === true;
+  const ui5 = stringOption(options, 'ui5');
+  if (ui5 !== undefined && !ui) throw new UsageError('serve: --ui5 needs --ui (the preview it configures)', 'serve');
+  if (ui && path === '') throw new UsageError('serve: --ui needs a --path other than / (the preview is at /)', 'serve');
 
   const sql = await loadSql();
   // The files first: a mistake in them is reported before any connection is made.
@@ -212,6 +234,7 @@ export async function serve(options: ParsedOptions, io: CliIO): Promise<RunningS
         io.err(`${new Date().toISOString()} ${event.level} ${event.status} ${event.method} ${path}/${event.url}: ${oneLine(event.message)}`),
     });
     const service = authentication.protect(middleware);
+    const preview = ui ? authentication.protect(previewOf(model, path, ui5)) : undefined;
     const server = createServer((request: IncomingMessage & { baseUrl?: string }, response: ServerResponse) => {
       const started = process.hrtime.bigint();
       const url = request.url ?? '/';
@@ -222,9 +245,13 @@ export async function serve(options: ParsedOptions, io: CliIO): Promise<RunningS
         );
       });
       const within = path === '' ? url : url === path || url.startsWith(`${path}/`) || url.startsWith(`${path}?`) ? url.slice(path.length) : undefined;
-      if (within === undefined) {
+      const notFound = (): void => {
         response.writeHead(404, { 'content-type': 'text/plain; charset=utf-8' });
-        response.end(`Not found. The OData service is at ${path}/\n`);
+        response.end(`Not found. The OData service is at ${path}/${preview === undefined ? '' : ', its preview at /'}\n`);
+      };
+      if (within === undefined) {
+        if (preview === undefined) notFound();
+        else preview(request, response, notFound);
         return;
       }
       // What Express gives a mounted middleware: the mount path, and the URL below it.
@@ -240,9 +267,20 @@ export async function serve(options: ParsedOptions, io: CliIO): Promise<RunningS
     const url = `${origin(host, boundPort)}${path}/`;
     const sets = model.defaultContainer.entitySets.length;
     io.out(`Serving ${sets} entity set${sets === 1 ? '' : 's'} of ${open.where}${options['read-only'] === true ? ' (read-only)' : ''} at ${url}`);
+    if (preview !== undefined) io.out(`Fiori preview at ${origin(host, boundPort)}/`);
     return { url, close: () => closeService(server, open) };
   } catch (error) {
     await open.db.close().catch(() => undefined);
+    throw error;
+  }
+}
+
+/** The Fiori preview of `model` at /, its apps calling the service at `path`; a bad --ui5 is a usage error. */
+function previewOf(model: EdmModel, path: string, ui5: string | undefined): FioriMiddleware {
+  try {
+    return fiori({ model, service: `${path}/`, ...(ui5 === undefined ? {} : { ui5 }) });
+  } catch (error) {
+    if (error instanceof TypeError) throw new UsageError(`serve: --ui5 ${error.message.replace(/^.*option ui5 /, '')}`, 'serve');
     throw error;
   }
 }

@@ -1,8 +1,8 @@
 /**
  * SAP's annotation attributes of OData V2 (`sap:searchable="false"` on an EntitySet), read from
  * the annotations a model keeps, and set on every entity set where a service option decides for
- * all of them. Only the switches the service enforces are read; every other `sap:` attribute is
- * kept and written back untouched.
+ * all of them. The switches the service enforces are read, and the few the Fiori preview shows (a
+ * set's capabilities, a label); every other `sap:` attribute is kept and written back untouched.
  */
 import type { Annotated, AnnotationAttribute, ModelDefinition } from './definition';
 import type { EdmAnnotations } from './model';
@@ -11,7 +11,7 @@ import type { EdmAnnotations } from './model';
 const SAP_NAMESPACE = 'http://www.sap.com/Protocols/SAPData';
 
 /** The Boolean `sap:` switches the library reads (SAP Gateway's default for each is true). */
-export type SapSwitch = 'searchable';
+export type SapSwitch = 'searchable' | 'creatable' | 'updatable' | 'deletable';
 
 /**
  * The value of a Boolean `sap:` switch on a model element: true or false as written, undefined
@@ -54,4 +54,9 @@ export function withEntitySetSwitch(definition: ModelDefinition, name: SapSwitch
           },
     ),
   };
+}
+
+/** The text of a `sap:` attribute (`sap:label`) on a model element, or undefined when it has none. */
+export function sapText(element: EdmAnnotations, name: 'label'): string | undefined {
+  return element.annotationAttributes.find((candidate) => candidate.name === name && candidate.namespace === SAP_NAMESPACE)?.value;
 }

@@ -115,6 +115,7 @@ function compile(blocks: readonly Block[]): string[] {
       'express-odata-v2': ['dist/index.d.ts'],
       'express-odata-v2/sql': ['dist/sql/index.d.ts'],
       'express-odata-v2/testing': ['dist/testing/index.d.ts'],
+      'express-odata-v2/fiori': ['dist/fiori/index.d.ts'],
     },
   };
   // Virtual files live in docs/ so that relative imports in contexts resolve from there.

@@ -40,6 +40,8 @@ describe('the packed library', () => {
         'dist/sql/index.d.ts',
         'dist/testing/index.js',
         'dist/testing/index.d.ts',
+        'dist/fiori/index.js',
+        'dist/fiori/index.d.ts',
         'README.md',
         'docs/README.md',
         'docs/command-line.md',

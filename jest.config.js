@@ -13,8 +13,9 @@ module.exports = {
     '^express-odata-v2/testing$': '<rootDir>/lib/testing/index.ts',
     '^express-odata-v2/fiori$': '<rootDir>/lib/fiori/index.ts',
   },
-  // Specs against a PostgreSQL server run in `npm run test:postgres` (jest.postgres.config.js).
-  testPathIgnorePatterns: ['/node_modules/', '\\.pg\\.spec\\.ts$'],
+  // Specs against a PostgreSQL server run in `npm run test:postgres` (jest.postgres.config.js),
+  // specs in a browser in `npm run test:browser` (jest.browser.config.js).
+  testPathIgnorePatterns: ['/node_modules/', '\\.pg\\.spec\\.ts$', '\\.browser\\.spec\\.ts$'],
   moduleFileExtensions: ['ts', 'js', 'json'],
   testTimeout: 20000,
   // Coverage of lib/ measured at 95.9% statements, 89.0% branches, 92.7% functions, 97.7% lines;

@@ -60,7 +60,12 @@ export function manifestOf(model: EdmModel, entitySet: EdmEntitySet, service: st
       pages: {
         [`ListReport|${entitySet.name}`]: {
           entitySet: entitySet.name,
-          component: { name: 'sap.suite.ui.generic.template.ListReport', list: true, settings: { smartVariantManagement: true } },
+          component: {
+            name: 'sap.suite.ui.generic.template.ListReport',
+            list: true,
+            // A preview shows the rows at once, as a table does, not after a first press of Go.
+            settings: { smartVariantManagement: true, dataLoadSettings: { loadDataOnAppLaunch: 'always' } },
+          },
           pages: { [`ObjectPage|${entitySet.name}`]: objectPage },
         },
       },

@@ -94,6 +94,8 @@ export interface ControlSelector {
   readonly ancestor?: ControlSelector;
   readonly searchOpenDialogs?: boolean;
   readonly interactable?: boolean;
+  /** The part of the control to press or type into (`{ idSuffix: 'vhi' }`: an input's value help icon). */
+  readonly interaction?: { readonly idSuffix: string };
 }
 
 /** The page's `sap.ui.require`, typed for what these helpers ask of it. */
@@ -157,6 +159,12 @@ async function interact(page: Page, selector: ControlSelector, interactionType: 
   await waitForUI5(page);
 }
 
+/** Click the rendered element with this id (a control's DOM root), as the mouse does, then wait for UI5. */
+export async function click(page: Page, id: string): Promise<void> {
+  await page.locator(`[id="${id}"]`).click();
+  await waitForUI5(page);
+}
+
 /** The ids of the controls a selector finds (visible ones), in the order UI5 lists them. */
 export async function controlIds(page: Page, selector: ControlSelector): Promise<string[]> {
   await waitForUI5(page);
@@ -180,4 +188,43 @@ export async function controlIds(page: Page, selector: ControlSelector): Promise
 /** The text a user sees in the control with this id (its DOM's inner text). */
 export async function textOf(page: Page, id: string): Promise<string> {
   return page.locator(`[id="${id}"]`).innerText();
+}
+
+/** A UI5 control as page-side code sees it. */
+interface Ui5Control {
+  getId(): string;
+  getProperty(name: string): unknown;
+  isA(type: string): boolean;
+  getDomRef(): { readonly innerText: string } | null;
+  getParent(): Ui5Control | null;
+}
+
+/**
+ * The rendered controls (or items) of a type, whose id matches `idPattern` (a RegExp source) and
+ * whose properties have the given values, with the text a user sees in each (its DOM's inner text).
+ */
+export async function renderedControls(
+  page: Page,
+  controlType: string,
+  idPattern = '',
+  properties: Readonly<Record<string, string | number | boolean>> = {},
+): Promise<{ id: string; text: string }[]> {
+  await waitForUI5(page);
+  return page.evaluate(
+    ({ controlType, idPattern, properties }) => {
+      const ui5 = globalThis as unknown as { sap: { ui: { require(name: string): unknown } } };
+      const element = ui5.sap.ui.require('sap/ui/core/Element') as { registry: { filter(test: (control: Ui5Control) => boolean): Ui5Control[] } };
+      const pattern = new RegExp(idPattern);
+      return element.registry
+        .filter(
+          (control) =>
+            control.isA(controlType) &&
+            pattern.test(control.getId()) &&
+            Object.entries(properties).every(([name, value]) => control.getProperty(name) === value) &&
+            control.getDomRef() !== null,
+        )
+        .map((control) => ({ id: control.getId(), text: control.getDomRef()?.innerText ?? '' }));
+    },
+    { controlType, idPattern, properties },
+  );
 }

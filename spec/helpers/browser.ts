@@ -91,6 +91,8 @@ export interface ControlSelector {
   readonly id?: string;
   readonly controlType?: string;
   readonly properties?: Readonly<Record<string, unknown>>;
+  /** The binding: the context's path (`/Suppliers(1)`) and the bound property's (`Price`). */
+  readonly bindingPath?: { readonly path?: string; readonly propertyPath?: string };
   readonly ancestor?: ControlSelector;
   readonly searchOpenDialogs?: boolean;
   readonly interactable?: boolean;

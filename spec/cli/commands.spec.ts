@@ -131,6 +131,8 @@ describe('help', () => {
         '--default-role',
         '--anonymous-role',
         '--allow-anonymous',
+        '--ui',
+        '--ui5',
         '--help',
       ],
     ],
@@ -204,12 +206,26 @@ describe('mistakes in the arguments: one line on stderr, exit code 2', () => {
     [['serve', '--db', 'x', '--key', 'orders'], "serve: --key expects <table>=<column>[,<column>...], got 'orders'. See 'express-odata-v2 serve --help'."],
     [['serve', '--db', 'x', '--path', 'odata'], "serve: --path must start with / (got 'odata'). See 'express-odata-v2 serve --help'."],
     [['serve', '--db', 'x', '--mapping', 'mapping.json'], "serve: --mapping needs --metadata (the model it maps). See 'express-odata-v2 serve --help'."],
+    [['serve', '--db', 'x', '--ui5', '/resources/sap-ui-core.js'], "serve: --ui5 needs --ui (the preview it configures). See 'express-odata-v2 serve --help'."],
+    [['serve', '--db', 'x', '--ui', '--path', '/'], "serve: --ui needs a --path other than / (the preview is at /). See 'express-odata-v2 serve --help'."],
     [
       ['introspect', '--db', 'x', '--out', 'same.json', '--mapping', 'same.json'],
       "introspect: --out and --mapping name the same file. See 'express-odata-v2 introspect --help'.",
     ],
   ])('%j', async (args, message) => {
     expect(await exited(...args)).toEqual({ code: 2, out: [], err: [`express-odata-v2: ${message}`] });
+  });
+
+  it('refuses a --ui5 the preview cannot load from, after connecting', async () => {
+    expect(await exited('serve', '--db', 'shop', '--port', '0', '--ui', '--ui5', 'file:///sap-ui-core.js')).toEqual({
+      code: 2,
+      out: [],
+      err: [
+        expect.stringMatching(/^warning: The table public\.audit_log/),
+        expect.stringMatching(/^warning: The view public\.big_orders/),
+        "express-odata-v2: serve: --ui5 must be an http(s) URL, got 'file:///sap-ui-core.js'. See 'express-odata-v2 serve --help'.",
+      ],
+    });
   });
 
   it('refuses a namespace introspection cannot use, after connecting', async () => {
@@ -426,6 +442,39 @@ describe('serve in this process', () => {
     await expect(fetch(url)).rejects.toThrow();
     // The folder is free again: another command opens it.
     expect((await exited('introspect', '--db', 'shop', '--out', 'again.xml', '--mapping', 'again.json')).code).toBe(0);
+  }, 30_000);
+
+  it('serves the Fiori preview at / with --ui, its apps calling the service at --path and loading SAPUI5 from --ui5', async () => {
+    const { outcome, out, err } = await run(
+      'serve',
+      '--db',
+      'shop',
+      '--port',
+      '0',
+      '--path',
+      '/api',
+      '--ui',
+      '--ui5',
+      'http://127.0.0.1:1/resources/sap-ui-core.js',
+    );
+    if (outcome.kind !== 'serving') throw new Error(err.join('\n'));
+    const { url } = outcome.service;
+    const root = url.replace(/\/api\/$/, '/');
+    expect(out).toEqual([`Serving 2 entity sets of the PGlite database in shop at ${url}`, `Fiori preview at ${root}`]);
+    try {
+      const launch = await fetch(root);
+      expect([launch.status, launch.headers.get('content-type')]).toEqual([200, 'text/html; charset=utf-8']);
+      const links = [...(await launch.text()).matchAll(/data-entity-set="([^"]+)"/g)].map((match) => match[1]);
+      expect(links).toEqual(['customers', 'orders']);
+      const app = await (await fetch(`${root}apps/orders/`)).text();
+      expect(app).toContain('src="http://127.0.0.1:1/resources/sap-ui-core.js"');
+      const manifest = (await (await fetch(`${root}apps/orders/manifest.json`)).json()) as { 'sap.app': { dataSources: { mainService: { uri: string } } } };
+      expect(manifest['sap.app'].dataSources.mainService.uri).toBe('/api/');
+      const elsewhere = await fetch(`${root}nothing`);
+      expect([elsewhere.status, await elsewhere.text()]).toEqual([404, 'Not found. The OData service is at /api/, its preview at /\n']);
+    } finally {
+      await outcome.service.close();
+    }
   }, 30_000);
 });
 

@@ -12,17 +12,17 @@ import type { ResolvedFioriOptions } from './options';
 const HTML_ESCAPES: Readonly<Record<string, string>> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' };
 
 /** `text` for HTML text or a quoted attribute value. */
-export function escapeHtml(text: string): string {
+function escapeHtml(text: string): string {
   return text.replace(/[&<>"']/g, (character) => HTML_ESCAPES[character]);
 }
 
 /** The path segment of a set's app, relative to the launch page (`apps/Products/`). */
-export function appPath(entitySet: EdmEntitySet): string {
+function appPath(entitySet: EdmEntitySet): string {
   return `apps/${encodeURIComponent(entitySet.name)}/`;
 }
 
 /** What a client may do with a set's entries, by its `sap:` capabilities: `create, edit, delete`, or `display only`. */
-export function capabilitiesText(entitySet: EdmEntitySet): string {
+function capabilitiesText(entitySet: EdmEntitySet): string {
   const allowed = [
     sapSwitch(entitySet, 'creatable') !== false ? 'create' : undefined,
     sapSwitch(entitySet, 'updatable') !== false ? 'edit' : undefined,

@@ -26,7 +26,7 @@ const ARGS = [
 ];
 
 /** Where screenshots go. */
-export const SCREENSHOTS = resolve(__dirname, '..', '..', '.tmp', 'browser');
+const SCREENSHOTS = resolve(__dirname, '..', '..', '.tmp', 'browser');
 
 /** The URL of sap-ui-core.js on the lane's UI5 server (set by the global setup). */
 export function ui5Bootstrap(): string {
@@ -109,7 +109,6 @@ interface Ui5Loader {
 interface RecordReplay {
   waitForUI5(options: { timeout: number; interval: number }): Promise<void>;
   interactWithControl(options: { selector: ControlSelector; interactionType: string; enterText?: string; pressEnterKey?: boolean }): Promise<void>;
-  findAllDOMElementsByControlSelector(options: { selector: ControlSelector }): Promise<{ readonly id: string }[]>;
 }
 
 /** Until SAPUI5 has started and has nothing pending (requests, timeouts, rendering). */
@@ -165,31 +164,6 @@ async function interact(page: Page, selector: ControlSelector, interactionType: 
 export async function click(page: Page, id: string): Promise<void> {
   await page.locator(`[id="${id}"]`).click();
   await waitForUI5(page);
-}
-
-/** The ids of the controls a selector finds (visible ones), in the order UI5 lists them. */
-export async function controlIds(page: Page, selector: ControlSelector): Promise<string[]> {
-  await waitForUI5(page);
-  return page.evaluate(
-    (selector) =>
-      new Promise<string[]>((done, fail) => {
-        const ui5 = (globalThis as unknown as { sap: { ui: Ui5Loader } }).sap.ui;
-        ui5.require(
-          ['sap/ui/test/RecordReplay'],
-          (module) =>
-            void (module as RecordReplay)
-              .findAllDOMElementsByControlSelector({ selector })
-              .then((elements) => done(elements.map((element) => element.id)), fail),
-          fail,
-        );
-      }),
-    selector,
-  );
-}
-
-/** The text a user sees in the control with this id (its DOM's inner text). */
-export async function textOf(page: Page, id: string): Promise<string> {
-  return page.locator(`[id="${id}"]`).innerText();
 }
 
 /** A UI5 control as page-side code sees it. */

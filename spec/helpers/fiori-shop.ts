@@ -12,7 +12,7 @@ import { loadEdmx, MemoryProvider, odata } from '../../lib';
 import { fiori } from '../../lib/fiori';
 
 /** The shop's model, with its annotations. */
-export const FIORI_SHOP_MODEL = loadEdmx(readFileSync(join(__dirname, '..', 'fixtures', 'fiori', 'shop.xml'), 'utf8'));
+const FIORI_SHOP_MODEL = loadEdmx(readFileSync(join(__dirname, '..', 'fixtures', 'fiori', 'shop.xml'), 'utf8'));
 
 const NAMED = ['Bread', 'Milk', 'Chocolate Milk', 'Vint Soda', 'Havina Cola', 'Fruit Punch', 'Cranberry Juice', 'Pink Lemonade', 'DVD Player', 'LCD HDTV'];
 
@@ -20,7 +20,7 @@ const NAMED = ['Bread', 'Milk', 'Chocolate Milk', 'Vint Soda', 'Havina Cola', 'F
 export const PRODUCT_COUNT = 45;
 
 /** The shop's rows: product n is rated n % 5 + 1, costs n + 0.25, and belongs to category n % 3 + 1. */
-export function fioriShopData(): Record<string, Record<string, unknown>[]> {
+function fioriShopData(): Record<string, Record<string, unknown>[]> {
   return {
     Categories: [
       { ID: 1, Name: 'Food' },

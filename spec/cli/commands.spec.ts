@@ -465,10 +465,10 @@ describe('serve in this process', () => {
       const launch = await fetch(root);
       expect([launch.status, launch.headers.get('content-type')]).toEqual([200, 'text/html; charset=utf-8']);
       const links = [...(await launch.text()).matchAll(/data-entity-set="([^"]+)"/g)].map((match) => match[1]);
-      expect(links).toEqual(['customers', 'orders']);
-      const app = await (await fetch(`${root}apps/orders/`)).text();
+      expect(links).toEqual(['Customers', 'Orders']);
+      const app = await (await fetch(`${root}apps/Orders/`)).text();
       expect(app).toContain('src="http://127.0.0.1:1/resources/sap-ui-core.js"');
-      const manifest = (await (await fetch(`${root}apps/orders/manifest.json`)).json()) as { 'sap.app': { dataSources: { mainService: { uri: string } } } };
+      const manifest = (await (await fetch(`${root}apps/Orders/manifest.json`)).json()) as { 'sap.app': { dataSources: { mainService: { uri: string } } } };
       expect(manifest['sap.app'].dataSources.mainService.uri).toBe('/api/');
       const elsewhere = await fetch(`${root}nothing`);
       expect([elsewhere.status, await elsewhere.text()]).toEqual([404, 'Not found. The OData service is at /api/, its preview at /\n']);

@@ -280,7 +280,7 @@ function previewOf(model: EdmModel, path: string, ui5: string | undefined): Fior
   try {
     return fiori({ model, service: `${path}/`, ...(ui5 === undefined ? {} : { ui5 }) });
   } catch (error) {
-    if (error instanceof TypeError) throw new UsageError(`serve: --ui5 ${error.message.replace(/^.*option ui5 /, '')}`, 'serve');
+    if (isInstanceOf(error, TypeError)) throw new UsageError(`serve: --ui5 ${error.message.replace(/^.*option ui5 /, '')}`, 'serve');
     throw error;
   }
 }

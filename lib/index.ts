@@ -25,7 +25,7 @@ export { defineModel, buildModel, loadEdmx, readEdmx, writeEdmx } from './edm';
 export type { SingleSchemaDefinition } from './edm';
 export type * from './edm/definition';
 export type * from './edm/model';
-export type { EdmPrimitiveTypeName, PrimitiveValue, ComplexValue, PropertyValue } from './edm/primitives';
+export type { EdmPrimitiveTypeName, PrimitiveLane, PrimitiveValue, ComplexValue, PropertyValue } from './edm/primitives';
 // Date/time order values finer than milliseconds: a position's (QueryResult.positionOf, a $skiptoken).
 export { isPreciseInstant, preciseInstant } from './edm/precise-instant';
 export type { PreciseInstant } from './edm/precise-instant';

@@ -147,6 +147,7 @@ const TYPES: Readonly<Record<string, readonly string[]>> = {
     'ModelDefinition',
     'Multiplicity',
     'NavigationPropertyDefinition',
+    'PrimitiveLane',
     'PrimitiveValue',
     'PropertyDefinition',
     'PropertyValue',

@@ -5,7 +5,7 @@
  */
 import { canonicalDecimal, canonicalInteger, decimalShape, isInt64 } from './decimal-text';
 import type { EdmComplexType, EdmFacets, EdmProperty } from './model';
-import { PRIMITIVE_TYPES, isPlainObject } from './primitives';
+import { isPlainObject, laneOf, numberRange } from './primitives';
 import type { ComplexValue, EdmPrimitiveTypeName, PrimitiveValue, PropertyValue } from './primitives';
 import { SINGLE_MAX, canonicalGuid, parsePrimitiveText } from './primitive-text';
 import { isWritableTime, timeToMilliseconds } from './temporal-text';
@@ -29,17 +29,16 @@ function checkLength(unit: string, length: number, facets: EdmFacets): string | 
 
 /** Which JS representation a type needs (primitives.ts), as a message when the value lacks it. */
 function representationProblem(type: EdmPrimitiveTypeName, value: PrimitiveValue): string | undefined {
-  const info = PRIMITIVE_TYPES.get(type);
-  switch (info?.category) {
+  switch (laneOf(type)) {
     case 'string':
       return typeof value === 'string' ? undefined : 'expected a string.';
     case 'boolean':
       return typeof value === 'boolean' ? undefined : 'expected true or false.';
-    case 'integer':
+    case 'integer': {
       if (typeof value !== 'number' || !Number.isInteger(value)) return 'expected an integer.';
-      return info.min !== undefined && info.max !== undefined && (value < info.min || value > info.max)
-        ? `${value} is outside the range ${info.min} to ${info.max}.`
-        : undefined;
+      const { min, max } = numberRange(type);
+      return value < min || value > max ? `${value} is outside the range ${min} to ${max}.` : undefined;
+    }
     case 'int64': {
       const text = typeof value === 'number' && Number.isInteger(value) ? String(value) : value;
       if (typeof text !== 'string' || canonicalInteger(text) !== text) return 'expected an integer string.';
@@ -52,7 +51,7 @@ function representationProblem(type: EdmPrimitiveTypeName, value: PrimitiveValue
     case 'float':
       if (typeof value !== 'number') return 'expected a number.';
       return type === 'Edm.Single' && Number.isFinite(value) && Math.abs(value) > SINGLE_MAX ? `${value} is outside the range of Edm.Single.` : undefined;
-    case 'datetime':
+    case 'instant':
       if (!(value instanceof Date) || Number.isNaN(value.getTime())) return 'expected a valid date.';
       return isWritableTime(value.getTime()) ? undefined : 'the date is outside the years 0001 to 9999 (UTC).';
     case 'time':

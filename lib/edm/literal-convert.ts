@@ -4,7 +4,7 @@
  */
 import { canonicalDecimal, isInt64, numberToDecimalText } from './decimal-text';
 import type { ParsedLiteral } from './literal-parse';
-import { PRIMITIVE_TYPES } from './primitives';
+import { numberRange } from './primitives';
 import type { EdmPrimitiveTypeName, PrimitiveValue } from './primitives';
 import { SINGLE_MAX } from './primitive-text';
 
@@ -25,10 +25,10 @@ const toInteger: Converter = (literal, target) => {
   const text = integerText(literal.value);
   if (text === undefined) return undefined;
   if (target === 'Edm.Int64') return isInt64(text) ? text : undefined;
-  const info = PRIMITIVE_TYPES.get(target);
-  if (info?.min === undefined || info.max === undefined || text.length > 11) return undefined;
+  if (text.length > 11) return undefined;
   const value = Number(text);
-  return value >= info.min && value <= info.max ? value : undefined;
+  const { min, max } = numberRange(target);
+  return value >= min && value <= max ? value : undefined;
 };
 
 /** Numbers as Edm.Decimal, exactly: integers and decimals by their text; floats by their written digits. */

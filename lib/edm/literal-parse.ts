@@ -6,7 +6,7 @@
  */
 import { ODataError } from '../errors';
 import { canonicalDecimal, canonicalInteger, isInt64 } from './decimal-text';
-import type { EdmPrimitiveTypeName, PrimitiveValue } from './primitives';
+import { numberRange, type EdmPrimitiveTypeName, type PrimitiveValue } from './primitives';
 import { SINGLE_MAX, canonicalGuid } from './primitive-text';
 import { canonicalTime, parseDateTimeText } from './temporal-text';
 
@@ -207,8 +207,7 @@ export function parseLiteral(text: string): ParsedLiteral {
 /** The number grammar of `parseLiteral` in one static pattern: sign, digits, fraction, exponent, suffix. */
 const NUMBER = /^-?\d+(\.\d+)?([eE][+-]?\d+)?([LlMmDdFf]?)$/;
 
-const INT32_MIN = -2147483648;
-const INT32_MAX = 2147483647;
+const INT32 = numberRange('Edm.Int32');
 
 function parseNumber(text: string): ParsedLiteral {
   const match = NUMBER.exec(text);
@@ -243,7 +242,7 @@ function parseNumber(text: string): ParsedLiteral {
   const canonical = canonicalInteger(body, false) ?? '0';
   if (canonical.length <= 11) {
     const value = Number(canonical);
-    if (value >= INT32_MIN && value <= INT32_MAX) return { type: 'Edm.Int32', value, text };
+    if (value >= INT32.min && value <= INT32.max) return { type: 'Edm.Int32', value, text };
   }
   if (isInt64(canonical)) return { type: 'Edm.Int64', value: canonical, text };
   const decimal = canonicalDecimal(canonical, false, false);

@@ -7,7 +7,7 @@
 import { ODataError } from '../errors';
 import { textProblem } from '../util';
 import { canonicalDecimal, canonicalInteger, isInt64, numberToDecimalText, significantDigits } from './decimal-text';
-import { PRIMITIVE_TYPES } from './primitives';
+import { numberRange } from './primitives';
 import type { EdmPrimitiveTypeName, PrimitiveValue } from './primitives';
 import {
   SINGLE_MAX,
@@ -123,9 +123,9 @@ export function jsonValueText(type: EdmPrimitiveTypeName, value: PrimitiveValue)
 
 function jsonInteger(type: EdmPrimitiveTypeName, json: unknown): PrimitiveValue | undefined {
   if (typeof json === 'string') return parsePrimitiveText(type, json);
-  const info = PRIMITIVE_TYPES.get(type);
-  if (typeof json !== 'number' || !Number.isInteger(json) || info?.min === undefined || info.max === undefined) return undefined;
-  return json >= info.min && json <= info.max ? (Object.is(json, -0) ? 0 : json) : undefined;
+  const { min, max } = numberRange(type);
+  if (typeof json !== 'number' || !Number.isInteger(json)) return undefined;
+  return json >= min && json <= max ? (Object.is(json, -0) ? 0 : json) : undefined;
 }
 
 function jsonFloatValue(type: EdmPrimitiveTypeName, json: unknown): PrimitiveValue | undefined {
@@ -228,6 +228,8 @@ export function parseRawValue(type: EdmPrimitiveTypeName, body: Buffer, property
 
 // --- open types -------------------------------------------------------------------------------
 
+const INT32 = numberRange('Edm.Int32');
+
 /**
  * The EDM type a dynamic property's value is written as: string -> Edm.String (an Int64 or
  * Decimal held as a string is indistinguishable and stays a string), boolean -> Edm.Boolean,
@@ -241,7 +243,7 @@ export function inferPrimitiveType(value: PrimitiveValue): EdmPrimitiveTypeName 
     case 'boolean':
       return 'Edm.Boolean';
     case 'number':
-      return Number.isInteger(value) && value >= -2147483648 && value <= 2147483647 ? 'Edm.Int32' : 'Edm.Double';
+      return Number.isInteger(value) && value >= INT32.min && value <= INT32.max ? 'Edm.Int32' : 'Edm.Double';
     default:
       return value instanceof Date ? 'Edm.DateTime' : 'Edm.Binary';
   }

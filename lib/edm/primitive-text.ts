@@ -4,7 +4,7 @@
  * for bad text and `describeTextError` says why; callers pick the error code.
  */
 import { canonicalDecimal, canonicalInteger, isDecimalText, isInt64 } from './decimal-text';
-import { PRIMITIVE_TYPES, integerRange } from './primitives';
+import { numberRange } from './primitives';
 import type { EdmPrimitiveTypeName, PrimitiveValue } from './primitives';
 import { canonicalTime, formatDateTimeText, parseDateTimeText, timeToMilliseconds } from './temporal-text';
 
@@ -40,9 +40,8 @@ function parseSmallInteger(type: EdmPrimitiveTypeName, text: string): number | u
   const canonical = canonicalInteger(text);
   if (canonical === undefined || canonical.length > 11) return undefined;
   const value = Number(canonical);
-  const info = PRIMITIVE_TYPES.get(type);
-  if (info?.min === undefined || info.max === undefined) return undefined;
-  return value >= info.min && value <= info.max ? value : undefined;
+  const { min, max } = numberRange(type);
+  return value >= min && value <= max ? value : undefined;
 }
 
 /** xs:double / xs:float, including INF, -INF and NaN; undefined when invalid or out of range. */
@@ -160,7 +159,7 @@ export function asDecimalText(value: PrimitiveValue): string {
 
 /** A value of an integer type of number size (Byte, SByte, Int16, Int32): an integer within the type's range. */
 export function asInteger(type: EdmPrimitiveTypeName, value: PrimitiveValue): number {
-  const { min, max } = integerRange(type);
+  const { min, max } = numberRange(type);
   // `(value | 0) === value`: an integer within Int32 (no NaN, infinity or fraction); then the type's range.
   if (typeof value === 'number' && (value | 0) === value && value >= min && value <= max) return value;
   return checked<number>(false, value, type, `an integer from ${min} to ${max}`);

@@ -62,35 +62,43 @@ export function isPlainObject(value: unknown): value is Readonly<Record<string, 
   return typeof value === 'object' && value !== null && !Array.isArray(value) && !(value instanceof Date) && !(value instanceof Uint8Array);
 }
 
-type PrimitiveCategory = 'string' | 'boolean' | 'integer' | 'int64' | 'decimal' | 'float' | 'datetime' | 'time' | 'guid' | 'binary';
+/**
+ * The lane of a primitive type: how its values are held, compared and computed, by every
+ * interpreter (facet checks, the evaluator, the SQL compiler and its dialects). The small integers
+ * (exact, no NaN) stand apart from the doubles (NaN compares with nothing and sorts first);
+ * DateTime and DateTimeOffset meet as instants.
+ */
+export type PrimitiveLane = 'integer' | 'float' | 'int64' | 'decimal' | 'string' | 'guid' | 'boolean' | 'instant' | 'time' | 'binary';
+
+/** An inclusive integer range, exact for every integer type (Int64 included). */
+interface IntegerRange {
+  readonly min: bigint;
+  readonly max: bigint;
+}
 
 interface PrimitiveTypeInfo {
   readonly name: EdmPrimitiveTypeName;
-  readonly category: PrimitiveCategory;
-  /** Numeric promotion rank (MS-ODATA §2.2.3.6.1.1.1 "Binary Numeric Promotions"); undefined for non-numbers. */
-  readonly numericRank?: number;
-  /** Inclusive range of integer types that fit a JS number. */
-  readonly min?: number;
-  readonly max?: number;
-  /** Introduced in OData 2.0? (affects the response's DataServiceVersion: none are, all are 1.0 types). */
+  readonly lane: PrimitiveLane;
+  /** The values an integer type holds; undefined for the others. */
+  readonly range?: IntegerRange;
 }
 
 const TABLE: readonly PrimitiveTypeInfo[] = [
-  { name: 'Edm.Binary', category: 'binary' },
-  { name: 'Edm.Boolean', category: 'boolean' },
-  { name: 'Edm.Byte', category: 'integer', numericRank: 1, min: 0, max: 255 },
-  { name: 'Edm.SByte', category: 'integer', numericRank: 1, min: -128, max: 127 },
-  { name: 'Edm.Int16', category: 'integer', numericRank: 2, min: -32768, max: 32767 },
-  { name: 'Edm.Int32', category: 'integer', numericRank: 3, min: -2147483648, max: 2147483647 },
-  { name: 'Edm.Int64', category: 'int64', numericRank: 4 },
-  { name: 'Edm.Decimal', category: 'decimal', numericRank: 5 },
-  { name: 'Edm.Single', category: 'float', numericRank: 6 },
-  { name: 'Edm.Double', category: 'float', numericRank: 7 },
-  { name: 'Edm.DateTime', category: 'datetime' },
-  { name: 'Edm.DateTimeOffset', category: 'datetime' },
-  { name: 'Edm.Time', category: 'time' },
-  { name: 'Edm.Guid', category: 'guid' },
-  { name: 'Edm.String', category: 'string' },
+  { name: 'Edm.Binary', lane: 'binary' },
+  { name: 'Edm.Boolean', lane: 'boolean' },
+  { name: 'Edm.Byte', lane: 'integer', range: { min: 0n, max: 255n } },
+  { name: 'Edm.SByte', lane: 'integer', range: { min: -128n, max: 127n } },
+  { name: 'Edm.Int16', lane: 'integer', range: { min: -32768n, max: 32767n } },
+  { name: 'Edm.Int32', lane: 'integer', range: { min: -2147483648n, max: 2147483647n } },
+  { name: 'Edm.Int64', lane: 'int64', range: { min: -9223372036854775808n, max: 9223372036854775807n } },
+  { name: 'Edm.Decimal', lane: 'decimal' },
+  { name: 'Edm.Single', lane: 'float' },
+  { name: 'Edm.Double', lane: 'float' },
+  { name: 'Edm.DateTime', lane: 'instant' },
+  { name: 'Edm.DateTimeOffset', lane: 'instant' },
+  { name: 'Edm.Time', lane: 'time' },
+  { name: 'Edm.Guid', lane: 'guid' },
+  { name: 'Edm.String', lane: 'string' },
 ];
 
 /** Every primitive type by name. */
@@ -101,18 +109,26 @@ export function isPrimitiveTypeName(name: string): name is EdmPrimitiveTypeName 
   return PRIMITIVE_TYPES.has(name as EdmPrimitiveTypeName);
 }
 
-/** An inclusive integer range. */
-interface IntegerRange {
-  readonly min: number;
-  readonly max: number;
+const LANES = Object.fromEntries(TABLE.map((t) => [t.name, t.lane])) as Readonly<Record<EdmPrimitiveTypeName, PrimitiveLane>>;
+
+/** The lane of a primitive type. */
+export function laneOf(type: EdmPrimitiveTypeName): PrimitiveLane {
+  return LANES[type];
 }
 
-const INTEGER_RANGES: ReadonlyMap<EdmPrimitiveTypeName, IntegerRange> = new Map(
-  TABLE.flatMap((t) => (t.min !== undefined && t.max !== undefined ? [[t.name, Object.freeze({ min: t.min, max: t.max })] as const] : [])),
-);
-const NO_RANGE: IntegerRange = Object.freeze({ min: 0, max: -1 });
+/** The inclusive range of an integer type (Byte, SByte, Int16, Int32, Int64); undefined for the others. */
+export function integerRange(name: EdmPrimitiveTypeName): IntegerRange | undefined {
+  return PRIMITIVE_TYPES.get(name)?.range;
+}
 
-/** The inclusive range of an integer type of number size (Byte, SByte, Int16, Int32); empty for others. Writers check every value against it. */
-export function integerRange(name: EdmPrimitiveTypeName): IntegerRange {
-  return INTEGER_RANGES.get(name) ?? NO_RANGE;
+const NUMBER_RANGES: ReadonlyMap<EdmPrimitiveTypeName, { readonly min: number; readonly max: number }> = new Map(
+  TABLE.flatMap((t) =>
+    t.lane === 'integer' && t.range !== undefined ? [[t.name, Object.freeze({ min: Number(t.range.min), max: Number(t.range.max) })] as const] : [],
+  ),
+);
+const NO_RANGE = Object.freeze({ min: 0, max: -1 });
+
+/** A JS number's range of an integer type of number size (Byte, SByte, Int16, Int32), for checks per value; empty for the others. */
+export function numberRange(name: EdmPrimitiveTypeName): { readonly min: number; readonly max: number } {
+  return NUMBER_RANGES.get(name) ?? NO_RANGE;
 }

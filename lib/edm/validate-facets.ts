@@ -4,7 +4,7 @@
  * @internal
  */
 import type { FacetsDefinition, FeedCustomizationDefinition } from './definition';
-import { PRIMITIVE_TYPES, type EdmPrimitiveTypeName } from './primitives';
+import { integerRange, laneOf, type EdmPrimitiveTypeName, type PrimitiveLane } from './primitives';
 
 type TypeSpecificFacet = 'maxLength' | 'fixedLength' | 'unicode' | 'collation' | 'precision' | 'scale';
 
@@ -32,8 +32,8 @@ const FACETS_BY_TYPE: ReadonlyMap<EdmPrimitiveTypeName, ReadonlySet<TypeSpecific
 
 const NO_FACETS: ReadonlySet<TypeSpecificFacet> = new Set();
 
-/** Lexical forms of CSDL default values per type category (xs: forms, as CSDL writes them). */
-const DEFAULT_VALUE_FORMS: Readonly<Record<string, RegExp>> = {
+/** Lexical forms of CSDL default values per lane (xs: forms, as CSDL writes them). */
+const DEFAULT_VALUE_FORMS: Readonly<Partial<Record<PrimitiveLane, RegExp>>> = {
   boolean: /^(true|false|1|0)$/,
   integer: /^[+-]?\d+$/,
   int64: /^[+-]?\d+$/,
@@ -71,13 +71,12 @@ export function primitiveFacetProblems(type: EdmPrimitiveTypeName, facets: Facet
 }
 
 function defaultValueProblem(type: EdmPrimitiveTypeName, value: string, maxLength: number | 'Max' | undefined): string | undefined {
-  const info = PRIMITIVE_TYPES.get(type);
-  if (info === undefined) return undefined;
-  const form = DEFAULT_VALUE_FORMS[info.category];
+  const form = DEFAULT_VALUE_FORMS[laneOf(type)];
   if (form !== undefined && !form.test(value)) return `DefaultValue '${value}' is not a valid ${type} value`;
-  if (info.category === 'integer' && info.min !== undefined && info.max !== undefined) {
-    const n = Number(value);
-    if (n < info.min || n > info.max) return `DefaultValue '${value}' is out of range for ${type}`;
+  const range = integerRange(type);
+  if (range !== undefined) {
+    const n = BigInt(value);
+    if (n < range.min || n > range.max) return `DefaultValue '${value}' is out of range for ${type}`;
   }
   if (type === 'Edm.String' && typeof maxLength === 'number' && value.length > maxLength) {
     return `DefaultValue '${value}' is longer than MaxLength ${maxLength}`;

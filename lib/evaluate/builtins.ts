@@ -4,12 +4,12 @@
  * comparison is false, as WCF's null propagation did. String positions are 0-based UTF-16 offsets.
  */
 import type { EdmEntityType } from '../edm/model';
-import type { EdmPrimitiveTypeName } from '../edm/primitives';
+import { integerRange, laneOf, type EdmPrimitiveTypeName } from '../edm/primitives';
 import { isPreciseInstant } from '../edm/precise-instant';
 import { timeToMilliseconds } from '../edm/temporal-text';
 import type { CallNode, ExprNode } from '../uri/expr/ast';
 import { canCast, isNumeric } from '../uri/expr/promotion';
-import { fromNumericLane, inferType, laneOf, toLane } from './coerce';
+import { fromNumericLane, inferType, isNumberLane, toLane } from './coerce';
 import { ceilingDecimal, floorDecimal, formatDecimal, roundDecimal, truncateDecimal, type ExactDecimal } from './decimal';
 import { isStructured, orNull, staticPrimitive, type EvaluationSettings, type Evaluator, type RuntimeValue } from './runtime';
 import type { Entity } from '../provider/types';
@@ -145,14 +145,6 @@ const isof: Compiled = (args, node, settings) => {
   };
 };
 
-const INTEGER_RANGES: Partial<Record<EdmPrimitiveTypeName, readonly [bigint, bigint]>> = {
-  'Edm.Byte': [0n, 255n],
-  'Edm.SByte': [-128n, 127n],
-  'Edm.Int16': [-32768n, 32767n],
-  'Edm.Int32': [-2147483648n, 2147483647n],
-  'Edm.Int64': [-(2n ** 63n), 2n ** 63n - 1n],
-};
-
 /**
  * A primitive value converted to `target` (cast); null when it does not convert. Numbers truncate
  * toward zero into integer types and give null out of range (where .NET would overflow).
@@ -161,14 +153,14 @@ function castPrimitive(value: RuntimeValue, target: EdmPrimitiveTypeName, declar
   if (value === null || isStructured(value) || Array.isArray(value)) return null;
   const source = declared ?? inferType(value, target);
   if (source === undefined || !canCast(source, target)) return null;
-  if (source === target && laneOf(target) !== 'number') return value;
+  if (source === target && !isNumberLane(laneOf(target))) return value;
   if (!isNumeric(target)) return laneOf(target) === laneOf(source) ? value : null;
-  const range = INTEGER_RANGES[target];
+  const range = integerRange(target);
   if (range !== undefined) {
     const exact = toLane('decimal', value) as ExactDecimal | undefined;
     if (exact === undefined) return null;
     const whole = truncateDecimal(exact);
-    if (whole < range[0] || whole > range[1]) return null;
+    if (whole < range.min || whole > range.max) return null;
     return fromNumericLane(target, whole);
   }
   const lane = laneOf(target);

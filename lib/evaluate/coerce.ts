@@ -1,17 +1,15 @@
 /**
  * Runtime values of the evaluator. Entities hold values in the EDM JS representation
- * (edm/primitives); to compare or compute, a value is moved into a "lane" chosen from the promoted
- * type: numbers, exact int64 (bigint), exact decimals, strings, instants... Dynamic properties of
+ * (edm/primitives); to compare or compute, a value is moved into the lane of the promoted type
+ * (`laneOf`): numbers for the small integers and floats, exact int64 (bigint), exact decimals,
+ * strings, instants... Dynamic properties of
  * open types have no declared type, so `inferType` reads one from the JS value.
  */
 import { isPreciseInstant, type PreciseInstant } from '../edm/precise-instant';
-import type { EdmPrimitiveTypeName, PrimitiveValue } from '../edm/primitives';
+import { laneOf, numberRange, type EdmPrimitiveTypeName, type PrimitiveLane, type PrimitiveValue } from '../edm/primitives';
 import { timeToMilliseconds } from '../edm/temporal-text';
 import { isNumeric, promoteNumeric } from '../uri/expr/promotion';
 import { decimalFromInteger, decimalFromNumber, formatDecimal, parseDecimal, type ExactDecimal } from './decimal';
-
-/** How values of a type are compared and computed. */
-export type Lane = 'number' | 'int64' | 'decimal' | 'string' | 'guid' | 'boolean' | 'instant' | 'time' | 'binary';
 
 /**
  * A value inside its lane. An instant is its milliseconds, or a PreciseInstant: a position's value
@@ -19,27 +17,9 @@ export type Lane = 'number' | 'int64' | 'decimal' | 'string' | 'guid' | 'boolean
  */
 export type LaneValue = number | bigint | ExactDecimal | string | boolean | Uint8Array | PreciseInstant;
 
-const LANES: Readonly<Record<EdmPrimitiveTypeName, Lane>> = {
-  'Edm.Binary': 'binary',
-  'Edm.Boolean': 'boolean',
-  'Edm.Byte': 'number',
-  'Edm.SByte': 'number',
-  'Edm.Int16': 'number',
-  'Edm.Int32': 'number',
-  'Edm.Int64': 'int64',
-  'Edm.Decimal': 'decimal',
-  'Edm.Single': 'number',
-  'Edm.Double': 'number',
-  'Edm.DateTime': 'instant',
-  'Edm.DateTimeOffset': 'instant',
-  'Edm.Time': 'time',
-  'Edm.Guid': 'guid',
-  'Edm.String': 'string',
-};
-
-/** The lane of a primitive type. */
-export function laneOf(type: EdmPrimitiveTypeName): Lane {
-  return LANES[type];
+/** True for the lanes whose values are JS numbers here: the small integers and the floats. */
+export function isNumberLane(lane: PrimitiveLane): boolean {
+  return lane === 'integer' || lane === 'float';
 }
 
 /** The type two operands meet in (numeric promotion; DateTime with DateTimeOffset; else identical). */
@@ -62,9 +42,10 @@ function isIntegerText(text: string): boolean {
 }
 
 /** A value in the given lane; undefined when the value does not belong there. */
-export function toLane(lane: Lane, value: unknown): LaneValue | undefined {
+export function toLane(lane: PrimitiveLane, value: unknown): LaneValue | undefined {
   switch (lane) {
-    case 'number':
+    case 'integer':
+    case 'float':
       if (typeof value === 'number') return value;
       if (typeof value === 'string') {
         const exact = parseDecimal(value);
@@ -102,8 +83,7 @@ export function toLane(lane: Lane, value: unknown): LaneValue | undefined {
   }
 }
 
-const INT32_MIN = -2147483648;
-const INT32_MAX = 2147483647;
+const INT32 = numberRange('Edm.Int32');
 
 /**
  * The EDM type of a value whose type is not declared (a dynamic property). Strings are the JS form
@@ -115,7 +95,7 @@ export function inferType(value: unknown, hint?: EdmPrimitiveTypeName): EdmPrimi
     case 'boolean':
       return 'Edm.Boolean';
     case 'number':
-      if (Number.isInteger(value) && value >= INT32_MIN && value <= INT32_MAX) return 'Edm.Int32';
+      if (Number.isInteger(value) && value >= INT32.min && value <= INT32.max) return 'Edm.Int32';
       return Number.isSafeInteger(value) ? 'Edm.Int64' : 'Edm.Double';
     case 'bigint':
       return 'Edm.Int64';
@@ -153,7 +133,8 @@ export function inferPair(
 
 /** A numeric lane value back in the JS representation of `type` (Int64 and Decimal as exact strings). */
 export function fromNumericLane(type: EdmPrimitiveTypeName, value: number | bigint | ExactDecimal): PrimitiveValue {
-  if (typeof value === 'number') return laneOf(type) === 'number' ? value : String(value);
-  if (typeof value === 'bigint') return laneOf(type) === 'number' ? Number(value) : value.toString();
-  return laneOf(type) === 'number' ? Number(formatDecimal(value)) : formatDecimal(value);
+  const number = isNumberLane(laneOf(type));
+  if (typeof value === 'number') return number ? value : String(value);
+  if (typeof value === 'bigint') return number ? Number(value) : value.toString();
+  return number ? Number(formatDecimal(value)) : formatDecimal(value);
 }

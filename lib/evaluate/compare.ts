@@ -4,9 +4,9 @@
  * String.CompareOrdinal), Int64/Decimal exactly, instants by time, binaries byte by byte.
  */
 import { compareInstants, type PreciseInstant } from '../edm/precise-instant';
-import type { EdmPrimitiveTypeName } from '../edm/primitives';
+import { laneOf, type EdmPrimitiveTypeName, type PrimitiveLane } from '../edm/primitives';
 import { areComparable } from '../uri/expr/promotion';
-import { commonType, inferPair, laneOf, toLane, type Lane, type LaneValue } from './coerce';
+import { commonType, inferPair, isNumberLane, toLane, type LaneValue } from './coerce';
 import { compareDecimal, type ExactDecimal } from './decimal';
 
 /** -1, 0 or 1; NaN when either side is a NaN double (then every comparison operator is false). */
@@ -27,8 +27,9 @@ function compareBytes(a: Uint8Array, b: Uint8Array): number {
   return a.length === b.length ? 0 : a.length < b.length ? -1 : 1;
 }
 
-const COMPARATORS: Readonly<Record<Lane, LaneComparator>> = {
-  number: (a, b) => compareNumbers(a as number, b as number),
+const COMPARATORS: Readonly<Record<PrimitiveLane, LaneComparator>> = {
+  integer: (a, b) => compareNumbers(a as number, b as number),
+  float: (a, b) => compareNumbers(a as number, b as number),
   // Two milliseconds compare as numbers; a position finer than milliseconds (a PreciseInstant) by its full value.
   instant: (a, b) => (typeof a === 'number' && typeof b === 'number' ? compareNumbers(a, b) : compareInstants(instantOf(a), instantOf(b))),
   time: (a, b) => compareNumbers(a as number, b as number),
@@ -42,14 +43,14 @@ const COMPARATORS: Readonly<Record<Lane, LaneComparator>> = {
 };
 
 /** The comparator of a lane: values must already be in it (see `toLane`). */
-export function laneComparator(lane: Lane): LaneComparator {
+export function laneComparator(lane: PrimitiveLane): LaneComparator {
   return COMPARATORS[lane];
 }
 
 /** A total order for sorting: as `laneComparator`, with NaN before every number (.NET Double.CompareTo). */
-export function sortComparator(lane: Lane): LaneComparator {
+export function sortComparator(lane: PrimitiveLane): LaneComparator {
   const compare = COMPARATORS[lane];
-  if (lane !== 'number') return compare;
+  if (!isNumberLane(lane)) return compare;
   return (a, b) => {
     const result = compare(a, b);
     if (!Number.isNaN(result)) return result;

@@ -8,13 +8,13 @@
  */
 import { ODataError } from '../errors';
 import { isPreciseInstant } from '../edm/precise-instant';
-import type { PrimitiveValue } from '../edm/primitives';
+import { laneOf, type PrimitiveLane, type PrimitiveValue } from '../edm/primitives';
 import type { BinaryNode, ExprNode, MemberNode, MemberStep, UnaryNode } from '../uri/expr/ast';
 import { printExpression } from '../uri/expr/printer';
 import { isNumeric, promoteNumeric, widenSmallInteger } from '../uri/expr/promotion';
 import { arithmeticOperation, negation, type ArithmeticOperator, type NumericLaneValue } from './arithmetic';
 import { compileCall } from './builtins';
-import { commonType, fromNumericLane, inferPair, inferType, laneOf, toLane, type Lane, type LaneValue } from './coerce';
+import { commonType, fromNumericLane, inferPair, inferType, toLane, type LaneValue } from './coerce';
 import { compareKnown, laneComparator } from './compare';
 import { shortDecimalNumber } from './decimal';
 import {
@@ -174,7 +174,7 @@ const OUTCOMES: Readonly<Record<'eq' | 'ne' | 'lt' | 'le' | 'gt' | 'ge', (order:
 };
 
 /** A side of a comparison or arithmetic moved into the lane once; literals are converted at compile time. */
-function inLane(node: ExprNode, evaluator: Evaluator, lane: Lane): (entity: Entity) => LaneValue | null {
+function inLane(node: ExprNode, evaluator: Evaluator, lane: PrimitiveLane): (entity: Entity) => LaneValue | null {
   if (node.kind === 'Literal') {
     const constant = node.value === null ? null : (toLane(lane, node.value) ?? null);
     return () => constant;

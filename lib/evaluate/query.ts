@@ -6,7 +6,8 @@
 import type { PrimitiveValue } from '../edm/primitives';
 import { invalidPosition } from '../uri/skiptoken';
 import type { OrderByItem, PositionValue, SkipTokenPosition } from '../uri/types';
-import { laneOf, toLane, type LaneValue } from './coerce';
+import { laneOf } from '../edm/primitives';
+import { toLane, type LaneValue } from './coerce';
 import { compareValues, sortComparator } from './compare';
 import { compileExpression, compileFilter, evaluate } from './compile';
 import { staticPrimitive, type EvaluationAccess, type Evaluator } from './runtime';

@@ -9,7 +9,7 @@ import { canonicalDecimal, canonicalInteger } from '../edm/decimal-text';
 import { printLiteral } from '../edm/literals';
 import type { EdmEntityType, EdmProperty } from '../edm/model';
 import { canonicalGuid } from '../edm/primitive-text';
-import { PRIMITIVE_TYPES, isPrimitiveValue } from '../edm/primitives';
+import { isPrimitiveValue, laneOf } from '../edm/primitives';
 import type { PrimitiveValue } from '../edm/primitives';
 import { canonicalTime } from '../edm/temporal-text';
 import type { EntityKey } from '../uri/types';
@@ -70,7 +70,7 @@ const DECIMAL_TEXT: PartText = (value) => {
 /** One key value's text in an identity: equal for every spelling of one value (`2.50` and `2.5`, GUID case, `PT1H60M` and `PT2H`). */
 function partTextOf(property: EdmProperty): PartText {
   const name = property.type.kind === 'Primitive' ? property.type.name : undefined;
-  switch (name === undefined ? undefined : PRIMITIVE_TYPES.get(name)?.category) {
+  switch (name === undefined ? undefined : laneOf(name)) {
     case 'decimal':
       return DECIMAL_TEXT;
     case 'int64':
@@ -79,7 +79,7 @@ function partTextOf(property: EdmProperty): PartText {
       return canonicalText(canonicalGuid);
     case 'time':
       return canonicalText(canonicalTime);
-    case 'datetime':
+    case 'instant':
       return (value) => (value instanceof Date && !Number.isNaN(value.getTime()) ? value.toISOString() : String(value));
     case 'binary':
       return (value) => (value instanceof Uint8Array ? Buffer.from(value.buffer, value.byteOffset, value.byteLength).toString('base64') : String(value));

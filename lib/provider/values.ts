@@ -10,7 +10,7 @@ import type { EdmComplexType, EdmProperty } from '../edm/model';
 import { canonicalDecimal, canonicalInteger, isInt64, numberToDecimalText } from '../edm/decimal-text';
 import { checkFacets } from '../edm/facets';
 import { canonicalGuid, parseBase64 } from '../edm/primitive-text';
-import { PRIMITIVE_TYPES, isPlainObject } from '../edm/primitives';
+import { isPlainObject, laneOf, numberRange } from '../edm/primitives';
 import { canonicalTime, isWritableTime, parseDateTimeText, parseJsonDateText } from '../edm/temporal-text';
 import type { ComplexValue, EdmPrimitiveTypeName, PrimitiveValue, PropertyValue } from '../edm/primitives';
 
@@ -126,25 +126,23 @@ function coerceBinary(raw: unknown): CoerceResult<Uint8Array> {
 
 /** Convert one primitive value (never null) of an EDM type to its model form, without facets. */
 export function coercePrimitive(name: EdmPrimitiveTypeName, raw: unknown): CoerceResult<PrimitiveValue> {
-  const info = PRIMITIVE_TYPES.get(name);
-  switch (info?.category) {
+  switch (laneOf(name)) {
     case 'string':
       return typeof raw === 'string' ? ok(raw) : fail('expected a string');
     case 'boolean':
       return typeof raw === 'boolean' ? ok(raw) : fail('expected true or false');
-    case 'integer':
+    case 'integer': {
       if (typeof raw !== 'number' || !Number.isInteger(raw)) return fail('expected an integer number');
-      if ((info.min !== undefined && raw < info.min) || (info.max !== undefined && raw > info.max)) {
-        return fail(`out of the ${name} range ${String(info.min)}..${String(info.max)}`);
-      }
-      return ok(raw);
+      const { min, max } = numberRange(name);
+      return raw >= min && raw <= max ? ok(raw) : fail(`out of the ${name} range ${min}..${max}`);
+    }
     case 'int64':
       return coerceInt64(raw);
     case 'decimal':
       return coerceDecimal(raw);
     case 'float':
       return coerceFloat(raw);
-    case 'datetime':
+    case 'instant':
       return coerceDateTime(raw);
     case 'time':
       return orFail(typeof raw === 'string' ? canonicalTime(raw) : undefined, 'expected an xs:duration such as "PT13H20M"');

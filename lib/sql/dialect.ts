@@ -7,7 +7,7 @@
  */
 import type { RawBuilder } from 'kysely';
 import type { PreciseInstant } from '../edm/precise-instant';
-import type { EdmPrimitiveTypeName, PrimitiveValue } from '../edm/primitives';
+import type { EdmPrimitiveTypeName, PrimitiveLane, PrimitiveValue } from '../edm/primitives';
 
 /** A SQL fragment (Kysely's `sql` template result). */
 export type Sql = RawBuilder<unknown>;
@@ -17,12 +17,6 @@ export type ComparisonOperator = 'eq' | 'ne' | 'lt' | 'le' | 'gt' | 'ge';
 
 /** The arithmetic operators. */
 export type ArithmeticOperator = 'add' | 'sub' | 'mul' | 'div' | 'mod';
-
-/**
- * How two values of a type are compared: the evaluator's lanes, with the small integers (exact, no
- * NaN) apart from the doubles (NaN compares with nothing, and sorts first).
- */
-export type SqlLane = 'integer' | 'float' | 'int64' | 'decimal' | 'string' | 'guid' | 'boolean' | 'instant' | 'time' | 'binary';
 
 /** The date-part functions. */
 export type DatePart = 'year' | 'month' | 'day' | 'hour' | 'minute' | 'second';
@@ -128,7 +122,7 @@ export interface SqlDialect {
 
   // --- operators ---------------------------------------------------------------------------------
   /** `a op b` for two non-null values of the lane (NaN-aware for floats, ordinal for strings). */
-  compare(operator: ComparisonOperator, lane: SqlLane, left: Sql, right: Sql, nan: NanSides, share: Share): Sql;
+  compare(operator: ComparisonOperator, lane: PrimitiveLane, left: Sql, right: Sql, nan: NanSides, share: Share): Sql;
   /** `a op b` in `type` (the promoted operand type); undefined when the engine cannot match the evaluator. */
   arithmetic(operator: ArithmeticOperator, type: EdmPrimitiveTypeName, left: Sql, right: Sql, share: Share): Sql | undefined;
   /** `-a` in `type` (the promoted operand type). */
@@ -172,5 +166,5 @@ export interface SqlDialect {
    * among doubles. `nullable` false (a required column): no null placement is needed, and the
    * terms must be ones a plain index on the column can serve in either direction.
    */
-  orderBy(value: Sql, lane: SqlLane, direction: 'asc' | 'desc', mayBeNaN: boolean, nullable: boolean): readonly Sql[];
+  orderBy(value: Sql, lane: PrimitiveLane, direction: 'asc' | 'desc', mayBeNaN: boolean, nullable: boolean): readonly Sql[];
 }

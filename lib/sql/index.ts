@@ -58,7 +58,7 @@ export {
 } from './errors';
 export { createPostgresDialect } from './postgres-dialect';
 export type { PostgresDialectOptions } from './postgres-dialect';
-export type { ArithmeticOperator, ColumnFacets, ComparisonOperator, DatePart, NanSides, Share, Sql, SqlDialect, SqlLane } from './dialect';
+export type { ArithmeticOperator, ColumnFacets, ComparisonOperator, DatePart, NanSides, Share, Sql, SqlDialect } from './dialect';
 export { fromSqlPosition, fromSqlValue, toSqlParameter } from './values';
 export type { SqlParameterValue } from './values';
 export type { PgTypeParsers } from './type-parsers';

@@ -5,8 +5,8 @@
  * Needs PostgreSQL 14 or later (numeric Infinity, extract returning numeric); PGlite 0.5 is 18.
  */
 import { sql } from 'kysely';
-import type { EdmPrimitiveTypeName, PrimitiveValue } from '../edm/primitives';
-import type { ArithmeticOperator, ColumnFacets, ComparisonOperator, DatePart, NanSides, Share, Sql, SqlDialect, SqlLane } from './dialect';
+import { integerRange, laneOf, type EdmPrimitiveTypeName, type PrimitiveValue } from '../edm/primitives';
+import type { ArithmeticOperator, ColumnFacets, ComparisonOperator, DatePart, NanSides, Share, Sql, SqlDialect } from './dialect';
 import { storedTemporalValue } from './postgres-temporal';
 import { toSqlParameter } from './values';
 
@@ -45,17 +45,9 @@ function expressionType(type: EdmPrimitiveTypeName): string {
   return type === 'Edm.Single' ? 'double precision' : type === 'Edm.Time' ? 'interval' : COLUMN_TYPES[type];
 }
 
-const INTEGER_RANGES: Partial<Record<EdmPrimitiveTypeName, readonly [string, string]>> = {
-  'Edm.Byte': ['0', '255'],
-  'Edm.SByte': ['-128', '127'],
-  'Edm.Int16': ['-32768', '32767'],
-  'Edm.Int32': ['-2147483648', '2147483647'],
-  'Edm.Int64': ['-9223372036854775808', '9223372036854775807'],
-};
-
-const SMALL_INTEGERS: ReadonlySet<EdmPrimitiveTypeName> = new Set(['Edm.Byte', 'Edm.SByte', 'Edm.Int16', 'Edm.Int32']);
-const INTEGERS: ReadonlySet<EdmPrimitiveTypeName> = new Set([...SMALL_INTEGERS, 'Edm.Int64']);
-const FLOATS: ReadonlySet<EdmPrimitiveTypeName> = new Set(['Edm.Single', 'Edm.Double']);
+const isSmallInteger = (type: EdmPrimitiveTypeName): boolean => laneOf(type) === 'integer';
+const isInteger = (type: EdmPrimitiveTypeName): boolean => integerRange(type) !== undefined;
+const isFloat = (type: EdmPrimitiveTypeName): boolean => laneOf(type) === 'float';
 
 const OPERATORS: Readonly<Record<ComparisonOperator, string>> = { eq: '=', ne: '<>', lt: '<', le: '<=', gt: '>', ge: '>=' };
 const ARITHMETIC: Readonly<Record<Exclude<ArithmeticOperator, 'div' | 'mod'>, string>> = { add: '+', sub: '-', mul: '*' };
@@ -186,13 +178,13 @@ function compareFloats(operator: ComparisonOperator, left: Sql, right: Sql, nan:
 }
 
 function toDouble(value: Sql, from: EdmPrimitiveTypeName): Sql {
-  return FLOATS.has(from) ? value : sql`cast(${value} as double precision)`;
+  return isFloat(from) ? value : sql`cast(${value} as double precision)`;
 }
 
 function convert(value: Sql, from: EdmPrimitiveTypeName, to: EdmPrimitiveTypeName): Sql {
-  if (from === to || (INTEGERS.has(from) && INTEGERS.has(to))) return value; // integers compare across widths exactly
-  if (to === 'Edm.Decimal' && INTEGERS.has(from)) return sql`cast(${value} as numeric)`;
-  if (FLOATS.has(to) && (INTEGERS.has(from) || from === 'Edm.Decimal' || FLOATS.has(from))) return toDouble(value, from);
+  if (from === to || (isInteger(from) && isInteger(to))) return value; // integers compare across widths exactly
+  if (to === 'Edm.Decimal' && isInteger(from)) return sql`cast(${value} as numeric)`;
+  if (isFloat(to) && (isInteger(from) || from === 'Edm.Decimal' || isFloat(from))) return toDouble(value, from);
   if ((from === 'Edm.DateTime' && to === 'Edm.DateTimeOffset') || (from === 'Edm.DateTimeOffset' && to === 'Edm.DateTime')) {
     // A DateTime is a UTC wall-clock time: the instant is that time at UTC (and back).
     return sql`(${value} at time zone 'UTC')`;
@@ -201,18 +193,19 @@ function convert(value: Sql, from: EdmPrimitiveTypeName, to: EdmPrimitiveTypeNam
 }
 
 function integerCast(value: Sql, from: EdmPrimitiveTypeName, to: EdmPrimitiveTypeName, share: Share): Sql {
-  const [low, high] = INTEGER_RANGES[to] ?? ['0', '0'];
+  const { min, max } = integerRange(to) ?? { min: 0n, max: 0n };
+  const [low, high] = [String(min), String(max)];
   const target = sql.raw(COLUMN_TYPES[to]);
-  const source = INTEGER_RANGES[from];
-  if (source !== undefined && BigInt(source[0]) >= BigInt(low) && BigInt(source[1]) <= BigInt(high)) return sql`cast(${value} as ${target})`;
+  const source = integerRange(from);
+  if (source !== undefined && source.min >= min && source.max <= max) return sql`cast(${value} as ${target})`;
   // The evaluator truncates toward zero and gives null out of range (where .NET would overflow).
-  if (FLOATS.has(from)) {
+  if (isFloat(from)) {
     // trunc of a double is exact, and equals trunc of its decimal; the bounds (low and high + 1)
     // are exact doubles, and NaN fails `<` (PostgreSQL orders it above every number).
-    const above = (BigInt(high) + 1n).toString();
+    const above = (max + 1n).toString();
     return share([sql`trunc(${value})`], ([v]) => sql`(case when ${v} >= ${sql.raw(low)} and ${v} < ${sql.raw(above)} then cast(${v} as ${target}) end)`);
   }
-  const whole = INTEGERS.has(from) ? value : sql`trunc(${value})`;
+  const whole = isInteger(from) ? value : sql`trunc(${value})`;
   return share([whole], ([v]) => sql`(case when ${v} between ${sql.raw(low)} and ${sql.raw(high)} then cast(${v} as ${target}) end)`);
 }
 
@@ -246,15 +239,15 @@ export function createPostgresDialect(options: PostgresDialectOptions = {}): Sql
       }
     },
     columnCheck(type, quotedColumn) {
-      const range = type === 'Edm.Byte' || type === 'Edm.SByte' ? INTEGER_RANGES[type] : undefined;
-      return range === undefined ? undefined : `${quotedColumn} between ${range[0]} and ${range[1]}`;
+      const range = type === 'Edm.Byte' || type === 'Edm.SByte' ? integerRange(type) : undefined;
+      return range === undefined ? undefined : `${quotedColumn} between ${range.min} and ${range.max}`;
     },
 
     concurrencyToken(type, current) {
-      const range = INTEGER_RANGES[type];
+      const range = integerRange(type);
       if (range !== undefined) {
         if (current === undefined) return sql`0`;
-        return sql`(case when ${current} is null or ${current} >= ${sql.raw(range[1])} then 0 else ${current} + 1 end)`;
+        return sql`(case when ${current} is null or ${current} >= ${sql.raw(String(range.max))} then 0 else ${current} + 1 end)`;
       }
       if (type !== 'Edm.DateTime' && type !== 'Edm.DateTimeOffset') return undefined;
       // clock_timestamp(), not now(): two writes in one transaction still get different tokens.
@@ -299,7 +292,7 @@ export function createPostgresDialect(options: PostgresDialectOptions = {}): Sql
     realAsDouble: (value) => sql`cast(cast(${value} as text) as double precision)`,
     truncateToMilliseconds: (value) => sql`date_trunc('milliseconds', ${value})`,
 
-    compare(operator, lane: SqlLane, left, right, nan, share) {
+    compare(operator, lane, left, right, nan, share) {
       if (lane === 'float') return compareFloats(operator, left, right, nan, share);
       if (lane === 'string' && operator !== 'eq' && operator !== 'ne') {
         // Ordinal (byte order of UTF-8 = code point order), whatever the column's or database's collation.
@@ -308,7 +301,7 @@ export function createPostgresDialect(options: PostgresDialectOptions = {}): Sql
       return sql`(${left} ${sql.raw(OPERATORS[operator])} ${right})`;
     },
     arithmetic(operator, type, left, right, share) {
-      if (SMALL_INTEGERS.has(type)) {
+      if (isSmallInteger(type)) {
         if (operator === 'mod') return sql`(cast(${left} as integer) % cast(${right} as integer))`;
         const symbol = operator === 'div' ? '/' : ARITHMETIC[operator];
         return wrap32(sql`cast(${left} as bigint) ${sql.raw(symbol)} cast(${right} as bigint)`);
@@ -336,13 +329,13 @@ export function createPostgresDialect(options: PostgresDialectOptions = {}): Sql
       }
     },
     negate(type, value) {
-      if (SMALL_INTEGERS.has(type)) return wrap32(sql`-cast(${value} as bigint)`);
+      if (isSmallInteger(type)) return wrap32(sql`-cast(${value} as bigint)`);
       if (type === 'Edm.Int64') return wrap64(sql`-cast(${value} as numeric)`);
       return sql`(-${value})`;
     },
     cast(value, from, to, share) {
-      if (INTEGER_RANGES[to] !== undefined) return integerCast(value, from, to, share);
-      if (to === 'Edm.Decimal') return FLOATS.has(from) ? doubleAsDecimal(value, share) : sql`cast(${value} as numeric)`;
+      if (isInteger(to)) return integerCast(value, from, to, share);
+      if (to === 'Edm.Decimal') return isFloat(from) ? doubleAsDecimal(value, share) : sql`cast(${value} as numeric)`;
       if (to === 'Edm.Double') return toDouble(value, from);
       if (to === 'Edm.Single') return single(toDouble(value, from), share);
       return convert(value, from, to);

@@ -8,7 +8,7 @@
 import { canonicalDecimal, canonicalInteger, isInt64 } from '../edm/decimal-text';
 import { isPreciseInstant, preciseInstant, type PreciseInstant } from '../edm/precise-instant';
 import { canonicalGuid } from '../edm/primitive-text';
-import { PRIMITIVE_TYPES, type EdmPrimitiveTypeName, type PrimitiveValue } from '../edm/primitives';
+import { numberRange, type EdmPrimitiveTypeName, type PrimitiveValue } from '../edm/primitives';
 import { formatDuration, timeToMilliseconds } from '../edm/temporal-text';
 import type { PositionValue } from '../uri/types';
 import { formatIntervalParameter, formatTimestampParameter, parseIntervalText, parsePreciseTimestampText, parseTimestampText } from './temporal';
@@ -48,9 +48,9 @@ function floatText(value: number): string {
 type ParameterWriter = (value: PrimitiveValue | PreciseInstant, type: EdmPrimitiveTypeName) => SqlParameterValue;
 
 const smallInteger: ParameterWriter = (value, type) => {
-  const info = PRIMITIVE_TYPES.get(type);
+  const { min, max } = numberRange(type);
   if (typeof value !== 'number' || !Number.isInteger(value)) throw wrongType(type, 'an integer number', value);
-  if (info?.min === undefined || info.max === undefined || value < info.min || value > info.max) throw outOfRange(type, value);
+  if (value < min || value > max) throw outOfRange(type, value);
   return String(value === 0 ? 0 : value);
 };
 

@@ -14,25 +14,17 @@ import type { EdmEntityType } from '../edm/model';
 import { isPrimitiveValue } from '../edm/primitives';
 import type { EdmPrimitiveTypeName, PrimitiveValue } from '../edm/primitives';
 import { convertLiteral, parseLiteral, printLiteral, scanLiteral } from '../edm/literals';
+import { inferPrimitiveType } from '../edm/payload-values';
 import { isPreciseInstant, preciseInstant } from '../edm/precise-instant';
 import { dateTimeFraction, formatPreciseDateTimeText } from '../edm/temporal-text';
 import type { OrderByItem, PositionValue, SkipTokenPosition } from './types';
-
-/** The EDM type a JS value prints as when its declared type is unknown (see lib/edm/primitives.ts). */
-function inferType(value: PrimitiveValue): EdmPrimitiveTypeName {
-  if (typeof value === 'string') return 'Edm.String';
-  if (typeof value === 'boolean') return 'Edm.Boolean';
-  if (typeof value === 'number') return Number.isInteger(value) && Math.abs(value) <= 2147483647 ? 'Edm.Int32' : 'Edm.Double';
-  if (value instanceof Date) return 'Edm.DateTime';
-  return 'Edm.Binary';
-}
 
 function printValue(value: unknown, type: EdmPrimitiveTypeName | undefined, what: string): string {
   if (value === null || value === undefined) return 'null';
   if (isPreciseInstant(value)) return printLiteral(type ?? 'Edm.DateTime', value);
   // A provider bug, not a client error: it surfaces as a 500 through normalizeError.
   if (!isPrimitiveValue(value)) throw new Error(`$skiptoken: ${what} is not a primitive value`);
-  return printLiteral(type ?? inferType(value), value);
+  return printLiteral(type ?? inferPrimitiveType(value), value);
 }
 
 /** The declared type of an `$orderby` item, when the checker knows it. */

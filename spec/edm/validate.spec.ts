@@ -196,6 +196,11 @@ describe('collectModelErrors', () => {
       ["EntityType 'ODataDemo.Category' / Property 'Level': DefaultValue '256' is out of range for Edm.Byte"],
     ],
     [
+      'an Int64 default out of range',
+      (d) => type(d, 'Category').properties?.push({ name: 'Serial', type: 'Edm.Int64', defaultValue: '9223372036854775808' }),
+      ["EntityType 'ODataDemo.Category' / Property 'Serial': DefaultValue '9223372036854775808' is out of range for Edm.Int64"],
+    ],
+    [
       'a default longer than MaxLength',
       (d) => Object.assign(prop(d, 'Product', 'Name'), { maxLength: 2, defaultValue: 'abc' }),
       [`${P} / Property 'Name': DefaultValue 'abc' is longer than MaxLength 2`],

@@ -5,7 +5,7 @@
  */
 import type { EdmComplexType, EdmProperty, EdmPropertyTypeRef } from '../../edm/model';
 import type { ComplexValue, EdmPrimitiveTypeName, PropertyValue } from '../../edm/primitives';
-import { fromJsonValue } from '../../edm/payload-values';
+import { fromJsonValue, inferPrimitiveType } from '../../edm/payload-values';
 import { ODataError } from '../../errors';
 import type { PropertyBody, PropertyTarget, ReadContext } from '../entry-body';
 import { DEFAULT_MAX_NESTING } from '../entry-body';
@@ -52,7 +52,7 @@ function inferType(json: unknown, name: string, context: ReadContext): EdmProper
   }
   if (typeof json === 'boolean') return primitive('Edm.Boolean');
   if (typeof json === 'number') {
-    return primitive(Number.isInteger(json) && json >= -2147483648 && json <= 2147483647 ? 'Edm.Int32' : 'Edm.Double');
+    return primitive(inferPrimitiveType(json));
   }
   if (isJsonObject(json)) {
     const typeName = metadataType(json, name);

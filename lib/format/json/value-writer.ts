@@ -6,7 +6,7 @@
 import type { EdmComplexType, EdmPropertyTypeRef } from '../../edm/model';
 import { inferPrimitiveType, jsonValueText } from '../../edm/payload-values';
 import { isDecimalText } from '../../edm/decimal-text';
-import { integerRange } from '../../edm/primitives';
+import { numberRange } from '../../edm/primitives';
 import { fastJsonDate } from '../fast-values';
 import { expectComplex, expectPrimitive, isPrimitiveValue } from '../value-guards';
 
@@ -31,7 +31,7 @@ export function compileJsonValue(type: EdmPropertyTypeRef, label: string): JsonV
       // `(value | 0) === value` alone is the Int32 range.
       if (typeName === 'Edm.Int32')
         return (value) => (value === null || value === undefined ? 'null' : typeof value === 'number' && (value | 0) === value ? '' + value : slow(value));
-      const { min, max } = integerRange(typeName);
+      const { min, max } = numberRange(typeName);
       return (value) =>
         value === null || value === undefined
           ? 'null'

@@ -4,7 +4,7 @@
  * (MS-ODATA §2.2.6.2.2 and §2.2.6.5.1-3). The `d` and `m` prefixes must be bound by the caller.
  */
 import type { EdmComplexType, EdmPropertyTypeRef } from '../../edm/model';
-import { integerRange } from '../../edm/primitives';
+import { numberRange } from '../../edm/primitives';
 import type { EdmPrimitiveTypeName } from '../../edm/primitives';
 import { formatAtomValue, inferPrimitiveType } from '../../edm/payload-values';
 import { fastAtomDate } from '../fast-values';
@@ -54,7 +54,7 @@ function compilePrimitiveElement(qname: string, typeName: EdmPrimitiveTypeName, 
       if (typeName === 'Edm.Int32')
         return (value) =>
           value === null || value === undefined ? nil : open + (typeof value === 'number' && (value | 0) === value ? '' + value : slow(value)) + close;
-      const { min, max } = integerRange(typeName);
+      const { min, max } = numberRange(typeName);
       return (value) =>
         value === null || value === undefined
           ? nil

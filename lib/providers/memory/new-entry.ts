@@ -4,7 +4,7 @@
  */
 import { randomUUID } from 'crypto';
 import type { EdmEntitySet, EdmProperty } from '../../edm/model';
-import { PRIMITIVE_TYPES } from '../../edm/primitives';
+import { integerRange, laneOf, numberRange, type EdmPrimitiveTypeName } from '../../edm/primitives';
 import type { PropertyValue } from '../../edm/primitives';
 import { ODataError } from '../../errors';
 import type { Store } from './store';
@@ -13,21 +13,17 @@ function isAbsent(value: unknown): boolean {
   return value === undefined || value === null;
 }
 
-function categoryOf(property: EdmProperty): string | undefined {
-  return property.type.kind === 'Primitive' ? PRIMITIVE_TYPES.get(property.type.name)?.category : undefined;
-}
-
 /** The largest key so far plus one (1 in an empty set); a number for Int32 and smaller, a string for Int64. */
-function nextGeneratedKey(store: Store, entitySet: EdmEntitySet, property: EdmProperty): PropertyValue {
+function nextGeneratedKey(store: Store, entitySet: EdmEntitySet, property: EdmProperty, type: EdmPrimitiveTypeName): PropertyValue {
   const name = property.name;
-  if (categoryOf(property) === 'int64') {
+  if (laneOf(type) === 'int64') {
     let max = 0n;
     for (const values of store.all(entitySet)) {
       const value = values[name];
       if (typeof value === 'string' && BigInt(value) > max) max = BigInt(value);
     }
     const next = max + 1n;
-    if (next > 2n ** 63n - 1n) throw exhausted(entitySet, property);
+    if (next > (integerRange(type)?.max ?? 0n)) throw exhausted(entitySet, property);
     return next.toString();
   }
   let max = 0;
@@ -35,8 +31,7 @@ function nextGeneratedKey(store: Store, entitySet: EdmEntitySet, property: EdmPr
     const value = values[name];
     if (typeof value === 'number' && value > max) max = value;
   }
-  const info = property.type.kind === 'Primitive' ? PRIMITIVE_TYPES.get(property.type.name) : undefined;
-  if (info?.max !== undefined && max + 1 > info.max) throw exhausted(entitySet, property);
+  if (max + 1 > numberRange(type).max) throw exhausted(entitySet, property);
   return max + 1;
 }
 
@@ -63,11 +58,12 @@ export function withGeneratedKey(
   const out: Record<string, unknown> = { ...values };
   for (const property of type.key) {
     if (!isAbsent(values[property.name])) continue;
-    const category = categoryOf(property);
-    if (category === 'guid') {
+    const keyType = property.type.kind === 'Primitive' ? property.type.name : undefined;
+    const lane = keyType === undefined ? undefined : laneOf(keyType);
+    if (lane === 'guid') {
       out[property.name] = randomUUID();
-    } else if (type.key.length === 1 && (category === 'integer' || category === 'int64')) {
-      out[property.name] = nextGeneratedKey(store, entitySet, property);
+    } else if (keyType !== undefined && type.key.length === 1 && (lane === 'integer' || lane === 'int64')) {
+      out[property.name] = nextGeneratedKey(store, entitySet, property, keyType);
     } else {
       throw ODataError.fromCode('BODY_INVALID', {
         detail: `the key property '${property.name}' of ${type.qualifiedName} is missing; only a single integer key or a Guid key is generated${hint}.`,

@@ -5,28 +5,27 @@
  * two writes within one millisecond still give different ETags. Other types are left to the caller.
  */
 import type { EdmEntityType, EdmProperty } from '../../edm/model';
-import { PRIMITIVE_TYPES } from '../../edm/primitives';
-import type { PropertyValue } from '../../edm/primitives';
+import { integerRange, laneOf, numberRange } from '../../edm/primitives';
+import type { EdmPrimitiveTypeName, PropertyValue } from '../../edm/primitives';
 import type { Clock } from '../../util';
 
 /** How a token is maintained; undefined for tokens the store leaves alone (strings, binaries...). */
-function tokenKind(property: EdmProperty): 'integer' | 'int64' | 'datetime' | undefined {
+function tokenKind(property: EdmProperty): 'integer' | 'int64' | 'instant' | undefined {
   if (property.type.kind !== 'Primitive') return undefined;
-  const category = PRIMITIVE_TYPES.get(property.type.name)?.category;
-  return category === 'integer' || category === 'int64' || category === 'datetime' ? category : undefined;
+  const lane = laneOf(property.type.name);
+  return lane === 'integer' || lane === 'int64' || lane === 'instant' ? lane : undefined;
 }
 
-function nextIntegerToken(property: EdmProperty, previous: PropertyValue | undefined): number {
-  const info = property.type.kind === 'Primitive' ? PRIMITIVE_TYPES.get(property.type.name) : undefined;
+// Both wrap to 0 at the type's maximum instead of writing a value the type cannot hold.
+function nextIntegerToken(type: EdmPrimitiveTypeName, previous: PropertyValue | undefined): number {
   if (typeof previous !== 'number') return 0;
-  // Wraps to 0 at the type's maximum instead of writing a value the type cannot hold.
-  return info?.max !== undefined && previous >= info.max ? 0 : previous + 1;
+  return previous >= numberRange(type).max ? 0 : previous + 1;
 }
 
-function nextInt64Token(previous: PropertyValue | undefined): string {
+function nextInt64Token(type: EdmPrimitiveTypeName, previous: PropertyValue | undefined): string {
   if (typeof previous !== 'string') return '0';
   const next = BigInt(previous) + 1n;
-  return next > 2n ** 63n - 1n ? '0' : next.toString();
+  return next > (integerRange(type)?.max ?? 0n) ? '0' : next.toString();
 }
 
 function nextTimeToken(previous: PropertyValue | undefined, now: Date): Date {
@@ -47,11 +46,11 @@ export function stampTokens(
 ): void {
   for (const property of type.concurrencyProperties) {
     const kind = tokenKind(property);
-    if (kind === undefined) continue;
+    if (kind === undefined || property.type.kind !== 'Primitive') continue;
     if (keepGiven && values[property.name] !== null && values[property.name] !== undefined) continue;
     const before = previous?.[property.name];
-    if (kind === 'integer') values[property.name] = nextIntegerToken(property, before);
-    else if (kind === 'int64') values[property.name] = nextInt64Token(before);
+    if (kind === 'integer') values[property.name] = nextIntegerToken(property.type.name, before);
+    else if (kind === 'int64') values[property.name] = nextInt64Token(property.type.name, before);
     else values[property.name] = nextTimeToken(before, now());
   }
 }

@@ -6,11 +6,11 @@
  */
 import { sql } from 'kysely';
 import { isPreciseInstant } from '../../edm/precise-instant';
-import type { EdmPrimitiveTypeName } from '../../edm/primitives';
+import { laneOf, type EdmPrimitiveTypeName } from '../../edm/primitives';
 import type { BinaryNode, ExprNode } from '../../uri/expr/ast';
 import { promoteNumeric } from '../../uri/expr/promotion';
 import type { ComparisonOperator, Sql } from '../dialect';
-import { EVALUATOR_PRECISION, LANES, isNullTyped, untranslatable, type NodeCompiler, type SqlValue, type Truth } from './context';
+import { EVALUATOR_PRECISION, isNullTyped, untranslatable, type NodeCompiler, type SqlValue, type Truth } from './context';
 import { presenceOf } from './members';
 
 /** The type two compared operands meet in: numeric promotion, DateTime with DateTimeOffset as an instant, else the same type. */
@@ -18,7 +18,7 @@ function comparisonType(a: EdmPrimitiveTypeName, b: EdmPrimitiveTypeName): EdmPr
   const numeric = promoteNumeric(a, b);
   if (numeric !== undefined) return numeric;
   if (a === b) return a;
-  return LANES[a] === 'instant' && LANES[b] === 'instant' ? 'Edm.DateTimeOffset' : undefined;
+  return laneOf(a) === 'instant' && laneOf(b) === 'instant' ? 'Edm.DateTimeOffset' : undefined;
 }
 
 /** `X op null`: only `eq`/`ne` can be true, by whether X is null. */
@@ -45,7 +45,7 @@ function operandOrPresence(c: NodeCompiler, node: ExprNode): Sql {
 function inLane(c: NodeCompiler, value: SqlValue, from: EdmPrimitiveTypeName, common: EdmPrimitiveTypeName, keepReal: boolean, exact: boolean): Sql {
   const { dialect } = c.state;
   let converted = value.realColumn && !keepReal ? dialect.realAsDouble(value.sql) : dialect.convert(value.sql, from, common);
-  const lane = LANES[common];
+  const lane = laneOf(common);
   if ((lane === 'instant' || lane === 'time') && value.precision > EVALUATOR_PRECISION && !exact) converted = dialect.truncateToMilliseconds(converted);
   return c.state.isCheap(value.sql) ? c.state.markCheap(converted) : converted;
 }
@@ -59,7 +59,7 @@ const FLIPPED: Readonly<Record<ComparisonOperator, ComparisonOperator>> = { eq: 
  */
 function columnAgainstInstant(c: NodeCompiler, column: SqlValue, literal: SqlValue, operator: ComparisonOperator): Sql | undefined {
   const type = column.type;
-  if (!column.column || column.precision <= EVALUATOR_PRECISION || !(literal.literal instanceof Date) || type === null || LANES[type] !== 'instant')
+  if (!column.column || column.precision <= EVALUATOR_PRECISION || !(literal.literal instanceof Date) || type === null || laneOf(type) !== 'instant')
     return undefined;
   const { dialect } = c.state;
   const start = dialect.literal(type, literal.literal);
@@ -93,7 +93,7 @@ export function compileComparison(c: NodeCompiler, node: BinaryNode, operator: C
   const right = c.value(node.right);
   if (left.type === null || right.type === null) return untranslatable('a comparison of values of unknown type');
   const common = comparisonType(left.type, right.type) ?? untranslatable(`${left.type} compared with ${right.type}`);
-  const lane = LANES[common];
+  const lane = laneOf(common);
   const { dialect } = c.state;
 
   // A keyset bound finer than milliseconds compares with the full stored value (its column stays bare).

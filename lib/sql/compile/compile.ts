@@ -6,6 +6,7 @@
  * provider can leave that part to the evaluator.
  */
 import { sql, type RawBuilder, type SqlBool } from 'kysely';
+import { laneOf } from '../../edm/primitives';
 import type { ExprNode, LiteralNode } from '../../uri/expr/ast';
 import { childrenOf } from '../../uri/expr/walk';
 import type { OrderByItem } from '../../uri/types';
@@ -13,17 +14,7 @@ import { assertNever, isInstanceOf } from '../../util';
 import type { Sql } from '../dialect';
 import { UntranslatableExpressionError } from '../errors';
 import { compileComparison } from './compare';
-import {
-  CompileState,
-  EVALUATOR_PRECISION,
-  LANES,
-  computed,
-  untranslatable,
-  type NodeCompiler,
-  type SqlCompileContext,
-  type SqlValue,
-  type Truth,
-} from './context';
+import { CompileState, EVALUATOR_PRECISION, computed, untranslatable, type NodeCompiler, type SqlCompileContext, type SqlValue, type Truth } from './context';
 import { compileCall } from './functions';
 import { compileMember } from './members';
 import { compileArithmetic, compileNegation } from './operators';
@@ -127,7 +118,7 @@ export function compileOrderBySql(orderBy: readonly OrderByItem[], context: SqlC
     if (!readsEntity(item.expression)) return [];
     const value = compiler.value(item.expression);
     if (value.type === null || compiler.state.isConstant(value.sql)) return [];
-    const lane = LANES[value.type];
+    const lane = laneOf(value.type);
     const truncate = lane === 'time' && value.precision > EVALUATOR_PRECISION;
     const sortable = truncate ? dialect.truncateToMilliseconds(value.sql) : value.sql;
     const mayBeNaN = lane === 'float' && value.literal === undefined;

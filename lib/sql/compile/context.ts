@@ -8,7 +8,7 @@ import type { EdmEntityType, EdmNavigationProperty, EdmProperty } from '../../ed
 import type { PreciseInstant } from '../../edm/precise-instant';
 import type { EdmPrimitiveTypeName, PrimitiveValue } from '../../edm/primitives';
 import type { ExprNode } from '../../uri/expr/ast';
-import type { Share, Sql, SqlDialect, SqlLane } from '../dialect';
+import type { Share, Sql, SqlDialect } from '../dialect';
 import { UntranslatableExpressionError } from '../errors';
 
 /**
@@ -79,25 +79,6 @@ export interface SqlValue {
   /** The value of a literal, when it is one (a PreciseInstant only in a keyset bound). */
   readonly literal?: PrimitiveValue | PreciseInstant;
 }
-
-/** The lane each type compares in (see SqlLane). */
-export const LANES: Readonly<Record<EdmPrimitiveTypeName, SqlLane>> = {
-  'Edm.Binary': 'binary',
-  'Edm.Boolean': 'boolean',
-  'Edm.Byte': 'integer',
-  'Edm.SByte': 'integer',
-  'Edm.Int16': 'integer',
-  'Edm.Int32': 'integer',
-  'Edm.Int64': 'int64',
-  'Edm.Decimal': 'decimal',
-  'Edm.Single': 'float',
-  'Edm.Double': 'float',
-  'Edm.DateTime': 'instant',
-  'Edm.DateTimeOffset': 'instant',
-  'Edm.Time': 'time',
-  'Edm.Guid': 'guid',
-  'Edm.String': 'string',
-};
 
 /** Milliseconds: what the evaluator's JS values keep of a timestamp or duration. */
 export const EVALUATOR_PRECISION = 3;

@@ -4,7 +4,7 @@
  * with the evaluator's semantics. The SQL text of each comes from the dialect.
  */
 import { sql } from 'kysely';
-import type { EdmPrimitiveTypeName } from '../../edm/primitives';
+import { laneOf } from '../../edm/primitives';
 import type { CallNode, ExprNode } from '../../uri/expr/ast';
 import type { DatePart, Sql } from '../dialect';
 import { EVALUATOR_PRECISION, computed, isNullTyped, primitiveOf, untranslatable, type NodeCompiler, type SqlValue } from './context';
@@ -94,8 +94,7 @@ function compileCast(c: NodeCompiler, node: CallNode): SqlValue {
   const from = value.type ?? untranslatable('a cast of a value of unknown type');
   const operand = value.realColumn ? c.state.dialect.realAsDouble(value.sql) : value.sql;
   const result = c.state.dialect.cast(operand, from, to, c.state.share);
-  const instant = (type: EdmPrimitiveTypeName): boolean => type === 'Edm.DateTime' || type === 'Edm.DateTimeOffset';
-  return computed(result, to, true, instant(from) && instant(to) ? value.precision : EVALUATOR_PRECISION);
+  return computed(result, to, true, laneOf(from) === 'instant' && laneOf(to) === 'instant' ? value.precision : EVALUATOR_PRECISION);
 }
 
 /** Any built-in call, as a value. */

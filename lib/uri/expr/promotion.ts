@@ -3,7 +3,7 @@
  * Promotions"): which type two numeric operands are compared or combined in. Shared by the type
  * checker and the evaluator, so both agree on every pair; tests enumerate the table.
  */
-import type { EdmPrimitiveTypeName } from '../../edm/primitives';
+import { laneOf, type EdmPrimitiveTypeName } from '../../edm/primitives';
 
 /** The numeric types, narrowest first. */
 export const NUMERIC_TYPES: readonly EdmPrimitiveTypeName[] = [
@@ -63,15 +63,13 @@ export function canPromote(from: EdmPrimitiveTypeName, to: EdmPrimitiveTypeName)
 export function canCast(from: EdmPrimitiveTypeName, to: EdmPrimitiveTypeName): boolean {
   if (from === to) return true;
   if (NUMERIC.has(from) && NUMERIC.has(to)) return true;
-  const dates = (type: EdmPrimitiveTypeName): boolean => type === 'Edm.DateTime' || type === 'Edm.DateTimeOffset';
-  return dates(from) && dates(to);
+  return laneOf(from) === 'instant' && laneOf(to) === 'instant';
 }
 
 /** True when two primitive types can be compared with `eq`/`ne` (and, if `ordered`, with `lt`...). */
 export function areComparable(a: EdmPrimitiveTypeName, b: EdmPrimitiveTypeName, ordered: boolean): boolean {
   if (promoteNumeric(a, b) !== undefined) return true;
-  const dates = (type: EdmPrimitiveTypeName): boolean => type === 'Edm.DateTime' || type === 'Edm.DateTimeOffset';
-  if (dates(a) && dates(b)) return true;
+  if (laneOf(a) === 'instant' && laneOf(b) === 'instant') return true;
   if (a !== b) return false;
   return !ordered || a !== 'Edm.Binary';
 }

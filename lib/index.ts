@@ -45,6 +45,7 @@ export type {
   SkipTokenPosition,
 } from './uri/types';
 export type * from './uri/expr/ast';
+export type { FunctionName } from './uri/expr/functions';
 export type { RequestContext } from './protocol/message';
 // Shared query helpers: a custom provider hands rows and the typed request to these and gets
 // exactly MemoryProvider's $filter / $orderby / $skiptoken / paging / count semantics.

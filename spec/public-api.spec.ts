@@ -221,6 +221,7 @@ const TYPES: Readonly<Record<string, readonly string[]>> = {
     'ExprType',
     'ExpressionFolder',
     'ExpressionVisitor',
+    'FunctionName',
     'LiteralNode',
     'MemberNode',
     'MemberStep',

@@ -8,6 +8,7 @@ import { integerRange, laneOf, type EdmPrimitiveTypeName } from '../edm/primitiv
 import { isPreciseInstant } from '../edm/precise-instant';
 import { timeToMilliseconds } from '../edm/temporal-text';
 import type { CallNode, ExprNode } from '../uri/expr/ast';
+import { takesTypeName, type FunctionTable } from '../uri/expr/functions';
 import { canCast, isNumeric } from '../uri/expr/promotion';
 import { fromNumericLane, inferType, isNumberLane, toLane } from './coerce';
 import { ceilingDecimal, floorDecimal, formatDecimal, roundDecimal, truncateDecimal, type ExactDecimal } from './decimal';
@@ -195,8 +196,8 @@ const cast: Compiled = (args, node, settings) => {
   return (entity) => castPrimitive(subject(entity), target, declared);
 };
 
-/** Every built-in by name. */
-const IMPLEMENTATIONS: Readonly<Record<string, Compiled>> = {
+/** The evaluator of every built-in function, by name. @internal (read by the function-table type test) */
+export const FUNCTION_EVALUATORS: FunctionTable<Compiled> = {
   substringof: strings((needle, haystack) => haystack.includes(needle)),
   startswith: strings((value, prefix) => value.startsWith(prefix)),
   endswith: strings((value, suffix) => value.endsWith(suffix)),
@@ -233,12 +234,8 @@ const IMPLEMENTATIONS: Readonly<Record<string, Compiled>> = {
 
 /** Compile a call; the arguments are compiled already (TypeName arguments compile to null). */
 export function compileCall(node: CallNode, args: readonly Evaluator[], settings: EvaluationSettings): Evaluator {
-  const implementation = IMPLEMENTATIONS[node.name];
-  if (implementation === undefined || !Object.prototype.hasOwnProperty.call(IMPLEMENTATIONS, node.name)) {
-    return () => null;
-  }
   // isof/cast take the type argument from the node; the evaluators list excludes it.
-  const valueArgs = node.name === 'isof' || node.name === 'cast' ? args.slice(0, -1) : args;
-  const compiled = implementation(valueArgs, node, settings);
+  const valueArgs = takesTypeName(node.name) ? args.slice(0, -1) : args;
+  const compiled = FUNCTION_EVALUATORS[node.name](valueArgs, node, settings);
   return (entity: Entity) => orNull(compiled(entity));
 }

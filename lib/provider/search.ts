@@ -7,6 +7,7 @@
 import type { EdmEntityType, EdmProperty } from '../edm/model';
 import { sapSwitch } from '../edm/sap';
 import type { CallNode, ExprNode } from '../uri/expr/ast';
+import type { FunctionName } from '../uri/expr/functions';
 import { allOf, anyOf, and, literal, propertyMember } from './nodes';
 import type { QueryRequest } from './types';
 
@@ -34,7 +35,7 @@ export function searchableProperties(entityType: EdmEntityType): readonly EdmPro
   return properties;
 }
 
-function call(name: string, args: readonly ExprNode[], type: CallNode['type']): CallNode {
+function call(name: FunctionName, args: readonly ExprNode[], type: CallNode['type']): CallNode {
   return { kind: 'Call', name, args, type };
 }
 

@@ -8,6 +8,7 @@
 import { sql, type RawBuilder, type SqlBool } from 'kysely';
 import { laneOf } from '../../edm/primitives';
 import type { ExprNode, LiteralNode } from '../../uri/expr/ast';
+import { takesTypeName } from '../../uri/expr/functions';
 import { childrenOf } from '../../uri/expr/walk';
 import type { OrderByItem } from '../../uri/types';
 import { assertNever, isInstanceOf } from '../../util';
@@ -100,7 +101,7 @@ export function compileExpressionSql(expression: ExprNode, context: SqlCompileCo
 
 /** True when an expression reads the entity (a member path, or the one-argument isof/cast). */
 function readsEntity(node: ExprNode): boolean {
-  if (node.kind === 'Member' || (node.kind === 'Call' && node.args.length === 1 && (node.name === 'isof' || node.name === 'cast'))) return true;
+  if (node.kind === 'Member' || (node.kind === 'Call' && node.args.length === 1 && takesTypeName(node.name))) return true;
   return childrenOf(node).some(readsEntity);
 }
 

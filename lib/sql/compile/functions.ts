@@ -1,11 +1,14 @@
 /**
  * Built-in function calls (the table is uri/expr/functions.ts): string, date and math functions
  * with null propagation (a null argument gives null), and the type functions `isof` and `cast`
- * with the evaluator's semantics. The SQL text of each comes from the dialect.
+ * with the evaluator's semantics. The SQL text of each comes from the dialect. Every function has
+ * an entry (a FunctionTable): one this compiler leaves to the evaluator throws
+ * `untranslatable(reason)` in its entry, and a dialect that has no SQL for one returns undefined.
  */
 import { sql } from 'kysely';
 import { laneOf } from '../../edm/primitives';
 import type { CallNode, ExprNode } from '../../uri/expr/ast';
+import type { FunctionTable } from '../../uri/expr/functions';
 import type { DatePart, Sql } from '../dialect';
 import { EVALUATOR_PRECISION, computed, isNullTyped, primitiveOf, untranslatable, type NodeCompiler, type SqlValue } from './context';
 import { instanceOf, navigationPath } from './members';
@@ -16,7 +19,11 @@ function literalText(node: ExprNode): string | undefined {
   return node.kind === 'Literal' && typeof node.value === 'string' && node.literalType === 'Edm.String' ? node.value : undefined;
 }
 
+/** The SQL of a call from its compiled arguments (none null-typed); undefined when the dialect has none. */
 type Builder = (c: NodeCompiler, args: readonly SqlValue[], node: CallNode) => Sql | undefined;
+
+/** The translation of a whole call. */
+type CallCompiler = (c: NodeCompiler, node: CallNode) => SqlValue;
 
 /** The operand of a string function (String only: the checker admits no other type). */
 function text(value: SqlValue): Sql {
@@ -39,29 +46,21 @@ function rounding(name: 'round' | 'floor' | 'ceiling'): Builder {
   };
 }
 
-const BUILDERS: Readonly<Record<string, Builder>> = {
-  substringof: (c, [needle, haystack], node) => c.state.dialect.contains(text(haystack), literalText(node.args[0]) ?? text(needle)),
-  startswith: (c, [value, prefix], node) => c.state.dialect.startsWith(text(value), literalText(node.args[1]) ?? text(prefix)),
-  endswith: (c, [value, suffix], node) => c.state.dialect.endsWith(text(value), literalText(node.args[1]) ?? text(suffix), c.state.share),
-  length: (c, [value]) => c.state.dialect.length(text(value)),
-  indexof: (c, [value, search]) => c.state.dialect.indexOf(text(value), text(search), c.state.share),
-  replace: (c, [value, search, replacement]) => c.state.dialect.replace(text(value), text(search), text(replacement)),
-  substring: (c, [value, start, count]) =>
-    c.state.dialect.substring(text(value), integer(c, start), count === undefined ? undefined : integer(c, count), c.state.share),
-  tolower: (c, [value]) => c.state.dialect.changeCase(text(value), 'lower', c.state.context.approximateCase),
-  toupper: (c, [value]) => c.state.dialect.changeCase(text(value), 'upper', c.state.context.approximateCase),
-  trim: (c, [value]) => c.state.dialect.trim(text(value)),
-  concat: (c, [left, right]) => c.state.dialect.concat(text(left), text(right)),
-  year: datePart('year'),
-  month: datePart('month'),
-  day: datePart('day'),
-  hour: datePart('hour'),
-  minute: datePart('minute'),
-  second: datePart('second'),
-  round: rounding('round'),
-  floor: rounding('floor'),
-  ceiling: rounding('ceiling'),
-};
+/** A call of a null-propagating function: null-typed when an argument is, else the builder's SQL. */
+function propagatingNull(builder: Builder): CallCompiler {
+  return (c, node) => {
+    const type = primitiveOf(node) ?? untranslatable(`'${node.name}' without a checked type`);
+    // Every built-in propagates null; the typed NULL also spares the database an untyped one.
+    if (node.args.some(isNullTyped)) return computed(c.state.constant(type), type, true);
+    const args = node.args.map((arg) => c.value(arg));
+    const result = builder(c, args, node) ?? untranslatable(`'${node.name}' on this engine`);
+    return computed(
+      result,
+      type,
+      args.some((arg) => arg.nullable),
+    );
+  };
+}
 
 /** `isof(T)` / `isof(x, T)`: two-valued. */
 function compileIsOf(c: NodeCompiler, node: CallNode): SqlValue {
@@ -97,20 +96,35 @@ function compileCast(c: NodeCompiler, node: CallNode): SqlValue {
   return computed(result, to, true, laneOf(from) === 'instant' && laneOf(to) === 'instant' ? value.precision : EVALUATOR_PRECISION);
 }
 
+/** The translation of every built-in function, by name. @internal (read by the function-table type test) */
+export const FUNCTION_TRANSLATIONS: FunctionTable<CallCompiler> = {
+  substringof: propagatingNull((c, [needle, haystack], node) => c.state.dialect.contains(text(haystack), literalText(node.args[0]) ?? text(needle))),
+  startswith: propagatingNull((c, [value, prefix], node) => c.state.dialect.startsWith(text(value), literalText(node.args[1]) ?? text(prefix))),
+  endswith: propagatingNull((c, [value, suffix], node) => c.state.dialect.endsWith(text(value), literalText(node.args[1]) ?? text(suffix), c.state.share)),
+  length: propagatingNull((c, [value]) => c.state.dialect.length(text(value))),
+  indexof: propagatingNull((c, [value, search]) => c.state.dialect.indexOf(text(value), text(search), c.state.share)),
+  replace: propagatingNull((c, [value, search, replacement]) => c.state.dialect.replace(text(value), text(search), text(replacement))),
+  substring: propagatingNull((c, [value, start, count]) =>
+    c.state.dialect.substring(text(value), integer(c, start), count === undefined ? undefined : integer(c, count), c.state.share),
+  ),
+  tolower: propagatingNull((c, [value]) => c.state.dialect.changeCase(text(value), 'lower', c.state.context.approximateCase)),
+  toupper: propagatingNull((c, [value]) => c.state.dialect.changeCase(text(value), 'upper', c.state.context.approximateCase)),
+  trim: propagatingNull((c, [value]) => c.state.dialect.trim(text(value))),
+  concat: propagatingNull((c, [left, right]) => c.state.dialect.concat(text(left), text(right))),
+  year: propagatingNull(datePart('year')),
+  month: propagatingNull(datePart('month')),
+  day: propagatingNull(datePart('day')),
+  hour: propagatingNull(datePart('hour')),
+  minute: propagatingNull(datePart('minute')),
+  second: propagatingNull(datePart('second')),
+  round: propagatingNull(rounding('round')),
+  floor: propagatingNull(rounding('floor')),
+  ceiling: propagatingNull(rounding('ceiling')),
+  isof: compileIsOf,
+  cast: compileCast,
+};
+
 /** Any built-in call, as a value. */
 export function compileCall(c: NodeCompiler, node: CallNode): SqlValue {
-  if (node.name === 'isof') return compileIsOf(c, node);
-  if (node.name === 'cast') return compileCast(c, node);
-  const builder = Object.prototype.hasOwnProperty.call(BUILDERS, node.name) ? BUILDERS[node.name] : undefined;
-  if (builder === undefined) return untranslatable(`the function '${node.name}'`);
-  const type = primitiveOf(node) ?? untranslatable(`'${node.name}' without a checked type`);
-  // Every built-in propagates null; the typed NULL also spares the database an untyped one.
-  if (node.args.some(isNullTyped)) return computed(c.state.constant(type), type, true);
-  const args = node.args.map((arg) => c.value(arg));
-  const result = builder(c, args, node) ?? untranslatable(`'${node.name}' on this engine`);
-  return computed(
-    result,
-    type,
-    args.some((arg) => arg.nullable),
-  );
+  return FUNCTION_TRANSLATIONS[node.name](c, node);
 }

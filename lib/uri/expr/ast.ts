@@ -7,6 +7,7 @@
 import type { EdmEntityType, EdmNavigationProperty, EdmProperty } from '../../edm/model';
 import type { PreciseInstant } from '../../edm/precise-instant';
 import type { EdmPrimitiveTypeName, PrimitiveValue } from '../../edm/primitives';
+import type { FunctionName } from './functions';
 
 /** Offsets into the expression text: `start` inclusive, `end` exclusive. */
 export interface SourceRange {
@@ -104,8 +105,8 @@ export interface UnaryNode extends NodeBase {
 export interface CallNode extends NodeBase {
   /** Always `Call`: narrows an `ExprNode`. */
   readonly kind: 'Call';
-  /** The function's name (`substringof`, `year`, ...). */
-  readonly name: string;
+  /** The function's name (`substringof`, `year`, ...): one of the built-in functions' table. */
+  readonly name: FunctionName;
   /** The arguments as written; a type-name argument (`isof`, `cast`) is a `TypeNameNode`. */
   readonly args: readonly ExprNode[];
 }

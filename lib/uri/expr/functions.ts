@@ -22,7 +22,6 @@ export interface FunctionSignature {
 
 /** A built-in function and its overloads, in preference order (the first that fits wins). */
 interface BuiltinFunction {
-  readonly name: string;
   readonly category: 'string' | 'date' | 'math' | 'type';
   readonly signatures: readonly FunctionSignature[];
 }
@@ -31,8 +30,8 @@ const S = 'Edm.String';
 const B = 'Edm.Boolean';
 const I = 'Edm.Int32';
 
-function fn(name: string, category: BuiltinFunction['category'], ...signatures: FunctionSignature[]): BuiltinFunction {
-  return { name, category, signatures };
+function fn(category: BuiltinFunction['category'], ...signatures: FunctionSignature[]): BuiltinFunction {
+  return { category, signatures };
 }
 
 function sig(returns: FunctionReturnType, ...parameters: FunctionParameterType[]): FunctionSignature {
@@ -40,51 +39,73 @@ function sig(returns: FunctionReturnType, ...parameters: FunctionParameterType[]
 }
 
 /** Date parts: DateTime and DateTimeOffset (all), Time (hour, minute, second). */
-function datePart(name: string, onTime: boolean): BuiltinFunction {
+function datePart(onTime: boolean): BuiltinFunction {
   const signatures = [sig(I, 'Edm.DateTime'), sig(I, 'Edm.DateTimeOffset')];
   if (onTime) signatures.push(sig(I, 'Edm.Time'));
-  return fn(name, 'date', ...signatures);
+  return fn('date', ...signatures);
 }
 
 /** Decimal first: an integer argument promotes to Decimal, as MS-ODATA §2.2.3.6.1.1.1 prefers it over Double. */
-function rounding(name: string): BuiltinFunction {
-  return fn(name, 'math', sig('Edm.Decimal', 'Edm.Decimal'), sig('Edm.Double', 'Edm.Double'));
+function rounding(): BuiltinFunction {
+  return fn('math', sig('Edm.Decimal', 'Edm.Decimal'), sig('Edm.Double', 'Edm.Double'));
 }
 
-const TABLE: readonly BuiltinFunction[] = [
+const TABLE = {
   // MS-ODATA §2.2.3.6.1.1.1 "String Functions".
-  fn('substringof', 'string', sig(B, S, S)),
-  fn('endswith', 'string', sig(B, S, S)),
-  fn('startswith', 'string', sig(B, S, S)),
-  fn('length', 'string', sig(I, S)),
-  fn('indexof', 'string', sig(I, S, S)),
-  fn('replace', 'string', sig(S, S, S, S)),
-  fn('substring', 'string', sig(S, S, I), sig(S, S, I, I)),
-  fn('tolower', 'string', sig(S, S)),
-  fn('toupper', 'string', sig(S, S)),
-  fn('trim', 'string', sig(S, S)),
-  fn('concat', 'string', sig(S, S, S)),
+  substringof: fn('string', sig(B, S, S)),
+  endswith: fn('string', sig(B, S, S)),
+  startswith: fn('string', sig(B, S, S)),
+  length: fn('string', sig(I, S)),
+  indexof: fn('string', sig(I, S, S)),
+  replace: fn('string', sig(S, S, S, S)),
+  substring: fn('string', sig(S, S, I), sig(S, S, I, I)),
+  tolower: fn('string', sig(S, S)),
+  toupper: fn('string', sig(S, S)),
+  trim: fn('string', sig(S, S)),
+  concat: fn('string', sig(S, S, S)),
   // "Date Functions".
-  datePart('day', false),
-  datePart('hour', true),
-  datePart('minute', true),
-  datePart('month', false),
-  datePart('second', true),
-  datePart('year', false),
+  day: datePart(false),
+  hour: datePart(true),
+  minute: datePart(true),
+  month: datePart(false),
+  second: datePart(true),
+  year: datePart(false),
   // "Math Functions".
-  rounding('round'),
-  rounding('floor'),
-  rounding('ceiling'),
+  round: rounding(),
+  floor: rounding(),
+  ceiling: rounding(),
   // "Type Functions": the one-argument form applies to the current entity.
-  fn('isof', 'type', sig(B, 'TypeName'), sig(B, 'Any', 'TypeName')),
-  fn('cast', 'type', sig('TypeArgument', 'TypeName'), sig('TypeArgument', 'Any', 'TypeName')),
-];
+  isof: fn('type', sig(B, 'TypeName'), sig(B, 'Any', 'TypeName')),
+  cast: fn('type', sig('TypeArgument', 'TypeName'), sig('TypeArgument', 'Any', 'TypeName')),
+};
+
+/**
+ * The name of a built-in function (`substringof`, `year`, ...): the one union that every
+ * interpreter of calls is typed against (the parser and type checker here, the evaluator, the SQL
+ * compiler).
+ */
+export type FunctionName = keyof typeof TABLE;
+
+/**
+ * One entry per built-in function: the type of every interpreter's table of calls, so an
+ * interpreter that misses a function does not compile. One that leaves a function to another
+ * interpreter says so in its entry.
+ */
+export type FunctionTable<T> = Readonly<Record<FunctionName, T>>;
 
 /** Every built-in function by its (case-sensitive) name. */
-export const BUILTIN_FUNCTIONS: ReadonlyMap<string, BuiltinFunction> = new Map(TABLE.map((f) => [f.name, f]));
+export const BUILTIN_FUNCTIONS: FunctionTable<BuiltinFunction> = TABLE;
+
+/** Every function name, in the table's order. */
+export const FUNCTION_NAMES = Object.keys(TABLE) as readonly FunctionName[];
+
+/** Narrow a name from a request: true for the name of a built-in function (own names only, never `constructor`). */
+export function isFunctionName(name: string): name is FunctionName {
+  return Object.prototype.hasOwnProperty.call(TABLE, name);
+}
 
 /** The functions whose last argument is a type name (`isof`, `cast`). */
-export function takesTypeName(name: string): boolean {
+export function takesTypeName(name: FunctionName): name is 'isof' | 'cast' {
   return name === 'isof' || name === 'cast';
 }
 
@@ -95,6 +116,6 @@ export function arities(builtin: BuiltinFunction): readonly number[] {
 }
 
 /** `substring(Edm.String, Edm.Int32)`: how a signature reads in an error message. */
-export function formatSignature(name: string, signature: FunctionSignature): string {
+export function formatSignature(name: FunctionName, signature: FunctionSignature): string {
   return `${name}(${signature.parameters.join(', ')})`;
 }

@@ -5,7 +5,7 @@
 export type * from './ast';
 export { parseExpression, parseOrderBy } from './parser';
 export { checkFilter, checkExpression, describeType } from './typecheck';
-export { BUILTIN_FUNCTIONS, arities, formatSignature } from './functions';
+export { BUILTIN_FUNCTIONS, FUNCTION_NAMES, arities, formatSignature } from './functions';
 export type { FunctionSignature } from './functions';
 export { NUMERIC_TYPES, areComparable, arithmeticType, canCast, canPromote, isNumeric, promoteNumeric } from './promotion';
 export { printBraced, printExpression } from './printer';

@@ -6,7 +6,7 @@
  */
 import { ODataError } from '../../errors';
 import type { BinaryOperator, CallNode, ExprNode, LiteralNode, MemberNode, SourceRange, TypeNameNode } from './ast';
-import { arities, BUILTIN_FUNCTIONS, takesTypeName } from './functions';
+import { arities, BUILTIN_FUNCTIONS, FUNCTION_NAMES, isFunctionName, takesTypeName, type FunctionName } from './functions';
 import { Lexer, type Token } from './lexer';
 import { clip, depthError, excerpt, recordSource, suggest, syntaxError, type ExpressionSource } from './source';
 
@@ -247,14 +247,14 @@ class Parser {
   private call(): Parsed {
     const nameToken = this.lexer.next();
     const name = nameToken.text;
-    const builtin = BUILTIN_FUNCTIONS.get(name);
-    if (builtin === undefined) {
+    if (!isFunctionName(name)) {
       throw ODataError.fromCode(
         'FILTER_UNKNOWN_FUNCTION',
-        { name: clip(name), position: nameToken.start, text: excerpt(this.source.text, nameToken.start), suggestion: suggest(name, BUILTIN_FUNCTIONS.keys()) },
+        { name: clip(name), position: nameToken.start, text: excerpt(this.source.text, nameToken.start), suggestion: suggest(name, FUNCTION_NAMES) },
         { target: this.source.target, position: nameToken.start },
       );
     }
+    const builtin = BUILTIN_FUNCTIONS[name];
     this.lexer.next(); // "("
     this.enter(nameToken.start);
     const args: ExprNode[] = [];
@@ -289,7 +289,7 @@ class Parser {
   }
 
   /** An argument; in isof/cast a string literal or dotted name becomes a TypeName node. */
-  private argument(functionName: string): Parsed {
+  private argument(functionName: FunctionName): Parsed {
     const token = this.lexer.peek();
     if (takesTypeName(functionName) && (token.kind === 'QualifiedName' || (token.kind === 'Literal' && token.literalType === 'Edm.String'))) {
       const following = this.lexer.peek(1).kind;

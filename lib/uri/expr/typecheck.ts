@@ -200,15 +200,7 @@ class Checker {
   // --- function calls -----------------------------------------------------------------------------
 
   private call(node: CallNode): ExprNode {
-    const builtin = BUILTIN_FUNCTIONS.get(node.name);
-    if (builtin === undefined) {
-      const position = node.loc?.start ?? 0;
-      throw ODataError.fromCode(
-        'FILTER_UNKNOWN_FUNCTION',
-        { name: node.name, position, text: excerpt(this.source.text, position), suggestion: suggest(node.name, BUILTIN_FUNCTIONS.keys()) },
-        { target: this.source.target, position },
-      );
-    }
+    const builtin = BUILTIN_FUNCTIONS[node.name];
     const args = node.args.map((arg) => (arg.kind === 'TypeName' ? this.typeName(arg) : this.check(arg)));
     const candidates = builtin.signatures.filter((s) => s.parameters.length === args.length);
     if (candidates.length === 0) {

@@ -4,7 +4,7 @@
  * keys are computed once per entity (not once per comparison) and the sort is stable.
  */
 import type { PrimitiveValue } from '../edm/primitives';
-import { invalidPosition } from '../uri/skiptoken';
+import { alignPosition } from '../uri/skiptoken';
 import type { OrderByItem, PositionValue, SkipTokenPosition } from '../uri/types';
 import { laneOf } from '../edm/primitives';
 import { toLane, type LaneValue } from './coerce';
@@ -69,14 +69,6 @@ export function compileOrderBy(orderBy: readonly OrderByItem[], access?: Evaluat
   };
 }
 
-/** The key property an order item sorts on, when it is a plain one-step path. */
-function keyName(item: OrderByItem, position: SkipTokenPosition): string | undefined {
-  const expression = item.expression;
-  if (expression.kind !== 'Member' || expression.base !== undefined || expression.path.length !== 1) return undefined;
-  const name = expression.path[0];
-  return Object.prototype.hasOwnProperty.call(position.key, name) ? name : undefined;
-}
-
 /**
  * A predicate keeping the entities strictly after a `$skiptoken` position in `orderBy` order.
  * `orderBy` is the client's `$orderby` (one position value per item) followed by the key
@@ -85,23 +77,10 @@ function keyName(item: OrderByItem, position: SkipTokenPosition): string | undef
  * position does not fit the ordering.
  */
 export function compileSkipTokenFilter(orderBy: readonly OrderByItem[], position: SkipTokenPosition, access?: EvaluationAccess): (entity: Entity) => boolean {
-  const given = position.orderByValues.length;
-  if (given > orderBy.length) throw invalidPosition(position, 'more values than $orderby items');
+  const aligned = alignPosition(orderBy, position);
   const keys = compileKeys(orderBy, access);
-  const bounds: SortValue[] = [];
-  const covered = new Set<string>();
-  orderBy.forEach((item, index) => {
-    const name = keyName(item, position);
-    if (index < given) {
-      bounds.push(keys[index].fromPosition(position.orderByValues[index]));
-    } else {
-      if (name === undefined) throw invalidPosition(position, `no value for the $orderby item ${index + 1}`);
-      bounds.push(keys[index].fromPosition(position.key[name]));
-    }
-    if (name !== undefined) covered.add(name);
-  });
-  for (const name of Object.keys(position.key)) {
-    if (covered.has(name)) continue;
+  const bounds: SortValue[] = aligned.bounds.map((bound, index) => keys[index].fromPosition(bound));
+  for (const name of aligned.uncoveredKeys) {
     keys.push({
       read: (entity) => (Object.prototype.hasOwnProperty.call(entity, name) ? (entity[name] ?? null) : null),
       fromPosition: (value) => value,

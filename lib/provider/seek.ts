@@ -22,7 +22,7 @@ import type { EdmEntityType } from '../edm/model';
 import type { EdmPrimitiveTypeName } from '../edm/primitives';
 import type { ExprNode } from '../uri/expr/ast';
 import { and, binary, FALSE, literal, or, propertyMember, TRUE } from './nodes';
-import { invalidPosition } from '../uri/skiptoken';
+import { alignPosition } from '../uri/skiptoken';
 import type { OrderByItem, PositionValue, SkipTokenPosition } from '../uri/types';
 
 /** One sort key of the condition: what is compared, which way, and the position's value. */
@@ -88,14 +88,6 @@ function staticType(expression: ExprNode): EdmPrimitiveTypeName | undefined {
   return expression.type?.kind === 'Primitive' ? expression.type.name : undefined;
 }
 
-/** The key property an order item sorts on, when it is a plain one-step path to one. */
-function keyName(item: OrderByItem, position: SkipTokenPosition): string | undefined {
-  const expression = item.expression;
-  if (expression.kind !== 'Member' || expression.base !== undefined || expression.path.length !== 1) return undefined;
-  const name = expression.path[0];
-  return Object.prototype.hasOwnProperty.call(position.key, name) ? name : undefined;
-}
-
 /**
  * The keyset condition of a `$skiptoken`: true exactly for the entities after `position` in
  * `orderBy` order (the client's `$orderby`, then the key tie-breaker), as compileSkipTokenFilter
@@ -105,21 +97,14 @@ function keyName(item: OrderByItem, position: SkipTokenPosition): string | undef
  * 400 SKIPTOKEN_INVALID when the position does not fit the order.
  */
 export function seekCondition(orderBy: readonly OrderByItem[], position: SkipTokenPosition, entityType: EdmEntityType): ExprNode {
-  const given = position.orderByValues.length;
-  if (given > orderBy.length) throw invalidPosition(position, 'more values than $orderby items');
-  const keys: SeekKey[] = [];
-  const covered = new Set<string>();
-  orderBy.forEach((item, index) => {
-    const name = keyName(item, position);
-    let bound: PositionValue | null;
-    if (index < given) bound = position.orderByValues[index];
-    else if (name !== undefined) bound = position.key[name];
-    else throw invalidPosition(position, `no value for the $orderby item ${index + 1}`);
-    if (name !== undefined) covered.add(name);
-    keys.push({ expression: item.expression, type: staticType(item.expression), descending: item.direction === 'desc', bound });
-  });
-  for (const name of Object.keys(position.key)) {
-    if (covered.has(name)) continue;
+  const { bounds, uncoveredKeys } = alignPosition(orderBy, position);
+  const keys: SeekKey[] = orderBy.map((item, index) => ({
+    expression: item.expression,
+    type: staticType(item.expression),
+    descending: item.direction === 'desc',
+    bound: bounds[index],
+  }));
+  for (const name of uncoveredKeys) {
     const expression = propertyMember(entityType, name);
     keys.push({ expression, type: staticType(expression), descending: false, bound: position.key[name] });
   }

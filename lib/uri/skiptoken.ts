@@ -141,7 +141,43 @@ function describeValue(value: PositionValue | null): string {
 }
 
 /** 400 SKIPTOKEN_INVALID for a position that does not fit the request's order (`why` goes to the log). */
-export function invalidPosition(position: SkipTokenPosition, why: string): ODataError {
+function invalidPosition(position: SkipTokenPosition, why: string): ODataError {
   const values = [...position.orderByValues.map(describeValue), ...Object.values(position.key).map(describeValue)].join(',');
   return ODataError.fromCode('SKIPTOKEN_INVALID', { token: values }, { target: '$skiptoken', cause: new Error(why) });
+}
+
+/** A position laid against an order (`alignPosition`). */
+export interface AlignedPosition {
+  /** The bound of each order item: its value in the position, or the key's value for a key property the position gives no order value for. */
+  readonly bounds: readonly (PositionValue | null)[];
+  /** The key properties the order does not sort on: compared last, ascending, so the position is exact. */
+  readonly uncoveredKeys: readonly string[];
+}
+
+/** The key property an order item sorts on, when it is a plain one-step path to one. */
+function keyName(item: OrderByItem, position: SkipTokenPosition): string | undefined {
+  const expression = item.expression;
+  if (expression.kind !== 'Member' || expression.base !== undefined || expression.path.length !== 1) return undefined;
+  const name = expression.path[0];
+  return Object.prototype.hasOwnProperty.call(position.key, name) ? name : undefined;
+}
+
+/**
+ * The bounds of a `$skiptoken` position in an order (the client's `$orderby`, then the key
+ * tie-breaker items): what every keyset condition compares with, so the evaluator's filter and
+ * the kit's `seekCondition` read a position alike. 400 SKIPTOKEN_INVALID when it does not fit:
+ * more values than order items, or an item past the given values that is not a key property.
+ */
+export function alignPosition(orderBy: readonly OrderByItem[], position: SkipTokenPosition): AlignedPosition {
+  const given = position.orderByValues.length;
+  if (given > orderBy.length) throw invalidPosition(position, 'more values than $orderby items');
+  const covered = new Set<string>();
+  const bounds = orderBy.map((item, index) => {
+    const name = keyName(item, position);
+    if (name !== undefined) covered.add(name);
+    if (index < given) return position.orderByValues[index];
+    if (name === undefined) throw invalidPosition(position, `no value for the $orderby item ${index + 1}`);
+    return position.key[name];
+  });
+  return { bounds, uncoveredKeys: Object.keys(position.key).filter((name) => !covered.has(name)) };
 }

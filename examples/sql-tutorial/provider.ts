@@ -490,7 +490,7 @@ function keyAndPrecondition(store: Store, request: UpdateRequest | DeleteRequest
 
 async function update(store: Store, db: Kysely<SqlSchema>, request: UpdateRequest): Promise<Entity> {
   const set = request.entitySet;
-  // PUT writes every property (what was not sent has the model's default); MERGE only what was sent.
+  // PUT writes every property in `values` (the service reset what was not sent; one it left out keeps its value); MERGE only what was sent.
   assertStorable(request);
   const every = set.entityType.properties.filter((property) => !property.isKey).map((property) => property.name);
   const names = settable(request, request.mode === 'replace' ? every : request.sent);

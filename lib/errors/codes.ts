@@ -103,7 +103,8 @@ export const ERROR_CODES = define({
   VALUE_INVALID: { status: 400, message: "Invalid value for property '{property}' of type {type}: {detail}" },
   PROPERTY_REQUIRED: {
     status: 400,
-    message: "The property '{property}' of {entityType} is required: it is not nullable and has no default value, so a new entry must give it.",
+    message:
+      "The property '{property}' of {entityType} is required: it is not nullable and has no default value, so a new entry, and a replace (PUT) of one, must give it.",
   },
   KEY_MISMATCH: { status: 400, message: 'The key in the request body does not match the key in the URL.' },
 

@@ -1,27 +1,41 @@
 /**
  * From an entry body to the values a provider stores: defaults filled for unlisted declared
- * properties (POST, PUT), dynamic properties kept, key properties taken from the URL on updates.
+ * properties (POST), what a replace resets (PUT), dynamic properties kept, key properties taken
+ * from the URL on updates.
  */
 import { ODataError } from '../errors';
 import type { EdmEntityType } from '../edm/model';
 import type { PropertyValue } from '../edm/primitives';
 import type { EntryBody } from '../format/entry-body';
-import { fillDefaults } from '../provider/sent';
+import { fillDefaults, replacedValues } from '../provider/sent';
 import type { CreateRequest, LinkBinding } from '../provider/types';
 import type { EdmEntitySet } from '../edm/model';
 import type { EntityKey } from '../uri/types';
 
-/**
- * Values for a new entry or a replacing PUT: every declared property (the body's value or its
- * default), plus the body's dynamic properties. Key properties the body leaves out are left out
- * here too, so a provider can generate them; on a PUT they come from the URL.
- */
-export function completeValues(type: EdmEntityType, body: EntryBody, key?: EntityKey): Record<string, PropertyValue> {
+/** The body's values by name; the readers refuse undeclared names for a closed type, so the rest are an open type's dynamic ones. */
+function bodyValues(body: EntryBody): Record<string, PropertyValue> {
   const given: Record<string, PropertyValue> = {};
   for (const [name, value] of body.properties) given[name] = value;
-  if (key !== undefined) for (const property of type.key) given[property.name] = key[property.name];
-  // The readers refuse undeclared names for a closed type, so the rest are an open type's dynamic ones.
-  return fillDefaults(type, given);
+  return given;
+}
+
+/**
+ * Values for a new entry: every declared property (the body's value or its default), plus the
+ * body's dynamic properties. Key properties the body leaves out are left out here too, so a
+ * provider can generate them.
+ */
+function completeValues(type: EdmEntityType, body: EntryBody): Record<string, PropertyValue> {
+  return fillDefaults(type, bodyValues(body));
+}
+
+/**
+ * Values for a replacing PUT: the body's, the key from the URL, and every omitted property reset
+ * by the kit's one rule (`replacedValues`: 400 PROPERTY_REQUIRED before anything is written).
+ */
+export function replaceValues(body: EntryBody, key: EntityKey, bindings: readonly LinkBinding[]): Record<string, PropertyValue> {
+  const given = bodyValues(body);
+  for (const property of body.entityType.key) given[property.name] = key[property.name];
+  return replacedValues(body.entityType, given, bindings);
 }
 
 /** Values for a MERGE: only what the body lists. */

@@ -1,13 +1,14 @@
 /**
  * PUT, MERGE and PATCH on an entry (MS-ODATA §2.2.7.3 "Update Request Types") and DELETE of an
- * entry (§2.2.7.4). PUT replaces (unlisted properties reset to defaults, links merged), MERGE and
- * PATCH change only what the body lists. Preconditions travel with the write.
+ * entry (§2.2.7.4). PUT replaces (unlisted properties reset by the kit's rule before the provider
+ * is called, links merged), MERGE and PATCH change only what the body lists. Preconditions travel
+ * with the write.
  */
 import type { EntityKey, SingleEntityPath } from '../uri/types';
 import type { HandlerOutcome } from '../result';
 import type { HandlerContext, ProviderWith } from './context';
 import { readEntryBody } from './body';
-import { completeValues, listedValues, sentNames, updateBindingsOf } from './entity-values';
+import { listedValues, replaceValues, sentNames, updateBindingsOf } from './entity-values';
 import { etagHeaders, preconditionOf } from './preconditions';
 import { type EntityTarget, loadEntity } from './query-request';
 import { entityKey } from '../provider/keys';
@@ -33,7 +34,8 @@ export async function updateEntry(
   const body = readEntryBody(context, { entitySet: target.entitySet, entityType: target.entityType, expectedKey: key });
   const precondition = preconditionOf(context, target.entityType);
   const mode = context.request.method === 'PUT' ? 'replace' : 'merge';
-  const values = mode === 'replace' ? completeValues(body.entityType, body, key) : listedValues(body.entityType, body);
+  const bindings = updateBindingsOf(body);
+  const values = mode === 'replace' ? replaceValues(body, key, bindings) : listedValues(body.entityType, body);
   const updated = await provider.update(
     {
       entitySet: target.entitySet,
@@ -42,7 +44,7 @@ export async function updateEntry(
       mode,
       values,
       sent: sentNames(body.entityType, body, false),
-      bindings: updateBindingsOf(body),
+      bindings,
       precondition,
     },
     context.request.context,

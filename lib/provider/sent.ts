@@ -1,13 +1,14 @@
 /**
  * Sent properties: which properties a client actually listed in a create or update body, the
- * create-time rule for required properties, and the helpers a provider uses either to leave
- * omitted columns to its store's defaults or to fill the model's defaults itself.
+ * rule for required properties (a create, a replace), what a replace resets, and the helpers a
+ * provider uses either to leave omitted columns to its store's defaults or to fill the model's
+ * defaults itself.
  */
 import { defaultValueOf } from '../edm/facets';
 import type { EdmAssociationEnd, EdmEntityType, EdmNavigationProperty, EdmProperty } from '../edm/model';
 import type { PropertyValue } from '../edm/primitives';
 import { ODataError } from '../errors';
-import type { CreateRequest } from './types';
+import type { CreateRequest, LinkBinding } from './types';
 
 /** The CSDL annotation namespace of `StoreGeneratedPattern` (EF's `annotation:` prefix). */
 const STORE_GENERATED_NAMESPACE = 'http://schemas.microsoft.com/ado/2009/02/edm/annotation';
@@ -31,6 +32,7 @@ export function isStoreGenerated(property: EdmProperty): boolean {
  * nobody else supplies it. Key properties are left to the provider (it generates a key or refuses
  * the entry), concurrency tokens (`ConcurrencyMode="Fixed"`) are the provider's to set, and
  * store-generated ones are the store's. A complex property is required when one of its members is.
+ * A replace (PUT) that omits such a property is refused the same way (`replacedValues`).
  */
 export function isRequiredOnCreate(property: EdmProperty): boolean {
   if (property.isKey || property.concurrencyMode === 'Fixed' || isStoreGenerated(property)) return false;
@@ -86,6 +88,46 @@ export function assertRequiredSent(request: CreateRequest, linkedFrom?: EdmNavig
   for (const inline of request.inline) for (const entry of inline.entries) assertRequiredSent(entry, inline.property);
 }
 
+/** The properties a replace (PUT) that omits them leaves as they are: the key, concurrency tokens, store-generated ones. */
+function keptOnReplace(property: EdmProperty): boolean {
+  return property.isKey || property.concurrencyMode === 'Fixed' || isStoreGenerated(property);
+}
+
+/**
+ * The values a replace (PUT) stores, decided before anything is written (MS-ODATA §2.2.7.3.1: a
+ * replace resets what the body leaves out), the same on every provider. A declared property the
+ * body omits is reset as a create that omitted it would store it: its `DefaultValue`, else null
+ * when nullable (a complex property: its members' defaults), else 400 PROPERTY_REQUIRED naming it
+ * (see `isRequiredOnCreate`). Omitted keys, concurrency tokens, store-generated properties and the
+ * dependent properties of a link the body sets are left out of the result: they keep their values
+ * (the key is the URL's, the provider advances its tokens, the store makes generated values, the
+ * link supplies foreign keys). Dynamic properties (open types) are the ones sent. Unlike WCF Data
+ * Services, no type default (`0`, `''`, 1970-01-01) is ever invented (docs/writes.md).
+ */
+export function replacedValues(
+  entityType: EdmEntityType,
+  sent: Readonly<Record<string, PropertyValue>>,
+  bindings: readonly LinkBinding[],
+): Record<string, PropertyValue> {
+  const linked = new Set<string>();
+  for (const binding of bindings) if (binding.targets.length > 0) suppliedByLink(binding.property.fromEnd, binding.property, linked);
+  // Declared properties in declaration order, then the dynamic ones as sent (the order writers keep).
+  const values: Record<string, PropertyValue> = {};
+  for (const property of entityType.properties) {
+    const value = sent[property.name];
+    if (value !== undefined) values[property.name] = value;
+    else if (keptOnReplace(property) || linked.has(property.name)) continue;
+    else if (isRequiredOnCreate(property)) {
+      throw ODataError.fromCode('PROPERTY_REQUIRED', { property: property.name, entityType: entityType.qualifiedName }, { target: property.name });
+    } else values[property.name] = defaultValueOf(property);
+  }
+  for (const name of Object.keys(sent)) {
+    const value = sent[name];
+    if (value !== undefined && !entityType.propertiesByName.has(name)) values[name] = value;
+  }
+  return values;
+}
+
 /**
  * The values of the properties the client sent, and only those: what a provider writes when it
  * leaves every omitted column to its store's default (`INSERT … (sent columns) VALUES …`).
@@ -103,11 +145,11 @@ export function sentValues(request: {
 }
 
 /**
- * The properties a provider that leaves omitted columns to its store writes: those the client
- * sent, plus those the model gives a `DefaultValue` (the model's default wins over the store's, so
- * every provider stores the same entry). The rest take the column's default (an identity,
- * `DEFAULT now()`, or NULL). For a PUT, the properties outside this set are reset to the column's
- * default.
+ * The properties a provider that leaves omitted columns to its store writes on a create: those the
+ * client sent, plus those the model gives a `DefaultValue` (the model's default wins over the
+ * store's, so every provider stores the same entry). The rest take the column's default (an
+ * identity, `DEFAULT now()`, or NULL). A replace (PUT) needs none of this: its `values` hold every
+ * property it writes (`replacedValues`).
  */
 export function writtenProperties(request: { readonly entityType: EdmEntityType; readonly sent: ReadonlySet<string> }): ReadonlySet<string> {
   const written = new Set(request.sent);
@@ -119,7 +161,9 @@ export function writtenProperties(request: { readonly entityType: EdmEntityType;
  * `values` with every declared non-key property it lacks set to the model's default: the CSDL
  * `DefaultValue`, else null for a nullable property, else the type's zero value (`0`, `''`,
  * `1970-01-01`, members filled for a complex value). Key properties stay absent so a provider can
- * generate them. This is how the service completes `CreateRequest.values` and a PUT's values.
+ * generate them. This is how the service completes `CreateRequest.values` (after
+ * `assertRequiredSent`: a zero value only stands for a property something else supplies, a
+ * concurrency token, a store-generated property or a foreign key a link sets).
  */
 export function fillDefaults(entityType: EdmEntityType, values: Readonly<Record<string, PropertyValue>>): Record<string, PropertyValue> {
   // Declared properties in declaration order, then the dynamic ones as given (the order writers keep).

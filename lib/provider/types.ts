@@ -246,16 +246,20 @@ export interface UpdateRequest {
   /** `replace` for PUT, `merge` for MERGE and PATCH. */
   readonly mode: 'replace' | 'merge';
   /**
-   * For `replace`: every declared property (the key from the URL, the model's default for those not
-   * sent) plus the dynamic ones sent; a PUT resets what it does not list (MS-ODATA §2.2.7.3.1): a
-   * provider resets each property not in `sent` to the value here (the model's default) or to its
-   * store's column default. For `merge`: exactly the sent non-key properties.
+   * For `replace`: what the entry becomes, decided by the service before the provider is called
+   * (MS-ODATA §2.2.7.3.1, a PUT resets what it does not list): the sent values, the key from the
+   * URL, and every other declared property reset to its `DefaultValue`, else null (a PUT that
+   * omits a required one is refused with 400 PROPERTY_REQUIRED first), plus the dynamic properties
+   * sent. Write these values as they are (not the store's column defaults). A declared property
+   * absent here keeps its value: a concurrency token (the provider advances it as on any write), a
+   * store-generated property (`isStoreGenerated`), or a foreign key of a link in `bindings`.
+   * For `merge`: exactly the sent non-key properties.
    */
   readonly values: Readonly<Record<string, PropertyValue>>;
   /**
    * The names of the non-key properties the body listed (declared and dynamic; a complex property by
    * its own name). For `merge` they are the keys of `values`; for `replace` they tell which values
-   * the client gave and which are defaults.
+   * the client gave and which the service reset.
    */
   readonly sent: ReadonlySet<string>;
   /**

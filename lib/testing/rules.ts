@@ -59,7 +59,7 @@ const RULES = {
   'create.required-link':
     'A new entry whose type has a required (multiplicity 1) to-one end must be linked to it: without the link it is refused with 4xx and nothing is created.',
   'update.replace':
-    'PUT replaces the entry (MS-ODATA §2.2.7.3.1): properties the body leaves out go back to their default or null; the key cannot change; a missing entry is 404.',
+    'PUT replaces the entry (MS-ODATA §2.2.7.3.1): a property the body leaves out goes back to its DefaultValue, else null, never a type default; a required one left out (not nullable, no DefaultValue) is 400 PROPERTY_REQUIRED and nothing is written; keys, concurrency tokens and store-generated properties keep their values; the key cannot change; a missing entry is 404.',
   'update.merge':
     'MERGE and PATCH change only the properties and links the body lists (MS-ODATA §2.2.7.3.1); a to-one link sent as null is removed, and refused (4xx) for a required end.',
   'update.properties':

@@ -1,8 +1,9 @@
 /**
  * Sent properties (issue 13): CreateRequest and UpdateRequest say which properties the client
  * listed, a create that omits a required property is 400 PROPERTY_REQUIRED before the provider is
- * called (at every level of a deep insert), and the helpers that pick the sent values or fill the
- * model's defaults.
+ * called (at every level of a deep insert), a replace (PUT) resets what it omits by one rule
+ * (`replacedValues`) before the provider is called, and the helpers that pick the sent values or
+ * fill the model's defaults.
  */
 import { readFileSync } from 'fs';
 import { join } from 'path';
@@ -14,6 +15,7 @@ import {
   fillDefaults,
   isRequiredOnCreate,
   isStoreGenerated,
+  replacedValues,
   requiredProperties,
   sentValues,
   writtenProperties,
@@ -148,6 +150,51 @@ describe('fillDefaults and sentValues', () => {
   });
 });
 
+describe('replacedValues: what a PUT stores', () => {
+  const order = typeOf('Order');
+  const customerOf = order.navigationPropertiesByName.get('Customer');
+  const customers = MODEL.defaultContainer.entitySets.find((set) => set.name === 'Customers');
+  if (customerOf === undefined || customers === undefined) throw new Error('no Order/Customer');
+  const full = { ID: 1, CustomerID: 1, Total: '3.00', ShipTo: { City: 'Oslo' } };
+
+  it('resets each omitted property to its DefaultValue, else null (a complex one to its members), and leaves out key-less, token and store-generated ones', () => {
+    const values = replacedValues(order, full, []);
+    expect(Object.keys(values)).toEqual(['ID', 'CustomerID', 'Total', 'Note', 'Status', 'ShipTo', 'Options']);
+    expect(values).toEqual({ ID: 1, CustomerID: 1, Total: '3.00', Note: null, Status: 'new', ShipTo: { City: 'Oslo' }, Options: { Gift: false } });
+  });
+
+  it('keeps what the body sends, also for a token or a store-generated property, and dynamic properties after the declared ones', () => {
+    const at = new Date(0);
+    expect(replacedValues(order, { ...full, Extra: 'x', Version: 4, CreatedAt: at, Note: 'n' }, [])).toEqual({
+      ...full,
+      Note: 'n',
+      Status: 'new',
+      CreatedAt: at,
+      Version: 4,
+      Options: { Gift: false },
+      Extra: 'x',
+    });
+  });
+
+  it.each([
+    ['Total', 'not nullable, no DefaultValue'],
+    ['CustomerID', 'a foreign key the body does not link'],
+    ['ShipTo', 'a complex property with a required member'],
+  ] as const)('omitting %s (%s) is 400 PROPERTY_REQUIRED naming it', (name, _why) => {
+    const { [name]: _omitted, ...body } = full;
+    const error = catchODataError(() => replacedValues(order, body, []));
+    expect([error.status, error.code, error.target]).toEqual([400, 'PROPERTY_REQUIRED', name]);
+    expect(error.message).toContain(`'${name}' of Shop.Order`);
+  });
+
+  it('leaves out a foreign key that a link in the body supplies (a binding with a target, not the explicit null)', () => {
+    const { CustomerID: _omitted, ...body } = full;
+    const linked = replacedValues(order, body, [{ property: customerOf, targets: [{ entitySet: customers, key: { ID: 1 } }] }]);
+    expect('CustomerID' in linked).toBe(false);
+    expect(catchODataError(() => replacedValues(order, body, [{ property: customerOf, targets: [] }])).code).toBe('PROPERTY_REQUIRED');
+  });
+});
+
 describe('sent properties through the service', () => {
   it('POST: `sent` names what the body listed (the key too), `values` has the model defaults for the rest', async () => {
     const { provider, send } = setup();
@@ -171,7 +218,7 @@ describe('sent properties through the service', () => {
     expect([response.status, response.json?.error?.code, response.json?.error?.message.value]).toEqual([
       400,
       'PROPERTY_REQUIRED',
-      `The property '${name}' of Shop.Order is required: it is not nullable and has no default value, so a new entry must give it.`,
+      `The property '${name}' of Shop.Order is required: it is not nullable and has no default value, so a new entry, and a replace (PUT) of one, must give it.`,
     ]);
     expect(provider.creates).toEqual([]);
   });
@@ -194,21 +241,37 @@ describe('sent properties through the service', () => {
     expect([refused.status, refused.json?.error?.code, refused.json?.error?.message.value]).toEqual([
       400,
       'PROPERTY_REQUIRED',
-      "The property 'Quantity' of Shop.Line is required: it is not nullable and has no default value, so a new entry must give it.",
+      "The property 'Quantity' of Shop.Line is required: it is not nullable and has no default value, so a new entry, and a replace (PUT) of one, must give it.",
     ]);
     expect(provider.creates).toHaveLength(1);
   });
 
-  it('PUT: `sent` names the non-key properties listed, `values` resets the rest to defaults; MERGE and a property PUT send only theirs', async () => {
+  it('PUT: `sent` names the non-key properties listed, `values` resets the rest and lacks the kept ones; MERGE and a property PUT send only theirs', async () => {
     const { provider, send } = setup();
     expect((await send('PUT', 'Orders(1)', { CustomerID: 1, Total: '3.00', ShipTo: { City: 'Oslo' } })).status).toBe(204);
     expect((await send('MERGE', 'Orders(1)', { Note: 'ring twice' })).status).toBe(204);
     expect((await send('PUT', 'Orders(1)/Note', { Note: 'ring once' })).status).toBe(204);
     const [put, merge, property] = provider.updates;
     expect([put.mode, [...put.sent].sort()]).toEqual(['replace', ['CustomerID', 'ShipTo', 'Total']]);
-    expect(put.values).toMatchObject({ ID: 1, Status: 'new', Note: null, Options: { Gift: false } });
+    expect(put.values).toEqual({ ID: 1, CustomerID: 1, Total: '3', Note: null, Status: 'new', ShipTo: { City: 'Oslo' }, Options: { Gift: false } });
     expect([merge.mode, [...merge.sent], merge.values]).toEqual(['merge', ['Note'], { Note: 'ring twice' }]);
     expect([property.mode, [...property.sent], property.values]).toEqual(['merge', ['Note'], { Note: 'ring once' }]);
+  });
+
+  it('PUT keeps the store-generated CreatedAt and advances the token it omits; omitting a required property is 400 before the provider is called', async () => {
+    const { provider, send } = setup();
+    expect((await send('PUT', 'Orders(1)', { CustomerID: 1, Total: '3.00', ShipTo: { City: 'Oslo' } })).status).toBe(204);
+    const read = await send('GET', 'Orders(1)');
+    expect(read.json?.d).toMatchObject({ Total: '3', Status: 'new', Note: null, CreatedAt: '/Date(1767225600000)/', Version: 2 });
+
+    const refused = await send('PUT', 'Orders(1)', { CustomerID: 1, ShipTo: { City: 'Bergen' } });
+    expect([refused.status, refused.json?.error?.code, refused.json?.error?.message.value]).toEqual([
+      400,
+      'PROPERTY_REQUIRED',
+      "The property 'Total' of Shop.Order is required: it is not nullable and has no default value, so a new entry, and a replace (PUT) of one, must give it.",
+    ]);
+    expect(provider.updates).toHaveLength(1);
+    expect((await send('GET', 'Orders(1)')).json?.d).toMatchObject({ Total: '3', ShipTo: { City: 'Oslo' } });
   });
 });
 

@@ -8,8 +8,11 @@ import {
   ODataError,
   odata,
   preciseInstant,
+  type CallNode,
   type CreateRequest,
   type DataProvider,
+  type ExprNode,
+  type FunctionName,
   type Entity,
   type MemoryProviderOptions,
   type MemoryStore,
@@ -114,8 +117,21 @@ new MemoryProvider(model, {}, { latency: 10 });
 // @ts-expect-error: the store is read-only
 memory.store = new MemoryProvider(model).store;
 
+// A translator reads a call's name as one of the built-in functions, and a name outside them is no function name.
+function translateCall(node: ExprNode): string | undefined {
+  if (node.kind !== 'Call') return undefined;
+  expectType<FunctionName>()(node.name);
+  // @ts-expect-error: `contains` is an OData 4 function; no OData 2.0 call has that name
+  if (node.name === 'contains') return 'never';
+  return node.name === 'substringof' ? 'strpos(...) > 0' : undefined;
+}
+// @ts-expect-error: a call names a built-in function (case-sensitive)
+const misnamed: CallNode = { kind: 'Call', name: 'SubstringOf', args: [] };
+
 void bad;
 void badCount;
+void translateCall;
+void misnamed;
 void noPositions;
 void badPositions;
 void WrongCreate;

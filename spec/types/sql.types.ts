@@ -1,12 +1,14 @@
 /** express-odata-v2/sql: SqlProvider and its options, connections, createSchema and seed. */
-import { defineModel, odata, type DataProvider } from 'express-odata-v2';
+import { defineModel, odata, type DataProvider, type PrimitiveLane } from 'express-odata-v2';
 import {
+  createPostgresDialect,
   createSchema,
   pglite,
   postgres,
   seed,
   SqlProvider,
   type SqlDatabase,
+  type SqlDialect,
   type SqlMapping,
   type SqlMappingOverrides,
   type SqlProviderOptions,
@@ -42,6 +44,14 @@ new SqlProvider({ model, db: server, chunkSize: '1000' });
 new SqlProvider({ model, db: server, poolSize: 4 });
 // @ts-expect-error: unknown entity-set override
 const badMapping: SqlMappingOverrides = { entitySets: { P: { tableName: 'products' } } };
+
+// A dialect compares and orders in the lanes of the one type classification (PrimitiveLane, from the core package).
+const dialect: SqlDialect = createPostgresDialect();
+declare const comparedIn: Parameters<SqlDialect['compare']>[1];
+expectType<PrimitiveLane>()(comparedIn);
+dialect.orderBy(dialect.literal('Edm.Int32', 1), 'integer', 'asc', false, false);
+// @ts-expect-error: the evaluator's old 'number' lane is gone: integers and floats are lanes of their own
+dialect.orderBy(dialect.literal('Edm.Int32', 1), 'number', 'asc', false, false);
 
 void asProvider;
 void setUp;

@@ -1,7 +1,7 @@
 /**
  * Builds the stored values of an entity for an insert, a replace (PUT) or a merge (MERGE/PATCH):
- * declared properties converted and checked, dynamic properties of open types, defaults for what a
- * full write leaves out. Throws 4xx ODataErrors; never touches the store.
+ * declared properties converted and checked, dynamic properties of open types, defaults for what
+ * an insert leaves out. Throws 4xx ODataErrors; never touches the store.
  */
 import type { EdmEntityType, EdmProperty } from '../../edm/model';
 import type { PropertyValue } from '../../edm/primitives';
@@ -14,7 +14,11 @@ import { declaredDefaultOf, sameValue } from './values';
 /** Property name to value in model form: what the store keeps per entity. */
 export type StoredValues = Readonly<Record<string, PropertyValue>>;
 
-/** `insert`: a new entity; `replace`: every property (PUT); `merge`: only the given ones. */
+/**
+ * `insert`: a new entity; `replace` (PUT): the given properties and dynamic properties, the
+ * declared ones not given keep their values (the service gives every one a replace resets, see
+ * `replacedValues`); `merge`: only the given ones.
+ */
 export type WriteMode = 'insert' | 'replace' | 'merge';
 
 function typeName(property: EdmProperty): string {
@@ -70,8 +74,10 @@ export function buildValues(
       out[name] = base[name] ?? null;
     } else if (has) {
       out[name] = convert(property, given[name]);
-    } else if (mode !== 'merge') {
+    } else if (mode === 'insert') {
       out[name] = absent(type, property);
+    } else if (mode === 'replace') {
+      out[name] = base?.[name] ?? null;
     }
   }
   return out;

@@ -55,7 +55,9 @@ export interface SqlEntitySetMapping {
  *   and updates leave it out and read it back.
  * - `default`: a column default the model cannot state as a `DefaultValue` (`now()`, a sequence, a
  *   function, a value no EDM literal spells). A create leaves the column out when the client did
- *   not send it, and a replace (PUT) that does not send it sets it to `DEFAULT`.
+ *   not send it. A replace (PUT) that does not send it resets it as it resets any property: to null
+ *   when nullable; a NOT NULL one is `StoreGeneratedPattern` in the model (introspection marks it
+ *   so) and keeps its value.
  */
 export type SqlStoreGenerated = 'identity' | 'computed' | 'default';
 

@@ -9,7 +9,7 @@ import type { EdmEntitySet } from '../../edm/model';
 import type { ODataError } from '../../errors';
 import { conditionalWriteError } from '../../provider/precondition';
 import { writtenProperties } from '../../provider/sent';
-import type { CreateRequest, UpdateRequest } from '../../provider/types';
+import type { CreateRequest } from '../../provider/types';
 import type { EntityKey } from '../../uri/types';
 import type { Sql } from '../dialect';
 import type { SetPlan } from '../mapping/compiled';
@@ -28,10 +28,10 @@ export async function writeReturning(scope: WriteScope, plan: SetPlan, statement
 }
 
 /**
- * The properties a write stores (the kit's `writtenProperties`: sent, or with a model DefaultValue);
+ * The properties a create stores (the kit's `writtenProperties`: sent, or with a model DefaultValue);
  * the others are left to the column defaults. The one place that reads it.
  */
-export function sentOf(request: CreateRequest | UpdateRequest): ReadonlySet<string> | undefined {
+export function sentOf(request: CreateRequest): ReadonlySet<string> | undefined {
   return writtenProperties(request);
 }
 

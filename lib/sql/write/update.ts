@@ -20,7 +20,7 @@ import { addLink, columnsMatch, keyTypes, keyValues, removeLink, type LinkOutcom
 import { preconditionCondition } from './precondition';
 import { joinEndsOf, partnersOf } from './required-links';
 import { tokenBumps } from './tokens';
-import { missingOrStale, sentOf, writeReturning } from './returning';
+import { missingOrStale, writeReturning } from './returning';
 
 /** `key = ... and <precondition>` over the row at `alias`. */
 function keyedCondition(
@@ -70,17 +70,14 @@ async function updateRow(
 export async function updateEntry(scope: CreateScope, request: UpdateRequest): Promise<Entity> {
   const { entitySet, entityType, key, values } = request;
   const plan = scope.compiled.sets.get(entitySet) as SetPlan;
-  const sent = sentOf(request);
   const sets = new Map<string, Sql>();
   for (const column of plan.columns) {
     const top = column.path.properties[0];
     // Keys, and what the database makes (identity and computed columns), are never assigned.
     if (top.isKey || column.generated === 'identity' || column.generated === 'computed' || !derivesFrom(entityType, column.path.declaringType)) continue;
-    const listed = Object.prototype.hasOwnProperty.call(values, top.name);
-    if (request.mode === 'merge' && !listed) continue;
-    // PUT of a property the client did not send: the column's default, as on insert.
-    if (request.mode === 'replace' && sent !== undefined && !sent.has(top.name)) sets.set(column.column, sql`default`);
-    else sets.set(column.column, columnParameter(column, values, entityType, scope.dialect));
+    // A PUT's values hold every property it resets (the kit's replacedValues); the others keep theirs.
+    if (!Object.prototype.hasOwnProperty.call(values, top.name)) continue;
+    sets.set(column.column, columnParameter(column, values, entityType, scope.dialect));
   }
   if (plan.dynamic !== undefined) {
     const text = encodeDynamicProperties(values, entityType);

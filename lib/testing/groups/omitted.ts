@@ -5,57 +5,32 @@
  * (the time of the insert for a provider that keeps its store's defaults, else null), and the
  * answer carries what a read then gives. Keys from 130 up.
  */
-import { fail, isObject, show } from '../check';
-import type { HttpAnswer } from '../client';
+import { fail, show } from '../check';
 import { jsonDate } from '../reference';
 import { RuleViolation } from '../failure';
 import { check } from '../suite';
 import type { GroupDefinition } from '../suite';
-import { create, expectMissing, read } from './writing';
+import { create, expectMissing, expectRequired, read } from './writing';
 
 const created = { Created: jsonDate('2020-01-01T00:00:00.000Z', false) };
 
 /** How far the store's clock may be from the suite's, for a DEFAULT now(). */
 const CLOCK_SKEW_MS = 5 * 60_000;
 
-/** The OData error code and message of an answer. */
-function errorOf(answer: HttpAnswer): { code: string; message: string } {
-  try {
-    const body: unknown = JSON.parse(answer.text);
-    if (isObject(body) && isObject(body.error)) {
-      const message = isObject(body.error.message) ? body.error.message.value : body.error.message;
-      return { code: String(body.error.code), message: String(message) };
-    }
-  } catch {
-    // Not JSON: reported below with the text.
-  }
-  return { code: '', message: answer.text.slice(0, 200) };
-}
-
-/** POST `body` to `path`: it must be 400 PROPERTY_REQUIRED naming `property`. */
-async function expectRequired(service: Parameters<typeof create>[0], path: string, body: unknown, property: string): Promise<void> {
-  const answer = await service.sendJson('POST', path, body);
-  const request = `POST ${path} without ${property}`;
-  if (answer.status !== 400) fail(`${request} answered ${answer.status}, expected 400 PROPERTY_REQUIRED: ${show(answer.text.slice(0, 200))}`);
-  const { code, message } = errorOf(answer);
-  if (code !== 'PROPERTY_REQUIRED' || !message.includes(`'${property}'`))
-    fail(`${request} answered 400 ${code}: ${show(message)}, expected PROPERTY_REQUIRED naming '${property}'`);
-}
-
 const required = [
   check('POST Items without a required property is 400 PROPERTY_REQUIRED and creates nothing', 'create.required', async ({ service }) => {
-    await expectRequired(service, 'Items', { ID: 130, ...created }, 'Name');
+    await expectRequired(service, 'POST', 'Items', { ID: 130, ...created }, 'Name');
     await expectMissing(service, 'Items(130)', 'a create without Name must not store an entry (with a zero value for Name)');
-    await expectRequired(service, 'Items', { ID: 131, Name: 'no Created' }, 'Created');
+    await expectRequired(service, 'POST', 'Items', { ID: 131, Name: 'no Created' }, 'Created');
     await expectMissing(service, 'Items(131)', 'a create without Created must not store an entry (with a zero date)');
   }),
   check('POST through a navigation without a required property is 400 and creates nothing', 'create.required', async ({ service }) => {
-    await expectRequired(service, "Orders(Region='EU',Number=1L)/Lines", { ID: 130, Product: 'no quantity' }, 'Quantity');
+    await expectRequired(service, 'POST', "Orders(Region='EU',Number=1L)/Lines", { ID: 130, Product: 'no quantity' }, 'Quantity');
     await expectMissing(service, 'OrderLines(130)', 'a create without Quantity must not store an entry (with Quantity 0)');
   }),
   check('a deep insert whose inline entry lacks a required property is 400 and creates nothing', 'create.required', async ({ service }) => {
     const body = { ID: 130, Name: 'deep', Orders: [{ Region: 'REQ', Number: '2', Lines: [{ ID: 131, Quantity: 1 }] }] };
-    await expectRequired(service, 'Customers', body, 'Product');
+    await expectRequired(service, 'POST', 'Customers', body, 'Product');
     await expectMissing(service, 'Customers(130)', 'the root of a refused deep insert');
     await expectMissing(service, "Orders(Region='REQ',Number=2L)", 'the inline order of a refused deep insert');
     await expectMissing(service, 'OrderLines(131)', 'the inline line without Product');

@@ -1,6 +1,8 @@
 /**
  * PUT, MERGE/PATCH, property and `$value` writes, and DELETE with cascades and refusals. Each case
- * works on entries no other case of the unit touches.
+ * works on entries no other case of the unit touches. A PUT resets what it omits by one rule on
+ * every provider: the DefaultValue, else null, else 400 PROPERTY_REQUIRED before anything is
+ * written; keys, concurrency tokens and store-generated properties keep their values.
  */
 import { expectEqual, fail, isObject, show } from '../check';
 import { url } from '../client';
@@ -9,7 +11,7 @@ import { FIXTURE_ROWS } from '../fixture-data';
 import { jsonDate } from '../reference';
 import { check } from '../suite';
 import type { GroupDefinition } from '../suite';
-import { bind, expectLinks, expectMissing, linked, pick, read, send } from './writing';
+import { bind, create, expectLinks, expectMissing, expectRequired, linked, pick, read, send } from './writing';
 
 const { Items, Customers, Orders, OrderLines } = FIXTURE_ROWS;
 const ANY = { 'if-match': '*' };
@@ -33,6 +35,28 @@ const replace = [
       pick(await read(service, 'Customers(2)'), ['Name', 'Status', 'Tier', 'Credit']),
       { Name: 'Reset', Status: 'new', Tier: 4, Credit: '100.5' },
       'GET Customers(2) after the PUT',
+    );
+  }),
+  check('PUT Customers(140) keeps the store-generated Joined and resets the rest without a type default', 'update.replace', async ({ service }) => {
+    const joined = jsonDate('2022-02-02T02:02:02.000Z', true);
+    await create(service, 'Customers', { ID: 140, Name: 'Joined', Joined: joined, Status: 'gold', Tier: 3, Address: { Street: 'Kai 1', City: 'Bremen' } });
+    const before = await read(service, 'Customers(140)');
+    if (before.Joined === null) fail(`GET Customers(140): Joined is null, but the POST sent ${joined}`);
+    await send(service, 'PUT', 'Customers(140)', { ID: 140, Name: 'Replaced' }, 204, ANY);
+    const after = await read(service, 'Customers(140)');
+    expectEqual(
+      pick(after, ['Name', 'Address', 'Status', 'Tier', 'Credit', 'Joined']),
+      { Name: 'Replaced', Address: null, Status: 'new', Tier: 1, Credit: '100.5', Joined: before.Joined },
+      'GET Customers(140) after a PUT without Address, Status, Tier, Credit, Version and Joined',
+    );
+  }),
+  check('PUT Items(14) without a required property is 400 PROPERTY_REQUIRED and changes nothing', 'update.replace', async ({ service }) => {
+    await expectRequired(service, 'PUT', 'Items(14)', { ID: 14, Name: 'no Created', Note: 'lost' }, 'Created');
+    const row = item(14);
+    expectEqual(
+      pick(await read(service, 'Items(14)'), ['Name', 'Note']),
+      { Name: row?.Name, Note: row?.Note ?? null },
+      'GET Items(14) after the refused PUT (nothing written, no zero date stored)',
     );
   }),
   check('PUT Items(999) is 404', 'update.replace', async ({ service }) => {

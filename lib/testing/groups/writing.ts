@@ -3,7 +3,7 @@
  * or what a navigation property links to, expect an entry to be gone. Each names the request in
  * its failure.
  */
-import { entryOf, expectEqual, expectStatus, fail, feedOf, isObject, jsonOf } from '../check';
+import { entryOf, expectEqual, expectStatus, fail, feedOf, isObject, jsonOf, show } from '../check';
 import type { JsonObject } from '../check';
 import type { HttpAnswer, ServiceClient } from '../client';
 import { url } from '../client';
@@ -59,6 +59,37 @@ export async function linked(service: ServiceClient, path: string, set: FixtureS
 /** `linked` must give `expected` (in any order). */
 export async function expectLinks(service: ServiceClient, path: string, set: FixtureSet, expected: readonly EntityId[], why: string): Promise<void> {
   expectEqual(await linked(service, path, set), sortIds(expected), `GET ${path} (${why})`);
+}
+
+/** The OData error code and message of an answer. */
+function errorOf(answer: HttpAnswer): { code: string; message: string } {
+  try {
+    const body: unknown = JSON.parse(answer.text);
+    if (isObject(body) && isObject(body.error)) {
+      const message = isObject(body.error.message) ? body.error.message.value : body.error.message;
+      return { code: String(body.error.code), message: String(message) };
+    }
+  } catch {
+    // Not JSON: reported below with the text.
+  }
+  return { code: '', message: answer.text.slice(0, 200) };
+}
+
+/** A JSON write (POST, PUT) that omits `property`: it must be 400 PROPERTY_REQUIRED naming it. */
+export async function expectRequired(
+  service: ServiceClient,
+  method: string,
+  path: string,
+  body: unknown,
+  property: string,
+  headers: Readonly<Record<string, string>> = {},
+): Promise<void> {
+  const answer = await service.sendJson(method, url(path), body, headers);
+  const request = `${method} ${path} without ${property}`;
+  if (answer.status !== 400) fail(`${request} answered ${answer.status}, expected 400 PROPERTY_REQUIRED: ${show(answer.text.slice(0, 200))}`);
+  const { code, message } = errorOf(answer);
+  if (code !== 'PROPERTY_REQUIRED' || !message.includes(`'${property}'`))
+    fail(`${request} answered 400 ${code}: ${show(message)}, expected PROPERTY_REQUIRED naming '${property}'`);
 }
 
 /** `{ "__metadata": { "uri": path } }`: a binding in a JSON entry body. */

@@ -108,10 +108,15 @@ describe('the MemoryProvider store', () => {
   });
 
   describe('replace and merge', () => {
-    it('replace resets properties not given and bumps the version column', () => {
+    it('replace stores the values given, keeps declared properties not given (the service resets them) and bumps the version column', () => {
       const values = store.replace(Customers(), { ID: '9007199254740993' }, { Name: 'Bigger' });
       expect(values).toEqual({ ID: '9007199254740993', Name: 'Bigger', Version: 5 });
-      expect(store.replace(Customers(), { ID: '9007199254740993' }, {}).Name).toBeNull();
+      expect(store.replace(Customers(), { ID: '9007199254740993' }, {})).toEqual({ ID: '9007199254740993', Name: 'Bigger', Version: 6 });
+      expect(store.replace(Customers(), { ID: '9007199254740993' }, { Name: null }).Name).toBeNull();
+    });
+
+    it('replace drops the dynamic properties not given', () => {
+      expect(store.replace(Notes(), { ID: 1 }, { Size: 4 })).toEqual({ ID: 1, Text: 'hello', Size: 4 });
     });
 
     it('merge changes only the given properties and keeps links', () => {

@@ -252,6 +252,7 @@ describe('on PGlite, statements that share a snapshot share the held session, wi
       ['with'],
     ],
     ['PUT a property', 'PUT', 'Products(900001)/Rating', { Rating: 4 }, 204, ['with']],
+    ['PUT without a required property: 400 PROPERTY_REQUIRED before any statement', 'PUT', 'Products(900001)', { ID: 900001, Name: 'no date' }, 400, []],
     [
       'MERGE a missing entry: the UPDATE changes nothing, 404 (no If-Match, so no read to tell 404 from 412)',
       'MERGE',

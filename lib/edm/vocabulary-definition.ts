@@ -29,6 +29,7 @@ export interface AnnotationValueExpression {
 
 /** A record (§14.4.19): a structured value of a complex type of the vocabulary (`UI.DataField`). */
 export interface AnnotationRecordExpression {
+  /** Always `Record`. */
   readonly kind: 'Record';
   /** The record's type, qualified or alias-qualified (`UI.DataField`); optional where the term says it. */
   readonly type?: string;
@@ -40,13 +41,17 @@ export interface AnnotationRecordExpression {
 
 /** A collection (§14.4.18): items of one kind, in order. */
 export interface AnnotationCollectionExpression {
+  /** Always `Collection`. */
   readonly kind: 'Collection';
+  /** The items, in document order. */
   readonly items: readonly AnnotationExpression[];
 }
 
 /** The null expression (§14.4.21). */
 export interface AnnotationNullExpression {
+  /** Always `Null`. */
   readonly kind: 'Null';
+  /** Annotations of the null expression itself. */
   readonly annotations?: readonly VocabularyAnnotation[];
 }
 
@@ -55,7 +60,9 @@ export interface AnnotationNullExpression {
  * element it was written as (in the OASIS namespace); nothing here interprets it.
  */
 export interface AnnotationXmlExpression {
+  /** Always `Xml`. */
   readonly kind: 'Xml';
+  /** The element as written, with its attributes and children. */
   readonly element: AnnotationElement;
 }
 
@@ -69,6 +76,7 @@ export interface AnnotationPropertyValue {
   readonly property: string;
   /** Its value; absent only when a document gave none. */
   readonly value?: AnnotationExpression;
+  /** Annotations of the property value itself. */
   readonly annotations?: readonly VocabularyAnnotation[];
 }
 
@@ -92,28 +100,38 @@ export interface VocabularyAnnotation {
  * `Namespace.Container/FunctionImport/Parameter`.
  */
 export interface VocabularyAnnotations {
+  /** The annotated model element (`ODataDemo.Product/Name`). */
   readonly target: string;
   /** Applies to every annotation inside that has no qualifier of its own. */
   readonly qualifier?: string;
+  /** The terms applied to the target, in order. */
   readonly annotations: readonly VocabularyAnnotation[];
 }
 
 /** `<edmx:Include Namespace="com.sap.vocabularies.UI.v1" Alias="UI"/>`. */
 export interface ReferenceInclude {
+  /** The vocabulary's namespace (`com.sap.vocabularies.UI.v1`). */
   readonly namespace: string;
+  /** The short name annotations use for it (`UI`). */
   readonly alias?: string;
 }
 
 /** `<edmx:IncludeAnnotations TermNamespace="..."/>`. */
 export interface ReferenceIncludeAnnotations {
+  /** The namespace of the terms whose annotations are included. */
   readonly termNamespace: string;
+  /** Only annotations with this qualifier. */
   readonly qualifier?: string;
+  /** Only annotations of elements in this namespace. */
   readonly targetNamespace?: string;
 }
 
 /** `<edmx:Reference Uri="...">`: a vocabulary (or other document) the annotations use, and its alias. */
 export interface ReferenceDefinition {
+  /** Where the referenced document lives. */
   readonly uri: string;
+  /** The vocabularies it provides, with their aliases. */
   readonly includes?: readonly ReferenceInclude[];
+  /** The annotations of it that apply here. */
   readonly includeAnnotations?: readonly ReferenceIncludeAnnotations[];
 }

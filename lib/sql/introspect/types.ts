@@ -84,7 +84,9 @@ export type IntrospectionWarningCode =
 export interface UncheckedKey {
   /** The entity set whose key it is. */
   readonly entitySet: string;
+  /** The schema of the table or view. */
   readonly schema: string;
+  /** The table or view (SQL name). */
   readonly table: string;
   /** The key's columns (SQL names). */
   readonly columns: readonly string[];

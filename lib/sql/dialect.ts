@@ -112,6 +112,13 @@ export interface SqlDialect {
    */
   statementTimeout(milliseconds: number): Sql;
 
+  // --- sessions ----------------------------------------------------------------------------------
+  /**
+   * The statements of a request's database session (SqlProvider's `session` option): undefined for
+   * an engine without roles and transaction-local settings, on which SqlProvider refuses `session`.
+   */
+  readonly sessions: SqlSessionDialect | undefined;
+
   // --- conversions (cheap: the compiler may repeat them) -----------------------------------------
   /** A value of `from` in the form of `to` for comparison or arithmetic (numeric promotion, DateTime -> DateTimeOffset). */
   convert(value: Sql, from: EdmPrimitiveTypeName, to: EdmPrimitiveTypeName): Sql;
@@ -167,4 +174,23 @@ export interface SqlDialect {
    * terms must be ones a plain index on the column can serve in either direction.
    */
   orderBy(value: Sql, lane: PrimitiveLane, direction: 'asc' | 'desc', mayBeNaN: boolean, nullable: boolean): readonly Sql[];
+}
+
+/** A (name, value) pair a transaction sets for itself only. */
+export type TransactionSetting = readonly [name: string, value: string];
+
+/** What an engine with roles writes for a request's database session. */
+export interface SqlSessionDialect {
+  /**
+   * One statement that sets each pair for the current transaction only, names and values bound
+   * (PostgreSQL: `select set_config($1, $2, true), ...`; the setting `role` is `SET LOCAL ROLE`).
+   */
+  settings(pairs: readonly TransactionSetting[]): Sql;
+  /**
+   * One statement that reads what decides whether requests may run as `role`: no row when no such
+   * role exists, else one row with the booleans `superuser`, `bypassRls` (row-level security does
+   * not apply to it), `member` (the login role may switch to it) and `ownsPolicedTable` (it owns,
+   * or has the privileges of the owner of, a table whose policies do not apply to its owner).
+   */
+  roleFacts(role: string): Sql;
 }

@@ -7,7 +7,9 @@
  * evaluator, exactly. Writes run in a transaction per request (a changeset's when inside one),
  * each as keyed statements with the If-Match values in their WHERE (write/), retried after a
  * serialization failure; a write request that is one statement runs without BEGIN and COMMIT
- * (TransactionOptions.singleWrite); plain reads may go to a replica.
+ * (TransactionOptions.singleWrite); plain reads may go to a replica. With a `session`, every
+ * statement of a request runs in a transaction that first applies the request's database role
+ * and settings (session.ts), and no write runs alone.
  */
 import type { EdmEntityType, EdmModel } from '../edm/model';
 import { ODataError } from '../errors';
@@ -43,7 +45,8 @@ import { readOnce } from './read/once';
 import { countEntities, queryEntities, type ReadSettings } from './read/query';
 import { insertEntry, isOneStatementCreate, type CreateScope } from './write/insert';
 import { writeLinkRequest } from './write/link-request';
-import { runInside, sqlAlone, sqlBegin, type OpenTransaction, type SqlIsolationLevel, type SqlTransactionAttempt } from './write/begin';
+import { RequestSessions, type AppliedSession, type SqlProviderLogEvent, type SqlSessionOf } from './session';
+import { runInside, sqlAlone, sqlBegin, type BeginSettings, type OpenTransaction, type SqlIsolationLevel, type SqlTransactionAttempt } from './write/begin';
 import { deleteEntry, isOneStatementDelete, isOneStatementUpdate, updateEntry, writeMediaEntry } from './write/update';
 
 /** Options of `new SqlProvider(...)`. */
@@ -85,6 +88,19 @@ export interface SqlProviderOptions {
    * transaction run again. With this hook every write runs in a transaction (none runs alone).
    */
   readonly beforeCommit?: (attempt: SqlTransactionAttempt) => Promise<void>;
+  /**
+   * The database session of a request: the role it runs as and the settings its row-level
+   * security policies read (`{ role: 'web_user', settings: { 'request.jwt.claims': '{"sub":"ada"}' } }`),
+   * from its context (`context.request`: what your authentication middleware set). Asked once per
+   * request (a `$batch` once for all its parts); every statement of the request then runs in a
+   * transaction that applies it first with `set_config(name, value, true)`. A session without a
+   * role, or with a role requests may not run as (`roleNameProblem`; a superuser, a role with
+   * BYPASSRLS, one the login role cannot switch to: checked once per role) is 403, logged.
+   * Default: none, every request runs as the login role and no statement is added.
+   */
+  readonly session?: SqlSessionOf;
+  /** Where refusals of the `session` go (a line for the operator). Default: `console.warn`. */
+  readonly logger?: (event: SqlProviderLogEvent) => void;
 }
 
 /** What `mediaOf` tells the writers about a media link entry. */
@@ -138,6 +154,10 @@ export class SqlProvider implements DataProvider {
   private readonly retryAfterSeconds: number;
   /** The media type of each media link entry read, for `mediaOf` (writers ask per entry, synchronously). */
   private readonly mediaTypes = new WeakMap<Entity, string>();
+  /** The database session of each request, with the `session` option. */
+  private readonly sessions: RequestSessions | undefined;
+  /** How write transactions open (a request's session added per request). */
+  private readonly beginSettings: BeginSettings;
 
   /** Resolve and check the mapping (SqlMappingError names every problem); nothing is read until the first request. */
   constructor(options: SqlProviderOptions) {
@@ -151,18 +171,33 @@ export class SqlProvider implements DataProvider {
     this.retryAfterSeconds = options.retryAfterSeconds ?? 1;
     if (!Number.isInteger(this.retryAfterSeconds) || this.retryAfterSeconds < 0)
       throw new TypeError(`SqlProvider option 'retryAfterSeconds' must be a non-negative integer, got ${String(options.retryAfterSeconds)}.`);
-    this.begin = sqlBegin({
+    if (options.session !== undefined && typeof options.session !== 'function')
+      throw new TypeError("SqlProvider option 'session' must be a function (context) => ({ role, settings? }).");
+    const logger = options.logger ?? ((event: SqlProviderLogEvent) => console.warn(event.message));
+    this.sessions =
+      options.session === undefined
+        ? undefined
+        : new RequestSessions(options.session, this.db, (event) => {
+            try {
+              logger(event);
+            } catch {
+              // A logger that throws must not turn a refusal into something else.
+            }
+          });
+    this.beginSettings = {
       db: this.db,
       compiled: this.compiled,
       isolationLevel: options.isolationLevel ?? 'read committed',
       statementTimeoutMs: this.statementTimeoutMs,
       beforeCommit: options.beforeCommit,
       mapError: (error) => this.mapError(error, 'update', undefined),
-    });
+    };
+    this.begin = sqlBegin(this.beginSettings);
     // A statement outside a transaction runs at the server's default isolation, without the
-    // transaction's statement_timeout and hook: only the defaults let a write run alone.
+    // transaction's statement_timeout, hook and database session: only the defaults let a write run alone.
     const isolationLevel = options.isolationLevel ?? 'read committed';
-    const alone = isolationLevel === 'read committed' && this.statementTimeoutMs === undefined && options.beforeCommit === undefined;
+    const alone =
+      isolationLevel === 'read committed' && this.statementTimeoutMs === undefined && options.beforeCommit === undefined && this.sessions === undefined;
     this.alone = alone ? sqlAlone(this.db, this.compiled) : undefined;
     this.retries = {
       isRetryable: isRetryableTransactionError,
@@ -190,8 +225,10 @@ export class SqlProvider implements DataProvider {
   async query(request: QueryRequest, context: RequestContext): Promise<QueryResult> {
     const alone = (one: QueryRequest): Promise<QueryResult> => this.read(context, (settings) => queryEntities(settings, one), one.filter);
     // Outside a transaction, key reads of one request that arrive together share a statement (read/key-reads.ts).
-    if (isPlainKeyRead(request) && this.transactions.current(context) === undefined && !this.singleWrites.has(context))
-      return this.keyReads.read(request, context, alone);
+    if (isPlainKeyRead(request) && this.transactions.current(context) === undefined && !this.singleWrites.has(context)) {
+      if (this.sessions === undefined) return this.keyReads.read(request, context, undefined, alone);
+      return this.keyReads.read(request, context, await this.sessionOf(context), alone);
+    }
     return alone(request);
   }
 
@@ -234,7 +271,7 @@ export class SqlProvider implements DataProvider {
    */
   async transaction<T>(work: () => Promise<T>, context: RequestContext, options?: TransactionOptions): Promise<T> {
     if (options?.singleWrite !== true || this.alone === undefined || this.transactions.current(context) !== undefined || this.singleWrites.has(context))
-      return this.transactions.run(context, this.begin, work, this.retries);
+      return this.transactions.run(context, await this.beginOf(context), work, this.retries);
     this.singleWrites.set(context, { wrote: false });
     try {
       return await work();
@@ -250,23 +287,55 @@ export class SqlProvider implements DataProvider {
     return contentType === undefined ? undefined : { contentType };
   }
 
+  /**
+   * Reject (an Error naming each problem) when requests may not run as one of `roles`: a role
+   * that does not exist, is a superuser, has BYPASSRLS, owns a table whose policies spare its
+   * owner, or that the login role cannot switch to. For the roles known at start (an anonymous
+   * role, the roles of your users); roles first seen in a request are checked then. Needs `session`.
+   */
+  async checkRoles(roles: readonly string[]): Promise<void> {
+    if (this.sessions === undefined) throw new TypeError("SqlProvider: checkRoles needs the option 'session'.");
+    return this.sessions.checkRoles(roles);
+  }
+
   /** The media resource of a media link entry: 404 when the entry, or its media resource, does not exist. */
   async readMedia(reference: EntityReference, context: RequestContext): Promise<MediaContent> {
-    // Outside a transaction, in one of its own when a statement timeout is set (media bodies can be large).
+    // Outside a transaction, in one of its own when a statement timeout or a session is set (media bodies can be large).
     return this.read(
       context,
       (settings) =>
         settings.transaction !== undefined
           ? readMedia(settings, reference)
-          : readOnce(settings.db, this.statementTimeoutMs, (transaction) => readMedia({ ...settings, transaction }, reference)),
+          : readOnce(settings.db, settings, (transaction) => readMedia({ ...settings, transaction }, reference)),
       undefined,
     );
+  }
+
+  /** The checked database session of `context` (the `session` option), its failures mapped (403, or 503 when the role cannot be looked up). */
+  private async sessionOf(context: RequestContext): Promise<AppliedSession | undefined> {
+    if (this.sessions === undefined) return undefined;
+    try {
+      return await this.sessions.of(context);
+    } catch (error) {
+      throw this.mapError(error, 'read', undefined);
+    }
+  }
+
+  /** How a transaction for `context` opens: as its database session when there is one (a transaction that is open already is joined). */
+  private async beginOf(context: RequestContext): Promise<BeginTransaction<OpenTransaction>> {
+    if (this.sessions === undefined || this.transactions.current(context) !== undefined) return this.begin;
+    return sqlBegin({ ...this.beginSettings, session: await this.sessionOf(context) });
   }
 
   /** A read: inside the context's open transaction when there is one (never the replica), else on its own, retried (a write request's on the primary). */
   private read<T>(context: RequestContext, read: (settings: ReadSettings) => Promise<T>, filter: QueryRequest['filter']): Promise<T> {
     const open = this.transactions.current(context);
-    if (open === undefined) return this.run(() => read(this.singleWrites.has(context) ? this.settings : this.plainReads), filter);
+    if (open === undefined) {
+      const settings = this.singleWrites.has(context) ? this.settings : this.plainReads;
+      if (this.sessions === undefined) return this.run(() => read(settings), filter);
+      // Every attempt (a read retried on a fresh connection too) opens its own transaction, which applies the session again.
+      return this.sessionOf(context).then((session) => this.run(() => read({ ...settings, session }), filter));
+    }
     return runInside(open, async (transaction) => {
       try {
         return await read({ ...this.settings, transaction });
@@ -284,18 +353,26 @@ export class SqlProvider implements DataProvider {
   private write<T>(context: RequestContext, operation: SqlOperation, work: (scope: CreateScope) => Promise<T>, oneStatement = false): Promise<T> {
     const inside = (open: OpenTransaction): Promise<T> =>
       runInside(open, (executor) =>
-        work({ executor, compiled: this.compiled, dialect: this.db.dialect, seen: this.settings.seen, required: open.required }),
+        work({
+          executor,
+          compiled: this.compiled,
+          dialect: this.db.dialect,
+          seen: this.settings.seen,
+          required: open.required,
+          rowSecurity: this.sessions !== undefined,
+        }),
       ).catch((error: unknown) => {
         // A statement that commits by itself and lost its reply: it may have been applied.
         if (open.alone && isReplyLost(error)) throw writeOutcomeUnknownError(error);
         throw isRetryableTransactionError(error) ? error : this.mapError(error, operation, undefined);
       });
     const single = this.transactions.current(context) === undefined ? this.singleWrites.get(context) : undefined;
-    if (single === undefined) return this.transactions.run(context, this.begin, () => inside(this.current(context)), this.retries);
-    if (single.wrote) return Promise.reject(new TypeError('SqlProvider: a second write in a request the service marked singleWrite.'));
-    single.wrote = true;
-    const begin = oneStatement && this.alone !== undefined ? this.alone : this.begin;
-    return this.transactions.run(context, begin, () => inside(this.current(context)), this.retries);
+    if (single?.wrote === true) return Promise.reject(new TypeError('SqlProvider: a second write in a request the service marked singleWrite.'));
+    if (single !== undefined) single.wrote = true;
+    if (single !== undefined && oneStatement && this.alone !== undefined)
+      return this.transactions.run(context, this.alone, () => inside(this.current(context)), this.retries);
+    if (this.sessions === undefined) return this.transactions.run(context, this.begin, () => inside(this.current(context)), this.retries);
+    return this.beginOf(context).then((begin) => this.transactions.run(context, begin, () => inside(this.current(context)), this.retries));
   }
 
   /** The open transaction of `context` (inside `transactions.run`, there always is one). */

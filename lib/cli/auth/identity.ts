@@ -39,28 +39,3 @@ export function identityOf(request: IncomingMessage): Identity | undefined {
 export function holdsSeparator(name: string): boolean {
   return /[\s:\u0000-\u001f\u007f]/.test(name);
 }
-
-/** PostgreSQL keeps the first 63 bytes of a name (NAMEDATALEN - 1): a longer one would name a different role. */
-const MAX_ROLE_BYTES = 63;
-
-/**
- * Names `set_config('role', name, true)` does not take as a role: `none` switches back to the
- * login role (which may be a superuser), the others are keywords or predefined roles
- * (`pg_read_all_data`, `pg_write_all_data`...) that no request should run as.
- */
-const RESERVED_ROLES = new Set(['none', 'public', 'current_role', 'current_user', 'session_user', 'default']);
-
-/**
- * Why `name` cannot be a role requests run as (a phrase for a message), or undefined when it can.
- * Checked for every role from the command line, the users file and tokens; the database decides
- * the rest (the role must exist and the login role must be allowed to switch to it).
- */
-export function roleNameProblem(name: string): string | undefined {
-  if (name === '') return 'it is empty';
-  if (Buffer.byteLength(name) > MAX_ROLE_BYTES) return `it is longer than ${MAX_ROLE_BYTES} bytes`;
-
-  if (holdsSeparator(name)) return 'it holds white space, a colon or a control character';
-  if (RESERVED_ROLES.has(name.toLowerCase())) return `'${name}' is not a role requests may run as`;
-  if (/^pg_/i.test(name)) return "roles starting with pg_ are PostgreSQL's own";
-  return undefined;
-}

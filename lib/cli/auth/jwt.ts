@@ -9,7 +9,8 @@ import { createRemoteJWKSet, errors, jwtVerify, type JWTVerifyGetKey } from 'jos
 import type { Clock } from '../../index';
 import { isInstanceOf } from '../../util';
 import { messageOf } from '../errors';
-import { roleNameProblem, type Verdict } from './identity';
+import { roleNameProblem } from '../../sql/role-names';
+import type { Verdict } from './identity';
 
 /** Where the keys that verify tokens come from. */
 export type JwtKeys =

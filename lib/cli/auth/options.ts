@@ -13,7 +13,8 @@ import { CliError, oneLine, UsageError } from '../errors';
 import type { CliIO } from '../io';
 import { basicVerifier } from './basic';
 import { gate, type Credentials, type Handler } from './gate';
-import { roleNameProblem, type Verdict } from './identity';
+import { roleNameProblem } from '../../sql/role-names';
+import type { Verdict } from './identity';
 import { jwtVerifier, type JwtKeys } from './jwt';
 import { readUsersFile } from './users-file';
 

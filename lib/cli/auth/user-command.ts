@@ -10,7 +10,7 @@ import { resolve } from 'path';
 import { optionsHelp, stringOption, type OptionGroup, type ParsedOptions } from '../arguments';
 import { CliError, oneLine, UsageError } from '../errors';
 import type { CliIO } from '../io';
-import { roleNameProblem } from './identity';
+import { roleNameProblem } from '../../sql/role-names';
 import { readPassword } from './password-input';
 import { hashPassword } from './password-hash';
 import { lineUserName, readUsersFile, userNameProblem } from './users-file';

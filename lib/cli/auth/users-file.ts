@@ -4,7 +4,8 @@
  * start: a mistake in any line stops the service with that line's number, never its hash.
  */
 import { CliError } from '../errors';
-import { holdsSeparator, roleNameProblem } from './identity';
+import { roleNameProblem } from '../../sql/role-names';
+import { holdsSeparator } from './identity';
 import { decodePasswordHash, type PasswordHash } from './password-hash';
 
 /** A user of the file. */

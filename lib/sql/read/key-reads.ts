@@ -12,6 +12,7 @@ import type { RequestContext } from '../../protocol/message';
 import type { QueryRequest, QueryResult } from '../../provider/types';
 import type { Selection } from '../../uri/types';
 import type { SetPlan } from '../mapping/compiled';
+import type { AppliedSession } from '../session';
 import type { DecodedRow } from './projection';
 import type { ReadSettings } from './query';
 import { ReadScope } from './scope';
@@ -30,6 +31,8 @@ interface PendingRead {
 /** Reads of one set and one `$select` in one context, waiting for the end of the current turn. */
 interface PendingGroup {
   readonly plan: SetPlan;
+  /** The context's database session: a group never spans two contexts, so never two sessions. */
+  readonly session: AppliedSession | undefined;
   readonly types: readonly EdmPrimitiveTypeName[];
   readonly reads: PendingRead[];
 }
@@ -74,8 +77,11 @@ export class KeyReadCoalescer {
 
   constructor(private readonly settings: ReadSettings) {}
 
-  /** Answer a plain key read (`isPlainKeyRead`), together with the others of its context in this turn. */
-  read(request: QueryRequest, context: RequestContext, single: SingleRead): Promise<QueryResult> {
+  /**
+   * Answer a plain key read (`isPlainKeyRead`), together with the others of its context in this
+   * turn, as `session` (the context's database session, the same for every read of the context).
+   */
+  read(request: QueryRequest, context: RequestContext, session: AppliedSession | undefined, single: SingleRead): Promise<QueryResult> {
     const plan = this.settings.compiled.sets.get(request.entitySet);
     const types = plan === undefined ? undefined : keyTypes(plan);
     const key = request.path.root.key;
@@ -95,7 +101,7 @@ export class KeyReadCoalescer {
     const name = `${request.entitySet.name}\u0000${selectionSignature(request.selectExpand.select)}`;
     let group = groups.get(name);
     if (group === undefined) {
-      group = { plan, types, reads: [] };
+      group = { plan, session, types, reads: [] };
       groups.set(name, group);
     }
     const tuple = plan.key.map((column) => key[column.property.name]);
@@ -126,7 +132,7 @@ export class KeyReadCoalescer {
   /** The group's rows by key tuple. */
   private async readKeys(group: PendingGroup): Promise<Map<string, DecodedRow>> {
     const { settings } = this;
-    const { plan, types, reads } = group;
+    const { plan, types, reads, session } = group;
     const first = reads[0].request;
     const statement = new ReadStatement(
       settings.compiled,
@@ -146,7 +152,7 @@ export class KeyReadCoalescer {
       types,
       [...unique.values()],
     );
-    const scope = await ReadScope.open(settings.db, false, settings.statementTimeoutMs);
+    const scope = await ReadScope.open(settings.db, false, session === undefined ? settings : { ...settings, session });
     let rows: DecodedRow[];
     try {
       ({ rows } = await statement.read(scope.executor, { condition }));

@@ -13,6 +13,7 @@ import type { ExprNode } from '../../uri/expr/ast';
 import type { EntityPath, SkipTokenPosition } from '../../uri/types';
 import type { SqlDatabase, SqlKysely } from '../database';
 import type { CompiledMapping } from '../mapping/compiled';
+import type { AppliedSession } from '../session';
 import { expandRows, type ExpandContext } from './expand';
 import { evaluateRead } from './fallback';
 import { verifyPath } from './path';
@@ -37,13 +38,13 @@ export interface ReadSettings {
   readonly transaction?: SqlKysely;
   /** `statement_timeout` of the reads' transactions (every read then runs in one). */
   readonly statementTimeoutMs?: number;
+  /** The request's database session (every read then runs in a transaction that applies it first). */
+  readonly session?: AppliedSession;
 }
 
 /** Where a read's statements run: the enclosing transaction, or a scope of its own. */
 function openScope(settings: ReadSettings, snapshot: boolean): Promise<ReadScope> {
-  return settings.transaction !== undefined
-    ? Promise.resolve(ReadScope.within(settings.transaction))
-    : ReadScope.open(settings.db, snapshot, settings.statementTimeoutMs);
+  return settings.transaction !== undefined ? Promise.resolve(ReadScope.within(settings.transaction)) : ReadScope.open(settings.db, snapshot, settings);
 }
 
 function expandContext(settings: ReadSettings, executor: SqlKysely): ExpandContext {
@@ -101,7 +102,7 @@ async function* moreChunks(
       };
       // Without a snapshot for the rest, each chunk reads on its own (the first chunk's transaction
       // has ended), held to the statement timeout like every other read.
-      const next = settings.streamSnapshot ? await readChunk(scope.executor) : await readOnce(settings.db, settings.statementTimeoutMs, readChunk);
+      const next = settings.streamSnapshot ? await readChunk(scope.executor) : await readOnce(settings.db, settings, readChunk);
       positions.add(next);
       chunk = next.rows;
       last = next.rows.length < limit || next.more === false ? undefined : next.last;
@@ -127,12 +128,14 @@ export async function queryEntities(settings: ReadSettings, request: QueryReques
   const positions = new RowPositions(statement);
   // The count is read by the page's statement; a statement of its own (which must agree) only after an empty page that skipped rows.
   const countApart = request.count && (!pushedDown || (!single && ((request.skip ?? 0) > 0 || request.skipToken !== undefined)));
-  const snapshot = countApart || statement.expandLater.length > 0 || !pushedDown;
   // A feed that may stream reads its chunks in one snapshot, but most feeds end in their first
   // chunk, and one statement is a snapshot by itself: the first chunk is read without one, and
   // only a feed that goes on reads it again in a snapshot transaction (two round trips less for
-  // every feed that fits in a chunk; one chunk read twice for those that do not).
-  const tentative = !snapshot && mayStream && settings.streamSnapshot;
+  // every feed that fits in a chunk; one chunk read twice for those that do not). Under a
+  // database session every read is a transaction anyway: such a feed opens its snapshot at once.
+  const streamsInSnapshot = mayStream && settings.streamSnapshot;
+  const snapshot = countApart || statement.expandLater.length > 0 || !pushedDown || (streamsInSnapshot && settings.session !== undefined);
+  const tentative = !snapshot && streamsInSnapshot;
   let scope = await openScope(settings, snapshot);
   try {
     let rows: DecodedRow[];

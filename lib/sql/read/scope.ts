@@ -10,6 +10,7 @@
  */
 import type { ControlledTransaction } from 'kysely';
 import type { SqlDatabase, SqlKysely, SqlSchema } from '../database';
+import { startStatement, type TransactionStart } from '../session';
 
 /** How a scope that holds something ends: after success, or after a failure (which must not throw). */
 type ScopeEnd = (failed: boolean) => Promise<void>;
@@ -53,19 +54,20 @@ export class ReadScope {
 
   /**
    * A scope on the pool (no snapshot), or one whose statements share a snapshot: PGlite's session
-   * held, or a new read-only snapshot transaction. With a statement timeout, always in a read-only
-   * transaction that sets it (`statement_timeout` is never left on a pooled connection as session
-   * state).
+   * held, or a new read-only snapshot transaction. With a statement timeout or a request's
+   * database session, always in a read-only transaction that sets them first (neither is ever
+   * left on a pooled connection as session state).
    */
-  static async open(db: SqlDatabase, snapshot: boolean, statementTimeoutMs?: number): Promise<ReadScope> {
-    if (!snapshot && statementTimeoutMs === undefined) return new ReadScope(db.kysely, undefined);
-    if (db.engine === 'pglite' && statementTimeoutMs === undefined) return ReadScope.holdSession(db);
+  static async open(db: SqlDatabase, snapshot: boolean, start: TransactionStart = {}): Promise<ReadScope> {
+    const first = startStatement(db.dialect, start);
+    if (!snapshot && first === undefined) return new ReadScope(db.kysely, undefined);
+    if (db.engine === 'pglite' && first === undefined) return ReadScope.holdSession(db);
     const begin = db.kysely.startTransaction().setAccessMode('read only');
     const transaction = await (snapshot ? begin.setIsolationLevel('repeatable read') : begin).execute();
     const scope = new ReadScope(transaction, transactionEnd(transaction));
-    if (statementTimeoutMs !== undefined) {
+    if (first !== undefined) {
       try {
-        await db.dialect.statementTimeout(statementTimeoutMs).execute(transaction);
+        await first.execute(transaction);
       } catch (error) {
         await scope.fail();
         throw error;

@@ -1,8 +1,9 @@
 /**
  * How SqlProvider opens one attempt of a write transaction for the kit's TransactionScope (which
  * joins, retries and answers 503 TRANSACTION_CONFLICT): BEGIN at the configured isolation level,
- * `statement_timeout` set inside it (never as session state: a pooled connection or a distributed
- * engine's gateway must not carry it to the next transaction), the `beforeCommit` hook, COMMIT or
+ * `statement_timeout` and the request's database session set inside it (never as session state:
+ * a pooled connection or a distributed engine's gateway must not carry them to the next
+ * transaction; every attempt sets them again), the `beforeCommit` hook, COMMIT or
  * ROLLBACK. A serialization failure or deadlock (SQLSTATE 40001, 40P01) that any statement of the
  * transaction met makes the attempt fail with it, even when the work turned it into an answer (a
  * changeset's failed part): PostgreSQL has aborted the transaction, only a rerun can commit it.
@@ -24,6 +25,7 @@ import type { SqlDatabase, SqlKysely, SqlSchema } from '../database';
 import { isConnectionFailure, isReplyLost, writeOutcomeUnknownError } from '../connection-failure';
 import { isRetryableTransactionError } from '../errors';
 import type { CompiledMapping } from '../mapping/compiled';
+import { startStatement, type TransactionStart } from '../session';
 import { RequiredLinks } from './required-links';
 
 /** The isolation levels a write transaction may run at. */
@@ -38,11 +40,10 @@ export interface SqlTransactionAttempt {
 }
 
 /** How an attempt runs. */
-export interface BeginSettings {
+export interface BeginSettings extends TransactionStart {
   readonly db: SqlDatabase;
   readonly compiled: CompiledMapping;
   readonly isolationLevel: SqlIsolationLevel;
-  readonly statementTimeoutMs: number | undefined;
   /** Called after the work, before COMMIT (tests inject a serialization failure here). */
   readonly beforeCommit: ((attempt: SqlTransactionAttempt) => Promise<void>) | undefined;
   /** Database errors (of BEGIN, COMMIT, the hook, a timeout) as OData errors; never given a retryable one. */
@@ -73,7 +74,8 @@ export async function runInside<T>(open: OpenTransaction, work: (executor: SqlKy
 
 /** The BeginTransaction of SqlProvider's scope. */
 export function sqlBegin(settings: BeginSettings): BeginTransaction<OpenTransaction> {
-  const { db, compiled, isolationLevel, statementTimeoutMs, beforeCommit, mapError } = settings;
+  const { db, compiled, isolationLevel, beforeCommit, mapError } = settings;
+  const first = startStatement(db.dialect, settings);
   const mapped = (error: unknown): unknown => (isRetryableTransactionError(error) ? error : mapError(error));
   const start = (): Promise<ControlledTransaction<SqlSchema>> => db.kysely.startTransaction().setIsolationLevel(isolationLevel).execute();
   return async (body, attempt) => {
@@ -85,7 +87,7 @@ export function sqlBegin(settings: BeginSettings): BeginTransaction<OpenTransact
       });
     const open: OpenTransaction = { executor: transaction, retryable: undefined, required: new RequiredLinks(compiled), alone: false };
     try {
-      if (statementTimeoutMs !== undefined) await runInside(open, (trx) => db.dialect.statementTimeout(statementTimeoutMs).execute(trx));
+      if (first !== undefined) await runInside(open, (trx) => first.execute(trx));
       const result = await body(open);
       // Rethrown as it was caught (the driver's error); `as unknown` undoes the narrowing to `{} | null`.
       if (open.retryable !== undefined) throw open.retryable as unknown;

@@ -11,7 +11,7 @@ import { ODataError } from '../../errors';
 import type { LinkRequest } from '../../provider/types';
 import type { SetPlan } from '../mapping/compiled';
 import { addLink, columnsMatch, keyTypes, keyValues, removeLink, type WriteScope } from './links';
-import { entityNotFound } from './returning';
+import { entityNotFound, missingOrRefused } from './returning';
 
 /** Run a LinkRequest. */
 export async function writeLinkRequest(scope: WriteScope, request: LinkRequest): Promise<void> {
@@ -31,8 +31,9 @@ export async function writeLinkRequest(scope: WriteScope, request: LinkRequest):
   }
   if (target === undefined) return;
   const outcome = await addLink(scope, link, source.key, target.key);
-  if (outcome === 'source-missing') throw entityNotFound(source.entitySet, source.key);
-  if (outcome === 'target-missing') throw entityNotFound(target.entitySet, target.key);
+  if (outcome === 'source-missing') throw await missingOrRefused(scope, plan, source.key, 'change');
+  if (outcome === 'target-missing')
+    throw link.holder === 'target' ? await missingOrRefused(scope, link.target, target.key, 'change') : entityNotFound(target.entitySet, target.key);
 }
 
 /** 404 unless the entity exists (and keep it from being deleted until the transaction ends). */
@@ -44,5 +45,6 @@ async function requireEntity(scope: WriteScope, plan: SetPlan, key: LinkRequest[
     scope.dialect,
   );
   const result = await sql`select 1 from ${plan.table} where ${match} for key share`.execute(scope.executor);
-  if (result.rows.length === 0) throw entityNotFound(plan.entitySet, key);
+  // A lock also needs the row-level security policies for UPDATE: a row visible without them is refused (403).
+  if (result.rows.length === 0) throw await missingOrRefused(scope, plan, key, 'change');
 }

@@ -24,6 +24,11 @@ export interface WriteScope {
   readonly dialect: SqlDialect;
   /** The transaction's entities whose required join-table links are counted before COMMIT. */
   readonly required: RequiredLinks;
+  /**
+   * The request runs as a database session, whose row-level security may hide rows or refuse
+   * writes: a write that changes no row asks whether the row is visible (403 or 404).
+   */
+  readonly rowSecurity: boolean;
 }
 
 /** The key values of `key` in the order of `plan`'s key columns. */

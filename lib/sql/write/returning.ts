@@ -2,20 +2,22 @@
  * The parts every write statement shares: the row a data-modifying statement returns, decoded as
  * a read decodes it (`with t as (update ... returning *) select <projection> from t`, so the
  * written row comes back from the same statement), which properties the client sent, and the
- * 404-or-412 decision after a keyed write changed no row.
+ * 404, 403 or 412 decision after a keyed write changed no row.
  */
 import { sql } from 'kysely';
 import type { EdmEntitySet } from '../../edm/model';
-import type { ODataError } from '../../errors';
+import { ODataError } from '../../errors';
+import { describeKey } from '../../provider/keys';
 import { conditionalWriteError } from '../../provider/precondition';
 import { writtenProperties } from '../../provider/sent';
-import type { CreateRequest } from '../../provider/types';
+import type { CreateRequest, Precondition } from '../../provider/types';
 import type { EntityKey } from '../../uri/types';
 import type { Sql } from '../dialect';
 import type { SetPlan } from '../mapping/compiled';
 import { Aliases } from '../read/joins';
 import { Projection, type DecodedRow } from '../read/projection';
 import { columnsMatch, keyTypes, keyValues, type WriteScope } from './links';
+import { preconditionCondition } from './precondition';
 
 /** Run a data-modifying statement that ends in `returning *` and decode the rows it wrote. */
 export async function writeReturning(scope: WriteScope, plan: SetPlan, statement: Sql): Promise<DecodedRow[]> {
@@ -40,18 +42,59 @@ export function entityNotFound(entitySet: EdmEntitySet, key: EntityKey): ODataEr
   return conditionalWriteError(entitySet, key, false);
 }
 
+/** What a refused write tried: `change Orders(10248)`, `delete Orders(10248)`. */
+export type WriteAttempt = 'change' | 'delete';
+
+/** 403 for a write to an entity the request sees but the database (a row-level security policy) does not let it write. */
+function writeRefused(entitySet: EdmEntitySet, key: EntityKey, attempt: WriteAttempt): ODataError {
+  return ODataError.fromCode('FORBIDDEN', {
+    detail: `The database does not allow this user to ${attempt} ${entitySet.name}${describeKey(entitySet.entityType, key)}.`,
+  });
+}
+
 /**
- * A keyed write that carried the precondition in its WHERE changed nothing: 404 when the entity
- * does not exist, else 412 (the precondition failed), decided in the same transaction.
+ * A keyed write changed no row: why, told by one read in the same transaction, as the same role
+ * (so it sees exactly what the write could see). The entity does not exist for this request: 404
+ * (a row that row-level security hides is no different). It exists and the precondition holds, or
+ * there was none: a policy (or a trigger) refused the write, 403. It exists and its tag moved
+ * on: 412, even when a policy would refuse the write with the current tag (the client reads it
+ * again, then learns 403). Without row-level security (`scope.rowSecurity` false) and without a
+ * precondition, no read: the entity is missing.
  */
-export async function missingOrStale(scope: WriteScope, plan: SetPlan, key: EntityKey, hadPrecondition: boolean): Promise<ODataError> {
-  if (!hadPrecondition) return entityNotFound(plan.entitySet, key);
+export async function missingOrStale(
+  scope: WriteScope,
+  plan: SetPlan,
+  key: EntityKey,
+  precondition: Precondition | undefined,
+  attempt: WriteAttempt,
+): Promise<ODataError> {
+  const tagged = precondition !== undefined && !precondition.any;
+  if (!tagged && !scope.rowSecurity) return entityNotFound(plan.entitySet, key);
+  const alias = 'c';
   const match = columnsMatch(
     plan.key.map((column) => column.column),
     keyTypes(plan),
     keyValues(plan, key),
     scope.dialect,
+    alias,
   );
-  const result = await sql<{ found: unknown }>`select exists (select 1 from ${plan.table} where ${match}) as ${sql.id('found')}`.execute(scope.executor);
-  return conditionalWriteError(plan.entitySet, key, result.rows[0]?.found === true);
+  const holds = tagged ? preconditionCondition(precondition, plan, alias, plan.entitySet.entityType, scope.dialect) : undefined;
+  const current = holds === undefined ? sql`true` : sql`exists (select 1 from ${plan.table} as ${sql.id(alias)} where ${match} and ${holds})`;
+  const result = await sql<{
+    found: unknown;
+    current: unknown;
+  }>`select exists (select 1 from ${plan.table} as ${sql.id(alias)} where ${match}) as ${sql.id('found')}, ${current} as ${sql.id('current')}`.execute(
+    scope.executor,
+  );
+  const row = result.rows[0];
+  if (row?.found !== true) return entityNotFound(plan.entitySet, key);
+  return row.current === true ? writeRefused(plan.entitySet, key, attempt) : conditionalWriteError(plan.entitySet, key, true);
+}
+
+/**
+ * 404 for an entity a write found no row of, or, under row-level security, 403 when the request
+ * sees it (a policy refused the write or the lock it takes): one read in the same transaction.
+ */
+export async function missingOrRefused(scope: WriteScope, plan: SetPlan, key: EntityKey, attempt: WriteAttempt): Promise<ODataError> {
+  return missingOrStale(scope, plan, key, undefined, attempt);
 }

@@ -61,7 +61,7 @@ async function updateRow(
     plan,
     sql`update ${plan.table} as ${sql.id(alias)} set ${sql.join(assignments)} where ${where} returning ${sql.id(alias)}.*`,
   );
-  if (row === undefined) throw await missingOrStale(scope, plan, key, precondition !== undefined && !precondition.any);
+  if (row === undefined) throw await missingOrStale(scope, plan, key, precondition, 'change');
   scope.seen(row);
   return row;
 }
@@ -157,8 +157,7 @@ export async function deleteEntry(scope: CreateScope, request: DeleteRequest): P
   await releaseJoinPartners(scope, plan, request.key);
   const where = keyedCondition(scope, plan, 'd', request.key, request.precondition, plan);
   const result = await sql`delete from ${plan.table} as ${sql.id('d')} where ${where}`.execute(scope.executor);
-  if (Number(result.numAffectedRows ?? 0n) === 0)
-    throw await missingOrStale(scope, plan, request.key, request.precondition !== undefined && !request.precondition.any);
+  if (Number(result.numAffectedRows ?? 0n) === 0) throw await missingOrStale(scope, plan, request.key, request.precondition, 'delete');
 }
 
 /** Replace the media resource after the precondition; the entry's tokens move with it. */

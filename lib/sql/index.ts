@@ -10,6 +10,8 @@
 export { SqlProvider } from './sql-provider';
 export type { SqlMediaOf, SqlProviderOptions } from './sql-provider';
 export type { SqlIsolationLevel, SqlTransactionAttempt } from './write/begin';
+export type { SqlProviderLogEvent, SqlSession, SqlSessionOf } from './session';
+export { roleNameProblem } from './role-names';
 export { SQL_MAPPING_VERSION } from './mapping/types';
 export type {
   SqlAssociationSetMapping,
@@ -58,7 +60,18 @@ export {
 } from './errors';
 export { createPostgresDialect } from './postgres-dialect';
 export type { PostgresDialectOptions } from './postgres-dialect';
-export type { ArithmeticOperator, ColumnFacets, ComparisonOperator, DatePart, NanSides, Share, Sql, SqlDialect } from './dialect';
+export type {
+  ArithmeticOperator,
+  ColumnFacets,
+  ComparisonOperator,
+  DatePart,
+  NanSides,
+  Share,
+  Sql,
+  SqlDialect,
+  SqlSessionDialect,
+  TransactionSetting,
+} from './dialect';
 export { fromSqlPosition, fromSqlValue, toSqlParameter } from './values';
 export type { SqlParameterValue } from './values';
 export type { PgTypeParsers } from './type-parsers';

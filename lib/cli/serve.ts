@@ -25,7 +25,7 @@ import {
   type ParsedOptions,
 } from './arguments';
 import { AUTH_OPTIONS, authenticationOf } from './auth/options';
-import { sessionOptions } from './auth/session';
+import { checkKnownRoles, sessionOptions } from './auth/session';
 import { databaseArgument, loadSql, openDatabase, type OpenDatabase, type Sql } from './database';
 import { caughtProperty, describeCaught, isInstanceOf } from '../util';
 import { CliError, describeDatabaseError, messageOf, oneLine, UsageError } from './errors';
@@ -203,7 +203,7 @@ export async function serve(options: ParsedOptions, io: CliIO): Promise<RunningS
   if (path !== '' && !/^\/[^?#\s]*$/.test(path)) throw new UsageError(`serve: --path must start with / (got '${path}')`, 'serve');
   const choices = modelOptions('serve', options);
   const authentication = authenticationOf('serve', options, io, host);
-  const session = sessionOptions(authentication.runsAsRoles);
+  const session = sessionOptions(authentication.runsAsRoles, (line) => io.err(`${new Date().toISOString()} warn ${line}`));
   const ui = options.ui === true;
   const ui5 = stringOption(options, 'ui5');
   if (ui5 !== undefined && !ui) throw new UsageError('serve: --ui5 needs --ui (the preview it configures)', 'serve');
@@ -224,6 +224,8 @@ export async function serve(options: ParsedOptions, io: CliIO): Promise<RunningS
       ...session,
       ...(statementTimeout === 0 ? {} : { statementTimeoutMs: statementTimeout }),
     });
+    await checkKnownRoles(provider, authentication.knownRoles, open);
+    throwIfInterrupted(io);
     const middleware = odata({
       model,
       provider: options['read-only'] === true ? readOnlyProvider(provider) : provider,

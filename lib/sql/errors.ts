@@ -100,6 +100,22 @@ export class SqlMappingError extends Error {
   }
 }
 
+/**
+ * Roles requests may not run as (SqlProvider's `checkRoles`): each problem names the role and why
+ * (no such role, a superuser, BYPASSRLS, owner of a table its policies spare, not one the login
+ * role may switch to, a name no request may use). Raised at start, never per request.
+ */
+export class SqlSessionRoleError extends Error {
+  /** `'web_anon': it is a superuser (row-level security does not apply to it)`, one per role. */
+  readonly problems: readonly string[];
+
+  constructor(problems: readonly string[]) {
+    super(`Requests may not run as ${problems.length === 1 ? 'this role' : 'these roles'}: ${problems.join('; ')}.`);
+    this.name = 'SqlSessionRoleError';
+    this.problems = problems;
+  }
+}
+
 /** Data given to `seed` that does not fit the model: every problem, one per line, as MemoryProvider names them. */
 export class SqlSeedError extends Error {
   constructor(problems: string, options?: { readonly cause?: unknown }) {

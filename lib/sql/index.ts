@@ -54,6 +54,7 @@ export {
   SqlIntrospectionError,
   SqlMappingError,
   SqlSeedError,
+  SqlSessionRoleError,
   UntranslatableExpressionError,
   isRetryableTransactionError,
   sqlStateOf,

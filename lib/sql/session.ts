@@ -13,6 +13,7 @@ import { ODataError } from '../errors';
 import type { RequestContext } from '../protocol/message';
 import type { SqlDatabase } from './database';
 import type { Sql, SqlDialect, SqlSessionDialect, TransactionSetting } from './dialect';
+import { SqlSessionRoleError } from './errors';
 import { roleNameProblem } from './role-names';
 
 /** What a request runs as in the database. */
@@ -126,14 +127,14 @@ export class RequestSessions {
     return session;
   }
 
-  /** Reject with every problem when requests may not run as one of `roles` (a start-time check of the roles known in advance). */
+  /** Reject with SqlSessionRoleError when requests may not run as one of `roles` (a start-time check of the roles known in advance). */
   async checkRoles(roles: readonly string[]): Promise<void> {
     const problems: string[] = [];
     for (const role of new Set(roles)) {
       const problem = roleNameProblem(role) ?? (await this.problemOf(role));
       if (problem !== undefined) problems.push(`'${role}': ${problem}`);
     }
-    if (problems.length > 0) throw new Error(`Requests may not run as ${problems.length === 1 ? 'this role' : 'these roles'}: ${problems.join('; ')}.`);
+    if (problems.length > 0) throw new SqlSessionRoleError(problems);
   }
 
   private async resolve(context: RequestContext): Promise<AppliedSession> {

@@ -288,7 +288,7 @@ export class SqlProvider implements DataProvider {
   }
 
   /**
-   * Reject (an Error naming each problem) when requests may not run as one of `roles`: a role
+   * Reject (SqlSessionRoleError, naming each problem) when requests may not run as one of `roles`: a role
    * that does not exist, is a superuser, has BYPASSRLS, owns a table whose policies spare its
    * owner, or that the login role cannot switch to. For the roles known at start (an anonymous
    * role, the roles of your users); roles first seen in a request are checked then. Needs `session`.

@@ -61,6 +61,8 @@ export const AUTH_OPTIONS: readonly OptionSpec[] = [
 export interface Authentication {
   /** Requests run as database roles (--auth or --anonymous-role): the database session must apply them. */
   readonly runsAsRoles: boolean;
+  /** The roles known before any request (--anonymous-role, --default-role, the users file's), checked at start; tokens may name others. */
+  readonly knownRoles: readonly string[];
   /** --auth basic: the CSRF handshake is needed (a browser resends basic credentials by itself). */
   readonly csrf: boolean;
   /** `handler` behind the check (unchanged when there is nothing to check). */
@@ -163,11 +165,18 @@ function roleClaimPath(command: string, options: ParsedOptions): string[] {
   return path;
 }
 
-/** The check of the credentials --auth asks for. */
-function credentialsOf(command: string, auth: string, options: ParsedOptions, io: CliIO, clock: Clock | undefined): Credentials {
+/** The check of the credentials --auth asks for, and the roles it knows of in advance. */
+function credentialsOf(
+  command: string,
+  auth: string,
+  options: ParsedOptions,
+  io: CliIO,
+  clock: Clock | undefined,
+): { credentials: Credentials; knownRoles: string[] } {
   const defaultRole = checkRole(command, 'default-role', stringOption(options, 'default-role'));
+  const users = auth === 'basic' ? usersOf(command, options, io) : undefined;
   const verify: (credentials: string) => Promise<Verdict> =
-    auth === 'jwt'
+    users === undefined
       ? jwtVerifier({
           keys: jwtKeys(command, options, io),
           roleClaim: roleClaimPath(command, options),
@@ -176,8 +185,9 @@ function credentialsOf(command: string, auth: string, options: ParsedOptions, io
           ...(stringOption(options, 'jwt-issuer') === undefined ? {} : { issuer: stringOption(options, 'jwt-issuer') }),
           ...(clock === undefined ? {} : { clock }),
         })
-      : basicVerifier(usersOf(command, options, io));
-  return { scheme: auth === 'jwt' ? 'Bearer' : 'Basic', verify };
+      : basicVerifier(users);
+  const knownRoles = users !== undefined ? [...users.values()].map((user) => user.role) : defaultRole === undefined ? [] : [defaultRole];
+  return { credentials: { scheme: auth === 'jwt' ? 'Bearer' : 'Basic', verify }, knownRoles };
 }
 
 function usersOf(command: string, options: ParsedOptions, io: CliIO): ReturnType<typeof readUsersFile> {
@@ -209,12 +219,14 @@ export function authenticationOf(command: string, options: ParsedOptions, io: Cl
       `${command}: refusing to listen on ${host} without authentication: anyone who reaches the port could read and change every table. Give --auth jwt or --auth basic, or --allow-anonymous when something in front authenticates.`,
     );
   const runsAsRoles = auth !== undefined || anonymousRole !== undefined;
-  if (!runsAsRoles) return { runsAsRoles, csrf: false, protect: (handler) => handler };
-  const credentials = auth === undefined ? undefined : credentialsOf(command, auth, options, io, clock);
+  if (!runsAsRoles) return { runsAsRoles, knownRoles: [], csrf: false, protect: (handler) => handler };
+  const checked = auth === undefined ? undefined : credentialsOf(command, auth, options, io, clock);
+  const credentials = checked?.credentials;
+  const knownRoles = [...new Set([...(anonymousRole === undefined ? [] : [anonymousRole]), ...(checked?.knownRoles ?? [])])];
   const protect = gate({
     ...(credentials === undefined ? {} : { credentials }),
     ...(anonymousRole === undefined ? {} : { anonymousRole }),
     log: (line) => io.err(`${new Date().toISOString()} error ${line}`),
   });
-  return { runsAsRoles, csrf: auth === 'basic', protect };
+  return { runsAsRoles, knownRoles, csrf: auth === 'basic', protect };
 }

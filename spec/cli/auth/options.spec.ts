@@ -48,9 +48,6 @@ const usage = (message: string): { code: number; err: string[] } => ({
 });
 const failure = (message: string): { code: number; err: string[] } => ({ code: 1, err: [`express-odata-v2: ${message}`] });
 const PAST_THE_CHECKS = failure('--db missing: no such folder (give a postgres:// URL, or the data folder of a PGlite database).');
-const NEEDS_SESSION = failure(
-  "serve: authorization by database roles needs SqlProvider's per-request session (its session option), which this version does not have yet; until then serve without --auth and --anonymous-role on a loopback address, or behind a proxy that authenticates.",
-);
 
 describe('which addresses are loopback', () => {
   it.each([
@@ -95,8 +92,9 @@ describe('authorization by database roles', () => {
     [['--auth', 'jwt', '--jwt-secret-file', 'secret']],
     [['--auth', 'basic', '--users', 'users.txt', '--host', '0.0.0.0']],
     [['--anonymous-role', 'web_anon']],
-  ])('is refused while SqlProvider has no per-request session, before the database is opened: %j', async (args) => {
-    expect(await serve(args)).toEqual(NEEDS_SESSION);
+    [['--auth', 'jwt', '--jwt-secret-file', 'secret', '--anonymous-role', 'web_anon', '--default-role', 'web_user', '--host', '::']],
+  ])('goes on to the database: %j', async (args) => {
+    expect(await serve(args)).toEqual(PAST_THE_CHECKS);
   });
 });
 
@@ -144,10 +142,10 @@ describe('combinations that make no sense: one line, exit code 2', () => {
   });
 
   it('takes a key set over http on loopback, and the flags before JWT_SECRET', async () => {
-    expect(await serve(['--auth', 'jwt', '--jwt-jwks-url', 'http://127.0.0.1:9/keys'])).toEqual(NEEDS_SESSION);
-    expect(await serve(['--auth', 'jwt', '--jwt-jwks-url', 'http://[::1]:9/keys'])).toEqual(NEEDS_SESSION);
-    expect(await serve(['--auth', 'jwt', '--jwt-secret-file', 'secret'], { JWT_SECRET: 'short' })).toEqual(NEEDS_SESSION);
-    expect(await serve(['--auth', 'jwt'], { JWT_SECRET: 'a-secret-of-forty-bytes-for-hs256-tokens' })).toEqual(NEEDS_SESSION);
+    expect(await serve(['--auth', 'jwt', '--jwt-jwks-url', 'http://127.0.0.1:9/keys'])).toEqual(PAST_THE_CHECKS);
+    expect(await serve(['--auth', 'jwt', '--jwt-jwks-url', 'http://[::1]:9/keys'])).toEqual(PAST_THE_CHECKS);
+    expect(await serve(['--auth', 'jwt', '--jwt-secret-file', 'secret'], { JWT_SECRET: 'short' })).toEqual(PAST_THE_CHECKS);
+    expect(await serve(['--auth', 'jwt'], { JWT_SECRET: 'a-secret-of-forty-bytes-for-hs256-tokens' })).toEqual(PAST_THE_CHECKS);
   });
 });
 

@@ -145,3 +145,69 @@ describe('docs/sql-provider.md, "Serve a database"', () => {
     ]);
   });
 });
+
+/** A fenced block of docs/sql-provider.md that starts with `opening` (its fence line included), without its fences. */
+function docsBlock(opening: string): string {
+  const markdown = readFileSync(join(__dirname, '..', '..', 'docs', 'sql-provider.md'), 'utf8');
+  const start = markdown.indexOf(opening);
+  const end = markdown.indexOf('```', start + 5);
+  if (start < 0 || end < 0) throw new Error(`the block starting ${JSON.stringify(opening)} is missing from docs/sql-provider.md`);
+  return markdown.slice(markdown.indexOf('\n', start) + 1, end);
+}
+
+describe('docs/sql-provider.md, "Who may see and change what"', () => {
+  let shopDb: PGlite;
+  beforeAll(async () => {
+    shopDb = await openTestPGlite();
+    await shopDb.exec(`
+      create role shop_service;
+      create table orders (id integer primary key, owner_id text not null, item text not null);
+      insert into orders values (1, 'ada', 'pen'), (2, 'bob', 'pad'), (3, 'ada', 'ink');
+    `);
+    await shopDb.exec(docsBlock('```sql\ncreate role shop_user nologin;'));
+  }, 60_000);
+  afterAll(() => shopDb.close());
+
+  it('runs each user of req.user as shop_user with app.user_id, and the policy shows each its own orders', async () => {
+    const { outputText } = transpileModule(
+      docsBlock("```ts\nimport express from 'express';\nimport { odata } from 'express-odata-v2';\nimport { SqlProvider }"),
+      {
+        compilerOptions: { module: ModuleKind.CommonJS, target: ScriptTarget.ES2022 },
+      },
+    );
+    const modules: Record<string, unknown> = {
+      express: Object.assign(express, { default: express }),
+      'express-odata-v2': library,
+      'express-odata-v2/sql': sqlModule,
+    };
+    const exports: Record<string, unknown> = {};
+    // eslint-disable-next-line @typescript-eslint/no-implied-eval -- runs the docs' example as a user would paste it
+    new Function('require', 'exports', outputText)((name: string) => modules[name], exports);
+    const shop = exports.shop as (model: unknown, db: unknown, mapping: unknown, authenticate: express.RequestHandler) => Parameters<typeof request>[0];
+    const db = sqlModule.pglite(shopDb);
+    const { model, mapping } = await sqlModule.introspect(db);
+    // The stand-in for passport and friends: the user named by a header.
+    const authenticate: express.RequestHandler = (req, _res, next) => {
+      const id = req.headers['x-user'];
+      if (typeof id === 'string') Object.assign(req, { user: { id, role: 'shop_user' } });
+      next();
+    };
+    const app = shop(model, db, mapping, authenticate);
+    const ids = async (user: string | undefined): Promise<unknown> => {
+      const call = request(app).get('/odata/Orders?$format=json&$select=ID&$orderby=ID');
+      const response = await (user === undefined ? call : call.set('x-user', user));
+      return response.status === 200 ? (response.body as { d: { results: { ID: number }[] } }).d.results.map((order) => order.ID) : response.status;
+    };
+    expect(await ids('ada')).toEqual([1, 3]);
+    expect(await ids('bob')).toEqual([2]);
+    // Without a logger option, a refusal is a console.warn line.
+    const warn = jest.spyOn(console, 'warn').mockImplementation(() => undefined);
+    try {
+      expect(await ids(undefined)).toBe(403);
+      expect(warn.mock.calls).toEqual([['SqlProvider: the session of a request names no role; the request was refused (403).']]);
+    } finally {
+      warn.mockRestore();
+    }
+    expect((await request(app).get('/odata/Orders(2)?$format=json').set('x-user', 'ada')).status).toBe(404);
+  });
+});

@@ -5,12 +5,14 @@
  * each (a check failure aborts the scenario), warm up, then measured rounds with the servers
  * alternating; medians of req/s and latency, peak RSS, and ours/ceiling. See docs/performance.md.
  *
- * Engines (BENCH_ENGINES [--engines=memory,pglite,postgres], all by default): `memory` is ours over
+ * Engines (BENCH_ENGINES [--engines=memory,pglite,postgres], these three by default): `memory` is ours over
  * MemoryProvider against the bare-Express ceiling; `pglite` and `postgres` are ours over
  * SqlProvider against a database ceiling on the same engine (bench/servers/sql-ceiling.js: one
  * hand-written statement per scenario, the same bytes, asserted before anything is timed).
  * `postgres` uses DATABASE_URL, else a throwaway server started by the test:postgres harness, and
- * is skipped with a printed line when there are no server binaries.
+ * is skipped with a printed line when there are no server binaries. `pglite-session` and
+ * `postgres-session` (on request) are those lanes with SqlProvider's `session` on: each request
+ * runs as a database role, against the same ceiling.
  *
  * Settings (env, or the flags in brackets): BENCH_DURATION seconds per round [--duration=], BENCH_ROUNDS
  * [--rounds=], BENCH_WARMUP seconds [--warmup=], BENCH_CONNECTIONS [--connections=], BENCH_SCENARIOS
@@ -33,7 +35,8 @@ const RESULTS_DIR = path.join(__dirname, 'results');
 // ---- settings ----
 
 const FLAGS = new Set(['quick', 'duration', 'rounds', 'warmup', 'connections', 'only', 'servers', 'engines', 'profile', 'update-docs']);
-const ENGINES = ['memory', 'pglite', 'postgres'];
+const ENGINES = ['memory', 'pglite', 'postgres', 'pglite-session', 'postgres-session'];
+const DEFAULT_ENGINES = ['memory', 'pglite', 'postgres'];
 
 /** Scenarios a SQL lane leaves out, and why. */
 const SQL_SKIPS = { S9: '$metadata reads no database' };
@@ -73,7 +76,7 @@ function readSettings(argv, env) {
     connections: Math.round(number('connections', 'BENCH_CONNECTIONS', 10, 1)),
     scenarios: list('only', 'BENCH_SCENARIOS'),
     servers: list('servers', 'BENCH_SERVERS') || ['ours', 'ceiling'],
-    engines: list('engines', 'BENCH_ENGINES') || ENGINES,
+    engines: list('engines', 'BENCH_ENGINES') || DEFAULT_ENGINES,
     profile: pick('profile', 'BENCH_PROFILE') === '1',
     updateDocs: flags.has('update-docs'),
   };
@@ -401,21 +404,28 @@ function targetLine(results) {
 async function prepareLane(engine, log) {
   if (engine === 'memory')
     return { id: engine, label: 'memory', files: SERVER_FILES, envOf: () => ({}), skips: {}, strictBytes: false, close: async () => undefined };
-  const { preparePGlite, preparePostgres } = require('./sql/prepare');
+  const { load, exec, preparePGlite, preparePostgres, SESSION_ROLE, SESSION_ROLE_STATEMENTS } = require('./sql/prepare');
   const started = Date.now();
-  if (engine === 'pglite') {
-    const dump = path.join(RESULTS_DIR, 'pglite-bench.tar');
-    await preparePGlite(dump);
-    log(`pglite: data loaded and dumped in ${((Date.now() - started) / 1000).toFixed(1)} s`);
+  // A session lane: ours runs every request as SESSION_ROLE; the ceiling is the same.
+  const session = engine.endsWith('-session');
+  const sessionEnv = (name) => (session && name === 'ours' ? { BENCH_SESSION_ROLE: SESSION_ROLE } : {});
+  if (engine.startsWith('pglite')) {
+    const dump = path.join(RESULTS_DIR, `${engine}-bench.tar`);
+    await preparePGlite(dump, session ? SESSION_ROLE_STATEMENTS : []);
+    log(`${engine}: data loaded and dumped in ${((Date.now() - started) / 1000).toFixed(1)} s`);
     const close = async () => fs.rmSync(dump, { force: true });
     // Each server process loads its own copy of the dump: S6's writes stay apart.
-    const envOf = () => ({ BENCH_ENGINE: 'pglite', BENCH_PGLITE_DUMP: dump });
-    return { id: engine, label: 'pglite', files: SQL_FILES, envOf, skips: SQL_SKIPS, strictBytes: true, close };
+    const envOf = (name) => ({ BENCH_ENGINE: 'pglite', BENCH_PGLITE_DUMP: dump, ...sessionEnv(name) });
+    return { id: engine, label: engine, files: SQL_FILES, envOf, skips: SQL_SKIPS, strictBytes: true, close };
   }
   // A database per server on one PostgreSQL server: S6 creates the same keys in both.
-  const ours = await preparePostgres(undefined, { name: 'eov2_bench_ours' });
+  const fill = async (db) => {
+    await load(db);
+    if (session) await exec(db, SESSION_ROLE_STATEMENTS);
+  };
+  const ours = await preparePostgres(fill, { name: 'eov2_bench_ours' });
   if (ours.skipped !== undefined) {
-    log(`postgres: skipped (${ours.skipped.split('\n')[0]})`);
+    log(`${engine}: skipped (${ours.skipped.split('\n')[0]})`);
     return undefined;
   }
   const given = process.env.DATABASE_URL;
@@ -427,12 +437,23 @@ async function prepareLane(engine, log) {
     process.env.DATABASE_URL = given;
     if (given === undefined) delete process.env.DATABASE_URL;
   }
-  log(`postgres: ${ours.server}, data loaded in ${((Date.now() - started) / 1000).toFixed(1)} s`);
+  log(`${engine}: ${ours.server}, data loaded in ${((Date.now() - started) / 1000).toFixed(1)} s`);
   const urls = { ours: ours.url, ceiling: ceiling.url };
-  const envOf = (name) => ({ BENCH_ENGINE: 'postgres', BENCH_DATABASE_URL: urls[name] });
+  const envOf = (name) => ({ BENCH_ENGINE: 'postgres', BENCH_DATABASE_URL: urls[name], ...sessionEnv(name) });
   const close = async () => {
     await ceiling.close();
     await ours.close();
+    // A server of the user's keeps no role of ours (a throwaway server is gone with its roles).
+    if (session && given) {
+      const { Client } = require('pg');
+      const client = new Client({ connectionString: given });
+      await client.connect();
+      try {
+        await client.query(`drop role if exists ${SESSION_ROLE}`);
+      } finally {
+        await client.end();
+      }
+    }
   };
   const reset = async () => {
     const { Client } = require('pg');
@@ -446,7 +467,7 @@ async function prepareLane(engine, log) {
       }
     }
   };
-  return { id: engine, label: 'postgres', files: SQL_FILES, envOf, skips: SQL_SKIPS, strictBytes: true, close, reset };
+  return { id: engine, label: engine, files: SQL_FILES, envOf, skips: SQL_SKIPS, strictBytes: true, close, reset };
 }
 
 /** Run one scenario of a lane and print its figures. */

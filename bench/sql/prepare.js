@@ -40,13 +40,28 @@ async function exec(db, statements) {
   for (const statement of statements) await sql.raw(statement).execute(db.kysely);
 }
 
-/** A PGlite data folder with the benchmark data, dumped to `file`. */
-async function preparePGlite(file) {
+/**
+ * The role of the session lanes (`pglite-session`, `postgres-session`): every privilege on the
+ * benchmark's tables, no row-level security policy (the lanes measure what the session itself
+ * costs: a transaction and its set_config statement per read, no write run alone).
+ */
+const SESSION_ROLE = 'eov2_bench_reader';
+const SESSION_ROLE_STATEMENTS = [
+  `do $$ begin if not exists (select from pg_catalog.pg_roles where rolname = '${SESSION_ROLE}') then create role ${SESSION_ROLE}; end if; end $$`,
+  `grant usage on schema public to ${SESSION_ROLE}`,
+  `grant select, insert, update, delete on all tables in schema public to ${SESSION_ROLE}`,
+  `grant usage on all sequences in schema public to ${SESSION_ROLE}`,
+];
+
+/** A PGlite data folder with the benchmark data (and `statements` run after it), dumped to `file`. */
+async function preparePGlite(file, statements = []) {
   const { PGlite } = require('@electric-sql/pglite');
   const instance = new PGlite();
   await instance.waitReady;
   try {
-    await load(pglite(instance));
+    const db = pglite(instance);
+    await load(db);
+    await exec(db, statements);
     const dump = await instance.dumpDataDir('none');
     fs.mkdirSync(path.dirname(file), { recursive: true });
     fs.writeFileSync(file, Buffer.from(await dump.arrayBuffer()));
@@ -120,4 +135,4 @@ async function preparePostgres(fill = load, { name = 'eov2_bench' } = {}) {
   };
 }
 
-module.exports = { load, exec, preparePGlite, preparePostgres };
+module.exports = { load, exec, preparePGlite, preparePostgres, SESSION_ROLE, SESSION_ROLE_STATEMENTS };

@@ -60,8 +60,8 @@ export function startStatement(dialect: SqlDialect, start: TransactionStart): Sq
   return sessionsOf(dialect).settings([...settings, ...session.settings]);
 }
 
-/** @internal The dialect's session statements; a TypeError for an engine without (SqlProvider refuses `session` there first). */
-export function sessionsOf(dialect: SqlDialect): SqlSessionDialect {
+/** The dialect's session statements; a TypeError for an engine without (SqlProvider refuses `session` there first). */
+function sessionsOf(dialect: SqlDialect): SqlSessionDialect {
   if (dialect.sessions === undefined)
     throw new TypeError(`SqlProvider option 'session' needs roles and transaction-local settings, which ${dialect.name} does not have.`);
   return dialect.sessions;

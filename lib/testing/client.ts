@@ -58,7 +58,14 @@ export class ServiceClient {
     /** The service root, ending in `/`. */
     readonly root: string,
     private readonly agent: Agent,
+    /** Headers every request of this client carries (a request context's, for the row visibility cases). */
+    private readonly always: Readonly<Record<string, string>> = {},
   ) {}
+
+  /** The same mount, every request with `headers` too. */
+  withHeaders(headers: Readonly<Record<string, string>>): ServiceClient {
+    return new ServiceClient(this.root, this.agent, { ...this.always, ...headers });
+  }
 
   /**
    * Send a request. `target` is a relative URL made by `url()` or an absolute URL the service
@@ -67,7 +74,7 @@ export class ServiceClient {
   send(method: string, target: string, options: RequestOptions = {}): Promise<HttpAnswer> {
     const address = new URL(target, this.root);
     const body = options.body === undefined ? undefined : Buffer.isBuffer(options.body) ? options.body : Buffer.from(options.body, 'utf8');
-    const headers: Record<string, string> = { accept: 'application/json', maxdataserviceversion: '2.0', ...options.headers };
+    const headers: Record<string, string> = { accept: 'application/json', maxdataserviceversion: '2.0', ...this.always, ...options.headers };
     if (body !== undefined) headers['content-length'] = String(body.length);
     return new Promise((resolve, reject) => {
       const outgoing = httpRequest(

@@ -82,6 +82,7 @@ export async function runCase(unit: OpenUnit, definition: CaseDefinition, caseNa
           capabilities: unit.capabilities,
           exactTimestamps: unit.exactTimestamps,
           retry: unit.retry,
+          visibility: unit.underTest.visibility,
         }),
       timeout,
       'The case',

@@ -20,5 +20,7 @@ export type {
   ProviderCapabilities,
   ProviderSetup,
   ProviderUnderTest,
+  RowVisibility,
   TestHost,
+  VisibleRows,
 } from './types';

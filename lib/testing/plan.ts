@@ -20,6 +20,7 @@ import { retryGroups } from './groups/retry';
 import { timestampGroups } from './groups/timestamps';
 import { mediaGroups, openReadGroups, openWriteGroups } from './groups/media-open';
 import { capabilityGroups } from './groups/capabilities';
+import { visibilityGroup, visibilityWritesGroup } from './groups/visibility';
 import type { Capabilities, GroupDefinition, UnitDefinition } from './suite';
 
 function unit(name: string, groups: readonly GroupDefinition[]): UnitDefinition {
@@ -53,6 +54,7 @@ export function planSuite(capabilities: Capabilities, only: readonly string[] | 
       ...(capabilities.media && capabilities.writes ? mediaGroups : []),
       ...(capabilities.openTypes && capabilities.writes ? openWriteGroups : []),
     ]),
+    unit('row visibility', capabilities.rowVisibility ? [visibilityGroup, ...(capabilities.writes ? [visibilityWritesGroup] : [])] : []),
     unit('capabilities', capabilityGroups(capabilities)),
   ];
   const wanted = only === undefined ? undefined : new Set(only);
@@ -65,7 +67,9 @@ export function planSuite(capabilities: Capabilities, only: readonly string[] | 
 export function allGroupNames(): string[] {
   const sets: Capabilities[] = [true, false].flatMap((writes) =>
     [true, false].flatMap((links) =>
-      [true, false].flatMap((media) => [true, false].map((openTypes) => ({ writes, links: writes && links, media, openTypes, storeDefaults: false }))),
+      [true, false].flatMap((media) =>
+        [true, false].map((openTypes) => ({ writes, links: writes && links, media, openTypes, storeDefaults: false, rowVisibility: true })),
+      ),
     ),
   );
   return [...new Set(sets.flatMap((capabilities) => planSuite(capabilities, undefined).flatMap((planned) => planned.groups.map((group) => group.name))))];

@@ -80,6 +80,10 @@ const RULES = {
     'A media link entry (m:HasStream) is created from its media resource (MS-ODATA §2.2.7.1.3), which reads back with its bytes and content type, can be replaced, and is deleted with its entry.',
   'open-types.dynamic':
     'An open type keeps dynamic properties (MS-ODATA §2.2.6.2.7 OpenType): they are written back, filtered and ordered like declared ones (an absent one is null), MERGE adds them, PUT drops those it does not send, and one sent as null stays present.',
+  'visibility.reads':
+    "A row a request may not see does not exist for it: feeds, /$count, $inlinecount, paging, $expand (a hidden to-one target is null), navigation and key reads (404), alone or in a $batch, show exactly the rows of the request's context.",
+  'visibility.writes':
+    'A write to a row the request may not see is 404 whatever its If-Match, changes nothing, and fails its changeset as a whole; the row stays as it was for those who see it.',
   'capability.refused':
     'A request for something the provider declares it lacks is refused, never half done: 405 with an Allow header listing what the resource takes (RFC 9110 §15.5.6), or 4xx with an OData error, and nothing changes.',
 } as const;

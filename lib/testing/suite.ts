@@ -7,7 +7,7 @@
 import type { ServiceClient } from './client';
 import type { RetryControl } from './retry';
 import type { ConformanceRuleId } from './rules';
-import type { ProviderCapabilities } from './types';
+import type { ProviderCapabilities, RowVisibility } from './types';
 
 /** Capabilities with every default applied. */
 export interface Capabilities {
@@ -16,6 +16,7 @@ export interface Capabilities {
   readonly media: boolean;
   readonly openTypes: boolean;
   readonly storeDefaults: boolean;
+  readonly rowVisibility: boolean;
 }
 
 /** Defaults applied: what is not declared missing is there; no writes means no link or media writes either. */
@@ -27,6 +28,7 @@ export function resolveCapabilities(declared: ProviderCapabilities | undefined):
     media: declared?.media ?? true,
     openTypes: declared?.openTypes ?? true,
     storeDefaults: declared?.storeDefaults ?? false,
+    rowVisibility: declared?.rowVisibility ?? false,
   };
 }
 
@@ -40,6 +42,8 @@ export interface CaseContext {
   readonly capabilities: Capabilities;
   readonly exactTimestamps: boolean;
   readonly retry: RetryControl;
+  /** The setup's two request contexts and what each may see (`rowVisibility`). */
+  readonly visibility: RowVisibility | undefined;
 }
 
 /** One check of the suite. */

@@ -53,11 +53,32 @@ export interface ProviderUnderTest {
    * work inside `provider.transaction`, rolls that back by throwing, and calls `transaction` again.
    */
   retryNextTransaction?(): void | Promise<void>;
+  /**
+   * For a provider that declares `rowVisibility`: two request contexts, told apart by headers, and
+   * the Items and Categories each may see (the `row visibility` groups). Every other row, and every
+   * row for a request without those headers, is visible as usual.
+   */
+  readonly visibility?: RowVisibility;
+}
+
+/** Two request contexts and the rows each may see (`ProviderUnderTest.visibility`). */
+export interface RowVisibility {
+  readonly contexts: readonly [VisibleRows, VisibleRows];
+}
+
+/** One request context of `RowVisibility`. */
+export interface VisibleRows {
+  /** Headers every request of the context carries; the provider tells the contexts apart by them (`context.request.headers`). */
+  readonly headers: Readonly<Record<string, string>>;
+  /** The IDs of the Items the context may see: the others do not exist for it. */
+  readonly items: readonly number[];
+  /** The IDs of the Categories the context may see. */
+  readonly categories: readonly number[];
 }
 
 /**
  * Builds a provider over a fresh copy of the fixture. Called once for all read cases, and once per
- * group of writing cases (each starts from the fixture data): seven times at most.
+ * group of writing cases (each starts from the fixture data): eight times at most.
  */
 export type ProviderSetup = (fixture: ConformanceFixture) => ProviderUnderTest | Promise<ProviderUnderTest>;
 
@@ -82,6 +103,12 @@ export interface ProviderCapabilities {
    * without it answers the time of the insert; without it, that Joined stays null.
    */
   readonly storeDefaults?: boolean;
+  /**
+   * Opt-in, default false: requests see only some rows, by their context (a database's row-level
+   * security through SqlProvider's `session`). The setup then returns `visibility`, and the
+   * `row visibility` groups check that hidden rows do not exist for a request.
+   */
+  readonly rowVisibility?: boolean;
 }
 
 /**

@@ -6,13 +6,16 @@
  * requests alternating two users, a fifth of them failing midway (a statement that divides by
  * zero on a row, a changeset whose second write finds a hidden row), on pools of one and of four
  * connections: no answer ever holds a row of the other user, and afterwards no pooled connection
- * holds a role or a setting of a request.
+ * holds a role or a setting of a request. The conformance suite's row visibility groups, with
+ * roles and policies of their own (conformance-session.ts).
  */
 import { Client, Pool } from 'pg';
 import { postgres, type SqlDatabase } from '../../../lib/sql';
+import { describeDataProvider } from '../../../lib/testing';
 import { batchBody, changeset, operation, readBatchResponse, send } from '../../helpers/batch-http';
 import { createTestDatabase } from '../../helpers/postgres-database';
 import { dropRealSchemaRole, loadRealSchemaOnServer } from '../../helpers/real-schema';
+import { conformanceRoles, createConformanceRoles, dropConformanceRolesSql, sessionConformanceSetup } from './conformance-session';
 import { describeRowSecurity, type RowSecurityHarness } from './row-security-cases';
 import {
   dropRowSecuritySql,
@@ -198,5 +201,28 @@ describe.each([1, 4])('200 concurrent requests of two users on a pool of %d', (s
       Array.from({ length: pool.totalCount }, () => ({ user: authenticator, claims: '', role: 'none' })),
     );
     expect(pool.totalCount).toBe(size);
+  });
+});
+
+describe('the conformance suite', () => {
+  const roles = conformanceRoles('conformance_pg');
+  let database: { url: string; drop: () => Promise<void> };
+  let db: SqlDatabase;
+  let units = 0;
+  beforeAll(async () => {
+    database = await createTestDatabase();
+    db = postgres(database.url);
+    await createConformanceRoles(db, roles);
+  });
+  afterAll(async () => {
+    await db.close();
+    // The database holds the roles' grants and policies: it goes first.
+    await database.drop();
+    await adminClient.query(dropConformanceRolesSql(roles));
+  });
+
+  describeDataProvider('SqlProvider on a server with a database session', (fixture) => sessionConformanceSetup(db, fixture, `session${++units}`, roles), {
+    capabilities: { storeDefaults: true, rowVisibility: true },
+    groups: ['row visibility', 'row visibility writes', 'changesets', 'media resources'],
   });
 });

@@ -87,7 +87,7 @@ export function dropRowSecuritySql(roles: RowSecurityRoles): string {
 export type RowSecurityUser = 'alfki' | 'anatr' | 'bypass' | 'superuser' | 'stranger' | 'none' | 'ghost' | 'nobody';
 
 /** The session of each user: a role and the claims (`nobody` gives none). */
-export function sessionOf(roles: RowSecurityRoles, user: string | undefined): SqlSession | undefined {
+function sessionOf(roles: RowSecurityRoles, user: string | undefined): SqlSession | undefined {
   const claims = (customer: string): Readonly<Record<string, string>> => ({ 'request.jwt.claims': JSON.stringify({ customer }) });
   switch (user) {
     case 'alfki':

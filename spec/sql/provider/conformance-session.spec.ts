@@ -1,0 +1,25 @@
+/**
+ * SqlProvider passes the conformance suite on PGlite with `session` on: every request of every unit
+ * runs as a database role (reads, counts, expansions, streamed feeds, media, writes, changesets,
+ * retried transactions), and the `row visibility` groups check two contexts whose row-level
+ * security policies hide some Items and Categories (conformance-session.ts).
+ */
+import { pglite } from '../../../lib/sql';
+import { describeDataProvider } from '../../../lib/testing';
+import { conformanceRoles, createConformanceRoles, sessionConformanceSetup } from './conformance-session';
+
+const db = pglite();
+const roles = conformanceRoles('conformance');
+let units = 0;
+let created: Promise<void> | undefined;
+
+afterAll(() => db.close());
+
+describeDataProvider(
+  'SqlProvider on PGlite with a database session',
+  async (fixture) => {
+    await (created ??= createConformanceRoles(db, roles));
+    return sessionConformanceSetup(db, fixture, `session${++units}`, roles);
+  },
+  { capabilities: { storeDefaults: true, rowVisibility: true } },
+);

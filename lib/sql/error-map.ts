@@ -1,11 +1,12 @@
 /**
  * Database errors as OData errors. What a client caused (a taken key, a dangling or missing link, a
- * value its column refuses, a filter that divides by zero) becomes its 4xx; a busy database (no
- * free connection, a statement timeout) a 503 with `Retry-After`, an unreachable one (see
- * connection-failure.ts) 503 DATABASE_UNAVAILABLE. Messages name entity sets,
- * properties and navigation properties, never SQL, table or constraint names or the values a
- * driver quotes in its `detail`: the original error stays the `cause`, which only the logger sees.
- * Anything unrecognised passes on as itself (the service answers 500 and logs it).
+ * value its column refuses, a privilege the database role lacks, a filter that divides by zero)
+ * becomes its 4xx by the SQLSTATE table (refusals.ts); a busy database (no free connection, a
+ * statement timeout) a 503 with `Retry-After`, an unreachable one (see connection-failure.ts)
+ * 503 DATABASE_UNAVAILABLE. Messages name entity sets, properties and navigation
+ * properties, never SQL, table or constraint names or the values a driver quotes in its `message`
+ * or `detail`: those are only read here to find the property, and the original error stays the
+ * `cause`, which only the logger sees. Anything unrecognised passes on as itself (500, logged).
  */
 import type { EdmEntitySet } from '../edm/model';
 import { ODataError, isODataError } from '../errors';
@@ -13,16 +14,18 @@ import { printExpression } from '../uri/expr';
 import type { ExprNode } from '../uri/expr/ast';
 import { caughtProperty, isInstanceOf } from '../util';
 import { databaseUnavailableError, isConnectionFailure } from './connection-failure';
-import { SQLSTATE, SqlAcquireTimeoutError, sqlStateOf } from './errors';
-import type { CompiledMapping, SetPlan } from './mapping/compiled';
-
-/** The kind of provider call a database error happened in: it decides what a constraint means. */
-export type SqlOperation = 'read' | 'create' | 'update' | 'delete' | 'link';
+import { SqlAcquireTimeoutError, sqlStateOf } from './errors';
+import type { ColumnPlan, CompiledMapping, SetPlan } from './mapping/compiled';
+import { refusalOf, type RefusalFacts, type SqlOperation } from './refusals';
 
 /** Where an error happened. */
 export interface ErrorScene {
   readonly operation: SqlOperation;
   readonly compiled: CompiledMapping;
+  /** The entity set the request writes (or whose link it changes): errors that name no table are about it. */
+  readonly entitySet?: EdmEntitySet;
+  /** The values the request writes, to tell which property a value the database quotes belongs to. */
+  readonly values?: Readonly<Record<string, unknown>>;
   /** The `$filter` of a read, for its messages. */
   readonly filter?: ExprNode;
   /** The provider's statement timeout, for the 503's message. */
@@ -31,8 +34,10 @@ export interface ErrorScene {
   readonly retryAfterSeconds: number;
 }
 
-/** A driver error's string field (`table`, `column`), when it has one. */
-function field(error: unknown, name: 'table' | 'column' | 'schema'): string | undefined {
+type DriverField = 'table' | 'column' | 'schema' | 'message' | 'dataType';
+
+/** A driver error's string field, when it has one. */
+function field(error: unknown, name: DriverField): string | undefined {
   const value = caughtProperty(error, name);
   return typeof value === 'string' && value !== '' ? value : undefined;
 }
@@ -50,30 +55,114 @@ function planOf(error: unknown, compiled: CompiledMapping): SetPlan | undefined 
   return found;
 }
 
-/** What a column of a set's table holds, in the model's terms: `'Name' of 'Products'`, `the link 'Category' of 'Products'`. */
-function describeColumn(error: unknown, compiled: CompiledMapping): { readonly what: string; readonly entitySet: EdmEntitySet } | undefined {
-  const plan = planOf(error, compiled);
-  const column = field(error, 'column');
-  if (plan === undefined) return undefined;
-  const { entitySet } = plan;
-  if (column === undefined) return { what: `an entry of '${entitySet.name}'`, entitySet };
-  const property = plan.columns.find((candidate) => candidate.column === column);
-  if (property !== undefined) return { what: `'${property.path.path}' of '${entitySet.name}'`, entitySet };
-  for (const navigation of entitySet.entityType.navigationProperties) {
-    const link = compiled.link(entitySet, navigation);
-    if (link.holder === 'source' && link.sourceColumns.includes(column)) return { what: `the link '${navigation.name}' of '${entitySet.name}'`, entitySet };
-  }
-  return { what: `an entry of '${entitySet.name}'`, entitySet };
+/**
+ * What the database says about a value it could not read (PostgreSQL's messages, which both
+ * drivers pass on): the kind of type, the type's name when it gives one, the quoted value, and
+ * how to say what is wrong in the model's terms.
+ */
+interface ValueComplaint {
+  readonly type: string | undefined;
+  readonly kind: 'array' | 'range' | 'type';
+  readonly value: string | undefined;
+  readonly problem: string;
 }
 
-function bodyInvalid(detail: string, cause: unknown): ODataError {
-  return ODataError.fromCode('BODY_INVALID', { detail }, { cause });
+/** PostgreSQL's wording of an unreadable value, and how a client is told. */
+const COMPLAINTS: readonly (readonly [RegExp, ValueComplaint['kind'], string])[] = [
+  [/^invalid input value for enum ([^:]+)/, 'type', 'is not one of the values its column allows'],
+  [/^malformed array literal/, 'array', "is not an array its column accepts (the form is '{1,2,3}')"],
+  [/^malformed (?:multi)?range literal/, 'range', "is not a range its column accepts (the form is '[1,10)')"],
+  [/^invalid input syntax for type (json)/, 'type', 'is not valid JSON'],
+  [/^invalid input syntax for type (inet|cidr)/, 'type', 'is not an IP address or network its column accepts'],
+  [/^invalid input syntax for type (macaddr8?)/, 'type', 'is not a MAC address'],
+  [/^invalid input syntax for type ((?:timestamp|date|time)[\w ]*)/, 'type', 'is not a date or time its column accepts'],
+  [/^date\/time field value out of range/, 'type', 'is not a date or time its column accepts'],
+  [/^invalid input syntax for type ([\w ]+)/, 'type', 'is not a value its column accepts'],
+  [/^value "[^"]*" is out of range for type ([\w ]+)/, 'type', 'is out of the range its column can hold'],
+  [/^value for domain ([^ ]+) violates check constraint/, 'type', 'breaks a constraint of its type'],
+];
+
+function complaintOf(error: unknown): ValueComplaint | undefined {
+  const message = field(error, 'message');
+  if (message === undefined) return undefined;
+  for (const [pattern, kind, problem] of COMPLAINTS) {
+    const match = pattern.exec(message);
+    if (match === null) continue;
+    const quoted = /: "(.*)"$/s.exec(message) ?? /^value "(.*)" is out of range/s.exec(message);
+    return { type: match[1] ?? field(error, 'dataType'), kind, value: quoted?.[1], problem };
+  }
+  return undefined;
+}
+
+/** A stored type's bare name: `public."My Mood"` -> `my mood`, `character varying(20)` -> `character varying`. */
+function bareTypeName(text: string): string {
+  const last =
+    text
+      .replace(/\(.*\)/, '')
+      .trim()
+      .split('.')
+      .pop() ?? text;
+  return last.replace(/^"|"$/g, '').toLowerCase();
+}
+
+/** Does a column store values of the type the complaint names? Only converted columns (the mapping's `columnTypes`) can refuse a value the service checked. */
+function storesType(column: ColumnPlan, complaint: ValueComplaint): boolean {
+  const stored = column.storedType;
+  if (stored === undefined) return false;
+  const array = stored.trim().endsWith(']');
+  if (complaint.kind === 'array') return array;
+  const name = bareTypeName(stored);
+  if (complaint.kind === 'range') return !array && name.endsWith('range');
+  if (complaint.type === undefined || array) return false;
+  const type = bareTypeName(complaint.type);
+  return name === type || (type === 'json' && name === 'jsonb');
+}
+
+/** The column of `plan` holding the value the complaint is about, when exactly one can be. */
+function columnOf(plan: SetPlan, complaint: ValueComplaint, values: Readonly<Record<string, unknown>> | undefined): ColumnPlan | undefined {
+  const candidates = plan.columns.filter((column) => storesType(column, complaint));
+  if (candidates.length <= 1 || complaint.value === undefined || values === undefined) return candidates.length === 1 ? candidates[0] : undefined;
+  // Several columns of the type: the one whose written value the database quotes.
+  const quoted = complaint.value;
+  const matching = candidates.filter((column) => {
+    const value = column.path.properties.length === 1 ? values[column.path.path] : undefined;
+    return (typeof value === 'string' || typeof value === 'number') && String(value) === quoted;
+  });
+  return matching.length === 1 ? matching[0] : undefined;
+}
+
+/** What an error is about, in the model's terms (see RefusalFacts), and the property to name as its target. */
+function describe(error: unknown, scene: ErrorScene): { facts: Omit<RefusalFacts, 'filter' | 'timeout' | 'operation'>; target: string | undefined } {
+  const { compiled } = scene;
+  const named = planOf(error, compiled);
+  const plan = named ?? (scene.entitySet === undefined ? undefined : compiled.sets.get(scene.entitySet));
+  const entitySet = plan?.entitySet.name ?? 'its entity set';
+  const complaint = complaintOf(error);
+  const problem = complaint?.problem ?? '';
+  const property = (column: ColumnPlan): ReturnType<typeof describe> => ({
+    facts: { subject: `'${column.path.path}' of '${entitySet}'`, isLink: false, problem, entitySet },
+    target: column.path.path,
+  });
+  const general = { facts: { subject: plan === undefined ? 'a value' : `a value of '${entitySet}'`, isLink: false, problem, entitySet }, target: undefined };
+  if (plan === undefined) return general;
+  const column = field(error, 'column');
+  if (named !== undefined && column !== undefined) {
+    const found = plan.columns.find((candidate) => candidate.column === column);
+    if (found !== undefined) return property(found);
+    for (const navigation of plan.entitySet.entityType.navigationProperties) {
+      const link = compiled.link(plan.entitySet, navigation);
+      if (link.holder === 'source' && link.sourceColumns.includes(column))
+        return { facts: { subject: `the link '${navigation.name}' of '${entitySet}'`, isLink: true, problem, entitySet }, target: navigation.name };
+    }
+  }
+  const byType = complaint === undefined ? undefined : columnOf(plan, complaint, scene.values);
+  if (byType !== undefined) return property(byType);
+  return named !== undefined && column === undefined ? { ...general, facts: { ...general.facts, subject: `an entry of '${entitySet}'` } } : general;
 }
 
 /** The OData error of a database error (see the module comment); anything else is returned as it is. */
 export function toODataError(error: unknown, scene: ErrorScene): unknown {
   if (isODataError(error)) return error;
-  const retryAfter = { 'retry-after': String(scene.retryAfterSeconds) };
   if (isInstanceOf(error, SqlAcquireTimeoutError)) {
     const seconds = caughtProperty(error, 'retryAfterSeconds');
     return ODataError.fromCode(
@@ -84,54 +173,19 @@ export function toODataError(error: unknown, scene: ErrorScene): unknown {
   }
   if (isConnectionFailure(error)) return databaseUnavailableError(error, scene.retryAfterSeconds);
   const state = sqlStateOf(error);
-  if (state === undefined) return error;
-  const { compiled, operation } = scene;
-  const described = describeColumn(error, compiled);
-  const subject = described?.what ?? 'a value';
-  switch (state) {
-    case SQLSTATE.queryCanceled:
-      return ODataError.fromCode('STATEMENT_TIMEOUT', { timeout: scene.statementTimeoutMs ?? 'its' }, { headers: retryAfter, cause: error });
-    case SQLSTATE.divisionByZero:
-      if (operation !== 'read') break;
-      return ODataError.fromCode(
-        'FILTER_DIVISION_BY_ZERO',
-        { expression: scene.filter === undefined ? '' : printExpression(scene.filter) },
-        { target: '$filter', cause: error },
-      );
-    case SQLSTATE.numericValueOutOfRange:
-      if (operation === 'read') {
-        const expression = scene.filter === undefined ? '' : printExpression(scene.filter);
-        return ODataError.fromCode(
-          'BAD_REQUEST',
-          { detail: `A value computed while evaluating '${expression}' is out of the range of its type.` },
-          { target: '$filter', cause: error },
-        );
-      }
-      return bodyInvalid(`${subject} is out of the range its column can hold.`, error);
-    case SQLSTATE.stringTooLong:
-      return bodyInvalid(`${subject} is longer than its column can hold.`, error);
-    case SQLSTATE.notNullViolation:
-      return bodyInvalid(subject.startsWith('the link') ? `${subject} is required.` : `${subject} needs a value.`, error);
-    case SQLSTATE.checkViolation:
-      return bodyInvalid(`${subject} breaks a constraint of its table.`, error);
-    case SQLSTATE.uniqueViolation:
-      return ODataError.fromCode(
-        'CONSTRAINT_VIOLATION',
-        { detail: `The write would repeat a value that must be unique in '${described?.entitySet.name ?? 'its entity set'}'.` },
-        { cause: error },
-      );
-    case SQLSTATE.foreignKeyViolation:
-      if (operation === 'delete') {
-        return ODataError.fromCode(
-          'CONSTRAINT_VIOLATION',
-          { detail: `Entries that require a link to it still exist; delete them or link them elsewhere first.` },
-          { cause: error },
-        );
-      }
-      if (operation === 'create' || operation === 'update') return bodyInvalid('an entry it links to does not exist.', error);
-      return ODataError.fromCode('CONSTRAINT_VIOLATION', { detail: 'The write would leave a link to an entry that does not exist.' }, { cause: error });
-    default:
-      break;
-  }
-  return error;
+  const refusal = state === undefined ? undefined : refusalOf(state, scene.operation);
+  if (refusal === undefined) return error;
+  const { facts, target } = describe(error, scene);
+  const params = refusal.params({
+    ...facts,
+    filter: scene.filter === undefined ? '' : printExpression(scene.filter),
+    timeout: scene.statementTimeoutMs ?? 'its',
+    operation: scene.operation,
+  });
+  const resolvedTarget = refusal.target ?? target;
+  return ODataError.fromCode(refusal.code, params, {
+    cause: error,
+    ...(resolvedTarget === undefined ? {} : { target: resolvedTarget }),
+    ...(refusal.retryAfter === true ? { headers: { 'retry-after': String(scene.retryAfterSeconds) } } : {}),
+  });
 }

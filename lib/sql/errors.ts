@@ -31,6 +31,10 @@ export const SQLSTATE = Object.freeze({
   stringTooLong: '22001',
   /** The statement was cancelled: `statement_timeout` ran out (or an administrator cancelled it). */
   queryCanceled: '57014',
+  /** An EXCLUDE constraint (no two overlapping ranges...) failed. */
+  exclusionViolation: '23P01',
+  /** The role lacks a privilege the statement needs, or a row-level security policy refused the row. */
+  insufficientPrivilege: '42501',
 });
 
 /** The SQLSTATE of a driver error (`error.code`), or undefined for anything else (read without trusting the value). */

@@ -34,8 +34,9 @@ import type {
 } from '../provider/types';
 import type { SqlDatabase } from './database';
 import { isConnectionFailure, isReplyLost, writeOutcomeUnknownError } from './connection-failure';
-import { toODataError, type SqlOperation } from './error-map';
+import { toODataError, type ErrorScene } from './error-map';
 import { isRetryableTransactionError } from './errors';
+import type { SqlOperation } from './refusals';
 import { compileMapping, type CompiledMapping } from './mapping/compiled';
 import { resolveMapping } from './mapping/resolve';
 import type { SqlMapping, SqlMappingOverrides } from './mapping/types';
@@ -108,6 +109,9 @@ export interface SqlMediaOf {
   /** The media type of its media resource, from the side table. */
   readonly contentType: string;
 }
+
+/** What a write's database errors are about (ErrorScene): the operation, and the set and values it writes. */
+type WriteScene = Pick<ErrorScene, 'entitySet' | 'values'> & { readonly operation: SqlOperation };
 
 /** Attempts of a read that fails with a serialization failure or a deadlock. */
 const MAX_ATTEMPTS = 3;
@@ -190,7 +194,7 @@ export class SqlProvider implements DataProvider {
       isolationLevel: options.isolationLevel ?? 'read committed',
       statementTimeoutMs: this.statementTimeoutMs,
       beforeCommit: options.beforeCommit,
-      mapError: (error) => this.mapError(error, 'update', undefined),
+      mapError: (error) => this.mapError(error, { operation: 'update' }),
     };
     this.begin = sqlBegin(this.beginSettings);
     // A statement outside a transaction runs at the server's default isolation, without the
@@ -214,7 +218,7 @@ export class SqlProvider implements DataProvider {
       seen: (row) => {
         if (row.contentType !== undefined) this.mediaTypes.set(row.entity, row.contentType);
       },
-      mapError: (error, filter) => this.mapError(error, 'read', filter),
+      mapError: (error, filter) => this.mapError(error, { operation: 'read', filter }),
       ...(this.statementTimeoutMs === undefined ? {} : { statementTimeoutMs: this.statementTimeoutMs }),
     };
     this.plainReads = options.replica === undefined ? this.settings : { ...this.settings, db: options.replica };
@@ -239,27 +243,34 @@ export class SqlProvider implements DataProvider {
 
   /** Create an entry, its inline tree and its links, in one transaction; the stored entry with generated values. */
   async create(request: CreateRequest, context: RequestContext): Promise<Entity> {
-    return this.write(context, 'create', async (scope) => (await insertEntry(scope, request)).entity, isOneStatementCreate(this.compiled, request));
+    const written = { operation: 'create', entitySet: request.entitySet, values: request.values } as const;
+    return this.write(context, written, async (scope) => (await insertEntry(scope, request)).entity, isOneStatementCreate(this.compiled, request));
   }
 
   /** PUT or MERGE: one UPDATE with the If-Match values in its WHERE and the tokens bumped; 404 or 412 when it changes nothing. */
   async update(request: UpdateRequest, context: RequestContext): Promise<Entity> {
-    return this.write(context, 'update', (scope) => updateEntry(scope, request), isOneStatementUpdate(this.compiled, request));
+    const written = { operation: 'update', entitySet: request.entitySet, values: request.values } as const;
+    return this.write(context, written, (scope) => updateEntry(scope, request), isOneStatementUpdate(this.compiled, request));
   }
 
   /** DELETE with the If-Match values in its WHERE; dependents cascade, unlink or refuse it (409) per the schema. */
   async delete(request: DeleteRequest, context: RequestContext): Promise<void> {
-    return this.write(context, 'delete', (scope) => deleteEntry(scope, request), isOneStatementDelete(this.compiled, request));
+    return this.write(
+      context,
+      { operation: 'delete', entitySet: request.entitySet },
+      (scope) => deleteEntry(scope, request),
+      isOneStatementDelete(this.compiled, request),
+    );
   }
 
   /** `$links`: add, replace or remove a link within the association's multiplicities. */
   async link(request: LinkRequest, context: RequestContext): Promise<void> {
-    return this.write(context, 'link', (scope) => writeLinkRequest(scope, request));
+    return this.write(context, { operation: 'link', entitySet: request.source.entitySet }, (scope) => writeLinkRequest(scope, request));
   }
 
   /** Replace the media resource of a media link entry after its precondition; the entry's tokens move. */
   async writeMedia(reference: EntityReference, media: MediaContent, precondition: Precondition | undefined, context: RequestContext): Promise<Entity> {
-    return this.write(context, 'update', (scope) => writeMediaEntry(scope, reference, media, precondition));
+    return this.write(context, { operation: 'update', entitySet: reference.entitySet }, (scope) => writeMediaEntry(scope, reference, media, precondition));
   }
 
   /**
@@ -317,7 +328,7 @@ export class SqlProvider implements DataProvider {
     try {
       return await this.sessions.of(context);
     } catch (error) {
-      throw this.mapError(error, 'read', undefined);
+      throw this.mapError(error, { operation: 'read', filter: undefined });
     }
   }
 
@@ -340,17 +351,18 @@ export class SqlProvider implements DataProvider {
       try {
         return await read({ ...this.settings, transaction });
       } catch (error) {
-        throw isRetryableTransactionError(error) ? error : this.mapError(error, 'read', filter);
+        throw isRetryableTransactionError(error) ? error : this.mapError(error, { operation: 'read', filter });
       }
     });
   }
 
   /**
-   * A write in the context's transaction (joined, or its own); database errors mapped, retryable
-   * ones left for the transaction. `oneStatement`: the write is a single statement, which runs
-   * alone (no BEGIN, no COMMIT) when it is the only write of a single write request.
+   * A write in the context's transaction (joined, or its own); database errors mapped (in terms of
+   * `written`: the operation, the set and values it writes), retryable ones left for the
+   * transaction. `oneStatement`: the write is a single statement, which runs alone (no BEGIN, no
+   * COMMIT) when it is the only write of a single write request.
    */
-  private write<T>(context: RequestContext, operation: SqlOperation, work: (scope: CreateScope) => Promise<T>, oneStatement = false): Promise<T> {
+  private write<T>(context: RequestContext, written: WriteScene, work: (scope: CreateScope) => Promise<T>, oneStatement = false): Promise<T> {
     const inside = (open: OpenTransaction): Promise<T> =>
       runInside(open, (executor) =>
         work({
@@ -364,7 +376,7 @@ export class SqlProvider implements DataProvider {
       ).catch((error: unknown) => {
         // A statement that commits by itself and lost its reply: it may have been applied.
         if (open.alone && isReplyLost(error)) throw writeOutcomeUnknownError(error);
-        throw isRetryableTransactionError(error) ? error : this.mapError(error, operation, undefined);
+        throw isRetryableTransactionError(error) ? error : this.mapError(error, written);
       });
     const single = this.transactions.current(context) === undefined ? this.singleWrites.get(context) : undefined;
     if (single?.wrote === true) return Promise.reject(new TypeError('SqlProvider: a second write in a request the service marked singleWrite.'));
@@ -401,7 +413,7 @@ export class SqlProvider implements DataProvider {
           reconnected = true;
           continue;
         }
-        if (!isRetryableTransactionError(error)) throw this.mapError(error, 'read', filter);
+        if (!isRetryableTransactionError(error)) throw this.mapError(error, { operation: 'read', filter });
         conflicts++;
         if (conflicts >= MAX_ATTEMPTS)
           throw ODataError.fromCode(
@@ -415,9 +427,10 @@ export class SqlProvider implements DataProvider {
   }
 
   /** Database errors as OData errors (error-map.ts); anything else passes on (500, logged). */
-  private mapError(error: unknown, operation: SqlOperation, filter: QueryRequest['filter']): unknown {
+  private mapError(error: unknown, scene: WriteScene | { readonly operation: 'read'; readonly filter: QueryRequest['filter'] }): unknown {
+    const { filter, ...rest } = { filter: undefined, ...scene };
     return toODataError(error, {
-      operation,
+      ...rest,
       compiled: this.compiled,
       retryAfterSeconds: this.retryAfterSeconds,
       ...(filter === undefined ? {} : { filter }),

@@ -20,6 +20,7 @@ export type {
   SqlEntitySetOverrides,
   SqlForeignKeyMapping,
   SqlForeignKeyOverrides,
+  SqlInsertMode,
   SqlJoinTableMapping,
   SqlJoinTableOverrides,
   SqlMapping,

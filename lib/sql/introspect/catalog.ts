@@ -1,6 +1,7 @@
 /**
  * What introspection reads of the PostgreSQL catalog, in one read-only snapshot: relations
- * (tables, views, materialized views, foreign tables) with comments and privileges, their columns,
+ * (tables, views, materialized views, foreign tables) with comments, privileges and INSERT and
+ * UPDATE rules, their columns,
  * the types those columns use (domains resolved to their base types, enum labels), primary-key,
  * unique and foreign-key constraints, unique indexes, and partitions and simple views' sources
  * (relation-sources.ts). Plain `pg_catalog` and
@@ -32,6 +33,14 @@ export interface CatalogRelation {
   readonly viewInsertable: boolean;
   readonly viewUpdatable: boolean;
   readonly viewDeletable: boolean;
+  /**
+   * Its INSERT rules: `none`; `also` (only DO ALSO ones); `returning` (every DO INSTEAD one is
+   * unconditional and has RETURNING, so `INSERT ... RETURNING` works); `silent` (a DO INSTEAD one
+   * is conditional or returns nothing: PostgreSQL refuses `INSERT ... RETURNING`).
+   */
+  readonly insertRules: 'none' | 'also' | 'returning' | 'silent';
+  /** It has an UPDATE rule (with an INSERT rule, what keeps `INSERT ... ON CONFLICT` off the table). */
+  readonly updateRules: boolean;
 }
 
 /** A column of a relation. */
@@ -133,10 +142,22 @@ async function readRelations(executor: SqlKysely, schemas: readonly string[]): P
       obj_description(c.oid, 'pg_class') as comment, c.relispartition as is_partition,
       has_any_column_privilege(c.oid, 'SELECT') as can_select, has_any_column_privilege(c.oid, 'INSERT') as can_insert,
       has_any_column_privilege(c.oid, 'UPDATE') as can_update, has_table_privilege(c.oid, 'DELETE') as can_delete,
-      v.is_insertable_into, v.is_updatable, v.is_trigger_insertable_into, v.is_trigger_updatable, v.is_trigger_deletable
+      v.is_insertable_into, v.is_updatable, v.is_trigger_insertable_into, v.is_trigger_updatable, v.is_trigger_deletable,
+      rules.insert_rules, rules.instead_insert_rules, rules.silent_insert_rules, rules.update_rules
     from pg_catalog.pg_class c
     join pg_catalog.pg_namespace n on n.oid = c.relnamespace
     left join information_schema.views v on v.table_schema = n.nspname and v.table_name = c.relname
+    left join (
+      select r.ev_class,
+        bool_or(r.ev_type = '3') as insert_rules,
+        bool_or(r.ev_type = '3' and r.is_instead) as instead_insert_rules,
+        bool_or(r.ev_type = '3' and r.is_instead
+          and (cast(r.ev_qual as text) <> '<>' or position('RETURNING' in upper(pg_get_ruledef(r.oid))) = 0)) as silent_insert_rules,
+        bool_or(r.ev_type = '2') as update_rules
+      from pg_catalog.pg_rewrite r
+      where r.ev_type in ('2', '3')
+      group by r.ev_class
+    ) rules on rules.ev_class = c.oid
     where c.relkind = any(${RELATION_KINDS}::text[]) and n.nspname = any(${schemas}::text[])
     order by n.nspname, c.relname`.execute(executor);
   return result.rows.map((row) => ({
@@ -153,6 +174,8 @@ async function readRelations(executor: SqlKysely, schemas: readonly string[]): P
     viewInsertable: flag(row.is_insertable_into) || flag(row.is_trigger_insertable_into),
     viewUpdatable: flag(row.is_updatable) || flag(row.is_trigger_updatable),
     viewDeletable: flag(row.is_updatable) || flag(row.is_trigger_deletable),
+    insertRules: flag(row.silent_insert_rules) ? 'silent' : flag(row.instead_insert_rules) ? 'returning' : flag(row.insert_rules) ? 'also' : 'none',
+    updateRules: flag(row.update_rules),
   }));
 }
 

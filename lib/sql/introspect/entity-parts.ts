@@ -98,6 +98,7 @@ export function entityParts(entity: NamedEntity, namespace: string, propertyType
       columns: Object.fromEntries(draft.columns.map((column) => [property(column), column.column.name])),
       ...(storeGenerated.length === 0 ? {} : { storeGenerated: Object.fromEntries(storeGenerated) }),
       ...(columnTypes.length === 0 ? {} : { columnTypes: Object.fromEntries(columnTypes) }),
+      ...(draft.creatable && draft.insert !== 'onConflict' ? { insert: draft.insert } : {}),
     },
   };
 }

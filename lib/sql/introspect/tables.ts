@@ -4,7 +4,7 @@
  * write permissions. Columns without an EDM form and tables without a key are left out with a
  * warning that says how to include them. Names and associations come later (introspect.ts).
  */
-import type { SqlStoreGenerated } from '../mapping/types';
+import type { SqlInsertMode, SqlStoreGenerated } from '../mapping/types';
 import type { Catalog, CatalogColumn, CatalogRelation } from './catalog';
 import { columnTypeOf, resolveType, type MappedType } from './column-types';
 import { readComment, type CommentParts } from './comments';
@@ -41,6 +41,8 @@ export interface EntityDraft {
   readonly creatable: boolean;
   readonly updatable: boolean;
   readonly deletable: boolean;
+  /** How a create inserts a row (meaningful when `creatable`). */
+  readonly insert: SqlInsertMode;
 }
 
 /** What drafting needs from the options. */
@@ -53,6 +55,8 @@ export interface DraftOptions {
 }
 
 const VIEW_KINDS = new Set(['v', 'm']);
+/** Tables and partitioned tables: the relations ON CONFLICT works on (not views, not foreign tables). */
+const TABLE_KINDS = new Set(['r', 'p']);
 
 /** Key columns the options give a relation (by `schema.name` or by name). */
 function configuredKey(options: DraftOptions, relation: CatalogRelation): readonly string[] | undefined {
@@ -127,6 +131,31 @@ function draftColumn(
   };
 }
 
+/**
+ * How a create inserts into the relation (SqlInsertMode), decided from the catalog, or why none
+ * can: ON CONFLICT needs a table without rules and a unique index of its own on exactly the key
+ * (not one only its partitions have); INSERT rules need the row read back by its key, which a
+ * DO INSTEAD rule that returns nothing leaves only the client to give.
+ */
+function insertModeOf(
+  relation: CatalogRelation,
+  unique: readonly { readonly positions: readonly number[] }[],
+  key: readonly ColumnDraft[],
+): SqlInsertMode | { reason: string } {
+  if (relation.insertRules === 'silent') {
+    const made = key.find((column) => column.generated !== undefined);
+    if (made === undefined) return 'readBack';
+    return {
+      reason: `an INSERT rule of it returns no row, and its key column ${made.column.name} is made by the database, so a new row could not be read back`,
+    };
+  }
+  if (relation.insertRules !== 'none') return 'readBack';
+  if (!TABLE_KINDS.has(relation.kind) || relation.updateRules) return 'checked';
+  const positions = new Set(key.map((column) => column.column.position));
+  const matches = unique.some((candidate) => candidate.positions.length === positions.size && candidate.positions.every((position) => positions.has(position)));
+  return matches ? 'onConflict' : 'checked';
+}
+
 /** The draft of a relation, or undefined (with a warning) when it cannot be an entity set. */
 export function draftEntity(catalog: Catalog, relation: CatalogRelation, options: DraftOptions, warnings: IntrospectionWarning[]): EntityDraft | undefined {
   const qualified = `${relation.schema}.${relation.name}`;
@@ -187,6 +216,16 @@ export function draftEntity(catalog: Catalog, relation: CatalogRelation, options
   const keyed = new Map(key.map((column) => [column.column.position, column]));
   const keyedColumns = columns.map((column) => keyed.get(column.column.position) ?? column);
   const canWrite = (viewAllows: boolean, privilege: boolean): boolean => (relation.kind === 'm' ? false : (!isView || viewAllows) && privilege);
+  const insert = insertModeOf(relation, unique, key);
+  let creatable = canWrite(relation.viewInsertable, relation.canInsert) && !requiredLeftOut;
+  if (creatable && typeof insert !== 'string') {
+    creatable = false;
+    warnings.push({
+      code: 'TABLE_NOT_CREATABLE',
+      target: qualified,
+      message: `The ${what} ${qualified} is served with sap:creatable="false": ${insert.reason}.`,
+    });
+  }
   return {
     relation,
     qualified,
@@ -195,9 +234,10 @@ export function draftEntity(catalog: Catalog, relation: CatalogRelation, options
     key,
     keyBacked,
     comment: readComment(relation.comment, relation.name),
-    creatable: canWrite(relation.viewInsertable, relation.canInsert) && !requiredLeftOut,
+    creatable,
     updatable: canWrite(relation.viewUpdatable, relation.canUpdate),
     deletable: canWrite(relation.viewDeletable, relation.canDelete),
+    insert: typeof insert === 'string' ? insert : 'onConflict',
   };
 }
 

@@ -55,7 +55,7 @@ export interface IntrospectionWarning {
   /**
    * What kind of warning: `TABLE_WITHOUT_KEY`, `TABLE_NOT_READABLE`, `KEY_NOT_SUPPORTED`,
    * `COLUMN_NOT_MAPPED`, `COLUMN_NOT_READABLE`, `ASSOCIATION_NOT_MAPPED`, `KEY_OPTION_UNUSED`,
-   * `VERSION_COLUMN`; from `checkKeys`: `KEY_NOT_CHECKED`.
+   * `VERSION_COLUMN`, `TABLE_NOT_CREATABLE`, `NO_ETAG`; from `checkKeys`: `KEY_NOT_CHECKED`.
    */
   readonly code: IntrospectionWarningCode;
   /** The table, view or column it is about (`public.orders`, `public.orders.total`), or the option. */
@@ -74,6 +74,8 @@ export type IntrospectionWarningCode =
   | 'ASSOCIATION_NOT_MAPPED'
   | 'KEY_OPTION_UNUSED'
   | 'VERSION_COLUMN'
+  | 'TABLE_NOT_CREATABLE'
+  | 'NO_ETAG'
   | 'KEY_NOT_CHECKED';
 
 /**

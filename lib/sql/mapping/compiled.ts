@@ -9,7 +9,7 @@ import type { EdmPrimitiveTypeName } from '../../edm/primitives';
 import type { Sql } from '../dialect';
 import { hierarchyOf, otherEndOf, structuralPaths, type StructuralPath } from './model';
 import { storedTemporal } from './stored-types';
-import type { SqlMapping, SqlStoreGenerated } from './types';
+import type { SqlInsertMode, SqlMapping, SqlStoreGenerated } from './types';
 
 /** One column of a set's table that holds a structural path. */
 export interface ColumnPlan {
@@ -54,6 +54,10 @@ export interface SetPlan {
   };
   /** Open types: the jsonb column of dynamic properties. */
   readonly dynamic?: string;
+  /** How a create inserts a row (the mapping's `insert`, default `onConflict`). */
+  readonly insert: SqlInsertMode;
+  /** `xmin`: the row version is the entity tag (the mapping's `etag`). */
+  readonly etag?: 'xmin';
   /** Media link entries: the side table. */
   readonly media?: {
     readonly table: Sql;
@@ -134,6 +138,8 @@ function setPlan(entitySet: EdmEntitySet, mapping: SqlMapping): SetPlan {
     columns,
     byPath,
     key,
+    insert: setMapping.insert ?? 'onConflict',
+    ...(setMapping.etag === undefined ? {} : { etag: setMapping.etag }),
     ...(discriminator === undefined
       ? {}
       : {

@@ -9,11 +9,12 @@ import type { EdmAssociationSet, EdmAssociationSetEnd, EdmEntitySet, EdmModel } 
 import { didYouMean } from '../../util';
 import { SqlMappingError } from '../errors';
 import { conventionalStorage, hierarchyOf, holdsMedia, holdsOpenType, otherEndOf, structuralPaths } from './model';
-import { isRecord, nameField, namesField, recordField, unknownFields } from './shape';
+import { choiceField, isRecord, nameField, namesField, recordField, unknownFields } from './shape';
 import {
   SQL_MAPPING_VERSION,
   type SqlAssociationSetMapping,
   type SqlEntitySetMapping,
+  type SqlInsertMode,
   type SqlMapping,
   type SqlMappingOverrides,
   type SqlStoreGenerated,
@@ -30,6 +31,8 @@ const CONVENTIONAL_NAMES = Object.freeze({
 });
 
 const STORE_GENERATED: ReadonlySet<string> = new Set<SqlStoreGenerated>(['identity', 'computed', 'default']);
+
+const INSERT_MODES: readonly SqlInsertMode[] = ['onConflict', 'checked', 'readBack'];
 
 /**
  * An SQL type name as a mapping may give it (`integer[]`, `numeric(10,2)`, `public."Mood"`,
@@ -82,7 +85,12 @@ function entitySetMapping(
 ): SqlEntitySetMapping {
   const where = `EntitySet '${entitySet.name}'`;
   const { problems } = resolution;
-  unknownFields(overrides, ['schema', 'table', 'columns', 'discriminator', 'dynamicProperties', 'media', 'storeGenerated', 'columnTypes'], where, problems);
+  unknownFields(
+    overrides,
+    ['schema', 'table', 'columns', 'discriminator', 'dynamicProperties', 'media', 'storeGenerated', 'columnTypes', 'insert', 'etag'],
+    where,
+    problems,
+  );
   const schema = nameField(overrides, 'schema', where, problems) ?? defaultSchema;
   const table = resolution.fill(nameField(overrides, 'table', where, problems), entitySet.name, where, 'table');
   const givenColumns = namesField(overrides, 'columns', where, problems) ?? {};
@@ -147,6 +155,12 @@ function entitySetMapping(
   } else if (media !== undefined) {
     problems.push(`${where}: media needs a media link entry type (m:HasStream); ${entitySet.entityType.qualifiedName} is not one.`);
   }
+  const insert = choiceField(overrides, 'insert', where, problems, INSERT_MODES);
+  if (insert !== undefined && insert !== 'onConflict') mapping.insert = insert;
+  const etag = choiceField(overrides, 'etag', where, problems, ['xmin'] as const);
+  if (etag !== undefined && entitySet.entityType.concurrencyProperties.length > 0)
+    problems.push(`${where}: etag 'xmin' on ${entitySet.entityType.qualifiedName}, whose ConcurrencyMode="Fixed" properties make its ETag already.`);
+  else if (etag !== undefined) mapping.etag = etag;
   return mapping;
 }
 

@@ -53,3 +53,18 @@ export function namesField(
   }
   return names;
 }
+
+/** An optional field holding one of `choices`; a problem (and undefined) when it is anything else. */
+export function choiceField<T extends string>(
+  value: Readonly<Record<string, unknown>>,
+  field: string,
+  where: string,
+  problems: string[],
+  choices: readonly T[],
+): T | undefined {
+  const found = value[field];
+  if (found === undefined) return undefined;
+  const choice = choices.find((candidate) => candidate === found);
+  if (choice === undefined) problems.push(`${where}: '${field}' must be ${choices.map((candidate) => `'${candidate}'`).join(' or ')}.`);
+  return choice;
+}

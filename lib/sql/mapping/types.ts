@@ -44,7 +44,32 @@ export interface SqlEntitySetMapping {
    * `createSchema` does not use it: it creates the EDM types' own columns.
    */
   readonly columnTypes?: Readonly<Record<string, string>>;
+  /** How a create inserts a row (absent: `onConflict`); see SqlInsertMode. Introspection decides it from the catalog. */
+  readonly insert?: SqlInsertMode;
+  /**
+   * `xmin`: the entity tag of a row is its PostgreSQL row version (the system column `xmin`, which
+   * every write of the row changes): ETags without a `ConcurrencyMode="Fixed"` property, the
+   * If-Match check in the write statement. PostgreSQL and PGlite tables only (a view has no
+   * `xmin`). Absent: the model's concurrency properties, if any, make the ETag.
+   */
+  readonly etag?: 'xmin';
 }
+
+/**
+ * How a create inserts a row:
+ * - `onConflict`: `INSERT ... ON CONFLICT (key) DO NOTHING RETURNING *`, a taken key answered 409
+ *   without an error in the transaction. Needs a unique index on exactly the key columns and no
+ *   rule on the table.
+ * - `checked`: `INSERT ... SELECT ... WHERE NOT EXISTS (a row with the key) RETURNING *`: a view
+ *   (INSTEAD OF triggers, or updatable by itself), a partitioned table whose key is unique only
+ *   on its partitions, a key no unique index backs. A key taken between the check and the
+ *   insert is still 409 (the unique violation).
+ * - `readBack`: a table (or view) with INSERT rules, which keep `INSERT` out of `WITH` and off
+ *   `ON CONFLICT`: the key checked, the row inserted, then read by the key the client gave (or
+ *   the key `INSERT ... RETURNING` gives, where no DO INSTEAD rule returns nothing). Three
+ *   statements, always in a transaction.
+ */
+export type SqlInsertMode = 'onConflict' | 'checked' | 'readBack';
 
 /**
  * How the database makes a column's value:
@@ -143,6 +168,10 @@ export interface SqlEntitySetOverrides {
   readonly storeGenerated?: Readonly<Record<string, SqlStoreGenerated>>;
   /** SQL types of converted columns by property path (SqlEntitySetMapping.columnTypes). */
   readonly columnTypes?: Readonly<Record<string, string>>;
+  /** How a create inserts a row (SqlEntitySetMapping.insert; default `onConflict`). */
+  readonly insert?: SqlInsertMode;
+  /** `xmin`: ETags from the row version (SqlEntitySetMapping.etag). */
+  readonly etag?: 'xmin';
 }
 
 /** Overrides of a foreign-key association set (the conventional kind for all but many-to-many). */

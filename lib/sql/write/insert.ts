@@ -5,7 +5,8 @@
  * itself when the new row holds them (so a required link is never missing, even for a moment),
  * else by one UPDATE or join-row INSERT per link. Omitted properties are left to the columns'
  * defaults (the kit's sent set), a key the client left out to the column's default (an identity),
- * a taken key is 409 ENTITY_EXISTS without an error in the transaction (`on conflict do nothing`).
+ * a taken key is 409 ENTITY_EXISTS without an error in the transaction (`on conflict do nothing`,
+ * or the key checked in the INSERT itself where the table takes no ON CONFLICT: SqlInsertMode).
  */
 import { randomUUID } from 'crypto';
 import { sql } from 'kysely';
@@ -19,8 +20,10 @@ import type { EntityKey } from '../../uri/types';
 import type { Sql } from '../dialect';
 import type { CompiledMapping, LinkPlan, SetPlan } from '../mapping/compiled';
 import type { DecodedRow } from '../read/projection';
+import { sqlStateOf } from '../errors';
 import { rowParameters, valueAtPath } from '../rows';
-import { addLink, keyValues, type WriteScope } from './links';
+import { fromSqlValue } from '../values';
+import { addLink, columnsMatch, keyTypes, keyValues, type WriteScope } from './links';
 import { hasRequiredJoinEnd } from './required-links';
 import { entityNotFound, sentOf, writeReturning } from './returning';
 
@@ -96,7 +99,40 @@ function insertColumns(scope: WriteScope, plan: SetPlan, request: CreateRequest,
   return columns;
 }
 
-/** INSERT one row; 409 ENTITY_EXISTS when its key is taken. */
+/** 409 ENTITY_EXISTS for the key of `values`. */
+function entityExists(request: CreateRequest, values: Readonly<Record<string, unknown>>): ODataError {
+  return ODataError.fromCode('ENTITY_EXISTS', { key: describeKey(request.entityType, values), entitySet: request.entitySet.name });
+}
+
+/** INSERT a row whose key the database makes, returning the key as a match of the key columns (400 where the table's rules return nothing). */
+async function insertReturningKey(scope: CreateScope, plan: SetPlan, request: CreateRequest, names: Sql, given: Sql): Promise<Sql> {
+  const keys = sql.join(plan.key.map((column) => sql.id(column.column)));
+  let returned: Readonly<Record<string, unknown>> | undefined;
+  try {
+    [returned] = (await sql<Record<string, unknown>>`insert into ${plan.table} (${names}) values (${given}) returning ${keys}`.execute(scope.executor)).rows;
+  } catch (error) {
+    // 0A000: a DO INSTEAD rule that returns nothing; the row can only be found by a key the client gives.
+    if (sqlStateOf(error) !== '0A000') throw error;
+    const missing = plan.key.find((column) => column.generated === undefined) ?? plan.key[0];
+    throw bodyInvalid(
+      `the key property '${missing.property.name}' of ${request.entityType.qualifiedName} is missing; entries of '${plan.entitySet.name}' are found by the key the client gives.`,
+    );
+  }
+  if (returned === undefined) throw new TypeError(`SqlProvider: an INSERT into '${plan.entitySet.name}' returned no key.`);
+  const row = returned;
+  const values = plan.key.map((column) => fromSqlValue(column.type ?? 'Edm.String', row[column.column]) as PrimitiveValue);
+  return columnsMatch(
+    plan.key.map((column) => column.column),
+    keyTypes(plan),
+    values,
+    scope.dialect,
+  );
+}
+
+/**
+ * INSERT one row the way the set's table takes it (SqlInsertMode) and return it as stored; 409
+ * ENTITY_EXISTS when its key is taken, without an error in the transaction.
+ */
 async function insertRow(
   scope: CreateScope,
   plan: SetPlan,
@@ -104,14 +140,45 @@ async function insertRow(
   columns: ReadonlyMap<string, Sql>,
   values: Readonly<Record<string, unknown>>,
 ): Promise<DecodedRow> {
-  const names = [...columns.keys()].map((column) => sql.id(column));
-  const conflict = sql.join(plan.key.map((column) => sql.id(column.column)));
-  const insert =
-    names.length === 0
-      ? sql`insert into ${plan.table} default values on conflict (${conflict}) do nothing returning *`
-      : sql`insert into ${plan.table} (${sql.join(names)}) values (${sql.join([...columns.values()])}) on conflict (${conflict}) do nothing returning *`;
-  const [row] = await writeReturning(scope, plan, insert);
-  if (row === undefined) throw ODataError.fromCode('ENTITY_EXISTS', { key: describeKey(request.entityType, values), entitySet: request.entitySet.name });
+  const names = sql.join([...columns.keys()].map((column) => sql.id(column)));
+  const given = sql.join([...columns.values()]);
+  // The key as the row will hold it: the same converted parameters the INSERT writes.
+  const keyGiven = plan.key.every((column) => columns.has(column.column));
+  const keyMatch = sql.join(
+    plan.key.map((column) => sql`${sql.id(column.column)} = ${columns.get(column.column)}`),
+    sql` and `,
+  );
+  let row: DecodedRow | undefined;
+  if (plan.insert === 'onConflict') {
+    const conflict = sql.join(plan.key.map((column) => sql.id(column.column)));
+    const insert =
+      columns.size === 0
+        ? sql`insert into ${plan.table} default values on conflict (${conflict}) do nothing returning *`
+        : sql`insert into ${plan.table} (${names}) values (${given}) on conflict (${conflict}) do nothing returning *`;
+    [row] = await writeReturning(scope, plan, insert);
+  } else if (plan.insert === 'checked') {
+    // No ON CONFLICT here (a view, a key no unique index backs, rules): the key is checked in the
+    // statement itself; a row inserted meanwhile by another transaction is still a unique violation (409).
+    const insert = !keyGiven
+      ? columns.size === 0
+        ? sql`insert into ${plan.table} default values returning *`
+        : sql`insert into ${plan.table} (${names}) values (${given}) returning *`
+      : sql`insert into ${plan.table} (${names}) select ${given} where not exists (select 1 from ${plan.table} where ${keyMatch}) returning *`;
+    [row] = await writeReturning(scope, plan, insert);
+  } else {
+    // Rules keep a table out of WITH and ON CONFLICT (and a DO INSTEAD one may return nothing):
+    // check the key, insert, and read the row back by the key the client gave, or that the
+    // INSERT returns where the rules let it.
+    if (keyGiven && (await writeReturning(scope, plan, sql`select * from ${plan.table} where ${keyMatch}`)).length > 0) throw entityExists(request, values);
+    const key = keyGiven ? keyMatch : await insertReturningKey(scope, plan, request, names, given);
+    if (keyGiven) await sql`insert into ${plan.table} (${names}) values (${given})`.execute(scope.executor);
+    [row] = await writeReturning(scope, plan, sql`select * from ${plan.table} where ${key}`);
+    if (row === undefined)
+      throw new TypeError(
+        `SqlProvider: the row inserted into '${plan.entitySet.name}' cannot be read back by its key (a rule of its table writes it elsewhere).`,
+      );
+  }
+  if (row === undefined) throw entityExists(request, values);
   scope.seen(row);
   return row;
 }
@@ -209,6 +276,7 @@ export function isOneStatementCreate(compiled: CompiledMapping, request: CreateR
   const { entitySet, parent } = request;
   if (request.inline.length > 0 || request.media !== undefined || hasRequiredJoinEnd(compiled, entitySet)) return false;
   if (request.bindings.some((binding) => binding.targets.length > 0 && compiled.link(entitySet, binding.property).holder !== 'source')) return false;
+  if (compiled.sets.get(entitySet)?.insert === 'readBack') return false;
   return parent === undefined || compiled.link(parent.source.entitySet, parent.navigationProperty).holder === 'target';
 }
 

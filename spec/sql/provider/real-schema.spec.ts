@@ -1,0 +1,205 @@
+/**
+ * SqlProvider over an introspected schema of the kinds real databases have (real-schema.ts), on
+ * PGlite: a value the database refuses is a 4xx naming the property (enum, array, range, json,
+ * inet, domain, varchar, smallint, timestamp), a unique or exclusion violation 409, a role
+ * without INSERT 403 (PGlite logs in as superuser: the spec sets the role on its one session);
+ * POST works on every set introspection marks creatable (views with INSTEAD OF triggers, an
+ * updatable view, partitioned tables keyed on the parent or only on the partitions, tables with
+ * rules), a taken key is 409 ENTITY_EXISTS that leaves a changeset's transaction usable, and the
+ * one table no create can work on is served not creatable, with a warning that says why. Sets
+ * and properties are found by table and column through the mapping, whatever names they get.
+ */
+import type { PGlite } from '@electric-sql/pglite';
+import express from 'express';
+import { odata } from '../../../lib';
+import { introspect, pglite, SqlProvider, type IntrospectionResult, type SqlDatabase } from '../../../lib/sql';
+import { openTestPGlite } from '../../helpers/pglite';
+import { startServer, type RunningServer } from '../../helpers/server';
+import { batchBody, changeset, operation } from '../../helpers/batch-http';
+import { REAL_SCHEMA_KEYS, realSchemaSql } from './real-schema';
+
+const SCHEMA = 'real';
+const ROLE = 'real_no_insert';
+
+let instance: PGlite;
+let db: SqlDatabase;
+let result: IntrospectionResult;
+let server: RunningServer;
+
+beforeAll(async () => {
+  instance = await openTestPGlite();
+  await instance.exec(realSchemaSql(SCHEMA, ROLE));
+  db = pglite(instance);
+  result = await introspect(db, { schemas: [SCHEMA], keys: REAL_SCHEMA_KEYS });
+  const { model, mapping } = result;
+  const app = express();
+  app.use('/odata', odata({ model, provider: new SqlProvider({ model, db, mapping }), logger: () => undefined }));
+  server = await startServer(app);
+}, 60_000);
+
+afterAll(async () => {
+  await server.close();
+  await db.close();
+  await instance.close();
+});
+
+/** The entity set of a table. */
+function setOf(table: string): string {
+  const found = Object.entries(result.mapping.entitySets).find(([, mapping]) => mapping.table === table);
+  if (found === undefined) throw new Error(`no entity set for the table ${table}`);
+  return found[0];
+}
+
+/** The property of a column of a table. */
+function propertyOf(table: string, column: string): string {
+  const found = Object.entries(result.mapping.entitySets[setOf(table)].columns).find(([, name]) => name === column);
+  if (found === undefined) throw new Error(`no property for ${table}.${column}`);
+  return found[0];
+}
+
+/** An entry body from column values. */
+function body(table: string, columns: Record<string, unknown>): Record<string, unknown> {
+  return Object.fromEntries(Object.entries(columns).map(([column, value]) => [propertyOf(table, column), value]));
+}
+
+async function send(
+  method: string,
+  path: string,
+  payload?: unknown,
+): Promise<{ status: number; text: string; json: () => { error?: { code?: string; message?: { value?: string } }; d?: Record<string, unknown> } }> {
+  const response = await fetch(`${server.url}/odata/${path}`, {
+    method,
+    headers: { accept: 'application/json', ...(payload === undefined ? {} : { 'content-type': 'application/json' }) },
+    body: payload === undefined ? undefined : JSON.stringify(payload),
+  });
+  const text = await response.text();
+  return { status: response.status, text, json: () => JSON.parse(text) as ReturnType<Awaited<ReturnType<typeof send>>['json']> };
+}
+
+describe('values the database refuses', () => {
+  it.each([
+    ['mood', 'meh', 'is not one of the values its column allows'],
+    ['sizes', '{1,x', "is not an array its column accepts (the form is '{1,2,3}')"],
+    ['during', '(x', "is not a range its column accepts (the form is '[1,10)')"],
+    ['settings', '{"a":', 'is not valid JSON'],
+    ['address', '1.2.3.x', 'is not an IP address or network its column accepts'],
+  ])('POST with a bad %s value (%p) is 400 BODY_INVALID naming the property', async (column, value, problem) => {
+    const answer = await send('POST', setOf('gadgets'), body('gadgets', { id: 50, [column]: value }));
+    expect(answer.status).toBe(400);
+    const error = answer.json().error;
+    expect(error?.code).toBe('BODY_INVALID');
+    expect(error?.message?.value).toBe(`The request body is invalid: '${propertyOf('gadgets', column)}' of '${setOf('gadgets')}' ${problem}.`);
+    expect(answer.text).not.toContain(value);
+    expect((await send('GET', `${setOf('gadgets')}(50)`)).status).toBe(404);
+  });
+
+  it.each([
+    ['amount', -1, 'breaks a constraint'],
+    ['rank', 500, 'breaks a constraint of its table'],
+  ])('MERGE with a bad %s value (%p) is 400 BODY_INVALID', async (column, value, problem) => {
+    const answer = await send('MERGE', `${setOf('gadgets')}(1)`, body('gadgets', { [column]: value }));
+    expect(answer.status).toBe(400);
+    expect(answer.json().error?.code).toBe('BODY_INVALID');
+    expect(answer.json().error?.message?.value).toContain(problem);
+    expect(answer.text).not.toMatch(/gadgets_|positive_int|violates|character varying/);
+  });
+
+  it('answers a taken unique value 409 CONSTRAINT_VIOLATION and an overlapping range (exclusion) 409 too', async () => {
+    const unique = await send('POST', setOf('gadgets'), body('gadgets', { id: 51, code: 'A' }));
+    expect([unique.status, unique.json().error?.code]).toEqual([409, 'CONSTRAINT_VIOLATION']);
+    const overlapping = await send('POST', setOf('bookings'), body('bookings', { id: 2, during: '[5,20)' }));
+    expect([overlapping.status, overlapping.json().error?.code]).toEqual([409, 'CONSTRAINT_VIOLATION']);
+    expect(overlapping.text).not.toMatch(/bookings_during_excl|conflicting key/);
+  });
+
+  it('answers a write the database role may not make 403 FORBIDDEN, naming the set', async () => {
+    await instance.exec(`set role "${ROLE}"`);
+    try {
+      const refused = await send('POST', setOf('gadgets'), body('gadgets', { id: 52 }));
+      expect([refused.status, refused.json().error?.code]).toEqual([403, 'FORBIDDEN']);
+      expect(refused.json().error?.message?.value).toBe(`The database does not allow this user to create entries in '${setOf('gadgets')}'.`);
+      // The same role may update (GRANT UPDATE): the privilege decides, not the set.
+      expect((await send('MERGE', `${setOf('gadgets')}(1)`, body('gadgets', { made: '/Date(0)/' }))).status).toBe(204);
+    } finally {
+      await instance.exec('reset role');
+    }
+  });
+});
+
+describe('POST on every creatable set', () => {
+  it.each([
+    ['gadgets', { id: 60, mood: 'happy', sizes: '{1,2}', settings: '{"a":1}', address: '10.0.0.1', during: '[1,3)', amount: 2 }, { id: '60' }],
+    ['readings', { id: 2, region: 'us', value: '2.5' }, { id: '2', region: "'us'" }],
+    ['events', { id: 1, day: '/Date(1704067200000)/', name: 'new year' }, { id: '1', day: "datetime'2024-01-01T00:00'" }],
+    ['person_names', { id: 2, full_name: 'Grace Hopper' }, { id: '2' }],
+    ['adults', { id: 101, first_name: 'Barbara', last_name: 'Liskov' }, { id: '101' }],
+    ['notes', { id: 1, body: 'logged' }, { id: '1' }],
+    ['archive', { id: 1, body: 'routed' }, { id: '1' }],
+  ])('POST %s creates the entry and answers it; a second POST of its key is 409 ENTITY_EXISTS', async (table, columns, key) => {
+    const created = await send('POST', setOf(table), body(table, columns));
+    expect(created.status).toBe(201);
+    expect(created.json().d?.[propertyOf(table, 'id')]).toBe(columns.id);
+    const parts = Object.entries(key);
+    const predicate = parts.length === 1 ? parts[0][1] : parts.map(([column, literal]) => `${propertyOf(table, column)}=${literal}`).join(',');
+    expect((await send('GET', `${setOf(table)}(${predicate})`)).status).toBe(200);
+    const again = await send('POST', setOf(table), body(table, columns));
+    expect([again.status, again.json().error?.code]).toEqual([409, 'ENTITY_EXISTS']);
+  });
+
+  it('reads the rows the view trigger and the rules wrote where they went', async () => {
+    const people = await instance.query<{ first_name: string }>(`select first_name from ${SCHEMA}.people where id = 2`);
+    expect(people.rows).toEqual([{ first_name: 'Grace' }]);
+    const logged = await instance.query<{ body: string }>(`select body from ${SCHEMA}.notes_log where id = 1`);
+    expect(logged.rows).toEqual([{ body: 'logged' }]);
+    const routed = await instance.query<{ body: string }>(`select body from only ${SCHEMA}.archive_recent where id = 1`);
+    expect(routed.rows).toEqual([{ body: 'routed' }]);
+  });
+
+  it('records how each set inserts in the mapping (mapping.json keeps it)', () => {
+    const modes = Object.fromEntries(
+      ['gadgets', 'readings', 'events', 'person_names', 'adults', 'notes', 'archive'].map((table) => [table, result.mapping.entitySets[setOf(table)].insert]),
+    );
+    expect(modes).toEqual({
+      gadgets: undefined,
+      readings: 'checked',
+      events: undefined,
+      person_names: 'checked',
+      adults: 'checked',
+      notes: 'readBack',
+      archive: 'readBack',
+    });
+  });
+
+  it('serves a table whose rule hides rows with a database-made key as not creatable, with a warning saying why', () => {
+    const tickets = result.model.defaultContainer.entitySets.find((set) => set.name === setOf('tickets'));
+    const attributes = tickets?.annotationAttributes.map((attribute) => `${attribute.name}=${attribute.value}`);
+    expect(attributes).toContain('creatable=false');
+    const warning = result.warnings.find((each) => each.code === 'TABLE_NOT_CREATABLE');
+    expect(warning?.target).toBe(`${SCHEMA}.tickets`);
+    expect(warning?.message).toContain('its key column id is made by the database');
+  });
+
+  it('keeps a changeset usable after a taken key on a set without ON CONFLICT: the changeset fails as a whole, nothing is written', async () => {
+    const set = setOf('readings');
+    const taken = body('readings', { id: 1, region: 'eu', value: '9' });
+    const fresh = body('readings', { id: 3, region: 'eu', value: '3' });
+    const answer = await fetch(`${server.url}/odata/$batch`, {
+      method: 'POST',
+      headers: { 'content-type': 'multipart/mixed; boundary=batch' },
+      body: batchBody(
+        [
+          changeset(
+            'cs',
+            operation('POST', set, { headers: { 'content-type': 'application/json' }, body: JSON.stringify(fresh) }),
+            operation('POST', set, { headers: { 'content-type': 'application/json' }, body: JSON.stringify(taken) }),
+          ),
+        ],
+        { boundary: 'batch' },
+      ),
+    });
+    const text = await answer.text();
+    expect(text).toContain('409');
+    expect(text).toContain('ENTITY_EXISTS');
+    expect((await send('GET', `${set}(${propertyOf('readings', 'id')}=3,${propertyOf('readings', 'region')}='eu')`)).status).toBe(404);
+  });
+});

@@ -9,13 +9,13 @@ import { createHash } from 'crypto';
 import { processBatch } from './batch';
 import { isODataError, normalizeError, ODataError } from './errors';
 import { buildModel, writeEdmx } from './edm';
-import { withEntitySetSwitch } from './edm/sap';
-import type { EdmEntityType } from './edm/model';
+import { withEntitySetSwitch, type SetCapability } from './edm/sap';
+import type { EdmEntityType, EdmModel } from './edm/model';
 import { errorContentType, responseHeaders, writeError, writeResult, type WriterContext } from './format';
 import { buildRoutes, chooseResponseVersion, createUnitOfWork, dispatch } from './handlers';
 import type { Handler, Routes, ServiceConfig } from './handlers';
 import { type ODataServiceOptions, type ResolvedOptions, resolveOptions } from './options';
-import type { Entity } from './provider/types';
+import type { DataProvider, Entity } from './provider/types';
 import {
   assertETagValue,
   assertHeaderValues,
@@ -47,15 +47,31 @@ export interface Service {
 }
 
 /**
+ * The model `$metadata` describes: the served one, with every entity set marked
+ * `sap:creatable/updatable/deletable="false"` for each write method the provider lacks (a
+ * `readOnlyProvider` serves sets none of which is), and `sap:searchable="false"` when the
+ * service refuses search (SAP clients show a search field only where it says true), so the
+ * document says what the service allows.
+ */
+function metadataModel(model: EdmModel, provider: DataProvider, search: boolean): EdmModel {
+  const denied: SetCapability[] = [];
+  if (provider.create === undefined) denied.push('creatable');
+  if (provider.update === undefined) denied.push('updatable');
+  if (provider.delete === undefined) denied.push('deletable');
+  if (denied.length === 0 && search) return model;
+  let definition = search ? model.definition : withEntitySetSwitch(model.definition, 'searchable', false);
+  for (const capability of denied) definition = withEntitySetSwitch(definition, capability, false);
+  return buildModel(definition);
+}
+
+/**
  * Build the service once: options validated, `$metadata` bytes and ETag precomputed, the dispatch
  * table derived from the methods the provider implements.
  */
 export function createService(input: ODataServiceOptions): Service {
   const options = resolveOptions(input);
   const { model, provider } = options;
-  // SAP clients show a search field only where $metadata says sap:searchable="true": a service that refuses search says false on every set.
-  const served = options.search ? model : buildModel(withEntitySetSwitch(model.definition, 'searchable', false));
-  const document = Buffer.from(writeEdmx(served), 'utf8');
+  const document = Buffer.from(writeEdmx(metadataModel(model, provider, options.search)), 'utf8');
   const metadata = { document, etag: `"${createHash('sha1').update(document).digest('base64url')}"`, version: model.dataServiceVersion };
   const etagOf = (entity: Entity, entityType: EdmEntityType): string | undefined => {
     const custom = provider.etag?.(entity, entityType);

@@ -107,6 +107,10 @@ export const ERROR_CODES = define({
       "The property '{property}' of {entityType} is required: it is not nullable and has no default value, so a new entry, and a replace (PUT) of one, must give it.",
   },
   KEY_MISMATCH: { status: 400, message: 'The key in the request body does not match the key in the URL.' },
+  PROPERTY_NOT_UPDATABLE: {
+    status: 400,
+    message: "The property '{property}' of '{entitySet}' cannot be changed (sap:updatable=\"false\"): leave it out, or send its current value.",
+  },
 
   // --- data (raised by handlers or providers) ---
   ENTITY_NOT_FOUND: { status: 404, message: "No entity with the key {key} exists in '{entitySet}'." },

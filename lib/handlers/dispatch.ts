@@ -1,11 +1,13 @@
 /**
  * Which handler serves which resource kind and method (Olingo's Dispatcher, as data). The rows are
  * derived once per service from the methods its provider implements: a method a row does not take,
- * or whose provider method is missing, is 405 with an `Allow` header listing what the resource
- * does take. Each row's handlers receive the path narrowed to the row's kind, and each says how
+ * whose provider method is missing, or that the addressed set's `sap:` capabilities refuse, is
+ * 405 with an `Allow` header listing what the resource does take. Each row's handlers receive the path narrowed to the row's kind, and each says how
  * the service runs it: as a read, as a write (one unit of work), or, for `$batch`, as a
  * multiplexer whose operations run as units of their own.
  */
+import { propertyCapabilities, setCapabilities, type SetCapability } from '../edm/sap';
+import type { EdmEntitySet } from '../edm/model';
 import { ODataError } from '../errors';
 import type { DataProvider } from '../provider/types';
 import type { HandlerOutcome } from '../result';
@@ -119,6 +121,51 @@ function operationAccepts(path: ResourcePathOf<'ServiceOperation'>, method: Meth
   return method === (path.functionImport.httpMethod ?? 'GET');
 }
 
+/**
+ * The set-level capability (`sap:creatable`, `sap:updatable`, `sap:deletable`) each write needs of
+ * the addressed set, by resource kind and method; a set whose `sap:` attribute says "false"
+ * answers 405 with `Allow` before the provider runs. A property, `$value` or media resource is
+ * part of its entry: writing one updates the entry. A `$links` write changes the source entry's
+ * links, so it needs `sap:updatable` on the source's set, and on the target's set too when the
+ * association's ReferentialConstraint puts the link in the target's properties.
+ */
+const NEEDED: { readonly [K in ResourceKind]?: { readonly [M in Method]?: SetCapability } } = {
+  EntitySet: { POST: 'creatable' },
+  NavigationCollection: { POST: 'creatable' },
+  Entity: { PUT: 'updatable', MERGE: 'updatable', PATCH: 'updatable', DELETE: 'deletable' },
+  NavigationEntity: { PUT: 'updatable', MERGE: 'updatable', PATCH: 'updatable', DELETE: 'deletable' },
+  ComplexProperty: { PUT: 'updatable', MERGE: 'updatable', PATCH: 'updatable' },
+  PrimitiveProperty: { PUT: 'updatable', MERGE: 'updatable', PATCH: 'updatable' },
+  PropertyValue: { PUT: 'updatable', DELETE: 'updatable' },
+  MediaResource: { PUT: 'updatable' },
+  Links: { POST: 'updatable' },
+  Link: { PUT: 'updatable', DELETE: 'updatable' },
+};
+
+/** The sets whose capability a write of `path` needs: the addressed one (for `$links`, the source's, and the target's when it holds the link). */
+function capabilitySets(path: ResourcePath): readonly EdmEntitySet[] {
+  if (!('entitySet' in path)) return [];
+  if (path.kind !== 'Links' && path.kind !== 'Link') return [path.entitySet];
+  const { navigationProperty } = path;
+  const constraint = navigationProperty.relationship.referentialConstraint;
+  return constraint?.dependent.role === navigationProperty.toEnd.role ? [path.entitySet, path.targetEntitySet] : [path.entitySet];
+}
+
+/**
+ * Why `sap:` capabilities refuse `method` on `path`, if they do: a set marked "false" for what the
+ * write needs, or, for a write of a property or its `$value`, a top-level property marked
+ * `sap:updatable="false"` (an entry's PUT, MERGE or PATCH may still repeat its stored value).
+ */
+function capabilityRefusal(path: ResourcePath, method: Method): string | undefined {
+  const capability = NEEDED[path.kind]?.[method];
+  if (capability === undefined) return undefined;
+  const entitySet = capabilitySets(path).find((set) => !setCapabilities(set)[capability]);
+  if (entitySet !== undefined) return `'${entitySet.name}' is marked sap:${capability}="false"`;
+  const first = 'properties' in path ? path.properties[0] : undefined;
+  if (first?.kind === 'Property' && !propertyCapabilities(first.property).updatable) return `'${first.property.name}' is marked sap:updatable="false"`;
+  return undefined;
+}
+
 /** Build the dispatch table of a service: once, from what its provider implements. */
 export function buildRoutes(provider: DataProvider, service: ServiceRoutes): Routes {
   const updateEntity = using(provider, 'update', updateEntry);
@@ -158,20 +205,24 @@ export function buildRoutes(provider: DataProvider, service: ServiceRoutes): Rou
   return Object.freeze(routes);
 }
 
+function takes<K extends ResourceKind>(row: Route<K>, path: ResourcePathOf<K>, method: Method): boolean {
+  return row.handlers[method] !== undefined && (row.accepts === undefined || row.accepts(path, method)) && capabilityRefusal(path, method) === undefined;
+}
+
 function allowedBy<K extends ResourceKind>(row: Route<K>, path: ResourcePathOf<K>): Method[] {
-  return METHODS.filter((method) => row.handlers[method] !== undefined && (row.accepts === undefined || row.accepts(path, method)));
+  return METHODS.filter((method) => takes(row, path, method));
 }
 
 function handlerOf<K extends ResourceKind>(routes: Routes, kind: K, path: ResourcePathOf<K>, method: string): Dispatched<ResourcePathOf<K>> {
   const row: Route<K> = routes[kind];
   const name = method === 'HEAD' ? 'GET' : method;
-  if (isMethod(name)) {
-    const found = row.handlers[name];
-    if (found !== undefined && (row.accepts === undefined || row.accepts(path, name))) return found;
-  }
+  const found = isMethod(name) ? row.handlers[name] : undefined;
+  if (found !== undefined && isMethod(name) && takes(row, path, name)) return found;
   // RFC 9110 §15.5.6: "The origin server MUST generate an Allow header field in a 405 response
   // containing a list of the target resource's currently supported methods." Empty when it takes none.
-  const resource = QUERY_OPTION_TARGET_DESCRIPTIONS[queryOptionTarget(path)];
+  const refusal = found !== undefined && isMethod(name) ? capabilityRefusal(path, name) : undefined;
+  const described = QUERY_OPTION_TARGET_DESCRIPTIONS[queryOptionTarget(path)];
+  const resource = refusal === undefined ? described : `${described}; ${refusal}`;
   throw ODataError.fromCode('METHOD_NOT_ALLOWED', { method, resource }, { headers: { allow: allowedBy(row, path).join(', ') } });
 }
 

@@ -4,11 +4,13 @@
  * from the URL on updates.
  */
 import { ODataError } from '../errors';
-import type { EdmEntityType } from '../edm/model';
+import { propertyCapabilities, setCapabilities } from '../edm/sap';
+import type { EdmEntityType, EdmProperty } from '../edm/model';
 import type { PropertyValue } from '../edm/primitives';
 import type { EntryBody } from '../format/entry-body';
 import { fillDefaults, replacedValues } from '../provider/sent';
-import type { CreateRequest, LinkBinding } from '../provider/types';
+import { samePropertyValue } from '../provider/keys';
+import type { CreateRequest, Entity, LinkBinding } from '../provider/types';
 import type { EdmEntitySet } from '../edm/model';
 import type { EntityKey } from '../uri/types';
 
@@ -36,6 +38,23 @@ export function replaceValues(body: EntryBody, key: EntityKey, bindings: readonl
   const given = bodyValues(body);
   for (const property of body.entityType.key) given[property.name] = key[property.name];
   return replacedValues(body.entityType, given, bindings);
+}
+
+/**
+ * An update body without its properties marked `sap:updatable="false"` (fixedProperties), after
+ * checking that each one sent repeats the stored value of `current` (read only when one is
+ * sent): 400 PROPERTY_NOT_UPDATABLE naming the first that differs. Keys are KEY_MISMATCH's.
+ */
+export async function withoutFixed(body: EntryBody, entitySet: EdmEntitySet, current: () => Promise<Entity>): Promise<EntryBody> {
+  const fixed = fixedProperties(body.entityType);
+  const sent = fixed.filter((property) => body.properties.has(property.name));
+  if (sent.length > 0) {
+    const stored = await current();
+    const changed = sent.find((property) => !samePropertyValue(property, body.properties.get(property.name), stored[property.name]));
+    if (changed !== undefined)
+      throw ODataError.fromCode('PROPERTY_NOT_UPDATABLE', { property: changed.name, entitySet: entitySet.name }, { target: changed.name });
+  }
+  return fixed.length === 0 ? body : withoutProperties(body, (property) => fixed.includes(property));
 }
 
 /** Values for a MERGE: only what the body lists. */
@@ -89,18 +108,49 @@ export function updateBindingsOf(body: EntryBody): LinkBinding[] {
   return bindings;
 }
 
-/** A CreateRequest for an entry body and its inline tree (deep insert). */
-export function createRequestOf(entitySet: EdmEntitySet, body: EntryBody): CreateRequest {
+/** `body` without the properties `leave` picks (as if the client had not sent them). */
+function withoutProperties(body: EntryBody, leave: (property: EdmProperty) => boolean): EntryBody {
+  const kept = [...body.properties].filter(([name]) => {
+    const property = body.entityType.propertiesByName.get(name);
+    return property === undefined || !leave(property);
+  });
+  return kept.length === body.properties.size ? body : { ...body, properties: new Map(kept) };
+}
+
+const FIXED = new WeakMap<EdmEntityType, readonly EdmProperty[]>();
+
+/**
+ * The non-key properties of a type marked `sap:updatable="false"`, which an update leaves as they
+ * are; concurrency tokens aside (the store moves them, and a stale one is If-Match's 412 to tell).
+ */
+export function fixedProperties(type: EdmEntityType): readonly EdmProperty[] {
+  let fixed = FIXED.get(type);
+  if (fixed === undefined) {
+    fixed = type.properties.filter((property) => !property.isKey && property.concurrencyMode !== 'Fixed' && !propertyCapabilities(property).updatable);
+    FIXED.set(type, fixed);
+  }
+  return fixed;
+}
+
+/**
+ * A CreateRequest for an entry body and its inline tree (deep insert). A property marked
+ * `sap:creatable="false"` is taken as not sent (the store makes its value).
+ */
+export function createRequestOf(entitySet: EdmEntitySet, sentBody: EntryBody): CreateRequest {
+  const body = withoutProperties(sentBody, (property) => !propertyCapabilities(property).creatable);
   return {
     entitySet,
     entityType: body.entityType,
     values: completeValues(body.entityType, body),
     sent: sentNames(body.entityType, body, true),
     bindings: bindingsOf(body),
-    inline: body.inline.map((inline) => ({
-      property: inline.property,
-      entries: inline.entries.map((entry) => createRequestOf(inline.entitySet, entry)),
-    })),
+    inline: body.inline.map((inline) => {
+      if (inline.entries.length > 0 && !setCapabilities(inline.entitySet).creatable)
+        throw ODataError.fromCode('BODY_INVALID', {
+          detail: `'${inline.property.name}' holds new entries for '${inline.entitySet.name}', which is marked sap:creatable="false": link existing entries by their URI instead.`,
+        });
+      return { property: inline.property, entries: inline.entries.map((entry) => createRequestOf(inline.entitySet, entry)) };
+    }),
     parent: undefined,
     media: undefined,
   };

@@ -1,14 +1,15 @@
 /**
  * PUT, MERGE and PATCH on an entry (MS-ODATA §2.2.7.3 "Update Request Types") and DELETE of an
  * entry (§2.2.7.4). PUT replaces (unlisted properties reset by the kit's rule before the provider
- * is called, links merged), MERGE and PATCH change only what the body lists. Preconditions travel
- * with the write.
+ * is called, links merged), MERGE and PATCH change only what the body lists; neither changes a
+ * property marked `sap:updatable="false"` (a body may repeat its stored value). Preconditions
+ * travel with the write.
  */
 import type { EntityKey, SingleEntityPath } from '../uri/types';
 import type { HandlerOutcome } from '../result';
 import type { HandlerContext, ProviderWith } from './context';
 import { readEntryBody } from './body';
-import { listedValues, replaceValues, sentNames, updateBindingsOf } from './entity-values';
+import { listedValues, replaceValues, sentNames, updateBindingsOf, withoutFixed } from './entity-values';
 import { etagHeaders, preconditionOf } from './preconditions';
 import { type EntityTarget, loadEntity } from './query-request';
 import { entityKey } from '../provider/keys';
@@ -31,8 +32,9 @@ export async function updateEntry(
 ): Promise<HandlerOutcome> {
   const target: EntityTarget = context.path;
   const key = await keyOf(context, target);
-  const body = readEntryBody(context, { entitySet: target.entitySet, entityType: target.entityType, expectedKey: key });
+  const sentBody = readEntryBody(context, { entitySet: target.entitySet, entityType: target.entityType, expectedKey: key });
   const precondition = preconditionOf(context, target.entityType);
+  const body = await withoutFixed(sentBody, target.entitySet, () => loadEntity(context, target));
   const mode = context.request.method === 'PUT' ? 'replace' : 'merge';
   const bindings = updateBindingsOf(body);
   const values = mode === 'replace' ? replaceValues(body, key, bindings) : listedValues(body.entityType, body);

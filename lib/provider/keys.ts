@@ -116,6 +116,23 @@ export function keyIdentity(entityType: EdmEntityType, key: Readonly<Record<stri
   return identity(key);
 }
 
+/**
+ * True when two values of `property` in model form are one value, by the rule key identities use
+ * (Decimal `2.50` and `2.5`, GUIDs in either case, Dates by instant, bytes by content); complex
+ * values member by member, null only equal to null.
+ */
+export function samePropertyValue(property: EdmProperty, a: unknown, b: unknown): boolean {
+  if (a === null || a === undefined || b === null || b === undefined) return (a ?? null) === (b ?? null);
+  if (property.type.kind === 'Complex') {
+    if (typeof a !== 'object' || typeof b !== 'object') return false;
+    const left = a as Readonly<Record<string, unknown>>;
+    const right = b as Readonly<Record<string, unknown>>;
+    return property.type.type.properties.every((member) => samePropertyValue(member, left[member.name], right[member.name]));
+  }
+  const text = partTextOf(property);
+  return text(a) === text(b);
+}
+
 /** The URI literal of a value already in its type's model form, or undefined when it is not in it. */
 function printedLiteral(property: EdmProperty, value: unknown): string | undefined {
   if (property.type.kind !== 'Primitive' || !isPrimitiveValue(value)) return undefined;

@@ -4,6 +4,7 @@
  * provider uses either to leave omitted columns to its store's defaults or to fill the model's
  * defaults itself.
  */
+import { propertyCapabilities } from '../edm/sap';
 import { defaultValueOf } from '../edm/facets';
 import type { EdmAssociationEnd, EdmEntityType, EdmNavigationProperty, EdmProperty } from '../edm/model';
 import type { PropertyValue } from '../edm/primitives';
@@ -31,11 +32,12 @@ export function isStoreGenerated(property: EdmProperty): boolean {
  * True when a new entry must give the property: it is not nullable, has no `DefaultValue`, and
  * nobody else supplies it. Key properties are left to the provider (it generates a key or refuses
  * the entry), concurrency tokens (`ConcurrencyMode="Fixed"`) are the provider's to set, and
- * store-generated ones are the store's. A complex property is required when one of its members is.
- * A replace (PUT) that omits such a property is refused the same way (`replacedValues`).
+ * store-generated ones and those marked `sap:creatable="false"` (a client may not give them) are
+ * the store's. A complex property is required when one of its members is. A replace (PUT) that
+ * omits such a property is refused the same way (`replacedValues`).
  */
 export function isRequiredOnCreate(property: EdmProperty): boolean {
-  if (property.isKey || property.concurrencyMode === 'Fixed' || isStoreGenerated(property)) return false;
+  if (property.isKey || property.concurrencyMode === 'Fixed' || isStoreGenerated(property) || !propertyCapabilities(property).creatable) return false;
   if (property.nullable || property.defaultValue !== undefined) return false;
   if (property.type.kind === 'Complex') return property.type.type.properties.some(isRequiredOnCreate);
   return true;
@@ -88,9 +90,12 @@ export function assertRequiredSent(request: CreateRequest, linkedFrom?: EdmNavig
   for (const inline of request.inline) for (const entry of inline.entries) assertRequiredSent(entry, inline.property);
 }
 
-/** The properties a replace (PUT) that omits them leaves as they are: the key, concurrency tokens, store-generated ones. */
+/**
+ * The properties a replace (PUT) that omits them leaves as they are: the key, concurrency tokens,
+ * store-generated ones, and those the model marks `sap:updatable="false"`.
+ */
 function keptOnReplace(property: EdmProperty): boolean {
-  return property.isKey || property.concurrencyMode === 'Fixed' || isStoreGenerated(property);
+  return property.isKey || property.concurrencyMode === 'Fixed' || isStoreGenerated(property) || !propertyCapabilities(property).updatable;
 }
 
 /**
@@ -98,10 +103,11 @@ function keptOnReplace(property: EdmProperty): boolean {
  * replace resets what the body leaves out), the same on every provider. A declared property the
  * body omits is reset as a create that omitted it would store it: its `DefaultValue`, else null
  * when nullable (a complex property: its members' defaults), else 400 PROPERTY_REQUIRED naming it
- * (see `isRequiredOnCreate`). Omitted keys, concurrency tokens, store-generated properties and the
- * dependent properties of a link the body sets are left out of the result: they keep their values
- * (the key is the URL's, the provider advances its tokens, the store makes generated values, the
- * link supplies foreign keys). Dynamic properties (open types) are the ones sent. Unlike WCF Data
+ * (see `isRequiredOnCreate`). Omitted keys, concurrency tokens, store-generated properties,
+ * properties marked `sap:updatable="false"` and the dependent properties of a link the body sets
+ * are left out of the result: they keep their values (the key is the URL's, the provider advances
+ * its tokens, the store makes generated values, no update changes a non-updatable one, the link
+ * supplies foreign keys). Dynamic properties (open types) are the ones sent. Unlike WCF Data
  * Services, no type default (`0`, `''`, 1970-01-01) is ever invented (docs/writes.md).
  */
 export function replacedValues(

@@ -207,7 +207,9 @@ export interface CreateRequest {
    * The names of the properties the body listed (declared, key and dynamic; a complex property by
    * its own name). A provider that leaves omitted columns to its store's defaults writes only these
    * (`sentValues(request)`); one that stores the model's defaults writes all of `values`. Empty
-   * for a media link entry created from its media resource. Each inline entry has its own.
+   * for a media link entry created from its media resource. Each inline entry has its own. A
+   * property the model marks `sap:creatable="false"` is never in it: a value the client sent for
+   * one is dropped (the store makes it), and `values` holds its default.
    */
   readonly sent: ReadonlySet<string>;
   /** Links in the body to existing entries: each target in the navigation property's target set, one at most for a single-valued one. */
@@ -252,8 +254,10 @@ export interface UpdateRequest {
    * omits a required one is refused with 400 PROPERTY_REQUIRED first), plus the dynamic properties
    * sent. Write these values as they are (not the store's column defaults). A declared property
    * absent here keeps its value: a concurrency token (the provider advances it as on any write), a
-   * store-generated property (`isStoreGenerated`), or a foreign key of a link in `bindings`.
-   * For `merge`: exactly the sent non-key properties.
+   * store-generated property (`isStoreGenerated`), a property the model marks
+   * `sap:updatable="false"`, or a foreign key of a link in `bindings`. For `merge`: exactly the
+   * sent non-key properties. A sent `sap:updatable="false"` property that repeats its stored value
+   * is left out of both (one that differs was refused with 400 PROPERTY_NOT_UPDATABLE).
    */
   readonly values: Readonly<Record<string, PropertyValue>>;
   /**

@@ -15,7 +15,7 @@ import type { RequestContext, ODataRequest } from '../../lib/protocol/message';
 import type { Service } from '../../lib/service';
 import { batchBody, changeset, operation } from '../helpers/batch-http';
 
-/** The capabilities fixture: Records refuse every write, Ledger updates and deletes, Tags updates; Customers.Code and Rating are not updatable, Secret not creatable. */
+/** The capabilities fixture: Records refuse every write, Ledger updates and deletes, Tags and Photos (media) updates; Customers.Code and Rating are not updatable, Secret not creatable. */
 export const CAPABILITIES_MODEL: EdmModel = loadEdmx(readFileSync(join(__dirname, '..', 'fixtures', 'provider', 'capabilities.xml'), 'utf8'));
 
 /** Its data (MemoryData form; SqlProvider seeds the same). */
@@ -24,6 +24,7 @@ export const CAPABILITIES_DATA: MemoryData = {
   Tags: [{ Code: 'a' }, { Code: 'b' }],
   Records: [{ ID: 1, Title: 'old', Customer: 1 }],
   Ledger: [{ ID: 1, Amount: 10 }],
+  Photos: [{ ID: 1 }],
 };
 
 /** An answer of the in-process service. */
@@ -73,6 +74,7 @@ const REFUSED: readonly (readonly [string, string, unknown, string, string])[] =
   ['DELETE', "Tags('a')/$links/Customers(1)", undefined, 'application/json', 'GET'],
   ['PUT', 'Customers(1)/Code', { Code: 'X' }, 'application/json', 'GET'],
   ['PUT', 'Customers(1)/Code/$value', 'X', 'text/plain', 'GET'],
+  ['PUT', 'Photos(1)/$value', 'bytes', 'image/png', 'GET'],
 ];
 
 /** The capability cases, against a fresh service per case from `serve`. */

@@ -33,6 +33,7 @@ describe('$metadata says what the service allows', () => {
       Tags: ['updatable=false'],
       Records: ['creatable=false', 'updatable=false', 'deletable=false'],
       Ledger: ['updatable=false', 'deletable=false'],
+      Photos: ['updatable=false'],
     });
   });
 
@@ -45,6 +46,7 @@ describe('$metadata says what the service allows', () => {
       Tags: all,
       Records: all,
       Ledger: all,
+      Photos: all,
     });
     expect((await sendTo(service, 'GET', '$metadata')).text).toMatch(/<edmx:Edmx [^>]*xmlns:sap="http:\/\/www\.sap\.com\/Protocols\/SAPData"/);
     const refused = await sendTo(service, 'POST', 'Customers', { ID: 5, Name: 'x', Code: 'x' });

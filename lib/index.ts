@@ -66,6 +66,8 @@ export { createTransactionScope, retryBackoff } from './provider/transaction';
 export type { BeginTransaction, TransactionRunOptions, TransactionScope } from './provider/transaction';
 // Writes: which properties were sent, the create-time rule for required ones, the model's defaults.
 export { assertRequiredSent, fillDefaults, isRequiredOnCreate, isStoreGenerated, requiredProperties, sentValues, writtenProperties } from './provider/sent';
+// Keys from the parent: what a new entry's link fixes under a ReferentialConstraint (deep insert entries once their parent is stored).
+export { withLinkedValues } from './provider/linked-values';
 // Values as a store holds them, converted to the model's JS forms and checked (nullability, facets).
 export { coerceDynamic, coercePrimitive, coerceProperty } from './provider/values';
 export type { CoerceResult } from './provider/values';

@@ -82,6 +82,7 @@ const VALUES = [
   'splitFilter',
   'transformExpression',
   'walkExpression',
+  'withLinkedValues',
   'writeEdmx',
   'writtenProperties',
 ];

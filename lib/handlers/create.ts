@@ -1,15 +1,17 @@
 /**
  * POST to a collection (MS-ODATA §2.2.7.1 "Insert Request Types"): create an entry (with links and
- * an inline tree), through a navigation property (link to the source), or a media link entry from
- * a raw media body. Answers 201 with `Location` and the entry.
+ * an inline tree), through a navigation property (link to the source, whose key fills what the
+ * ReferentialConstraint fixes), or a media link entry from a raw media body. Answers 201 with
+ * `Location` and the entry.
  */
 import { printKeyPredicate } from '../edm';
 import { NO_SELECT_EXPAND } from '../uri';
-import type { Entity, MediaContent, NavigationReference } from '../provider/types';
+import type { CreateRequest, Entity, MediaContent, NavigationReference } from '../provider/types';
 import type { HandlerOutcome } from '../result';
 import type { EntityTarget } from './query-request';
 import { loadEntity, sourceTarget } from './query-request';
-import { entityKey } from '../provider/keys';
+import { describeKey, entityKey } from '../provider/keys';
+import { withLinkedValues } from '../provider/linked-values';
 import type { CollectionPath } from '../uri/types';
 import type { HandlerContext, ProviderWith } from './context';
 import { mediaTypeOf } from '../protocol/media-type';
@@ -29,6 +31,14 @@ async function parentOf(context: HandlerContext, target: EntityTarget): Promise<
   if (last === undefined || sourcePath === undefined) return undefined;
   const source = await loadEntity(context, sourcePath);
   return { source: { entitySet: sourcePath.entitySet, key: entityKey(sourcePath.entitySet.entityType, source) }, navigationProperty: last.property };
+}
+
+/** A create through navigation with the properties its link to the source fixes (withLinkedValues): `POST Orders(10248)/Lines` gives each line its OrderID. */
+function fromParent(request: CreateRequest): CreateRequest {
+  const { parent } = request;
+  if (parent === undefined) return request;
+  const label = `${parent.source.entitySet.name}${describeKey(parent.source.entitySet.entityType, parent.source.key)}`;
+  return withLinkedValues(request, parent.navigationProperty, 'other', parent.source.key, label);
 }
 
 /** The Location and entry response of a created entity. */
@@ -57,15 +67,22 @@ export async function createEntry(
       media === 'multipart/form-data'
         ? await readFormUpload(requireBody(context), contentType ?? '')
         : { contentType: contentType ?? 'application/octet-stream', body: requireBody(context), slug: context.request.headers['slug'] };
-    const created = await provider.create(
-      { entitySet: target.entitySet, entityType: target.entityType, values: {}, sent: new Set(), bindings: [], inline: [], parent, media: content },
-      context.request.context,
-    );
+    const request: CreateRequest = {
+      entitySet: target.entitySet,
+      entityType: target.entityType,
+      values: {},
+      sent: new Set(),
+      bindings: [],
+      inline: [],
+      parent,
+      media: content,
+    };
+    const created = await provider.create(fromParent(request), context.request.context);
     return createdOutcome(context, target, created);
   }
 
   const body = readEntryBody(context, { entitySet: target.entitySet, entityType: target.entityType });
-  const request = { ...createRequestOf(target.entitySet, body), parent };
+  const request = fromParent({ ...createRequestOf(target.entitySet, body), parent });
   assertRequiredSent(request);
   const created = await provider.create(request, context.request.context);
   return createdOutcome(context, { ...target, entityType: body.entityType }, created);

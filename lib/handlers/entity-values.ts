@@ -9,7 +9,8 @@ import type { EdmEntityType, EdmProperty } from '../edm/model';
 import type { PropertyValue } from '../edm/primitives';
 import type { EntryBody } from '../format/entry-body';
 import { fillDefaults, replacedValues } from '../provider/sent';
-import { samePropertyValue } from '../provider/keys';
+import { describeKey, samePropertyValue } from '../provider/keys';
+import { withLinkedValues } from '../provider/linked-values';
 import type { CreateRequest, Entity, LinkBinding } from '../provider/types';
 import type { EdmEntitySet } from '../edm/model';
 import type { EntityKey } from '../uri/types';
@@ -138,7 +139,7 @@ export function fixedProperties(type: EdmEntityType): readonly EdmProperty[] {
  */
 export function createRequestOf(entitySet: EdmEntitySet, sentBody: EntryBody): CreateRequest {
   const body = withoutProperties(sentBody, (property) => !propertyCapabilities(property).creatable);
-  return {
+  const request: CreateRequest = {
     entitySet,
     entityType: body.entityType,
     values: completeValues(body.entityType, body),
@@ -154,4 +155,13 @@ export function createRequestOf(entitySet: EdmEntitySet, sentBody: EntryBody): C
     parent: undefined,
     media: undefined,
   };
+  // A binding to the principal of a ReferentialConstraint fixes the properties that hold it.
+  let linked = request;
+  for (const binding of request.bindings) {
+    const [target] = binding.targets;
+    if (binding.property.isCollection || target === undefined) continue;
+    const label = `${target.entitySet.name}${describeKey(target.entitySet.entityType, target.key)}`;
+    linked = withLinkedValues(linked, binding.property, 'entry', target.key, label);
+  }
+  return linked;
 }

@@ -437,6 +437,7 @@ export function fixtureData(options: FixtureDataOptions = { openTypes: true }): 
     OrderLines: rows.OrderLines.map((line) => ({ ...line, Order: { ...line.Order } })),
     Events: rows.Events.map((event) => ({ ...event })),
     Moments: momentData(),
+    Deliveries: [],
     Photos: [],
     Notes: rows.Notes.map((note) => (options.openTypes ? { ...note } : { ID: note.ID, Text: note.Text })),
   };

@@ -5,6 +5,7 @@
  * characters); Categories, Tags, Customers, Orders and OrderLines give to-one, to-many,
  * many-to-many, required (multiplicity 1), cascading and refused-delete associations, a composite
  * key with an Int64 part, a complex property, defaults and a ConcurrencyMode="Fixed" version;
+ * Deliveries are items whose key holds their order's (a ReferentialConstraint);
  * Events hold the date/time values paging must not lose (and Edm.Time and Edm.Binary values),
  * Moments timestamps with microseconds and a store-generated Joined on Customers;
  * Photos are media link entries and Notes an open type.
@@ -103,7 +104,20 @@ const DEFINITION: SingleSchemaDefinition = {
       navigationProperties: [
         { name: 'Customer', relationship: 'Conformance.Customer_Orders', fromRole: 'Orders', toRole: 'Customer' },
         { name: 'Lines', relationship: 'Conformance.Order_Lines', fromRole: 'Order', toRole: 'Lines' },
+        { name: 'Deliveries', relationship: 'Conformance.Order_Deliveries', fromRole: 'Order', toRole: 'Deliveries' },
       ],
+    },
+    {
+      // Header/item: the order's key is part of the delivery's, fixed by the ReferentialConstraint.
+      name: 'Delivery',
+      key: ['Region', 'Number', 'Seq'],
+      properties: [
+        { name: 'Region', type: 'Edm.String', ...nonNull },
+        { name: 'Number', type: 'Edm.Int64', ...nonNull },
+        { name: 'Seq', type: 'Edm.Int32', ...nonNull },
+        { name: 'Carrier', type: 'Edm.String' },
+      ],
+      navigationProperties: [{ name: 'Order', relationship: 'Conformance.Order_Deliveries', fromRole: 'Deliveries', toRole: 'Order' }],
     },
     {
       name: 'OrderLine',
@@ -188,6 +202,17 @@ const DEFINITION: SingleSchemaDefinition = {
         { role: 'Lines', type: 'Conformance.OrderLine', multiplicity: '*' },
       ],
     },
+    {
+      name: 'Order_Deliveries',
+      ends: [
+        { role: 'Order', type: 'Conformance.Order', multiplicity: '1', onDelete: 'Cascade' },
+        { role: 'Deliveries', type: 'Conformance.Delivery', multiplicity: '*' },
+      ],
+      referentialConstraint: {
+        principal: { role: 'Order', propertyRefs: ['Region', 'Number'] },
+        dependent: { role: 'Deliveries', propertyRefs: ['Region', 'Number'] },
+      },
+    },
   ],
   entityContainers: [
     {
@@ -200,6 +225,7 @@ const DEFINITION: SingleSchemaDefinition = {
         { name: 'Customers', entityType: 'Conformance.Customer' },
         { name: 'Orders', entityType: 'Conformance.Order' },
         { name: 'OrderLines', entityType: 'Conformance.OrderLine' },
+        { name: 'Deliveries', entityType: 'Conformance.Delivery' },
         { name: 'Events', entityType: 'Conformance.Event' },
         { name: 'Moments', entityType: 'Conformance.Moment' },
         { name: 'Photos', entityType: 'Conformance.Photo' },
@@ -236,6 +262,14 @@ const DEFINITION: SingleSchemaDefinition = {
           ends: [
             { role: 'Order', entitySet: 'Orders' },
             { role: 'Lines', entitySet: 'OrderLines' },
+          ],
+        },
+        {
+          name: 'Order_Deliveries',
+          association: 'Conformance.Order_Deliveries',
+          ends: [
+            { role: 'Order', entitySet: 'Orders' },
+            { role: 'Deliveries', entitySet: 'Deliveries' },
           ],
         },
       ],

@@ -56,6 +56,8 @@ const RULES = {
   'create.links':
     'A new entry is linked to what its body binds (MS-ODATA §2.2.7.1.1) and to the source of a POST through a navigation property; a binding to an entry that does not exist is 400, and nothing is created.',
   'create.deep': 'A deep insert creates the whole tree of inline entries linked to each other, atomically: when any entry fails, none is created.',
+  'create.parent-keys':
+    "A new entry linked to its parent (POST through a navigation property, an inline entry of a deep insert, a binding to the other end) takes from it the properties the association's ReferentialConstraint fixes, key properties included: a delivery keyed by its order's key need not repeat it; a body that contradicts the parent is 400 and nothing is created.",
   'create.required-link':
     'A new entry whose type has a required (multiplicity 1) to-one end must be linked to it: without the link it is refused with 4xx and nothing is created.',
   'update.replace':

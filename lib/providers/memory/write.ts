@@ -10,6 +10,7 @@
 import { ODataError } from '../../errors';
 import type { CreateRequest, DeleteRequest, EntityReference, LinkBinding, LinkRequest, MediaContent, Precondition, UpdateRequest } from '../../provider/types';
 import { describeKey, entityKey } from '../../provider/keys';
+import { withLinkedValues } from '../../provider/linked-values';
 import { mediaEntryValues } from '../../provider/media-entry';
 import { withGeneratedKey } from './new-entry';
 import type { LinkTarget, Store, StoredValues, WriteOptions } from './store';
@@ -59,9 +60,11 @@ export function createEntry(store: Store, request: CreateRequest): StoredValues 
   const stored = store.insert(entitySet, values, bindingTargets(store, request.bindings));
   const key = entityKey(type, stored);
   if (media !== undefined) store.setMedia(entitySet, key, storedMedia(media));
+  const parentLabel = `${entitySet.name}${describeKey(type, key)}`;
   for (const inline of request.inline) {
     for (const entry of inline.entries) {
-      const child = createEntry(store, entry);
+      // Now that the parent's key is known: what the link fixes in the child (its key may hold it).
+      const child = createEntry(store, withLinkedValues(entry, inline.property, 'other', stored, parentLabel));
       store.link(entitySet, key, inline.property, entityKey(entry.entitySet.entityType, child));
     }
   }

@@ -15,6 +15,7 @@ import type { PrimitiveValue } from '../../edm/primitives';
 import { ODataError } from '../../errors';
 import type { CreateRequest, EntityReference, MediaContent } from '../../provider/types';
 import { describeKey, entityKey } from '../../provider/keys';
+import { withLinkedValues } from '../../provider/linked-values';
 import { mediaEntryValues } from '../../provider/media-entry';
 import type { EntityKey } from '../../uri/types';
 import type { Sql } from '../dialect';
@@ -214,6 +215,9 @@ export async function insertEntry(scope: CreateScope, request: CreateRequest, in
   for (const [column, value] of inherited) columns.set(column, value);
   const after: ((key: EntityKey) => Promise<void>)[] = [];
 
+  // Once the new row's key is known: what the link fixes in an inline child (its key may hold it).
+  const fromParent = (entry: CreateRequest, property: EdmNavigationProperty, key: EntityKey): CreateRequest =>
+    withLinkedValues(entry, property, 'other', key, label({ entitySet, key }));
   for (const inline of request.inline) {
     for (const entry of inline.entries) {
       const link = linkTo(scope, entitySet, inline.property, entry.entitySet, 'an inline entry');
@@ -225,11 +229,11 @@ export async function insertEntry(scope: CreateScope, request: CreateRequest, in
         after.push(async (key) => {
           const fk = new Map<string, Sql>();
           setForeignKey(fk, link, link.targetColumns, keyValues(plan, key), scope);
-          await insertEntry(scope, entry, fk);
+          await insertEntry(scope, fromParent(entry, inline.property, key), fk);
         });
       } else {
         after.push(async (key) => {
-          const child = await insertEntry(scope, entry);
+          const child = await insertEntry(scope, fromParent(entry, inline.property, key));
           await linkOrFail(scope, link, key, entityKey(link.target.entitySet.entityType, child.entity), 'an inline entry');
         });
       }

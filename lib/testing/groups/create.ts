@@ -165,9 +165,48 @@ const deep = [
   }),
 ];
 
+const ORDER = "Orders(Region='US',Number=1L)";
+const deliveryOf = (region: string, number: string, seq: number): string => `Deliveries(Region='${region}',Number=${number}L,Seq=${seq})`;
+const DELIVERY = ['Region', 'Number', 'Seq', 'Carrier'];
+
+const parentKeys = [
+  check(`POST ${ORDER}/Deliveries takes the order's key into the delivery's`, 'create.parent-keys', async ({ service }) => {
+    const { entry, location } = await create(service, `${ORDER}/Deliveries`, { Seq: 1, Carrier: 'DHL' });
+    expectEqual(pick(entry, DELIVERY), { Region: 'US', Number: '1', Seq: 1, Carrier: 'DHL' }, `POST ${ORDER}/Deliveries answered`);
+    if (!decodeURIComponent(location).endsWith(deliveryOf('US', '1', 1))) fail(`POST ${ORDER}/Deliveries answered Location ${location}`);
+    await expectLinks(service, `${ORDER}/Deliveries`, 'Deliveries', ['US/1/1'], 'the delivery created through its order');
+  }),
+  check(`POST ${ORDER}/Deliveries may repeat the order's key; a different one is 400 and creates nothing`, 'create.parent-keys', async ({ service }) => {
+    await create(service, `${ORDER}/Deliveries`, { Region: 'US', Number: '1', Seq: 2 });
+    expectEqual(pick(await read(service, deliveryOf('US', '1', 2)), ['Region', 'Number']), { Region: 'US', Number: '1' }, `GET ${deliveryOf('US', '1', 2)}`);
+    await send(service, 'POST', `${ORDER}/Deliveries`, { Region: 'EU', Seq: 3 }, 400);
+    await expectMissing(service, deliveryOf('EU', '1', 3), 'the refused POST must not create it');
+    await expectMissing(service, deliveryOf('US', '1', 3), 'the refused POST must not create it');
+  }),
+  check('POST Deliveries binding its Order takes the order’s key', 'create.parent-keys', async ({ service }) => {
+    await create(service, 'Deliveries', { Seq: 4, Order: bind(ORDER) });
+    await expectLinks(service, `${deliveryOf('US', '1', 4)}/Order`, 'Orders', ['US/1'], 'the bound order');
+  }),
+  check('POST Orders with inline Deliveries gives each the new order’s key', 'create.parent-keys', async ({ service }) => {
+    await create(service, 'Orders', { Region: 'DLV', Number: '1', Customer: bind('Customers(1)'), Deliveries: [{ Seq: 1 }, { Seq: 2, Carrier: 'UPS' }] });
+    await expectLinks(service, "Orders(Region='DLV',Number=1L)/Deliveries", 'Deliveries', ['DLV/1/1', 'DLV/1/2'], 'the inline deliveries');
+    expectEqual((await read(service, deliveryOf('DLV', '1', 2))).Carrier, 'UPS', `GET ${deliveryOf('DLV', '1', 2)}: Carrier`);
+  }),
+  check('POST Customers with an inline Order and its inline Deliveries keys them two levels down', 'create.parent-keys', async ({ service }) => {
+    await create(service, 'Customers', { ID: 150, Name: 'Parents', Orders: [{ Region: 'DLV', Number: '2', Deliveries: [{ Seq: 1 }] }] });
+    await expectLinks(service, "Orders(Region='DLV',Number=2L)/Deliveries", 'Deliveries', ['DLV/2/1'], 'the inline delivery of the inline order');
+  }),
+  check('a deep insert whose inline Delivery contradicts its Order is 400 and creates nothing', 'create.parent-keys', async ({ service }) => {
+    const body = { Region: 'DLV', Number: '3', Customer: bind('Customers(1)'), Deliveries: [{ Seq: 1 }, { Region: 'XX', Seq: 2 }] };
+    await send(service, 'POST', 'Orders', body, 400);
+    await expectMissing(service, "Orders(Region='DLV',Number=3L)", 'the refused deep insert must not create its root');
+    await expectMissing(service, deliveryOf('DLV', '3', 1), 'the refused deep insert must not create its first delivery');
+  }),
+];
+
 /** Creating entries. */
 export const createGroups: readonly GroupDefinition[] = [
   { name: 'create', cases: values },
-  { name: 'create with links', cases: [...links, ...required] },
+  { name: 'create with links', cases: [...links, ...required, ...parentKeys] },
   { name: 'deep insert', cases: deep },
 ];

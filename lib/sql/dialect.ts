@@ -107,6 +107,16 @@ export interface SqlDialect {
    */
   concurrencyToken(type: EdmPrimitiveTypeName, current: Sql | undefined): Sql | undefined;
   /**
+   * The row version of the row at `alias`, as text: the entity tag of a set mapped with `etag:
+   * 'xmin'` (PostgreSQL's system column `xmin`, which every write of the row changes).
+   */
+  rowVersion(alias: string): Sql;
+  /**
+   * The row version a row the current statement writes will have, as text, for its RETURNING
+   * list (the writing transaction's id: `xmin` itself cannot be returned from a partitioned table).
+   */
+  writtenRowVersion(): Sql;
+  /**
    * A statement that bounds every later statement of the current transaction to `milliseconds`
    * (PostgreSQL: `set_config('statement_timeout', ..., true)`, which ends with the transaction).
    */

@@ -244,6 +244,10 @@ export function createPostgresDialect(options: PostgresDialectOptions = {}): Sql
       return range === undefined ? undefined : `${quotedColumn} between ${range.min} and ${range.max}`;
     },
 
+    rowVersion: (alias) => sql`cast(${sql.id(alias, 'xmin')} as text)`,
+    // xmin is the 32-bit transaction id; txid_current() extends it with an epoch (PostgreSQL 12+ and PGlite have both).
+    writtenRowVersion: () => sql`cast(txid_current() % 4294967296 as text)`,
+
     concurrencyToken(type, current) {
       const range = integerRange(type);
       if (range !== undefined) {

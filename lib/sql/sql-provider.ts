@@ -162,6 +162,14 @@ export class SqlProvider implements DataProvider {
   private readonly sessions: RequestSessions | undefined;
   /** How write transactions open (a request's session added per request). */
   private readonly beginSettings: BeginSettings;
+  /** The row version of each entity read or written of a set whose ETag it is (`etag: 'xmin'`). */
+  private readonly rowVersions = new WeakMap<Entity, string>();
+  /**
+   * The entity tag of an entity of a set mapped with `etag: 'xmin'`: its row version (`W/"<xmin>"`
+   * on the wire), checked in the write statement like a concurrency token. Present only when
+   * the mapping has such a set, so a specific If-Match for a type without any ETag stays a 400.
+   */
+  readonly etag?: (entity: Entity, entityType: EdmEntityType) => string | undefined;
 
   /** Resolve and check the mapping (SqlMappingError names every problem); nothing is read until the first request. */
   constructor(options: SqlProviderOptions) {
@@ -217,11 +225,13 @@ export class SqlProvider implements DataProvider {
       streamIdleTimeoutMs: positiveInteger(options.streamIdleTimeoutMs, 60_000, 'streamIdleTimeoutMs'),
       seen: (row) => {
         if (row.contentType !== undefined) this.mediaTypes.set(row.entity, row.contentType);
+        if (row.etag !== undefined) this.rowVersions.set(row.entity, row.etag);
       },
       mapError: (error, filter) => this.mapError(error, { operation: 'read', filter }),
       ...(this.statementTimeoutMs === undefined ? {} : { statementTimeoutMs: this.statementTimeoutMs }),
     };
     this.plainReads = options.replica === undefined ? this.settings : { ...this.settings, db: options.replica };
+    if ([...this.compiled.sets.values()].some((plan) => plan.etag === 'xmin')) this.etag = (entity) => this.rowVersions.get(entity);
     this.keyReads = new KeyReadCoalescer(this.plainReads);
   }
 

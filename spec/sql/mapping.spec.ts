@@ -209,6 +209,30 @@ describe('problems, collected and named', () => {
     expect(problemsOf(() => validateMapping(DEMO_MODEL, 'mapping.json'))[0]).toBe('The mapping must be an object.');
   });
 
+  it('insert and etag take their choices only; etag xmin not where concurrency properties make the ETag', () => {
+    expect(
+      problemsOf(() =>
+        resolveMapping(DEMO_MODEL, {
+          entitySets: { Products: { insert: 'upsert' }, Categories: { etag: 'version' }, Suppliers: { etag: 'xmin' } },
+        } as unknown as SqlMappingOverrides),
+      ),
+    ).toEqual([
+      "EntitySet 'Products': 'insert' must be 'onConflict' or 'checked' or 'readBack'.",
+      "EntitySet 'Categories': 'etag' must be 'xmin'.",
+      `EntitySet 'Suppliers': etag 'xmin' on ODataDemo.Supplier, whose ConcurrencyMode="Fixed" properties make its ETag already.`,
+    ]);
+  });
+
+  it('keeps insert modes other than the default and etag xmin in the resolved mapping, which validates as it is', () => {
+    const mapping = resolveMapping(DEMO_MODEL, { entitySets: { Products: { insert: 'checked', etag: 'xmin' }, Categories: { insert: 'onConflict' } } });
+    expect([mapping.entitySets.Products.insert, mapping.entitySets.Products.etag, mapping.entitySets.Categories.insert]).toEqual([
+      'checked',
+      'xmin',
+      undefined,
+    ]);
+    expect(validateMapping(DEMO_MODEL, JSON.parse(JSON.stringify(mapping)))).toEqual(mapping);
+  });
+
   it('the error lists every problem in its message', () => {
     const mapping: SqlMapping = resolveMapping(DEMO_MODEL);
     expect(() =>

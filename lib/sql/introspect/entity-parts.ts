@@ -99,6 +99,7 @@ export function entityParts(entity: NamedEntity, namespace: string, propertyType
       ...(storeGenerated.length === 0 ? {} : { storeGenerated: Object.fromEntries(storeGenerated) }),
       ...(columnTypes.length === 0 ? {} : { columnTypes: Object.fromEntries(columnTypes) }),
       ...(draft.creatable && draft.insert !== 'onConflict' ? { insert: draft.insert } : {}),
+      ...(draft.etag === undefined ? {} : { etag: draft.etag }),
     },
   };
 }

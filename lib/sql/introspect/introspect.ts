@@ -39,6 +39,9 @@ function checkOptions(options: IntrospectOptions): void {
   const annotations: unknown = options.annotations;
   if (annotations !== undefined && annotations !== 'fiori' && annotations !== 'none')
     throw new TypeError(`introspect: annotations must be 'fiori' or 'none', got ${typeof annotations === 'string' ? `'${annotations}'` : typeof annotations}.`);
+  const etag: unknown = options.etag;
+  if (etag !== undefined && etag !== 'xmin' && etag !== 'none')
+    throw new TypeError(`introspect: etag must be 'xmin' or 'none', got ${typeof etag === 'string' ? `'${etag}'` : typeof etag}.`);
 }
 
 /**
@@ -60,6 +63,7 @@ export async function introspect(db: SqlDatabase, options: IntrospectOptions = {
   const draftOptions: DraftOptions = {
     keys: options.keys ?? {},
     versionColumns: new Set((options.versionColumns ?? DEFAULT_VERSION_COLUMNS).map((name) => name.toLowerCase())),
+    etag: options.etag ?? 'xmin',
     quote: (name) => db.dialect.quoteIdentifier(name),
     firstSchema: schemas[0],
   };

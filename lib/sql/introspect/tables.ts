@@ -43,12 +43,16 @@ export interface EntityDraft {
   readonly deletable: boolean;
   /** How a create inserts a row (meaningful when `creatable`). */
   readonly insert: SqlInsertMode;
+  /** `xmin`: the row version is the ETag (a table without a concurrency token column). */
+  readonly etag: 'xmin' | undefined;
 }
 
 /** What drafting needs from the options. */
 export interface DraftOptions {
   readonly keys: Readonly<Record<string, readonly string[]>>;
   readonly versionColumns: ReadonlySet<string>;
+  /** The ETag of a relation without a version column: its row version (tables only), or none. */
+  readonly etag: 'xmin' | 'none';
   readonly quote: (name: string) => string;
   /** The first schema read: its tables are named without their schema in `keys` suggestions. */
   readonly firstSchema: string;
@@ -226,6 +230,15 @@ export function draftEntity(catalog: Catalog, relation: CatalogRelation, options
       message: `The ${what} ${qualified} is served with sap:creatable="false": ${insert.reason}.`,
     });
   }
+  const tokened = columns.some((column) => column.concurrencyToken);
+  const rowVersion = options.etag === 'xmin' && !tokened && TABLE_KINDS.has(relation.kind);
+  if (options.etag === 'xmin' && !tokened && !rowVersion) {
+    warnings.push({
+      code: 'NO_ETAG',
+      target: qualified,
+      message: `The ${what} ${qualified} has no ETag: only a table has a row version (xmin). A version column (a comment with @version, or --version-column) gives it one.`,
+    });
+  }
   return {
     relation,
     qualified,
@@ -238,6 +251,7 @@ export function draftEntity(catalog: Catalog, relation: CatalogRelation, options
     updatable: canWrite(relation.viewUpdatable, relation.canUpdate),
     deletable: canWrite(relation.viewDeletable, relation.canDelete),
     insert: typeof insert === 'string' ? insert : 'onConflict',
+    etag: rowVersion ? 'xmin' : undefined,
   };
 }
 

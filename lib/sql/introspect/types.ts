@@ -26,6 +26,13 @@ export interface IntrospectOptions {
    * the word `@version` is one too.
    */
   readonly versionColumns?: readonly string[];
+  /**
+   * The ETag of a table or partitioned table without a version column: `xmin` (the default), its
+   * PostgreSQL row version (the mapping's `etag: 'xmin'`: no property in the model, the If-Match
+   * check in the write statement), or `none`. A view has no row version: without a version column
+   * it has no ETag (a `NO_ETAG` warning says so when this is `xmin`). PostgreSQL and PGlite only.
+   */
+  readonly etag?: 'xmin' | 'none';
   /** The namespace of the model's types and associations. Default `Database`. */
   readonly namespace?: string;
   /** The name of the entity container. Default `Entities`. */

@@ -3,7 +3,8 @@
  * `$select` needs (plus keys, concurrency tokens, the properties `$orderby` reads for the next
  * link, and the foreign keys the expansions follow), complex values rebuilt from their flattened
  * columns, derived types' properties only on rows of those types, dynamic properties from their
- * JSON column, and the media resource's content type from the side table.
+ * JSON column, the media resource's content type from the side table, and the row version of
+ * a set whose ETag it is.
  */
 import { sql } from 'kysely';
 import type { EdmEntityType } from '../../edm/model';
@@ -34,6 +35,8 @@ export interface DecodedRow {
   readonly type: EdmEntityType;
   readonly links: ReadonlyMap<string, unknown>;
   readonly contentType: string | undefined;
+  /** The row version (a set mapped with `etag: 'xmin'`): the entity tag's value. */
+  readonly etag?: string;
 }
 
 /** The links of a row that reads no link columns (shared: DecodedRow.links is read-only). */
@@ -76,6 +79,7 @@ export class Projection {
   private discriminatorName: string | undefined;
   private dynamicName: string | undefined;
   private contentTypeName: string | undefined;
+  private etagName: string | undefined;
 
   private constructor(
     readonly plan: SetPlan,
@@ -114,6 +118,9 @@ export class Projection {
       const property = byColumn.get(column);
       if (!this.linkNames.has(column)) this.linkNames.set(column, output(property === undefined ? sql.id(alias, column) : value(property)));
     }
+    // Read from a table, `xmin` is the system column; from the CTE of a write, the column of that
+    // name its RETURNING gives (writtenRowVersion), since a table cannot have a column so named.
+    if (plan.etag === 'xmin') this.etagName = output(dialect.rowVersion(alias));
     if (plan.media !== undefined) {
       const media = aliases.take('m');
       const key = plan.key.map((column) => sql`${sql.id(media, column.column)} = ${sql.id(alias, column.column)}`);
@@ -155,7 +162,8 @@ export class Projection {
       links = read;
     }
     const contentType = this.contentTypeName === undefined ? undefined : row[this.contentTypeName];
-    return { entity, type, links, contentType: typeof contentType === 'string' ? contentType : undefined };
+    const etag = this.etagName === undefined ? undefined : row[this.etagName];
+    return { entity, type, links, contentType: typeof contentType === 'string' ? contentType : undefined, ...(typeof etag === 'string' ? { etag } : {}) };
   }
 
   /** Place a complex member's value, creating the complex objects on its path (null where a nullable one is absent). */

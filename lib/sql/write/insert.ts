@@ -26,7 +26,7 @@ import { rowParameters, valueAtPath } from '../rows';
 import { fromSqlValue } from '../values';
 import { addLink, columnsMatch, keyTypes, keyValues, type WriteScope } from './links';
 import { hasRequiredJoinEnd } from './required-links';
-import { entityNotFound, sentOf, writeReturning } from './returning';
+import { entityNotFound, returningRow, selectRows, sentOf, writeReturning } from './returning';
 
 /** A write scope that also sees every row written (the provider remembers types and media types). */
 export interface CreateScope extends WriteScope {
@@ -149,31 +149,32 @@ async function insertRow(
     plan.key.map((column) => sql`${sql.id(column.column)} = ${columns.get(column.column)}`),
     sql` and `,
   );
+  const returned = returningRow(plan, scope.dialect);
   let row: DecodedRow | undefined;
   if (plan.insert === 'onConflict') {
     const conflict = sql.join(plan.key.map((column) => sql.id(column.column)));
     const insert =
       columns.size === 0
-        ? sql`insert into ${plan.table} default values on conflict (${conflict}) do nothing returning *`
-        : sql`insert into ${plan.table} (${names}) values (${given}) on conflict (${conflict}) do nothing returning *`;
+        ? sql`insert into ${plan.table} default values on conflict (${conflict}) do nothing ${returned}`
+        : sql`insert into ${plan.table} (${names}) values (${given}) on conflict (${conflict}) do nothing ${returned}`;
     [row] = await writeReturning(scope, plan, insert);
   } else if (plan.insert === 'checked') {
     // No ON CONFLICT here (a view, a key no unique index backs, rules): the key is checked in the
     // statement itself; a row inserted meanwhile by another transaction is still a unique violation (409).
     const insert = !keyGiven
       ? columns.size === 0
-        ? sql`insert into ${plan.table} default values returning *`
-        : sql`insert into ${plan.table} (${names}) values (${given}) returning *`
-      : sql`insert into ${plan.table} (${names}) select ${given} where not exists (select 1 from ${plan.table} where ${keyMatch}) returning *`;
+        ? sql`insert into ${plan.table} default values ${returned}`
+        : sql`insert into ${plan.table} (${names}) values (${given}) ${returned}`
+      : sql`insert into ${plan.table} (${names}) select ${given} where not exists (select 1 from ${plan.table} where ${keyMatch}) ${returned}`;
     [row] = await writeReturning(scope, plan, insert);
   } else {
     // Rules keep a table out of WITH and ON CONFLICT (and a DO INSTEAD one may return nothing):
     // check the key, insert, and read the row back by the key the client gave, or that the
     // INSERT returns where the rules let it.
-    if (keyGiven && (await writeReturning(scope, plan, sql`select * from ${plan.table} where ${keyMatch}`)).length > 0) throw entityExists(request, values);
+    if (keyGiven && (await writeReturning(scope, plan, selectRows(plan, scope.dialect, keyMatch))).length > 0) throw entityExists(request, values);
     const key = keyGiven ? keyMatch : await insertReturningKey(scope, plan, request, names, given);
     if (keyGiven) await sql`insert into ${plan.table} (${names}) values (${given})`.execute(scope.executor);
-    [row] = await writeReturning(scope, plan, sql`select * from ${plan.table} where ${key}`);
+    [row] = await writeReturning(scope, plan, selectRows(plan, scope.dialect, key));
     if (row === undefined)
       throw new TypeError(
         `SqlProvider: the row inserted into '${plan.entitySet.name}' cannot be read back by its key (a rule of its table writes it elsewhere).`,

@@ -3,7 +3,7 @@
  * "Version" = $n`), so the check and the write are one atomic step: the service has decoded the
  * entity tags the client sent into the values of the `ConcurrencyMode="Fixed"` properties
  * (`Precondition.concurrencyValues`, see the kit's `decodeETag`); a tag that decodes to nothing
- * matches no row.
+ * matches no row. A set whose ETag is the row version (`etag: 'xmin'`) compares the tags with it.
  */
 import { sql } from 'kysely';
 import type { EdmEntityType } from '../../edm/model';
@@ -24,6 +24,12 @@ export function preconditionCondition(
   dialect: SqlDialect,
 ): Sql | undefined {
   if (precondition === undefined || precondition.any) return undefined;
+  if (plan.etag === 'xmin') {
+    // The tags are the row versions the service wrote (W/"<xmin>"); one of another shape matches nothing.
+    const versions = precondition.etags.flatMap((tag) => /^(?:W\/)?"(\d{1,10})"$/.exec(tag)?.[1] ?? []);
+    if (versions.length === 0) return sql`false`;
+    return sql`${dialect.rowVersion(alias)} in (${sql.join(versions.map((version) => sql.val(version)))})`;
+  }
   const alternatives: Sql[] = [];
   for (const values of precondition.concurrencyValues) {
     const parts = entityType.concurrencyProperties.map((property) => {

@@ -12,14 +12,14 @@ import { conditionalWriteError } from '../../provider/precondition';
 import { writtenProperties } from '../../provider/sent';
 import type { CreateRequest, Precondition } from '../../provider/types';
 import type { EntityKey } from '../../uri/types';
-import type { Sql } from '../dialect';
+import type { Sql, SqlDialect } from '../dialect';
 import type { SetPlan } from '../mapping/compiled';
 import { Aliases } from '../read/joins';
 import { Projection, type DecodedRow } from '../read/projection';
 import { columnsMatch, keyTypes, keyValues, type WriteScope } from './links';
 import { preconditionCondition } from './precondition';
 
-/** Run a data-modifying statement that ends in `returning *` and decode the rows it wrote. */
+/** Run a data-modifying statement that ends in `returningRow` (or a `selectRows`) and decode the rows it wrote. */
 export async function writeReturning(scope: WriteScope, plan: SetPlan, statement: Sql): Promise<DecodedRow[]> {
   const projection = Projection.of(plan, 't', { select: undefined }, new Aliases(), 'c', scope.dialect);
   const joins = sql.join(projection.joins, sql` `);
@@ -27,6 +27,22 @@ export async function writeReturning(scope: WriteScope, plan: SetPlan, statement
     Record<string, unknown>
   >`with ${sql.id('t')} as (${statement}) select ${sql.join(projection.columns)} from ${sql.id('t')} ${joins}`.execute(scope.executor);
   return result.rows.map((row) => projection.decode(row));
+}
+
+/**
+ * The RETURNING list of a statement that writes a row of `plan` (`returning "u".*` for the
+ * `alias` given): every column, and for a set whose ETag is the row version the version the row
+ * now has, in a column named `xmin` (the projection reads it there; no table column has that name).
+ */
+export function returningRow(plan: SetPlan, dialect: SqlDialect, alias?: string): Sql {
+  const all = alias === undefined ? sql`*` : sql`${sql.id(alias)}.*`;
+  return plan.etag === 'xmin' ? sql`returning ${all}, ${dialect.writtenRowVersion()} as ${sql.id('xmin')}` : sql`returning ${all}`;
+}
+
+/** `select` of the rows of `plan` that meet `where` (unqualified columns), with their row version as `returningRow` gives it. */
+export function selectRows(plan: SetPlan, dialect: SqlDialect, where: Sql): Sql {
+  const version = plan.etag === 'xmin' ? sql`, ${dialect.rowVersion('r')} as ${sql.id('xmin')}` : sql``;
+  return sql`select ${sql.id('r')}.*${version} from ${plan.table} as ${sql.id('r')} where ${where}`;
 }
 
 /**

@@ -20,7 +20,7 @@ import { addLink, columnsMatch, keyTypes, keyValues, removeLink, type LinkOutcom
 import { preconditionCondition } from './precondition';
 import { joinEndsOf, partnersOf } from './required-links';
 import { tokenBumps } from './tokens';
-import { missingOrStale, writeReturning } from './returning';
+import { missingOrStale, returningRow, writeReturning } from './returning';
 
 /** `key = ... and <precondition>` over the row at `alias`. */
 function keyedCondition(
@@ -59,7 +59,7 @@ async function updateRow(
   const [row] = await writeReturning(
     scope,
     plan,
-    sql`update ${plan.table} as ${sql.id(alias)} set ${sql.join(assignments)} where ${where} returning ${sql.id(alias)}.*`,
+    sql`update ${plan.table} as ${sql.id(alias)} set ${sql.join(assignments)} where ${where} ${returningRow(plan, scope.dialect, alias)}`,
   );
   if (row === undefined) throw await missingOrStale(scope, plan, key, precondition, 'change');
   scope.seen(row);

@@ -36,7 +36,12 @@ describe.each(['odata', 'sql'] as const)('%s names', (names) => {
   it('introspect to the golden metadata.xml and mapping.json, twice alike', async () => {
     const result = await introspect(db, realSchemaOptions(names));
     expectRealSchemaGolden(result, names);
-    expect(result.warnings.map((warning) => warning.target)).toEqual(['public.category_log']);
+    // category_log has no key; the two views have no row version, so no ETag.
+    expect(result.warnings.map((warning) => `${warning.code} ${warning.target}`)).toEqual([
+      'NO_ETAG public.active_products',
+      'TABLE_WITHOUT_KEY public.category_log',
+      'NO_ETAG public.order_overview',
+    ]);
     const again = await introspect(db, realSchemaOptions(names));
     expect(writeEdmx(again.model)).toBe(writeEdmx(result.model));
   });

@@ -62,18 +62,31 @@ function body(table: string, columns: Record<string, unknown>): Record<string, u
   return Object.fromEntries(Object.entries(columns).map(([column, value]) => [propertyOf(table, column), value]));
 }
 
-async function send(
-  method: string,
-  path: string,
-  payload?: unknown,
-): Promise<{ status: number; text: string; json: () => { error?: { code?: string; message?: { value?: string } }; d?: Record<string, unknown> } }> {
+interface Answer {
+  readonly status: number;
+  readonly etag: string | null;
+  readonly text: string;
+  json(): { error?: { code?: string; message?: { value?: string } }; d?: Record<string, unknown> };
+}
+
+async function send(method: string, path: string, payload?: unknown, headers: Record<string, string> = {}): Promise<Answer> {
   const response = await fetch(`${server.url}/odata/${path}`, {
     method,
-    headers: { accept: 'application/json', ...(payload === undefined ? {} : { 'content-type': 'application/json' }) },
+    headers: { accept: 'application/json', ...(payload === undefined ? {} : { 'content-type': 'application/json' }), ...headers },
     body: payload === undefined ? undefined : JSON.stringify(payload),
   });
   const text = await response.text();
-  return { status: response.status, text, json: () => JSON.parse(text) as ReturnType<Awaited<ReturnType<typeof send>>['json']> };
+  return { status: response.status, etag: response.headers.get('etag'), text, json: () => JSON.parse(text) as ReturnType<Answer['json']> };
+}
+
+/** The navigation property from one table's entity type to another's. */
+function navigationOf(from: string, to: string): string {
+  const sets = result.model.defaultContainer.entitySets;
+  const source = sets.find((set) => set.name === setOf(from));
+  const target = sets.find((set) => set.name === setOf(to));
+  const found = source?.entityType.navigationProperties.find((property) => property.target === target?.entityType);
+  if (found === undefined) throw new Error(`no navigation from ${from} to ${to}`);
+  return found.name;
 }
 
 describe('values the database refuses', () => {
@@ -179,6 +192,12 @@ describe('POST on every creatable set', () => {
     expect(warning?.message).toContain('its key column id is made by the database');
   });
 
+  it('answers POST on that set 405 before the database is asked', async () => {
+    const refused = await send('POST', setOf('tickets'), body('tickets', { body: 'x' }));
+    expect([refused.status, refused.json().error?.code]).toEqual([405, 'METHOD_NOT_ALLOWED']);
+    expect((await instance.query(`select * from ${SCHEMA}.tickets_queue`)).rows).toEqual([]);
+  });
+
   it('keeps a changeset usable after a taken key on a set without ON CONFLICT: the changeset fails as a whole, nothing is written', async () => {
     const set = setOf('readings');
     const taken = body('readings', { id: 1, region: 'eu', value: '9' });
@@ -201,5 +220,83 @@ describe('POST on every creatable set', () => {
     expect(text).toContain('409');
     expect(text).toContain('ENTITY_EXISTS');
     expect((await send('GET', `${set}(${propertyOf('readings', 'id')}=3,${propertyOf('readings', 'region')}='eu')`)).status).toBe(404);
+  });
+});
+
+describe('keys from the parent', () => {
+  it('POST through the navigation from an order to its lines takes the order’s key into each line’s', async () => {
+    const lines = navigationOf('orders', 'order_lines');
+    const created = await send('POST', `${setOf('orders')}(10248)/${lines}`, body('order_lines', { line_no: 1, quantity: 2 }));
+    expect(created.status).toBe(201);
+    expect(created.json().d).toMatchObject(body('order_lines', { order_id: 10248, line_no: 1, quantity: 2 }));
+    const contradicting = await send('POST', `${setOf('orders')}(10248)/${lines}`, body('order_lines', { order_id: 1, line_no: 2, quantity: 2 }));
+    expect([contradicting.status, contradicting.json().error?.code]).toEqual([400, 'BODY_INVALID']);
+  });
+
+  it('a deep insert of an order with its lines keys every line by the new order', async () => {
+    const lines = navigationOf('orders', 'order_lines');
+    const order = {
+      ...body('orders', { id: 10249 }),
+      [lines]: [body('order_lines', { line_no: 1, quantity: 1 }), body('order_lines', { line_no: 2, quantity: 3 })],
+    };
+    expect((await send('POST', setOf('orders'), order)).status).toBe(201);
+    const stored = await instance.query<{ line_no: number; quantity: number }>(
+      `select line_no, quantity from ${SCHEMA}.order_lines where order_id = 10249 order by line_no`,
+    );
+    expect(stored.rows).toEqual([
+      { line_no: 1, quantity: 1 },
+      { line_no: 2, quantity: 3 },
+    ]);
+  });
+});
+
+describe('ETags from the row version (xmin)', () => {
+  it('gives every table and partitioned table the row version as its ETag, and warns for each view that it has none', () => {
+    const etags = Object.fromEntries(
+      ['gadgets', 'readings', 'events', 'person_names', 'adults'].map((table) => [table, result.mapping.entitySets[setOf(table)].etag]),
+    );
+    expect(etags).toEqual({ gadgets: 'xmin', readings: 'xmin', events: 'xmin', person_names: undefined, adults: undefined });
+    expect(result.warnings.filter((warning) => warning.code === 'NO_ETAG').map((warning) => warning.target)).toEqual([
+      `${SCHEMA}.adults`,
+      `${SCHEMA}.person_names`,
+    ]);
+    const gadget = result.model.defaultContainer.entitySets.find((set) => set.name === setOf('gadgets'));
+    expect(gadget?.entityType.concurrencyProperties).toEqual([]);
+  });
+
+  it('answers the row version as a weak ETag, changes it on every write, refuses a stale one with 412 and changes nothing', async () => {
+    const path = `${setOf('bookings')}(1)`;
+    const read = await send('GET', path);
+    expect(read.etag).toMatch(/^W\/"\d+"$/);
+    expect((await send('GET', path, undefined, { 'if-none-match': read.etag ?? '' })).status).toBe(304);
+    const written = await send('MERGE', path, body('bookings', { during: '[100,110)' }), { 'if-match': read.etag ?? '' });
+    expect(written.status).toBe(204);
+    expect(written.etag).toMatch(/^W\/"\d+"$/);
+    expect(written.etag).not.toBe(read.etag);
+    expect((await send('GET', path)).etag).toBe(written.etag);
+    const stale = await send('MERGE', path, body('bookings', { during: '[200,210)' }), { 'if-match': read.etag ?? '' });
+    expect([stale.status, stale.json().error?.code]).toEqual([412, 'PRECONDITION_FAILED']);
+    expect((await send('DELETE', path, undefined, { 'if-match': read.etag ?? '' })).status).toBe(412);
+    expect((await send('DELETE', path, undefined, { 'if-match': 'W/"not a row version"' })).status).toBe(412);
+    expect((await send('GET', path)).json().d).toMatchObject(body('bookings', { during: '[100,110)' }));
+  });
+
+  it('answers a new entry’s ETag as a read gives it, also on a partitioned table and through a rule', async () => {
+    const cases = [
+      ['readings', { id: 10, region: 'eu', value: '1' }, `${propertyOf('readings', 'id')}=10,${propertyOf('readings', 'region')}='eu'`],
+      ['gadgets', { id: 70 }, '70'],
+      ['archive', { id: 2, body: 'routed' }, '2'],
+    ] as const;
+    for (const [table, columns, key] of cases) {
+      const created = await send('POST', setOf(table), body(table, columns));
+      expect(created.status).toBe(201);
+      expect(created.etag).toMatch(/^W\/"\d+"$/);
+      expect((await send('GET', `${setOf(table)}(${key})`)).etag).toBe(created.etag);
+    }
+  });
+
+  it('does not require If-Match (a row version is no property $metadata could declare), and accepts *', async () => {
+    expect((await send('MERGE', `${setOf('gadgets')}(1)`, body('gadgets', { made: '/Date(1000)/' }))).status).toBe(204);
+    expect((await send('MERGE', `${setOf('gadgets')}(1)`, body('gadgets', { made: '/Date(2000)/' }), { 'if-match': '*' })).status).toBe(204);
   });
 });

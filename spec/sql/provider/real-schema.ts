@@ -2,8 +2,8 @@
  * A small schema of the kinds real databases have and the conformance fixture lacks: enum, array,
  * range, jsonb, inet, domain and varchar columns, an exclusion constraint, partitioned tables
  * (keyed on the parent, and keyed only on the partitions), a view with INSTEAD OF triggers, an
- * automatically updatable view, tables with DO ALSO and DO INSTEAD rules, and a role without
- * INSERT on one table. Loaded into a schema of its own, on PGlite and on a PostgreSQL server.
+ * automatically updatable view, tables with DO ALSO and DO INSTEAD rules, orders whose lines are
+ * keyed by the order's key, and a role without INSERT on one table. Loaded into a schema of its own, on PGlite and on a PostgreSQL server.
  * (To fold into the shared spec schema of issue 23 once that lands.)
  */
 
@@ -80,7 +80,17 @@ create table tickets (id integer generated always as identity primary key, body 
 create table tickets_queue (body text);
 create rule tickets_queue as on insert to tickets do instead insert into tickets_queue values (new.body);
 
-create role "${role}";
+-- Header and items: the order's key is part of the line's.
+create table orders (id integer primary key, placed date not null default current_date);
+create table order_lines (
+  order_id integer not null references orders (id) on delete cascade,
+  line_no smallint not null,
+  quantity integer not null,
+  primary key (order_id, line_no)
+);
+insert into orders (id) values (10248);
+
+create role "${role}" login;
 grant usage on schema ${s} to "${role}";
 grant select, update, delete on all tables in schema ${s} to "${role}";
 grant insert on people, notes to "${role}";

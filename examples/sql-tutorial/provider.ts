@@ -9,6 +9,7 @@ import {
   preconditionCondition,
   requestFilter,
   seekCondition,
+  withLinkedValues,
   writtenProperties,
   type CreateRequest,
   type DataProvider,
@@ -454,13 +455,16 @@ async function insert(store: Store, db: Kysely<SqlSchema>, request: CreateReques
       }
       after.push(async () => {
         const childHolds = heldColumns(store, reversed(hop), key);
-        const child = await insert(store, db, entry, childHolds);
+        // What the link fixes in the child (a key that holds the parent's, say), from the stored parent.
+        const child = await insert(store, db, withLinkedValues(entry, inline.property, 'other', key, set.name), childHolds);
         if (childHolds === undefined) await writeLink(store, db, hop, key, keyOf(hop.to, child), 'add');
       });
     }
   }
-  const names = sql.join(columns.map(([column]) => sql.id(column)));
-  const statement = columns.length === 0 ? sql`default values` : sql`(${names}) values (${sql.join(columns.map(([, value]) => value))})`;
+  // A link's column can be a property too (a ReferentialConstraint's): the same value, written once.
+  const unique = [...new Map(columns)];
+  const names = sql.join(unique.map(([column]) => sql.id(column)));
+  const statement = unique.length === 0 ? sql`default values` : sql`(${names}) values (${sql.join(unique.map(([, value]) => value))})`;
   const row = (await sql<Row>`insert into ${tableOf(store, set)} ${statement} returning *`.execute(db)).rows[0];
   const entity = entityOf(store, set, row);
   key = keyOf(set, entity);

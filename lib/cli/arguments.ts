@@ -58,6 +58,12 @@ export const DATABASE_OPTIONS: readonly OptionSpec[] = [
     multiple: true,
     help: 'Columns that are concurrency tokens (repeatable; default version, row_version).',
   },
+  {
+    name: 'etag',
+    kind: 'string',
+    value: 'xmin|<column>|none',
+    help: "The ETag of each table: xmin (default), its row version, unless it has a version column; <column>, that column where a table has it, else xmin; none, no row version and no version column by name. A view's ETag can only be a version column.",
+  },
   { name: 'namespace', kind: 'string', value: '<name>', help: 'The namespace of the model (default Database).' },
   {
     name: 'names',
@@ -181,4 +187,17 @@ export function optionsHelp(groups: readonly OptionGroup[]): string {
       .map((line, i) => (i === 0 ? `  ${spelled(spec).padEnd(width - 2)}${line}` : `${' '.repeat(width)}${line}`))
       .join('\n');
   return all.map((group) => [`${group.title}:`, ...group.options.map(describe)].join('\n')).join('\n\n');
+}
+
+/** What `--etag` and `--version-column` ask of introspection: the row-version ETag and the version column names. */
+export function etagOption(
+  command: string,
+  options: ParsedOptions,
+): { readonly etag: 'xmin' | 'none'; readonly versionColumns: readonly string[] | undefined } {
+  const etag = stringOption(options, 'etag') ?? 'xmin';
+  const named = listOption(options, 'version-column');
+  if (etag.trim() === '') throw new UsageError(`${command}: --etag expects xmin, a column name or none`, command);
+  if (etag === 'none') return { etag: 'none', versionColumns: named };
+  if (etag === 'xmin') return { etag: 'xmin', versionColumns: named.length === 0 ? undefined : named };
+  return { etag: 'xmin', versionColumns: [etag, ...named] };
 }

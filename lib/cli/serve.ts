@@ -15,6 +15,7 @@ import type { SqlMapping } from '../sql';
 import {
   annotationsOption,
   DATABASE_OPTIONS,
+  etagOption,
   integerOption,
   keysOption,
   listOption,
@@ -312,7 +313,7 @@ export async function introspectDatabase(
   io: CliIO,
 ): Promise<{ model: EdmModel; mapping: SqlMapping }> {
   const schemas = listOption(options, 'schema');
-  const versionColumns = listOption(options, 'version-column');
+  const { etag, versionColumns } = etagOption(command, options);
   const namespace = stringOption(options, 'namespace');
   let result: Awaited<ReturnType<typeof open.sql.introspect>>;
   try {
@@ -321,7 +322,8 @@ export async function introspectDatabase(
       include: listOption(options, 'include'),
       exclude: listOption(options, 'exclude'),
       keys,
-      ...(versionColumns.length === 0 ? {} : { versionColumns }),
+      ...(versionColumns === undefined ? {} : { versionColumns }),
+      etag,
       ...(namespace === undefined ? {} : { namespace }),
       ...(names === undefined ? {} : { names }),
       ...(annotations === undefined ? {} : { annotations }),

@@ -96,6 +96,7 @@ describe('help', () => {
         '--exclude',
         '--key',
         '--version-column',
+        '--etag',
         '--namespace',
         '--names',
         '--annotations',
@@ -145,6 +146,7 @@ describe('help', () => {
         '--exclude',
         '--key',
         '--version-column',
+        '--etag',
         '--namespace',
         '--names',
         '--annotations',
@@ -371,7 +373,10 @@ describe('introspect', () => {
       '--namespace',
       'Shop',
     );
-    expect([forced.code, forced.err]).toEqual([0, []]);
+    expect([forced.code, forced.err]).toEqual([
+      0,
+      [expect.stringMatching(/^warning: The view public\.big_orders has no ETag: only a table has a row version/)],
+    ]);
     expect(forced.out[0]).toMatch(/\(4 entity sets, 1 association\)/);
     expect(readFileSync(join(folder, 'metadata.xml'), 'utf8')).toContain('<Schema Namespace="Shop"');
 
@@ -415,6 +420,33 @@ describe('introspect', () => {
     ]);
     expect(existsSync(join(folder, 'metadata.xml'))).toBe(false);
   }, 30_000);
+
+  it('gives tables the row version as ETag by default, and none with --etag none', async () => {
+    const folder = join(work, 'etags');
+    mkdirSync(folder);
+    const etags = async (...extra: string[]): Promise<Record<string, unknown>> => {
+      const written = await exited(
+        'introspect',
+        '--db',
+        shop,
+        '--out',
+        join(folder, 'metadata.xml'),
+        '--mapping',
+        join(folder, 'mapping.json'),
+        '--force',
+        ...extra,
+      );
+      expect(written.code).toBe(0);
+      const mapping = JSON.parse(readFileSync(join(folder, 'mapping.json'), 'utf8')) as { entitySets: Record<string, { etag?: unknown }> };
+      return Object.fromEntries(Object.entries(mapping.entitySets).map(([name, set]) => [name, set.etag]));
+    };
+    expect(await etags()).toEqual({ customers: 'xmin', orders: 'xmin' });
+    expect(await etags('--etag', 'xmin')).toEqual({ customers: 'xmin', orders: 'xmin' });
+    expect(await etags('--etag', 'none')).toEqual({ customers: undefined, orders: undefined });
+    // A column name: that column is the token where a table has it (no row version there), xmin elsewhere.
+    expect(await etags('--etag', 'total')).toEqual({ customers: 'xmin', orders: undefined });
+    expect(readFileSync(join(folder, 'metadata.xml'), 'utf8')).toMatch(/<Property Name="total" [^>]*ConcurrencyMode="Fixed"/);
+  }, 30_000);
 });
 
 describe('serve in this process', () => {
@@ -424,7 +456,10 @@ describe('serve in this process', () => {
     const { url } = outcome.service;
     expect(url).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/api\/v1\/$/);
     expect(out).toEqual([`Serving 3 entity sets of the PGlite database in shop at ${url}`]);
-    expect(err).toEqual([expect.stringMatching(/^warning: The table public\.audit_log is left out/)]);
+    expect(err).toEqual([
+      expect.stringMatching(/^warning: The table public\.audit_log is left out/),
+      expect.stringMatching(/^warning: The view public\.big_orders has no ETag/),
+    ]);
     try {
       const response = await fetch(`${url}BigOrders?$select=ID&$orderby=ID`, { headers: { accept: 'application/json' } });
       expect(response.status).toBe(200);

@@ -124,7 +124,7 @@ const FIXED = new WeakMap<EdmEntityType, readonly EdmProperty[]>();
  * The non-key properties of a type marked `sap:updatable="false"`, which an update leaves as they
  * are; concurrency tokens aside (the store moves them, and a stale one is If-Match's 412 to tell).
  */
-export function fixedProperties(type: EdmEntityType): readonly EdmProperty[] {
+function fixedProperties(type: EdmEntityType): readonly EdmProperty[] {
   let fixed = FIXED.get(type);
   if (fixed === undefined) {
     fixed = type.properties.filter((property) => !property.isKey && property.concurrencyMode !== 'Fixed' && !propertyCapabilities(property).updatable);

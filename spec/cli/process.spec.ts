@@ -115,7 +115,10 @@ it('introspects, serves the edited files read-only, and stops on SIGTERM with ex
     });
     expect([refused.status, ((await refused.json()) as { error: { code: string } }).error.code]).toEqual([405, 'METHOD_NOT_ALLOWED']);
     const served = await (await fetch(`${url}$metadata`)).text();
-    expect(served).toContain('<EntitySet Name="Clients" EntityType="Database.Customer" sap:searchable="true" />');
+    // --read-only: $metadata says every set refuses writes, as the service does.
+    expect(served).toContain(
+      '<EntitySet Name="Clients" EntityType="Database.Customer" sap:searchable="true" sap:creatable="false" sap:updatable="false" sap:deletable="false" />',
+    );
     expect(served).toContain('<PropertyValue Property="CollectionPath" String="Clients" />');
     expect(served).toContain('sap:label="Order total"');
     const response = await fetch(`${url}Clients(2)/Orders?$select=Total`, { headers: { accept: 'application/json' } });

@@ -113,6 +113,15 @@ export interface SqlMediaOf {
 /** What a write's database errors are about (ErrorScene): the operation, and the set and values it writes. */
 type WriteScene = Pick<ErrorScene, 'entitySet' | 'values'> & { readonly operation: SqlOperation };
 
+/** What a read's database errors are about: its set, and its `$filter`. */
+interface ReadScene extends Pick<ErrorScene, 'entitySet' | 'filter'> {
+  readonly operation: 'read';
+}
+
+function readOf(request: QueryRequest | CountRequest): ReadScene {
+  return { operation: 'read', entitySet: request.entitySet, ...(request.filter === undefined ? {} : { filter: request.filter }) };
+}
+
 /** Attempts of a read that fails with a serialization failure or a deadlock. */
 const MAX_ATTEMPTS = 3;
 
@@ -227,7 +236,7 @@ export class SqlProvider implements DataProvider {
         if (row.contentType !== undefined) this.mediaTypes.set(row.entity, row.contentType);
         if (row.etag !== undefined) this.rowVersions.set(row.entity, row.etag);
       },
-      mapError: (error, filter) => this.mapError(error, { operation: 'read', filter }),
+      mapError: (error, request) => this.mapError(error, readOf(request)),
       ...(this.statementTimeoutMs === undefined ? {} : { statementTimeoutMs: this.statementTimeoutMs }),
     };
     this.plainReads = options.replica === undefined ? this.settings : { ...this.settings, db: options.replica };
@@ -237,7 +246,7 @@ export class SqlProvider implements DataProvider {
 
   /** Entities of a set or reached by navigation; filtered, ordered, paged, counted and expanded in the database. */
   async query(request: QueryRequest, context: RequestContext): Promise<QueryResult> {
-    const alone = (one: QueryRequest): Promise<QueryResult> => this.read(context, (settings) => queryEntities(settings, one), one.filter);
+    const alone = (one: QueryRequest): Promise<QueryResult> => this.read(context, (settings) => queryEntities(settings, one), readOf(one));
     // Outside a transaction, key reads of one request that arrive together share a statement (read/key-reads.ts).
     if (isPlainKeyRead(request) && this.transactions.current(context) === undefined && !this.singleWrites.has(context)) {
       if (this.sessions === undefined) return this.keyReads.read(request, context, undefined, alone);
@@ -248,7 +257,7 @@ export class SqlProvider implements DataProvider {
 
   /** `$count`: one COUNT(*), never reading rows (unless the filter needs the evaluator). */
   async count(request: CountRequest, context: RequestContext): Promise<number> {
-    return this.read(context, (settings) => countEntities(settings, request), request.filter);
+    return this.read(context, (settings) => countEntities(settings, request), readOf(request));
   }
 
   /** Create an entry, its inline tree and its links, in one transaction; the stored entry with generated values. */
@@ -328,7 +337,7 @@ export class SqlProvider implements DataProvider {
         settings.transaction !== undefined
           ? readMedia(settings, reference)
           : readOnce(settings.db, settings, (transaction) => readMedia({ ...settings, transaction }, reference)),
-      undefined,
+      { operation: 'read', entitySet: reference.entitySet },
     );
   }
 
@@ -338,7 +347,7 @@ export class SqlProvider implements DataProvider {
     try {
       return await this.sessions.of(context);
     } catch (error) {
-      throw this.mapError(error, { operation: 'read', filter: undefined });
+      throw this.mapError(error, { operation: 'read' });
     }
   }
 
@@ -349,19 +358,19 @@ export class SqlProvider implements DataProvider {
   }
 
   /** A read: inside the context's open transaction when there is one (never the replica), else on its own, retried (a write request's on the primary). */
-  private read<T>(context: RequestContext, read: (settings: ReadSettings) => Promise<T>, filter: QueryRequest['filter']): Promise<T> {
+  private read<T>(context: RequestContext, read: (settings: ReadSettings) => Promise<T>, scene: ReadScene): Promise<T> {
     const open = this.transactions.current(context);
     if (open === undefined) {
       const settings = this.singleWrites.has(context) ? this.settings : this.plainReads;
-      if (this.sessions === undefined) return this.run(() => read(settings), filter);
+      if (this.sessions === undefined) return this.run(() => read(settings), scene);
       // Every attempt (a read retried on a fresh connection too) opens its own transaction, which applies the session again.
-      return this.sessionOf(context).then((session) => this.run(() => read({ ...settings, session }), filter));
+      return this.sessionOf(context).then((session) => this.run(() => read({ ...settings, session }), scene));
     }
     return runInside(open, async (transaction) => {
       try {
         return await read({ ...this.settings, transaction });
       } catch (error) {
-        throw isRetryableTransactionError(error) ? error : this.mapError(error, { operation: 'read', filter });
+        throw isRetryableTransactionError(error) ? error : this.mapError(error, scene);
       }
     });
   }
@@ -412,7 +421,7 @@ export class SqlProvider implements DataProvider {
    * never pooled again); a second failure is 503 DATABASE_UNAVAILABLE. Other errors mapped. A
    * streamed feed's later chunks are not retried: the response has begun.
    */
-  private async run<T>(read: () => Promise<T>, filter: QueryRequest['filter']): Promise<T> {
+  private async run<T>(read: () => Promise<T>, scene: ReadScene): Promise<T> {
     let reconnected = false;
     let conflicts = 0;
     for (;;) {
@@ -423,7 +432,7 @@ export class SqlProvider implements DataProvider {
           reconnected = true;
           continue;
         }
-        if (!isRetryableTransactionError(error)) throw this.mapError(error, { operation: 'read', filter });
+        if (!isRetryableTransactionError(error)) throw this.mapError(error, scene);
         conflicts++;
         if (conflicts >= MAX_ATTEMPTS)
           throw ODataError.fromCode(
@@ -437,7 +446,7 @@ export class SqlProvider implements DataProvider {
   }
 
   /** Database errors as OData errors (error-map.ts); anything else passes on (500, logged). */
-  private mapError(error: unknown, scene: WriteScene | { readonly operation: 'read'; readonly filter: QueryRequest['filter'] }): unknown {
+  private mapError(error: unknown, scene: WriteScene | ReadScene): unknown {
     const { filter, ...rest } = { filter: undefined, ...scene };
     return toODataError(error, {
       ...rest,

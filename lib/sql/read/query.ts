@@ -9,7 +9,6 @@
  */
 import type { EdmEntityType } from '../../edm/model';
 import type { CountRequest, Entity, QueryRequest, QueryResult } from '../../provider/types';
-import type { ExprNode } from '../../uri/expr/ast';
 import type { EntityPath, SkipTokenPosition } from '../../uri/types';
 import type { SqlDatabase, SqlKysely } from '../database';
 import type { CompiledMapping } from '../mapping/compiled';
@@ -33,7 +32,7 @@ export interface ReadSettings {
   /** Sees every row read (the provider remembers media types per entity). */
   readonly seen: (row: DecodedRow) => void;
   /** Database errors to OData errors (for chunks read after `query` returned). */
-  readonly mapError: (error: unknown, filter: ExprNode | undefined) => unknown;
+  readonly mapError: (error: unknown, request: QueryRequest) => unknown;
   /** Set inside a write transaction or changeset: every statement runs on it, nothing streams. */
   readonly transaction?: SqlKysely;
   /** `statement_timeout` of the reads' transactions (every read then runs in one). */
@@ -110,7 +109,7 @@ async function* moreChunks(
     }
   } catch (error) {
     failed = true;
-    throw settings.mapError(error, request.filter);
+    throw settings.mapError(error, request);
   } finally {
     await (failed ? scope.fail() : scope.end());
   }

@@ -107,6 +107,8 @@ export interface CatalogConstraint {
   readonly onDelete: string;
   /** A primary key a partitioned table takes from its partitions that leaves out the partition key: unique in each partition only. */
   readonly partitionsOnly?: boolean;
+  /** Taken from the partitions (partitions.ts): the partitioned table itself has no index for it (ON CONFLICT cannot use it). */
+  readonly inherited?: boolean;
 }
 
 /** Everything introspection reads, for the schemas asked for. */

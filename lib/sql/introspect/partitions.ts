@@ -64,6 +64,7 @@ function inheritedConstraints(catalog: Catalog): CatalogConstraint[] {
         schema: relation.schema,
         table: relation.name,
         columns: positions,
+        inherited: true,
         ...(constraint.kind === 'p' && !partitionKey.every((position) => positions.includes(position)) ? { partitionsOnly: true } : {}),
       });
     }

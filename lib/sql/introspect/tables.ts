@@ -141,11 +141,7 @@ function draftColumn(
  * (not one only its partitions have); INSERT rules need the row read back by its key, which a
  * DO INSTEAD rule that returns nothing leaves only the client to give.
  */
-function insertModeOf(
-  relation: CatalogRelation,
-  unique: readonly { readonly positions: readonly number[] }[],
-  key: readonly ColumnDraft[],
-): SqlInsertMode | { reason: string } {
+function insertModeOf(catalog: Catalog, relation: CatalogRelation, key: readonly ColumnDraft[]): SqlInsertMode | { reason: string } {
   if (relation.insertRules === 'silent') {
     const made = key.find((column) => column.generated !== undefined);
     if (made === undefined) return 'readBack';
@@ -156,7 +152,15 @@ function insertModeOf(
   if (relation.insertRules !== 'none') return 'readBack';
   if (!TABLE_KINDS.has(relation.kind) || relation.updateRules) return 'checked';
   const positions = new Set(key.map((column) => column.column.position));
-  const matches = unique.some((candidate) => candidate.positions.length === positions.size && candidate.positions.every((position) => positions.has(position)));
+  const matches = catalog.constraints.some(
+    (constraint) =>
+      constraint.schema === relation.schema &&
+      constraint.table === relation.name &&
+      constraint.kind !== 'f' &&
+      constraint.inherited !== true &&
+      constraint.columns.length === positions.size &&
+      constraint.columns.every((position) => positions.has(position)),
+  );
   return matches ? 'onConflict' : 'checked';
 }
 
@@ -220,7 +224,7 @@ export function draftEntity(catalog: Catalog, relation: CatalogRelation, options
   const keyed = new Map(key.map((column) => [column.column.position, column]));
   const keyedColumns = columns.map((column) => keyed.get(column.column.position) ?? column);
   const canWrite = (viewAllows: boolean, privilege: boolean): boolean => (relation.kind === 'm' ? false : (!isView || viewAllows) && privilege);
-  const insert = insertModeOf(relation, unique, key);
+  const insert = insertModeOf(catalog, relation, key);
   let creatable = canWrite(relation.viewInsertable, relation.canInsert) && !requiredLeftOut;
   if (creatable && typeof insert !== 'string') {
     creatable = false;

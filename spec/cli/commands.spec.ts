@@ -434,6 +434,8 @@ describe('introspect', () => {
         '--mapping',
         join(folder, 'mapping.json'),
         '--force',
+        '--names',
+        'sql',
         ...extra,
       );
       expect(written.code).toBe(0);

@@ -96,7 +96,7 @@ const ROWS: readonly (readonly [readonly string[], readonly SqlOperation[], Refu
     [...VALUE_WRITES, 'link'],
     invalid((facts) => (facts.isLink ? `${facts.subject} is required.` : `${facts.subject} needs a value.`)),
   ],
-  [[SQLSTATE.checkViolation], [...VALUE_WRITES, 'link'], invalid((facts) => `${facts.subject} breaks a constraint of its table.`)],
+  [[SQLSTATE.checkViolation], [...VALUE_WRITES, 'link'], invalid((facts) => `${facts.subject} ${facts.problem || 'breaks a constraint of its table'}.`)],
   [
     [SQLSTATE.notNullViolation, SQLSTATE.checkViolation],
     ['delete'],

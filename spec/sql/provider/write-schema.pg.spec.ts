@@ -1,9 +1,9 @@
 /**
- * The schema of real-schema.ts on a PostgreSQL server (`npm run test:postgres`): introspection
+ * The schema of write-schema.ts on a PostgreSQL server (`npm run test:postgres`): introspection
  * decides the same insert modes and ETags as on PGlite, POST works on every creatable set,
  * fifty concurrent writers with one row-version ETag (xmin) get one 204 and 49 412, and a role
  * without INSERT, logged in as itself, gets 403 FORBIDDEN (PGlite only knows its superuser's
- * session, where real-schema.spec.ts switches roles with SET ROLE instead).
+ * session, where write-schema.spec.ts switches roles with SET ROLE instead).
  */
 import express from 'express';
 import { Client } from 'pg';
@@ -11,7 +11,7 @@ import { odata } from '../../../lib';
 import { introspect, postgres, SqlProvider, type IntrospectionResult, type SqlDatabase } from '../../../lib/sql';
 import { createTestDatabase } from '../../helpers/postgres-database';
 import { startServer, type RunningServer } from '../../helpers/server';
-import { REAL_SCHEMA_KEYS, realSchemaSql } from './real-schema';
+import { WRITE_SCHEMA_KEYS, writeSchemaSql } from './write-schema';
 
 const SCHEMA = 'real';
 // Roles belong to the whole server: one of its own per run.
@@ -41,9 +41,9 @@ function serve(on: SqlDatabase): Promise<RunningServer> {
 
 beforeAll(async () => {
   database = await createTestDatabase();
-  await run(database.url, realSchemaSql(SCHEMA, ROLE));
+  await run(database.url, writeSchemaSql(SCHEMA, ROLE));
   db = postgres(database.url);
-  result = await introspect(db, { schemas: [SCHEMA], keys: REAL_SCHEMA_KEYS });
+  result = await introspect(db, { schemas: [SCHEMA], keys: WRITE_SCHEMA_KEYS });
   server = await serve(db);
 }, 60_000);
 

@@ -1,5 +1,5 @@
 /**
- * SqlProvider over an introspected schema of the kinds real databases have (real-schema.ts), on
+ * SqlProvider over an introspected schema of the kinds real databases have (write-schema.ts), on
  * PGlite: a value the database refuses is a 4xx naming the property (enum, array, range, json,
  * inet, domain, varchar, smallint, timestamp), a unique or exclusion violation 409, a role
  * without INSERT 403 (PGlite logs in as superuser: the spec sets the role on its one session);
@@ -10,84 +10,40 @@
  * and properties are found by table and column through the mapping, whatever names they get.
  */
 import type { PGlite } from '@electric-sql/pglite';
-import express from 'express';
-import { odata } from '../../../lib';
-import { introspect, pglite, SqlProvider, type IntrospectionResult, type SqlDatabase } from '../../../lib/sql';
+import { pglite, type IntrospectionResult, type SqlDatabase } from '../../../lib/sql';
 import { openTestPGlite } from '../../helpers/pglite';
-import { startServer, type RunningServer } from '../../helpers/server';
 import { batchBody, changeset, operation } from '../../helpers/batch-http';
-import { REAL_SCHEMA_KEYS, realSchemaSql } from './real-schema';
+import { serveIntrospected, type Answer, type IntrospectedService } from './introspected';
+import { WRITE_SCHEMA_KEYS, writeSchemaSql } from './write-schema';
 
 const SCHEMA = 'real';
 const ROLE = 'real_no_insert';
 
 let instance: PGlite;
 let db: SqlDatabase;
+let service: IntrospectedService;
 let result: IntrospectionResult;
-let server: RunningServer;
 
 beforeAll(async () => {
   instance = await openTestPGlite();
-  await instance.exec(realSchemaSql(SCHEMA, ROLE));
+  await instance.exec(writeSchemaSql(SCHEMA, ROLE));
   db = pglite(instance);
-  result = await introspect(db, { schemas: [SCHEMA], keys: REAL_SCHEMA_KEYS });
-  const { model, mapping } = result;
-  const app = express();
-  app.use('/odata', odata({ model, provider: new SqlProvider({ model, db, mapping }), logger: () => undefined }));
-  server = await startServer(app);
+  service = await serveIntrospected(db, { schemas: [SCHEMA], keys: WRITE_SCHEMA_KEYS });
+  result = service.result;
 }, 60_000);
 
 afterAll(async () => {
-  await server.close();
+  await service.server.close();
   await db.close();
   await instance.close();
 });
 
-/** The entity set of a table. */
-function setOf(table: string): string {
-  const found = Object.entries(result.mapping.entitySets).find(([, mapping]) => mapping.table === table);
-  if (found === undefined) throw new Error(`no entity set for the table ${table}`);
-  return found[0];
-}
-
-/** The property of a column of a table. */
-function propertyOf(table: string, column: string): string {
-  const found = Object.entries(result.mapping.entitySets[setOf(table)].columns).find(([, name]) => name === column);
-  if (found === undefined) throw new Error(`no property for ${table}.${column}`);
-  return found[0];
-}
-
-/** An entry body from column values. */
-function body(table: string, columns: Record<string, unknown>): Record<string, unknown> {
-  return Object.fromEntries(Object.entries(columns).map(([column, value]) => [propertyOf(table, column), value]));
-}
-
-interface Answer {
-  readonly status: number;
-  readonly etag: string | null;
-  readonly text: string;
-  json(): { error?: { code?: string; message?: { value?: string } }; d?: Record<string, unknown> };
-}
-
-async function send(method: string, path: string, payload?: unknown, headers: Record<string, string> = {}): Promise<Answer> {
-  const response = await fetch(`${server.url}/odata/${path}`, {
-    method,
-    headers: { accept: 'application/json', ...(payload === undefined ? {} : { 'content-type': 'application/json' }), ...headers },
-    body: payload === undefined ? undefined : JSON.stringify(payload),
-  });
-  const text = await response.text();
-  return { status: response.status, etag: response.headers.get('etag'), text, json: () => JSON.parse(text) as ReturnType<Answer['json']> };
-}
-
-/** The navigation property from one table's entity type to another's. */
-function navigationOf(from: string, to: string): string {
-  const sets = result.model.defaultContainer.entitySets;
-  const source = sets.find((set) => set.name === setOf(from));
-  const target = sets.find((set) => set.name === setOf(to));
-  const found = source?.entityType.navigationProperties.find((property) => property.target === target?.entityType);
-  if (found === undefined) throw new Error(`no navigation from ${from} to ${to}`);
-  return found.name;
-}
+const setOf = (table: string): string => service.setOf(table);
+const propertyOf = (table: string, column: string): string => service.propertyOf(table, column);
+const body = (table: string, columns: Record<string, unknown>): Record<string, unknown> => service.body(table, columns);
+const navigationOf = (from: string, to: string): string => service.navigationOf(from, to);
+const send = (method: string, path: string, payload?: unknown, headers: Record<string, string> = {}): Promise<Answer> =>
+  service.send(method, path, payload, headers);
 
 describe('values the database refuses', () => {
   it.each([
@@ -202,7 +158,7 @@ describe('POST on every creatable set', () => {
     const set = setOf('readings');
     const taken = body('readings', { id: 1, region: 'eu', value: '9' });
     const fresh = body('readings', { id: 3, region: 'eu', value: '3' });
-    const answer = await fetch(`${server.url}/odata/$batch`, {
+    const answer = await fetch(`${service.server.url}/odata/$batch`, {
       method: 'POST',
       headers: { 'content-type': 'multipart/mixed; boundary=batch' },
       body: batchBody(

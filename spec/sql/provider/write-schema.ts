@@ -8,7 +8,7 @@
  */
 
 /** The DDL of the schema `schema` (which must not exist yet); `role` is the role without INSERT on gadgets. */
-export function realSchemaSql(schema: string, role: string): string {
+export function writeSchemaSql(schema: string, role: string): string {
   const s = `"${schema}"`;
   return `
 create schema ${s};
@@ -99,4 +99,4 @@ reset search_path;
 }
 
 /** What introspection needs besides the catalog: the keys of the views and of the table keyed only on its partitions. */
-export const REAL_SCHEMA_KEYS = { person_names: ['id'], adults: ['id'], readings: ['id', 'region'] } as const;
+export const WRITE_SCHEMA_KEYS = { person_names: ['id'], adults: ['id'], readings: ['id', 'region'] } as const;

@@ -32,7 +32,9 @@ export type SqlSessionOf = (context: RequestContext) => SqlSession | null | unde
 
 /** A line for the operator: why a request was refused. */
 export interface SqlProviderLogEvent {
+  /** Always `'warn'`: a refused request is the client's answer, worth a look but not a failure of the service. */
   readonly level: 'warn';
+  /** One line: why the session was refused (no role, or the role and why requests may not run as it), ending `the request was refused (403).` */
   readonly message: string;
 }
 

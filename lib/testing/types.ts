@@ -63,6 +63,7 @@ export interface ProviderUnderTest {
 
 /** Two request contexts and the rows each may see (`ProviderUnderTest.visibility`). */
 export interface RowVisibility {
+  /** The two contexts, each seeing different rows, so a case can tell one's rows from the other's. */
   readonly contexts: readonly [VisibleRows, VisibleRows];
 }
 

@@ -4,6 +4,7 @@
  */
 export { odata } from './middleware';
 export type { ODataMiddleware } from './middleware';
+export { modelAsServed } from './service';
 export type { ExpressLikeRequest, ClientErrorListener, ODataErrorHandler } from './http';
 export { odataClientErrorHandler, odataErrorHandler } from './http';
 export type { ODataServiceOptions, ServiceLimits, ServiceLogEvent } from './options';

@@ -47,13 +47,14 @@ export interface Service {
 }
 
 /**
- * The model `$metadata` describes: the served one, with every entity set marked
- * `sap:creatable/updatable/deletable="false"` for each write method the provider lacks (a
- * `readOnlyProvider` serves sets none of which is), and `sap:searchable="false"` when the
- * service refuses search (SAP clients show a search field only where it says true), so the
- * document says what the service allows.
+ * The model as the service describes it in `$metadata`: `model`, with every entity set marked
+ * `sap:creatable/updatable/deletable="false"` for each write method `provider` lacks (a
+ * `readOnlyProvider` serves sets none of which is), and `sap:searchable="false"` when `search` is
+ * off (SAP clients show a search field only where it says true), so the document says what the
+ * service allows. Give it to `fiori()` when the service's provider does not write, so the preview
+ * says the same.
  */
-function metadataModel(model: EdmModel, provider: DataProvider, search: boolean): EdmModel {
+export function modelAsServed(model: EdmModel, provider: DataProvider, search = true): EdmModel {
   const denied: SetCapability[] = [];
   if (provider.create === undefined) denied.push('creatable');
   if (provider.update === undefined) denied.push('updatable');
@@ -71,7 +72,7 @@ function metadataModel(model: EdmModel, provider: DataProvider, search: boolean)
 export function createService(input: ODataServiceOptions): Service {
   const options = resolveOptions(input);
   const { model, provider } = options;
-  const document = Buffer.from(writeEdmx(metadataModel(model, provider, options.search)), 'utf8');
+  const document = Buffer.from(writeEdmx(modelAsServed(model, provider, options.search)), 'utf8');
   const metadata = { document, etag: `"${createHash('sha1').update(document).digest('base64url')}"`, version: model.dataServiceVersion };
   const etagOf = (entity: Entity, entityType: EdmEntityType): string | undefined => {
     const custom = provider.etag?.(entity, entityType);

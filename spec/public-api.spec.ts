@@ -62,6 +62,7 @@ const VALUES = [
   'keyIdentity',
   'loadEdmx',
   'mediaEntryValues',
+  'modelAsServed',
   'navigationExpansion',
   'normalizeKey',
   'odata',

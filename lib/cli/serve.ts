@@ -10,7 +10,7 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { AddressInfo } from 'net';
 import { resolve } from 'path';
 import { DEFAULT_UI5_BOOTSTRAP, fiori, type FioriMiddleware } from '../fiori';
-import { loadEdmx, odata, readOnlyProvider, type EdmModel, type ServiceLogEvent } from '../index';
+import { loadEdmx, modelAsServed, odata, readOnlyProvider, type EdmModel, type ServiceLogEvent } from '../index';
 import type { SqlMapping } from '../sql';
 import {
   annotationsOption,
@@ -227,9 +227,10 @@ export async function serve(options: ParsedOptions, io: CliIO): Promise<RunningS
     });
     await checkKnownRoles(provider, authentication.knownRoles, open);
     throwIfInterrupted(io);
+    const served = options['read-only'] === true ? readOnlyProvider(provider) : provider;
     const middleware = odata({
       model,
-      provider: options['read-only'] === true ? readOnlyProvider(provider) : provider,
+      provider: served,
       ...(maxPageSize === undefined ? {} : { maxPageSize }),
       limits,
       ...(options.csrf === true || authentication.csrf ? { csrf: true } : {}),
@@ -237,7 +238,8 @@ export async function serve(options: ParsedOptions, io: CliIO): Promise<RunningS
         io.err(`${new Date().toISOString()} ${event.level} ${event.status} ${event.method} ${path}/${event.url}: ${oneLine(event.message)}`),
     });
     const service = authentication.protect(middleware);
-    const preview = ui ? authentication.protect(previewOf(model, path, ui5)) : undefined;
+    // The preview says what $metadata says: with --read-only, display only.
+    const preview = ui ? authentication.protect(previewOf(modelAsServed(model, served), path, ui5)) : undefined;
     const server = createServer((request: IncomingMessage & { baseUrl?: string }, response: ServerResponse) => {
       const started = process.hrtime.bigint();
       const url = request.url ?? '/';

@@ -513,6 +513,28 @@ describe('serve in this process', () => {
       await outcome.service.close();
     }
   }, 30_000);
+
+  it('gives a display-only preview with --read-only: the launch page and $metadata say every set refuses writes', async () => {
+    const { outcome, err } = await run('serve', '--db', 'shop', '--port', '0', '--ui', '--read-only');
+    if (outcome.kind !== 'serving') throw new Error(err.join('\n'));
+    const { url } = outcome.service;
+    try {
+      const launch = await (await fetch(url.replace(/\/odata\/$/, '/'))).text();
+      const capabilities = [...launch.matchAll(/data-entity-set="([^"]+)".*?<span class="capabilities">([^<]*)<\/span>/g)].map((match) => [match[1], match[2]]);
+      expect(capabilities).toEqual([
+        ['Customers', 'display only'],
+        ['Orders', 'display only'],
+      ]);
+      const metadata = await (await fetch(`${url}$metadata`)).text();
+      expect(
+        metadata
+          .match(/<EntitySet [^>]*>/g)
+          ?.map((set) => /sap:creatable="false"/.test(set) && /sap:updatable="false"/.test(set) && /sap:deletable="false"/.test(set)),
+      ).toEqual([true, true]);
+    } finally {
+      await outcome.service.close();
+    }
+  }, 30_000);
 });
 
 describe('stopped before it is done (Ctrl-C during introspection)', () => {

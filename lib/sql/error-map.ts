@@ -62,7 +62,7 @@ function planOf(error: unknown, compiled: CompiledMapping): SetPlan | undefined 
  */
 interface ValueComplaint {
   readonly type: string | undefined;
-  readonly kind: 'array' | 'range' | 'type';
+  readonly kind: 'array' | 'range' | 'type' | 'narrower';
   readonly value: string | undefined;
   readonly problem: string;
 }
@@ -80,7 +80,23 @@ const COMPLAINTS: readonly (readonly [RegExp, ValueComplaint['kind'], string])[]
   [/^invalid input syntax for type ([\w ]+)/, 'type', 'is not a value its column accepts'],
   [/^value "[^"]*" is out of range for type ([\w ]+)/, 'type', 'is out of the range its column can hold'],
   [/^value for domain ([^ ]+) violates check constraint/, 'type', 'breaks a constraint of its type'],
+  // A wider integer written to a narrower column (a smallint foreign key served with its integer key's type).
+  [/^(smallint|integer) out of range$/, 'narrower', 'is out of the range its column can hold'],
 ];
+
+/** The values of the integer types PostgreSQL says a written value is out of the range of. */
+const INTEGER_RANGES: Readonly<Record<string, readonly [bigint, bigint]>> = {
+  smallint: [-32768n, 32767n],
+  integer: [-2147483648n, 2147483647n],
+};
+
+/** Is `value` a whole number outside the range of the integer type `type`? */
+function beyondRange(value: unknown, type: string | undefined): boolean {
+  const range = type === undefined ? undefined : INTEGER_RANGES[type];
+  if (range === undefined || !((typeof value === 'number' && Number.isInteger(value)) || (typeof value === 'string' && /^-?\d+$/.test(value)))) return false;
+  const whole = BigInt(value);
+  return whole < range[0] || whole > range[1];
+}
 
 function complaintOf(error: unknown): ValueComplaint | undefined {
   const message = field(error, 'message');
@@ -120,6 +136,11 @@ function storesType(column: ColumnPlan, complaint: ValueComplaint): boolean {
 
 /** The column of `plan` holding the value the complaint is about, when exactly one can be. */
 function columnOf(plan: SetPlan, complaint: ValueComplaint, values: Readonly<Record<string, unknown>> | undefined): ColumnPlan | undefined {
+  if (complaint.kind === 'narrower') {
+    // The database names neither column nor value: the one written value the narrower type cannot hold.
+    const beyond = plan.columns.filter((column) => column.path.properties.length === 1 && beyondRange(values?.[column.path.path], complaint.type));
+    return beyond.length === 1 ? beyond[0] : undefined;
+  }
   const candidates = plan.columns.filter((column) => storesType(column, complaint));
   if (candidates.length <= 1 || complaint.value === undefined || values === undefined) return candidates.length === 1 ? candidates[0] : undefined;
   // Several columns of the type: the one whose written value the database quotes.

@@ -2,7 +2,8 @@
  * The SQLSTATE table (lib/sql/refusals.ts) through `toODataError`: each (SQLSTATE, operation) a
  * client can cause answers its status and code, everything else passes on as itself (500,
  * logged); messages name the entity set and, where the database names it (the driver's `table`
- * and `column`, or the type in its message), the property, and never SQL, tables, constraints or
+ * and `column`, or the type in its message; for an integer too wide for its column, the one
+ * written value beyond that type), the property, and never SQL, tables, constraints or
  * the values the driver quotes. End-to-end refusals on PGlite are in spec/sql/provider/refusals.spec.ts.
  */
 import { defineModel, isODataError, type ODataError } from '../../lib';
@@ -175,6 +176,19 @@ describe('what a refusal names', () => {
     const error = driverError('22P02', { message: 'invalid input value for enum mood: "grumpy"' });
     expect(refusal(error, 'create', { values: { Mood: 'ok', OtherMood: 'grumpy' } }).target).toBe('OtherMood');
     expect(refusal(error, 'update', { values: { Mood: 'grumpy', OtherMood: 'grumpy' } }).target).toBeUndefined();
+  });
+
+  it.each([
+    ['smallint', { ID: 1, Amount: 70000 }, 'Amount'],
+    ['smallint', { ID: 1, Amount: -32769 }, 'Amount'],
+    ['integer', { ID: 1, Amount: 4294967296 }, 'Amount'],
+    ['smallint', { ID: 1, Amount: 32767 }, undefined],
+    ['smallint', { ID: 40000, Amount: 70000 }, undefined],
+    ['integer', { ID: 1, Amount: 70000 }, undefined],
+  ] as const)('names the one written value a narrower %s column cannot hold: %p', (type, values, target) => {
+    const refused = refusal(driverError('22003', { message: `${type} out of range` }), 'update', { values });
+    expect([refused.status, refused.code, refused.target]).toEqual([400, 'BODY_INVALID', target]);
+    expect(refused.message).toContain(`${target === undefined ? "a value of 'Gadgets'" : `'${target}' of 'Gadgets'`} is out of the range its column can hold.`);
   });
 
   it('names the entity set and what the role may not do for a missing privilege', () => {

@@ -135,6 +135,23 @@ describe('values the database refuses, and the reader role', () => {
     );
   });
 
+  // The dependent property of a smallint foreign key to an integer key takes the key's wider type.
+  it.each([
+    ['POST', 'order_details', '', { order_id: 70000, product_id: 1, unit_price: '1' }, 'order_id'],
+    ['MERGE', 'products', '(1)', { category_id: -40000 }, 'category_id'],
+  ])(
+    '%s %s with a foreign key its smallint column cannot hold is 400 BODY_INVALID naming the property, and stores nothing',
+    async (method, table, key, columns, column) => {
+      const before = (await instance.query(`select * from ${table} order by 1, 2`)).rows;
+      const answer = await service.send(method, `${service.setOf(table)}${key}`, service.body(table, columns));
+      expect([answer.status, answer.json().error?.code]).toEqual([400, 'BODY_INVALID']);
+      expect(answer.json().error?.message?.value).toBe(
+        `The request body is invalid: '${service.propertyOf(table, column)}' of '${service.setOf(table)}' is out of the range its column can hold.`,
+      );
+      expect((await instance.query(`select * from ${table} order by 1, 2`)).rows).toEqual(before);
+    },
+  );
+
   it('MERGE Customers(ALFKI) with a bad array is 400 BODY_INVALID naming the property', async () => {
     const answer = await service.send('MERGE', `${service.setOf('customers')}('ALFKI')`, service.body('customers', { tags: '{north' }));
     expect([answer.status, answer.json().error?.code]).toEqual([400, 'BODY_INVALID']);

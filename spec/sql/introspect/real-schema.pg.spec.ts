@@ -2,7 +2,7 @@
  * introspect() on the real-schema spec database against a PostgreSQL server (npm run
  * test:postgres): the same golden files as on PGlite in both naming styles, every navigation
  * expanded, the start-time key check, and the reader role of the schema (no INSERT on shippers)
- * seeing Shippers as not creatable.
+ * seeing Shippers as not creatable; a foreign key beyond its smallint column is a 400 naming the property.
  */
 import { sql } from 'kysely';
 import { writeEdmx } from '../../../lib';
@@ -70,5 +70,34 @@ it('marks the set the reader role may not insert into as not creatable', async (
     expect(xml).toContain('<EntitySet Name="Orders" EntityType="Shop.Order" sap:searchable="true" />');
   } finally {
     await readerDb.close();
+  }
+});
+
+it.each([
+  ['POST', 'OrderDetails', { OrderID: 70000, ProductID: 1, UnitPrice: '1', Quantity: 1 }, 'OrderID', 'order_details'],
+  ['MERGE', 'Products(1)', { CategoryID: -40000 }, 'CategoryID', 'products'],
+])('answers %s %s with a foreign key its smallint column cannot hold 400 naming the property, as on PGlite', async (method, path, body, property, table) => {
+  const { model, mapping } = await introspect(db, realSchemaOptions('odata'));
+  const server = await serveModel(model, mapping, db);
+  try {
+    const before = await sql.raw(`select * from ${table} order by 1, 2`).execute(db.kysely);
+    const response = await fetch(`${server.url}/odata/${path}`, {
+      method,
+      headers: { 'content-type': 'application/json', accept: 'application/json' },
+      body: JSON.stringify(body),
+    });
+    const set = path.replace(/\(.*$/, '');
+    expect([response.status, await response.json()]).toEqual([
+      400,
+      {
+        error: {
+          code: 'BODY_INVALID',
+          message: { lang: 'en-US', value: `The request body is invalid: '${property}' of '${set}' is out of the range its column can hold.` },
+        },
+      },
+    ]);
+    expect((await sql.raw(`select * from ${table} order by 1, 2`).execute(db.kysely)).rows).toEqual(before.rows);
+  } finally {
+    await server.close();
   }
 });

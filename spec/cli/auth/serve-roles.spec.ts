@@ -117,6 +117,21 @@ it('--anonymous-role alone: every request runs as that role', async () => {
   });
 });
 
+it('--ui behind --auth basic and --anonymous-role: the preview asks for the same credentials as the service', async () => {
+  const launch = async (url: string, headers: Record<string, string> = {}): Promise<[number, string | null, boolean]> => {
+    const response = await fetch(url.replace(/\/odata\/$/, '/'), { headers });
+    return [response.status, response.headers.get('www-authenticate'), (await response.text()).includes('data-entity-set="Orders"')];
+  };
+  await serving(['--auth', 'basic', '--users', 'users.txt', '--ui'], async (url) => {
+    expect(await launch(url)).toEqual([401, expect.stringMatching(/^Basic realm=/), false]);
+    expect(await launch(url, basic('ada', 'wrong-password'))).toEqual([401, expect.stringMatching(/^Basic realm=/), false]);
+    expect(await launch(url, basic('ada', 'ada-password'))).toEqual([200, null, true]);
+  });
+  await serving(['--anonymous-role', 'web_anon', '--ui'], async (url) => {
+    expect(await launch(url)).toEqual([200, null, true]);
+  });
+});
+
 it.each([
   [['--anonymous-role', 'web_super'], "serve: Requests may not run as this role: 'web_super': it is a superuser (row-level security does not apply to it)."],
   [

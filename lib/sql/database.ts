@@ -38,7 +38,7 @@ export interface SqlConnectionOptions {
 /** A database the SQL provider can run on. */
 export interface SqlDatabase {
   /** Which engine this is. */
-  readonly engine: 'pglite' | 'postgres';
+  readonly engine: 'pglite' | 'postgres' | 'sqlite';
   /** Every statement runs through this Kysely instance (transactions: `kysely.transaction()`). */
   readonly kysely: SqlKysely;
   /** The engine's SQL text: quoting, the EDM type map, operators and functions. */
@@ -70,7 +70,7 @@ export function resolveConnectionOptions(options: SqlConnectionOptions): Resolve
  * A SqlDatabase over a PostgreSQL-protocol pool. `openPool` runs once, on the first statement (so
  * creating the database is synchronous and opens nothing until used).
  */
-export function postgresDatabase(engine: SqlDatabase['engine'], openPool: () => Promise<PostgresPool>, options: SqlConnectionOptions): SqlDatabase {
+export function postgresDatabase(engine: 'pglite' | 'postgres', openPool: () => Promise<PostgresPool>, options: SqlConnectionOptions): SqlDatabase {
   const kysely = new Kysely<SqlSchema>({ dialect: new PostgresDialect({ pool: openPool }) });
   const dialect = createPostgresDialect({ caseMappingCollation: options.caseMappingCollation });
   let closing: Promise<void> | undefined;

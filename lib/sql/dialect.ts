@@ -8,6 +8,7 @@
 import type { RawBuilder } from 'kysely';
 import type { PreciseInstant } from '../edm/precise-instant';
 import type { EdmPrimitiveTypeName, PrimitiveLane, PrimitiveValue } from '../edm/primitives';
+import type { PositionValue } from '../uri/types';
 
 /** A SQL fragment (Kysely's `sql` template result). */
 export type Sql = RawBuilder<unknown>;
@@ -43,10 +44,46 @@ export interface ColumnFacets {
   readonly scale?: number;
 }
 
+/**
+ * How an engine's driver takes and gives EDM values: the bind-parameter value of a value in the
+ * library's JS form, and the JS form of a result column's value. Every statement of the SQL layer
+ * binds and reads through it, so nothing outside the engine's folder knows a storage format.
+ */
+export interface SqlValueCodec {
+  /** The bind-parameter value (a RangeError for a value the engine cannot store, a TypeError for one of the wrong JS type). */
+  toParameter(type: EdmPrimitiveTypeName, value: PrimitiveValue | PreciseInstant): unknown;
+  /** The JS form of a result value (null stays null). */
+  fromValue(type: EdmPrimitiveTypeName, raw: unknown): PrimitiveValue | null;
+  /** An order value read for a row's position: as `fromValue`, a timestamp with every stored digit. */
+  fromPosition(type: EdmPrimitiveTypeName, raw: unknown): PositionValue | null;
+}
+
+/** The forms of data-modifying statements that differ between engines. */
+export interface SqlWriteForms {
+  /**
+   * True when a data-modifying statement may stand in a WITH (`with t as (update … returning *)
+   * select … from t`: the written row comes back decoded from the same statement); else the
+   * statement returns the row's key and a second statement reads it.
+   */
+  readonly writableCte: boolean;
+  /** `insert into <table> default values … <returning>` for a row of no given column, keeping a taken key from failing where the engine can. */
+  insertDefaults(table: Sql, keyColumns: Sql, returning: Sql): Sql;
+  /** Every column of the written row in a RETURNING list: `"u".*` for the statement's alias where the engine takes it, else `*`. */
+  returningAll(alias: string | undefined): Sql;
+  /** What follows a `select` that must keep the rows it read from being deleted until the transaction ends (`for key share`), or nothing. */
+  readonly keyShareLock: Sql;
+  /** A JSON object column with the members of a JSON object added or replaced (MERGE of an open type's dynamic properties). */
+  jsonMerge(current: Sql, patch: Sql): Sql;
+}
+
 /** The engine-specific SQL text, one function per operation. */
 export interface SqlDialect {
   /** The engine's name, for messages. */
   readonly name: string;
+  /** Values to parameters and results to values. */
+  readonly values: SqlValueCodec;
+  /** Data-modifying statement forms. */
+  readonly writes: SqlWriteForms;
 
   // --- DDL ---------------------------------------------------------------------------------------
   /** A quoted identifier (`"Order"`); TypeError for a name the engine cannot hold. */
@@ -57,14 +94,22 @@ export interface SqlDialect {
   columnCheck(type: EdmPrimitiveTypeName, quotedColumn: string): string | undefined;
   /** The column type of a JSON document (dynamic properties of open types). */
   readonly jsonColumnType: string;
-  /** What follows the column type of a single integer key so that an INSERT without it generates one (an identity). */
-  readonly generatedKey: string;
+  /**
+   * How `createSchema` declares foreign keys: `alter` adds each to its table after every table
+   * exists, when it is missing (tables may refer to each other in a cycle); `inline` declares them
+   * in the CREATE TABLE (an engine that checks them only when rows are written, and cannot add one later).
+   */
+  readonly foreignKeys: 'alter' | 'inline';
+  /** True when tables may live in named schemas (`create schema`); else a mapping that names one is refused. */
+  readonly schemas: boolean;
+  /** The column definition of a single integer key of `type` that an INSERT without it generates (an identity; SQLite's rowid). */
+  generatedKeyColumn(type: EdmPrimitiveTypeName): string;
   /**
    * A statement that moves the generator of a generated key column (if it has one) past the
    * largest key in the table, after rows were inserted with explicit keys (`seed`). Does nothing
-   * for a column without a generator.
+   * for a column without a generator; undefined when the engine's generator needs no moving.
    */
-  advanceGeneratedKey(table: Sql, quotedTable: string, column: string): Sql;
+  advanceGeneratedKey(table: Sql, quotedTable: string, column: string): Sql | undefined;
   /**
    * A column stored as `storedType` (an SQL type that is not `type`'s own: `date`, `jsonb`, an
    * enum) as a value of `type`: to `read` it (what fromSqlValue takes), or to `compare` it with
@@ -119,8 +164,9 @@ export interface SqlDialect {
   /**
    * A statement that bounds every later statement of the current transaction to `milliseconds`
    * (PostgreSQL: `set_config('statement_timeout', ..., true)`, which ends with the transaction).
+   * Absent when the engine cannot bound a statement (SqlProvider then refuses the option).
    */
-  statementTimeout(milliseconds: number): Sql;
+  readonly statementTimeout?: (milliseconds: number) => Sql;
 
   // --- sessions ----------------------------------------------------------------------------------
   /**
@@ -203,4 +249,10 @@ export interface SqlSessionDialect {
    * or has the privileges of the owner of, a table whose policies do not apply to its owner).
    */
   roleFacts(role: string): Sql;
+}
+
+/** The dialect's statement bounding `milliseconds`; a TypeError on an engine that has none (options are checked before this runs). */
+export function statementTimeoutOf(dialect: SqlDialect, milliseconds: number): Sql {
+  if (dialect.statementTimeout === undefined) throw new TypeError(`${dialect.name} cannot bound the time of a statement (statementTimeoutMs).`);
+  return dialect.statementTimeout(milliseconds);
 }

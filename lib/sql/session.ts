@@ -12,7 +12,7 @@
 import { ODataError } from '../errors';
 import type { RequestContext } from '../protocol/message';
 import type { SqlDatabase } from './database';
-import type { Sql, SqlDialect, SqlSessionDialect, TransactionSetting } from './dialect';
+import { statementTimeoutOf, type Sql, type SqlDialect, type SqlSessionDialect, type TransactionSetting } from './dialect';
 import { SqlSessionRoleError } from './errors';
 import { roleNameProblem } from './role-names';
 
@@ -57,7 +57,7 @@ export interface TransactionStart {
  */
 export function startStatement(dialect: SqlDialect, start: TransactionStart): Sql | undefined {
   const { statementTimeoutMs, session } = start;
-  if (session === undefined) return statementTimeoutMs === undefined ? undefined : dialect.statementTimeout(statementTimeoutMs);
+  if (session === undefined) return statementTimeoutMs === undefined ? undefined : statementTimeoutOf(dialect, statementTimeoutMs);
   const settings: TransactionSetting[] = statementTimeoutMs === undefined ? [] : [['statement_timeout', String(statementTimeoutMs)]];
   return sessionsOf(dialect).settings([...settings, ...session.settings]);
 }

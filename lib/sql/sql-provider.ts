@@ -189,6 +189,8 @@ export class SqlProvider implements DataProvider {
     this.replica = options.replica;
     this.compiled = compileMapping(this.model, this.mapping);
     this.statementTimeoutMs = options.statementTimeoutMs === undefined ? undefined : positiveInteger(options.statementTimeoutMs, 0, 'statementTimeoutMs');
+    if (this.statementTimeoutMs !== undefined && this.db.dialect.statementTimeout === undefined)
+      throw new TypeError(`SqlProvider option 'statementTimeoutMs' needs an engine that bounds a statement's time; ${this.db.dialect.name} cannot.`);
     this.retryAfterSeconds = options.retryAfterSeconds ?? 1;
     if (!Number.isInteger(this.retryAfterSeconds) || this.retryAfterSeconds < 0)
       throw new TypeError(`SqlProvider option 'retryAfterSeconds' must be a non-negative integer, got ${String(options.retryAfterSeconds)}.`);

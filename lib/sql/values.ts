@@ -12,6 +12,7 @@ import { numberRange, type EdmPrimitiveTypeName, type PrimitiveValue } from '../
 import { formatDuration, timeToMilliseconds } from '../edm/temporal-text';
 import type { PositionValue } from '../uri/types';
 import { formatIntervalParameter, formatTimestampParameter, parseIntervalText, parsePreciseTimestampText, parseTimestampText } from './temporal';
+import type { SqlValueCodec } from './dialect';
 import { parseByteaText } from './type-parsers';
 
 /** A bind-parameter value as both drivers take it. */
@@ -221,3 +222,6 @@ export function fromSqlPosition(type: EdmPrimitiveTypeName, raw: unknown): Posit
   if (typeof raw !== 'string') throw wrongType(type, 'timestamp text (pglite()/postgres() deliver it)', raw);
   return parsePreciseTimestampText(raw, type === 'Edm.DateTimeOffset');
 }
+
+/** The PostgreSQL value codec (pglite() and postgres() deliver results alike). */
+export const POSTGRES_VALUES: SqlValueCodec = Object.freeze({ toParameter: toSqlParameter, fromValue: fromSqlValue, fromPosition: fromSqlPosition });

@@ -8,6 +8,7 @@
  */
 import { sql } from 'kysely';
 import type { SqlDatabase } from '../database';
+import { statementTimeoutOf } from '../dialect';
 import { SQLSTATE, SqlIntrospectionError, sqlStateOf } from '../errors';
 import type { IntrospectionResult, IntrospectionWarning, UncheckedKey } from './types';
 
@@ -31,7 +32,7 @@ async function sharedValue(db: SqlDatabase, key: UncheckedKey, timeoutMs: number
     .transaction()
     .setAccessMode('read only')
     .execute(async (trx) => {
-      await db.dialect.statementTimeout(timeoutMs).execute(trx);
+      await statementTimeoutOf(db.dialect, timeoutMs).execute(trx);
       const result = await sql<Record<string, unknown>>`select ${sql.join(texts)} from ${sql.id(key.schema, key.table)}
         group by ${sql.join(columns)} having count(*) > 1 or ${nulls} limit 1`.execute(trx);
       const row = result.rows[0];

@@ -53,11 +53,12 @@ function matchValue(link: LinkPlan, i: number, column: Sql, dialect: SqlDialect)
 }
 
 /** A parent's values of the link's source columns (its key, or the foreign key it holds). */
-function parentTuple(link: LinkPlan, parent: DecodedRow): (PrimitiveValue | null)[] {
+function parentTuple(link: LinkPlan, parent: DecodedRow, dialect: SqlDialect): (PrimitiveValue | null)[] {
   if (link.holder === 'source')
     return rawTuple(
       link.sourceColumns.map((column) => parent.links.get(column)),
       link.types,
+      dialect.values,
     );
   return entityTuple(
     parent.entity,
@@ -70,7 +71,7 @@ async function expandItem(context: ExpandContext, plan: SetPlan, parents: readon
   const link = compiled.link(plan.entitySet, item.property);
   const tuples = new Map<string, PrimitiveValue[]>();
   const parentKeys = parents.map((parent) => {
-    const tuple = parentTuple(link, parent);
+    const tuple = parentTuple(link, parent, dialect);
     if (!isComplete(tuple)) return undefined;
     const key = tupleKey(tuple);
     tuples.set(key, tuple);
@@ -118,6 +119,7 @@ async function expandItem(context: ExpandContext, plan: SetPlan, parents: readon
         rawTuple(
           matchColumns.map((_, i) => row[`k${i}`]),
           link.types,
+          dialect.values,
         ),
       );
       const list = children.get(key);

@@ -87,7 +87,7 @@ export async function verifyPath(executor: SqlKysely, compiled: CompiledMapping,
   const result = await sql<Record<string, unknown>>`select ${sql.join(checks)}`.execute(executor);
   const row = result.rows[0] ?? {};
   prefixes.forEach((hops, i) => {
-    if (row[`e${i}`] === true) return;
+    if (dialect.values.fromValue('Edm.Boolean', row[`e${i}`]) === true) return;
     if (hops === 0) throw entityNotFound(path.root.entitySet, path.root.key as EntityKey);
     const step = path.navigation[hops - 1];
     if (step.key !== undefined) throw entityNotFound(step.entitySet, step.key);

@@ -11,12 +11,11 @@ import type { EdmEntityType } from '../../edm/model';
 import type { PrimitiveValue, PropertyValue } from '../../edm/primitives';
 import type { Entity } from '../../provider/types';
 import type { Selection } from '../../uri/types';
-import type { Sql, SqlDialect } from '../dialect';
+import type { Sql, SqlDialect, SqlValueCodec } from '../dialect';
 import { decodeDynamicProperties } from '../dynamic';
 import type { ColumnPlan, SetPlan } from '../mapping/compiled';
 import { hierarchyOf } from '../mapping/model';
 import { derivesFrom } from '../rows';
-import { fromSqlValue } from '../values';
 import type { Aliases } from './joins';
 
 /** What a projection must include besides `$select`. */
@@ -80,6 +79,8 @@ export class Projection {
   private dynamicName: string | undefined;
   private contentTypeName: string | undefined;
   private etagName: string | undefined;
+  /** How the engine's results become values. */
+  private readonly values: SqlValueCodec;
 
   private constructor(
     readonly plan: SetPlan,
@@ -89,6 +90,7 @@ export class Projection {
     prefix: string,
     dialect: SqlDialect,
   ) {
+    this.values = dialect.values;
     let next = 0;
     const output = (value: Sql): string => {
       const name = `${prefix}${next++}`;
@@ -149,10 +151,10 @@ export class Projection {
         continue;
       }
       if (path.properties.length === 1) {
-        entity[path.path] = fromSqlValue(column.type, raw);
+        entity[path.path] = this.values.fromValue(column.type, raw);
         continue;
       }
-      this.setMember(entity, column, fromSqlValue(column.type, raw), absent ?? NONE_ABSENT);
+      this.setMember(entity, column, this.values.fromValue(column.type, raw), absent ?? NONE_ABSENT);
     }
     if (this.dynamicName !== undefined) Object.assign(entity, decodeDynamicProperties(row[this.dynamicName]));
     let links: ReadonlyMap<string, unknown> = NO_LINKS;

@@ -21,7 +21,6 @@ import type { SqlKysely } from '../database';
 import type { Sql, SqlDialect } from '../dialect';
 import { UntranslatableExpressionError } from '../errors';
 import type { CompiledMapping, SetPlan } from '../mapping/compiled';
-import { fromSqlPosition } from '../values';
 import { linkColumnsFor } from './expand';
 import { JoinedExpansions } from './joined';
 import { Aliases, JoinResolver } from './joins';
@@ -204,8 +203,14 @@ export class ReadStatement {
     if (options.count !== undefined) values.push(sql`(${options.count}) as n`);
     const order = this.order === undefined || this.order.length === 0 ? sql`` : sql`order by ${sql.join(this.order)}`;
     const probe = options.probe === true && options.limit !== undefined;
-    const limit = options.limit === undefined ? sql`` : sql`limit ${sql.val(probe ? options.limit + 1 : options.limit)}`;
     const offset = options.offset === undefined || options.offset === 0 ? sql`` : sql`offset ${sql.val(options.offset)}`;
+    // An OFFSET needs a LIMIT in SQLite: the largest Int64 stands for none (PostgreSQL reads it alike).
+    const limit =
+      options.limit !== undefined
+        ? sql`limit ${sql.val(probe ? options.limit + 1 : options.limit)}`
+        : options.offset === undefined || options.offset === 0
+          ? sql``
+          : sql`limit 9223372036854775807`;
     const joins = sql.join([...this.resolver.joins, ...this.projection.joins, ...this.joined.joins], sql` `);
     const result = await sql<
       Record<string, unknown>
@@ -236,7 +241,7 @@ export class ReadStatement {
       const type = item.expression.type;
       const source = sources[i];
       if ('property' in source) return (decoded.entity[source.property] as PrimitiveValue | undefined) ?? null;
-      return type?.kind === 'Primitive' ? fromSqlPosition(type.name, row[`o${i}`]) : null;
+      return type?.kind === 'Primitive' ? this.dialect.values.fromPosition(type.name, row[`o${i}`]) : null;
     });
     const key: Record<string, PrimitiveValue> = {};
     for (const column of this.source.plan.key) key[column.property.name] = decoded.entity[column.property.name] as PrimitiveValue;

@@ -4,7 +4,7 @@
  */
 import type { EdmPrimitiveTypeName, PrimitiveValue } from '../../edm/primitives';
 import type { Entity } from '../../provider/types';
-import { fromSqlValue } from '../values';
+import type { SqlValueCodec } from '../dialect';
 
 /** One string per tuple: equal tuples (in the library's JS forms) give equal strings. */
 export function tupleKey(values: readonly (PrimitiveValue | null)[]): string {
@@ -22,8 +22,8 @@ export function entityTuple(entity: Entity, names: readonly string[]): (Primitiv
 }
 
 /** Raw result values of link columns in the library's JS forms. */
-export function rawTuple(raw: readonly unknown[], types: readonly EdmPrimitiveTypeName[]): (PrimitiveValue | null)[] {
-  return raw.map((value, i) => fromSqlValue(types[i], value));
+export function rawTuple(raw: readonly unknown[], types: readonly EdmPrimitiveTypeName[], values: SqlValueCodec): (PrimitiveValue | null)[] {
+  return raw.map((value, i) => values.fromValue(types[i], value));
 }
 
 /** True when no part of the tuple is null (a link that points somewhere). */

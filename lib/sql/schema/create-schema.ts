@@ -49,9 +49,10 @@ function setColumns(plan: SetPlan, dialect: SqlDialect): Sql[] {
     const { precision, scale } = column.property;
     const check = dialect.columnCheck(column.type, dialect.quoteIdentifier(column.column));
     // A single integer key the client may leave out: the database generates it (MemoryProvider takes max + 1).
-    const generated = plan.key.length === 1 && plan.key[0] === column && INTEGER_KEYS.has(column.type) ? dialect.generatedKey : '';
+    const generated = plan.key.length === 1 && plan.key[0] === column && INTEGER_KEYS.has(column.type);
+    const type = generated ? dialect.generatedKeyColumn(column.type) : dialect.columnType(column.type, { precision, scale });
     definitions.push(
-      sql`${sql.id(column.column)} ${sql.raw(dialect.columnType(column.type, { precision, scale }))}${sql.raw(generated)}${sql.raw(required ? ' not null' : '')}${check === undefined ? sql`` : sql` check (${sql.raw(check)})`}`,
+      sql`${sql.id(column.column)} ${sql.raw(type)}${sql.raw(required ? ' not null' : '')}${check === undefined ? sql`` : sql` check (${sql.raw(check)})`}`,
     );
   }
   if (plan.discriminator !== undefined) definitions.push(sql`${sql.id(plan.discriminator.column)} ${sql.raw(dialect.columnType('Edm.String'))} not null`);
@@ -107,6 +108,7 @@ export function schemaStatements(model: EdmModel, mapping: SqlMapping, dialect: 
   const indexes: Sql[] = [];
   const extraColumns = new Map<SetPlan, Sql[]>();
   const uniques = new Map<SetPlan, Sql[]>();
+  const inlineKeys = new Map<SetPlan, Sql[]>();
   const keyNames = (plan: SetPlan): string[] => plan.key.map((column) => column.column);
 
   for (const associationSet of model.defaultContainer.associationSets) {
@@ -116,11 +118,9 @@ export function schemaStatements(model: EdmModel, mapping: SqlMapping, dialect: 
     extraColumns.set(plan, [...(extraColumns.get(plan) ?? []), ...foreignKey.definitions]);
     const { tableName } = plan;
     const name = derivedName(tableName.table, associationSet.name, 'fkey');
-    foreignKeys.push({
-      table: tableName,
-      name,
-      statement: sql`alter table ${plan.table} add constraint ${sql.id(name)} foreign key (${ids(columns)}) references ${principal.table} (${ids(keyNames(principal))}) on delete ${sql.raw(foreignKey.onDelete)}`,
-    });
+    const constraint = sql`constraint ${sql.id(name)} foreign key (${ids(columns)}) references ${principal.table} (${ids(keyNames(principal))}) on delete ${sql.raw(foreignKey.onDelete)}`;
+    if (dialect.foreignKeys === 'inline') inlineKeys.set(plan, [...(inlineKeys.get(plan) ?? []), constraint]);
+    else foreignKeys.push({ table: tableName, name, statement: sql`alter table ${plan.table} add ${constraint}` });
     const keyPrefix = columns.every((column, i) => plan.key[i]?.column === column);
     if (foreignKey.unique && !(keyPrefix && columns.length === plan.key.length)) {
       uniques.set(plan, [
@@ -137,7 +137,13 @@ export function schemaStatements(model: EdmModel, mapping: SqlMapping, dialect: 
   for (const plan of compiled.sets.values()) {
     if (plan.tableName.schema !== undefined) schemas.add(plan.tableName.schema);
     const primaryKey = sql`constraint ${sql.id(derivedName(plan.tableName.table, 'pkey'))} primary key (${ids(keyNames(plan))})`;
-    const definitions = [...setColumns(plan, dialect), ...(extraColumns.get(plan) ?? []), primaryKey, ...(uniques.get(plan) ?? [])];
+    const definitions = [
+      ...setColumns(plan, dialect),
+      ...(extraColumns.get(plan) ?? []),
+      primaryKey,
+      ...(uniques.get(plan) ?? []),
+      ...(inlineKeys.get(plan) ?? []),
+    ];
     tables.push(sql`create table if not exists ${plan.table} (${sql.join(definitions)})`);
   }
   for (const plan of compiled.sets.values()) {
@@ -204,6 +210,8 @@ async function existingForeignKeys(trx: SqlKysely, table: ForeignKey['table']): 
 export async function createSchema(db: SqlDatabase, model: EdmModel, mapping: SqlMappingOverrides = {}): Promise<SqlMapping> {
   const resolved = resolveMapping(model, mapping);
   const statements = schemaStatements(model, resolved, db.dialect);
+  if (!db.dialect.schemas && statements.schemas.length > 0)
+    throw new TypeError(`${db.dialect.name} has no schemas; the mapping names ${statements.schemas.map((name) => `'${name}'`).join(', ')}.`);
   await db.kysely.transaction().execute(async (trx) => {
     for (const schema of statements.schemas) await sql`create schema if not exists ${sql.id(schema)}`.execute(trx);
     for (const table of statements.tables) await table.execute(trx);

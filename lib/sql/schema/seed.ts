@@ -236,7 +236,7 @@ export async function seed(db: SqlDatabase, model: EdmModel, mapping: SqlMapping
           .filter((part): part is string => part !== undefined)
           .map((part) => dialect.quoteIdentifier(part))
           .join('.');
-        await dialect.advanceGeneratedKey(plan.table, quoted, key.column).execute(trx);
+        await dialect.advanceGeneratedKey(plan.table, quoted, key.column)?.execute(trx);
       }
       if (later.length > 0) updates.push({ plan, rows: later });
     }

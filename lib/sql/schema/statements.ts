@@ -55,7 +55,7 @@ export async function updateRows(trx: SqlKysely, table: Sql, key: readonly strin
     );
     for (const batch of batches(group, columns.length)) {
       const values = batch.map((row) => sql`(${sql.join(columns.map((column) => row.get(column) ?? sql`null`))})`);
-      await sql`update ${table} set ${assignments} from (values ${sql.join(values)}) as v (${names}) where ${match}`.execute(trx);
+      await sql`with v (${names}) as (values ${sql.join(values)}) update ${table} set ${assignments} from v where ${match}`.execute(trx);
     }
   }
 }

@@ -23,7 +23,6 @@ import type { CompiledMapping, LinkPlan, SetPlan } from '../mapping/compiled';
 import type { DecodedRow } from '../read/projection';
 import { sqlStateOf } from '../errors';
 import { rowParameters, valueAtPath } from '../rows';
-import { fromSqlValue } from '../values';
 import { addLink, columnsMatch, keyTypes, keyValues, type WriteScope } from './links';
 import { hasRequiredJoinEnd } from './required-links';
 import { entityNotFound, returningRow, selectRows, sentOf, writeReturning } from './returning';
@@ -121,7 +120,7 @@ async function insertReturningKey(scope: CreateScope, plan: SetPlan, request: Cr
   }
   if (returned === undefined) throw new TypeError(`SqlProvider: an INSERT into '${plan.entitySet.name}' returned no key.`);
   const row = returned;
-  const values = plan.key.map((column) => fromSqlValue(column.type ?? 'Edm.String', row[column.column]) as PrimitiveValue);
+  const values = plan.key.map((column) => scope.dialect.values.fromValue(column.type ?? 'Edm.String', row[column.column]) as PrimitiveValue);
   return columnsMatch(
     plan.key.map((column) => column.column),
     keyTypes(plan),
@@ -155,7 +154,7 @@ async function insertRow(
     const conflict = sql.join(plan.key.map((column) => sql.id(column.column)));
     const insert =
       columns.size === 0
-        ? sql`insert into ${plan.table} default values on conflict (${conflict}) do nothing ${returned}`
+        ? scope.dialect.writes.insertDefaults(plan.table, conflict, returned)
         : sql`insert into ${plan.table} (${names}) values (${given}) on conflict (${conflict}) do nothing ${returned}`;
     [row] = await writeReturning(scope, plan, insert);
   } else if (plan.insert === 'checked') {

@@ -44,7 +44,7 @@ async function requireEntity(scope: WriteScope, plan: SetPlan, key: LinkRequest[
     keyValues(plan, key),
     scope.dialect,
   );
-  const result = await sql`select 1 from ${plan.table} where ${match} for key share`.execute(scope.executor);
+  const result = await sql`select 1 from ${plan.table} where ${match} ${scope.dialect.writes.keyShareLock}`.execute(scope.executor);
   // A lock also needs the row-level security policies for UPDATE: a row visible without them is refused (403).
   if (result.rows.length === 0) throw await missingOrRefused(scope, plan, key, 'change');
 }

@@ -13,7 +13,6 @@ import type { Sql, SqlDialect } from '../dialect';
 import { SQLSTATE, sqlStateOf } from '../errors';
 import type { CompiledMapping, LinkPlan, SetPlan } from '../mapping/compiled';
 import type { EdmPrimitiveTypeName } from '../../edm/primitives';
-import { fromSqlValue } from '../values';
 import type { RequiredLinks } from './required-links';
 import { tokenBumps } from './tokens';
 
@@ -80,10 +79,10 @@ async function affected(statement: Sql, executor: SqlKysely): Promise<number> {
 }
 
 /** A key of `plan` from the columns `k0`, `k1`... (or `prefix0`...) of a result row. */
-function keyFrom(plan: SetPlan, row: Readonly<Record<string, unknown>>, prefix: string): EntityKey {
+function keyFrom(plan: SetPlan, row: Readonly<Record<string, unknown>>, prefix: string, dialect: SqlDialect): EntityKey {
   const key: Record<string, PrimitiveValue> = {};
   plan.key.forEach((column, i) => {
-    key[column.property.name] = fromSqlValue(column.type ?? 'Edm.String', row[`${prefix}${i}`]) as PrimitiveValue;
+    key[column.property.name] = dialect.values.fromValue(column.type ?? 'Edm.String', row[`${prefix}${i}`]) as PrimitiveValue;
   });
   return key;
 }
@@ -101,8 +100,8 @@ async function deleteJoinRows(scope: WriteScope, link: LinkPlan, where: Sql): Pr
   ]);
   const result = await sql<Record<string, unknown>>`delete from ${via.table} where ${where} returning ${returned}`.execute(scope.executor);
   for (const row of result.rows) {
-    scope.required.touch(link.source.entitySet, keyFrom(link.source, row, 's'));
-    scope.required.touch(link.target.entitySet, keyFrom(link.target, row, 't'));
+    scope.required.touch(link.source.entitySet, keyFrom(link.source, row, 's', scope.dialect));
+    scope.required.touch(link.target.entitySet, keyFrom(link.target, row, 't', scope.dialect));
   }
   return result.rows.length;
 }

@@ -18,7 +18,6 @@ import type { EntityKey } from '../../uri/types';
 import type { SqlKysely } from '../database';
 import type { Sql, SqlDialect } from '../dialect';
 import { qualified, type CompiledMapping, type SetPlan } from '../mapping/compiled';
-import { fromSqlValue } from '../values';
 
 /** One end of an association set stored in a join table, seen from its entity set. */
 export interface JoinEnd {
@@ -101,7 +100,7 @@ export async function partnersOf(executor: SqlKysely, end: JoinEnd, key: EntityK
   return result.rows.map((row) => {
     const partnerKey: Record<string, PrimitiveValue> = {};
     end.partner.key.forEach((column, i) => {
-      partnerKey[column.property.name] = fromSqlValue(column.type ?? 'Edm.String', row[`k${i}`]) as PrimitiveValue;
+      partnerKey[column.property.name] = dialect.values.fromValue(column.type ?? 'Edm.String', row[`k${i}`]) as PrimitiveValue;
     });
     return partnerKey;
   });
@@ -166,8 +165,9 @@ export class RequiredLinks {
       plan.key.map((column, i) => sql`${sql.id('j', end.columns[i])} = ${sql.id('t', column.column)}`),
       sql` and `,
     );
-    const result = await sql<{ i: unknown; n: unknown }>`select p.i as i, (select count(*) from ${end.table} as j where ${onLink}) as n
-      from (values ${sql.join(rows)}) as p (i, ${sql.join(names)}) join ${plan.table} as t on ${onEntity}`.execute(executor);
+    // The keys as a named VALUES list in a WITH (engines without column aliases on a derived table take it too).
+    const result = await sql<{ i: unknown; n: unknown }>`with p (i, ${sql.join(names)}) as (values ${sql.join(rows)})
+      select p.i as i, (select count(*) from ${end.table} as j where ${onLink}) as n from p join ${plan.table} as t on ${onEntity}`.execute(executor);
     return result.rows
       .filter((row) => Number(row.n) !== 1)
       .map((row) => {

@@ -7,6 +7,7 @@
 import { sql } from 'kysely';
 import type { EdmEntitySet } from '../../edm/model';
 import { ODataError } from '../../errors';
+import type { PrimitiveValue } from '../../edm/primitives';
 import { describeKey } from '../../provider/keys';
 import { conditionalWriteError } from '../../provider/precondition';
 import { writtenProperties } from '../../provider/sent';
@@ -19,14 +20,39 @@ import { Projection, type DecodedRow } from '../read/projection';
 import { columnsMatch, keyTypes, keyValues, type WriteScope } from './links';
 import { preconditionCondition } from './precondition';
 
-/** Run a data-modifying statement that ends in `returningRow` (or a `selectRows`) and decode the rows it wrote. */
+/**
+ * Run a data-modifying statement that ends in `returningRow` (or a `selectRows`) and decode the
+ * rows it wrote: from the same statement where the engine allows a data-modifying statement in a
+ * WITH, else read again by the keys it returned (in the same transaction: SQLite, whose one
+ * writer holds the lock).
+ */
 export async function writeReturning(scope: WriteScope, plan: SetPlan, statement: Sql): Promise<DecodedRow[]> {
-  const projection = Projection.of(plan, 't', { select: undefined }, new Aliases(), 'c', scope.dialect);
+  const { dialect } = scope;
+  const projection = Projection.of(plan, 't', { select: undefined }, new Aliases(), 'c', dialect);
   const joins = sql.join(projection.joins, sql` `);
-  const result = await sql<
-    Record<string, unknown>
-  >`with ${sql.id('t')} as (${statement}) select ${sql.join(projection.columns)} from ${sql.id('t')} ${joins}`.execute(scope.executor);
-  return result.rows.map((row) => projection.decode(row));
+  if (dialect.writes.writableCte) {
+    const result = await sql<
+      Record<string, unknown>
+    >`with ${sql.id('t')} as (${statement}) select ${sql.join(projection.columns)} from ${sql.id('t')} ${joins}`.execute(scope.executor);
+    return result.rows.map((row) => projection.decode(row));
+  }
+  const written = await sql<Record<string, unknown>>`${statement}`.execute(scope.executor);
+  const rows: DecodedRow[] = [];
+  for (const row of written.rows) {
+    const key = plan.key.map((column) => dialect.values.fromValue(column.type ?? 'Edm.String', row[column.column]) as PrimitiveValue);
+    const match = columnsMatch(
+      plan.key.map((column) => column.column),
+      keyTypes(plan),
+      key,
+      dialect,
+      't',
+    );
+    const result = await sql<
+      Record<string, unknown>
+    >`select ${sql.join(projection.columns)} from ${plan.table} as ${sql.id('t')} ${joins} where ${match}`.execute(scope.executor);
+    rows.push(...result.rows.map((read) => projection.decode(read)));
+  }
+  return rows;
 }
 
 /**
@@ -35,7 +61,7 @@ export async function writeReturning(scope: WriteScope, plan: SetPlan, statement
  * now has, in a column named `xmin` (the projection reads it there; no table column has that name).
  */
 export function returningRow(plan: SetPlan, dialect: SqlDialect, alias?: string): Sql {
-  const all = alias === undefined ? sql`*` : sql`${sql.id(alias)}.*`;
+  const all = dialect.writes.returningAll(alias);
   return plan.etag === 'xmin' ? sql`returning ${all}, ${dialect.writtenRowVersion()} as ${sql.id('xmin')}` : sql`returning ${all}`;
 }
 
@@ -103,8 +129,9 @@ export async function missingOrStale(
     scope.executor,
   );
   const row = result.rows[0];
-  if (row?.found !== true) return entityNotFound(plan.entitySet, key);
-  return row.current === true ? writeRefused(plan.entitySet, key, attempt) : conditionalWriteError(plan.entitySet, key, true);
+  const truth = (value: unknown): boolean => scope.dialect.values.fromValue('Edm.Boolean', value) === true;
+  if (!truth(row?.found)) return entityNotFound(plan.entitySet, key);
+  return truth(row?.current) ? writeRefused(plan.entitySet, key, attempt) : conditionalWriteError(plan.entitySet, key, true);
 }
 
 /**

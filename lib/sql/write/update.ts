@@ -83,7 +83,7 @@ export async function updateEntry(scope: CreateScope, request: UpdateRequest): P
     const text = encodeDynamicProperties(values, entityType);
     const column = sql.id('u', plan.dynamic);
     if (request.mode === 'replace') sets.set(plan.dynamic, text === null ? sql`null` : scope.dialect.jsonParameter(text));
-    else if (text !== null) sets.set(plan.dynamic, sql`coalesce(${column}, '{}'::jsonb) || ${scope.dialect.jsonParameter(text)}`);
+    else if (text !== null) sets.set(plan.dynamic, scope.dialect.writes.jsonMerge(column, scope.dialect.jsonParameter(text)));
   }
   // Links whose foreign key the row holds change in the same statement.
   const later: (() => Promise<void>)[] = [];

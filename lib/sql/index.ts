@@ -47,6 +47,9 @@ export type { SeedOptions } from './schema/seed';
 export { pglite, pgliteParsers } from './pglite';
 export type { PGliteDatabaseOptions, PGliteLike, PGliteResultLike } from './pglite';
 export { postgres } from './postgres';
+export { sqlite } from './sqlite/database';
+export type { SqliteDatabaseOptions } from './sqlite/database';
+export type { SqliteDatabaseLike } from './sqlite/connection';
 export type { PgClientLike, PgPoolLike, PgQueryConfig, PgResultLike, PostgresDatabaseOptions } from './postgres';
 export type { SqlConnectionOptions, SqlDatabase, SqlKysely, SqlSchema } from './database';
 export {
@@ -72,6 +75,7 @@ export type {
   Sql,
   SqlDialect,
   SqlSessionDialect,
+  SqlValueCodec,
   TransactionSetting,
 } from './dialect';
 export { fromSqlPosition, fromSqlValue, toSqlParameter } from './values';

@@ -1,0 +1,219 @@
+/**
+ * The SQLite dialect: the SQL text of the SQL layer for SQLite 3.45 or later (better-sqlite3 12
+ * bundles it), over the storage of values.ts. Where SQLite's own operators give the evaluator's
+ * result they are used as they are (integers, doubles, text in code-point order, timestamps as
+ * fixed-width text); where they cannot, a function of functions.ts, registered on the
+ * connection, does it inside the statement (Unicode case, UTF-16 positions, Int64 and Decimal
+ * arithmetic, decimal comparison). What neither can match is left to the evaluator: ordering by
+ * a Decimal (text order is not numeric order), `mod` and division of doubles (SQLite has no NaN),
+ * casts from Decimal, and `round`/`floor`/`ceiling` nothing else needs (see docs/sql-provider.md).
+ */
+import { sql } from 'kysely';
+import { integerRange, laneOf, type EdmPrimitiveTypeName, type PrimitiveValue } from '../../edm/primitives';
+import { untranslatable } from '../compile/context';
+import type { ColumnFacets, ComparisonOperator, Share, Sql, SqlDialect } from '../dialect';
+import { SQLITE_VALUES, toSqliteParameter } from './values';
+
+/**
+ * Declared column types. Each names its EDM type for introspection and has the storage class
+ * the codec writes as its affinity: a name containing TEXT has text affinity (a Decimal or a
+ * timestamp must never be turned into a number), INT integer affinity, REAL real.
+ */
+const COLUMN_TYPES: Readonly<Record<EdmPrimitiveTypeName, string>> = {
+  'Edm.Binary': 'blob',
+  'Edm.Boolean': 'boolean',
+  'Edm.Byte': 'unsigned tinyint',
+  'Edm.SByte': 'tinyint',
+  'Edm.Int16': 'smallint',
+  'Edm.Int32': 'int',
+  'Edm.Int64': 'bigint',
+  'Edm.Decimal': 'decimal_text',
+  'Edm.Single': 'float',
+  'Edm.Double': 'double',
+  'Edm.DateTime': 'datetime_text',
+  'Edm.DateTimeOffset': 'datetimeoffset_text',
+  'Edm.Time': 'time_text',
+  'Edm.Guid': 'guid_text',
+  'Edm.String': 'text',
+};
+
+const OPERATORS: Readonly<Record<ComparisonOperator, string>> = { eq: '=', ne: '<>', lt: '<', le: '<=', gt: '>', ge: '>=' };
+const isInteger = (type: EdmPrimitiveTypeName): boolean => integerRange(type) !== undefined;
+
+/** `name('Edm.T', …)`: a registered function given an EDM type name as a literal. */
+const typeName = (type: EdmPrimitiveTypeName): Sql => sql.lit(type);
+
+/** Int32 wrap-around (.NET unchecked arithmetic) of a 64-bit integer that holds the exact result. */
+function wrap32(exact: Sql): Sql {
+  return sql`((((${exact}) + 2147483648) & 4294967295) - 2147483648)`;
+}
+
+function divisor(value: Sql, share: Share, body: (divisor: Sql) => Sql): Sql {
+  return share([value], ([d]) => sql`(case when ${d} = 0 then odata_arithmetic('div', 'Edm.Int32', 1, 0) else ${body(d)} end)`);
+}
+
+function convert(value: Sql, from: EdmPrimitiveTypeName, to: EdmPrimitiveTypeName): Sql {
+  if (from === to || (isInteger(from) && isInteger(to))) return value;
+  // A DateTime is a UTC wall-clock time, and both are stored as UTC text: the same text.
+  if (laneOf(from) === 'instant' && laneOf(to) === 'instant') return value;
+  if (to === 'Edm.Decimal' && isInteger(from)) return sql`cast(${value} as text)`;
+  if (laneOf(to) === 'float' && (isInteger(from) || laneOf(from) === 'float')) return laneOf(from) === 'float' ? value : sql`cast(${value} as real)`;
+  return untranslatable(`${from} as ${to} on SQLite`);
+}
+
+function integerCast(value: Sql, from: EdmPrimitiveTypeName, to: EdmPrimitiveTypeName, share: Share): Sql {
+  const { min, max } = integerRange(to) ?? { min: 0n, max: 0n };
+  const source = integerRange(from);
+  if (source !== undefined && source.min >= min && source.max <= max) return value;
+  if (source !== undefined) return share([value], ([v]) => sql`(case when ${v} between ${sql.raw(String(min))} and ${sql.raw(String(max))} then ${v} end)`);
+  if (laneOf(from) !== 'float') return untranslatable(`a cast from ${from} on SQLite`);
+  // The evaluator truncates toward zero and gives null out of range; the bounds are exact doubles.
+  return share(
+    [value],
+    ([v]) => sql`(case when ${v} > ${sql.raw(String(min - 1n))}.0 and ${v} < ${sql.raw(String(max + 1n))}.0 then cast(${v} as integer) end)`,
+  );
+}
+
+/** The SQLite dialect. */
+export function createSqliteDialect(): SqlDialect {
+  const quoteIdentifier = (name: string): string => {
+    if (name.length === 0 || name.includes('\0')) throw new TypeError(`'${name.slice(0, 80)}' cannot be a SQLite identifier (not empty, no U+0000).`);
+    return '"' + name.replace(/"/g, '""') + '"';
+  };
+  const parameter = (type: EdmPrimitiveTypeName, value: PrimitiveValue | Parameters<typeof toSqliteParameter>[1]): Sql =>
+    sql`${sql.val(toSqliteParameter(type, value))}`;
+
+  return Object.freeze<SqlDialect>({
+    name: 'SQLite',
+    values: SQLITE_VALUES,
+    writes: {
+      // No data-modifying statement in a WITH: the row comes back by its key (returning.ts).
+      writableCte: false,
+      // SQLite takes no ON CONFLICT after DEFAULT VALUES; a rowid key given by SQLite is never taken.
+      insertDefaults: (table) => sql`insert into ${table} default values returning *`,
+      // One writer at a time: the transaction's lock keeps every row read.
+      keyShareLock: sql``,
+      // json_patch (RFC 7396) removes a member set to null, where MERGE keeps it as null.
+      jsonMerge: (current, patch) => sql`json_patch(coalesce(${current}, '{}'), ${patch})`,
+    },
+    quoteIdentifier,
+    columnType(type, facets: ColumnFacets = {}) {
+      if (type === 'Edm.Decimal' && facets.precision !== undefined) return `decimal_text(${facets.precision},${facets.scale ?? 0})`;
+      if ((laneOf(type) === 'instant' || type === 'Edm.Time') && facets.precision !== undefined) return `${COLUMN_TYPES[type]}(${facets.precision})`;
+      return COLUMN_TYPES[type];
+    },
+    columnCheck(type, quotedColumn) {
+      const range = type === 'Edm.Byte' || type === 'Edm.SByte' ? integerRange(type) : undefined;
+      return range === undefined ? undefined : `${quotedColumn} between ${range.min} and ${range.max}`;
+    },
+    concurrencyToken(type, current) {
+      const range = integerRange(type);
+      if (range !== undefined) {
+        if (current === undefined) return sql`0`;
+        return sql`(case when ${current} is null or ${current} >= ${sql.raw(String(range.max))} then 0 else ${current} + 1 end)`;
+      }
+      if (laneOf(type) !== 'instant') return undefined;
+      // The statement's clock at milliseconds (fixed-width text), strictly after the previous token.
+      const clock = sql`strftime('%Y-%m-%d %H:%M:%f', 'now')`;
+      return current === undefined
+        ? clock
+        : sql`(case when ${current} is null or ${clock} > substr(${current}, 1, 23) then ${clock} else strftime('%Y-%m-%d %H:%M:%f', substr(${current}, 1, 23), '+0.001 seconds') end)`;
+    },
+
+    jsonColumnType: 'json_text',
+    // SQLite adds no constraint to a table that exists: foreign keys are declared with the table.
+    foreignKeys: 'inline',
+    schemas: false,
+    // A single key column declared exactly INTEGER is SQLite's rowid: an INSERT without it takes the largest plus one.
+    generatedKeyColumn: () => 'integer',
+    advanceGeneratedKey: () => undefined,
+    storedValue: (column) => column,
+    jsonParameter: (text) => sql`${sql.val(text)}`,
+    inTuples(columns, types, tuples) {
+      // One parameter per value: SQLite has no array parameters (at most 32,766 per statement).
+      if (columns.length === 1) return sql`(${columns[0]} in (${sql.join(tuples.map((tuple) => parameter(types[0], tuple[0])))}))`;
+      const rows = tuples.map((tuple) => sql`(${sql.join(tuple.map((value, i) => parameter(types[i], value)))})`);
+      return sql`((${sql.join(columns)}) in (values ${sql.join(rows)}))`;
+    },
+    parameter,
+    literal: parameter,
+    typedNull: () => sql`null`,
+    evaluateOnce(values, table, columns, body) {
+      const selected = sql.join(values.map((value, i) => sql`${value} as ${sql.id(columns[i])}`));
+      return sql`(select ${body} from (select ${selected}) as ${sql.id(table)})`;
+    },
+
+    convert,
+    // A Single is stored as the double of its single-precision value: already the evaluator's double.
+    realAsDouble: (value) => value,
+    // Timestamps (`…SS.fff…`) and times (`HH:MM:SS.fff…`): the text up to the third fractional digit.
+    truncateToMilliseconds: (value) => sql`(case when instr(${value}, '.') > 0 then substr(${value}, 1, instr(${value}, '.') + 3) else ${value} end)`,
+
+    compare(operator, lane, left, right) {
+      // Decimals are text: equal values have equal canonical text, but order needs the exact comparison.
+      if (lane === 'decimal' && operator !== 'eq' && operator !== 'ne')
+        return sql`(odata_decimal_compare(${left}, ${right}) ${sql.raw(OPERATORS[operator])} 0)`;
+      return sql`(${left} ${sql.raw(OPERATORS[operator])} ${right})`;
+    },
+    arithmetic(operator, type, left, right, share) {
+      if (laneOf(type) === 'integer') {
+        if (operator === 'div') return divisor(right, share, (d) => wrap32(sql`${left} / ${d}`));
+        if (operator === 'mod') return divisor(right, share, (d) => sql`(${left} % ${d})`);
+        return wrap32(sql`${left} ${sql.raw(operator === 'add' ? '+' : operator === 'sub' ? '-' : '*')} ${right}`);
+      }
+      if (type === 'Edm.Int64' || type === 'Edm.Decimal') return sql`odata_arithmetic(${sql.lit(operator)}, ${typeName(type)}, ${left}, ${right})`;
+      // A division or modulo of doubles can give NaN, which SQLite cannot hold.
+      if (operator === 'div' || operator === 'mod') return undefined;
+      const result = sql`(${left} ${sql.raw(operator === 'add' ? '+' : operator === 'sub' ? '-' : '*')} ${right})`;
+      return type === 'Edm.Single' ? sql`odata_fround(${result})` : result;
+    },
+    negate(type, value) {
+      if (laneOf(type) === 'integer') return wrap32(sql`-${value}`);
+      if (type === 'Edm.Int64' || type === 'Edm.Decimal') return sql`odata_negate(${typeName(type)}, ${value})`;
+      return sql`(-${value})`;
+    },
+    cast(value, from, to, share) {
+      if (isInteger(to)) return integerCast(value, from, to, share);
+      if (to === 'Edm.Decimal')
+        return isInteger(from) || from === 'Edm.Decimal' ? convert(value, from, to) : untranslatable(`a cast from ${from} to Edm.Decimal on SQLite`);
+      if (to === 'Edm.Double') return convert(value, from, to);
+      if (to === 'Edm.Single') return sql`odata_fround(${convert(value, from, 'Edm.Double')})`;
+      return convert(value, from, to);
+    },
+
+    contains: (haystack, needle) => sql`(instr(${haystack}, ${typeof needle === 'string' ? sql.val(needle) : needle}) > 0)`,
+    startsWith(value, prefix) {
+      const p = typeof prefix === 'string' ? sql.val(prefix) : prefix;
+      return sql`(substr(${value}, 1, length(${p})) = ${p})`;
+    },
+    endsWith(value, suffix, share) {
+      const s = typeof suffix === 'string' ? sql.val(suffix) : suffix;
+      return share([s], ([x]) => sql`(length(${x}) = 0 or substr(${value}, -length(${x})) = ${x})`);
+    },
+    length: (value) => sql`odata_length(${value})`,
+    indexOf: (value, search) => sql`odata_indexof(${value}, ${search})`,
+    replace: (value, search, replacement) => sql`replace(${value}, ${search}, ${replacement})`,
+    substring: (value, start, count) => (count === undefined ? sql`odata_substring(${value}, ${start})` : sql`odata_substring(${value}, ${start}, ${count})`),
+    changeCase: (value, to) => sql`${sql.raw(to === 'lower' ? 'odata_lower' : 'odata_upper')}(${value})`,
+    trim: (value) => sql`odata_trim(${value})`,
+    concat: (left, right) => sql`(${left} || ${right})`,
+    datePart(part, type, value) {
+      const [start, length] =
+        type === 'Edm.Time'
+          ? { year: [0, 0], month: [0, 0], day: [0, 0], hour: [1, 2], minute: [4, 2], second: [7, 2] }[part]
+          : { year: [1, 4], month: [6, 2], day: [9, 2], hour: [12, 2], minute: [15, 2], second: [18, 2] }[part];
+      if (length === 0) return untranslatable(`${part} of ${type}`);
+      return sql`cast(substr(${value}, ${sql.lit(start)}, ${sql.lit(length)}) as integer)`;
+    },
+    rounding(name, type, value) {
+      if (type === 'Edm.Decimal') return sql`odata_decimal_round(${sql.lit(name)}, ${value})`;
+      return sql`odata_double_round(${sql.lit(name)}, ${value})`;
+    },
+
+    orderBy(value, lane, direction) {
+      if (lane === 'decimal') return untranslatable('an order by a Decimal on SQLite (text order is not numeric order)');
+      // SQLite puts nulls first ascending and last descending, as the service orders; text in code-point order.
+      return [sql`${value} ${sql.raw(direction)}`];
+    },
+  });
+}

@@ -94,7 +94,7 @@ export class Differential {
 
   /** PostgreSQL's answer (rows in ID order, as the evaluator keeps the fixture). */
   async query(filter: ExprNode): Promise<Outcome> {
-    const where = compileFilterSql(filter, itemsContext());
+    const where = compileFilterSql(filter, itemsContext({ dialect: this.db.dialect }));
     try {
       const result = await sql<{ ID: number }>`select t."ID" from ${ITEMS_FROM} where ${where} order by t."ID"`.execute(this.db.kysely);
       return result.rows.map((row) => Number(row.ID));
@@ -121,7 +121,7 @@ export class Differential {
       if (!isODataError(error) || error.code !== 'FILTER_DIVISION_BY_ZERO') throw error;
       expected = 'division by zero';
     }
-    const terms = compileOrderBySql(orderBy, itemsContext({ milliseconds: !stored }));
+    const terms = compileOrderBySql(orderBy, itemsContext({ milliseconds: !stored, dialect: this.db.dialect }));
     try {
       const result = await sql<{ ID: number }>`select t."ID" from ${ITEMS_FROM} order by ${sql.join(terms)}`.execute(this.db.kysely);
       return { expected, actual: result.rows.map((row) => Number(row.ID)) };
@@ -192,8 +192,11 @@ export async function compareFilters(
   return { mismatches, compared, untranslatable, divisions, deadDivisions, nonEmpty };
 }
 
-/** Run `count` generated orderings; returns the mismatches. */
-export async function compareOrderings(differential: Differential, seed: number, count: number): Promise<string[]> {
+/**
+ * Run `count` generated orderings; returns the mismatches. An ordering the engine leaves to the
+ * evaluator counts in `untranslatable` when given (else it fails the run).
+ */
+export async function compareOrderings(differential: Differential, seed: number, count: number, untranslatable?: Map<string, number>): Promise<string[]> {
   const generator = new ExpressionGenerator(seed);
   const mismatches: string[] = [];
   for (let i = 0; i < count; i++) {
@@ -204,7 +207,15 @@ export async function compareOrderings(differential: Differential, seed: number,
       if (isODataError(error) && error.status === 400) continue;
       throw error;
     }
-    const { expected, actual } = await differential.order(text);
+    let order: Awaited<ReturnType<Differential['order']>>;
+    try {
+      order = await differential.order(text);
+    } catch (error) {
+      if (untranslatable === undefined || !(error instanceof UntranslatableExpressionError)) throw error;
+      untranslatable.set(error.reason, (untranslatable.get(error.reason) ?? 0) + 1);
+      continue;
+    }
+    const { expected, actual } = order;
     // A constant item is left out of ORDER BY, where the evaluator still computes it (a dead division).
     if (expected === 'division by zero' && actual !== 'division by zero') continue;
     if (JSON.stringify(expected) !== JSON.stringify(actual))

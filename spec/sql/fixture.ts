@@ -6,12 +6,12 @@
  * U+FFFF are left out on purpose: they order differently in UTF-16 and in code points (a documented
  * difference, pinned in its own spec).
  */
-import { sql } from 'kysely';
+import { sql, type RawBuilder } from 'kysely';
 import type { EdmEntityType } from '../../lib/edm/model';
 import type { EdmPrimitiveTypeName, PrimitiveValue } from '../../lib/edm/primitives';
 import type { Entity } from '../../lib/provider/types';
 import type { SqlDatabase } from '../../lib/sql/database';
-import { fromSqlValue, toSqlParameter } from '../../lib/sql/values';
+import { fromSqlPosition, fromSqlValue, toSqlParameter } from '../../lib/sql/values';
 import { seededRandom } from '../helpers/random';
 import { Item, SpecialItem, testModel } from './support';
 
@@ -251,13 +251,37 @@ export function fixtureRows(count: number, seed = 7): FixtureRow[] {
   return rows;
 }
 
-/** Create and fill the two tables (dropping old ones). */
+/**
+ * A cell as SQLite stores it, or null where SQLite cannot hold the value (NaN; a Time outside one
+ * day): the PostgreSQL texts of the temporal pools are read by the PostgreSQL codec first, with
+ * every digit (a PreciseInstant), and written by the SQLite codec.
+ */
+function sqliteCell(db: SqlDatabase, name: string, type: EdmPrimitiveTypeName, value: PrimitiveValue): unknown {
+  const typed = !TEXT_COLUMNS.has(name) ? value : type === 'Edm.Time' ? fromSqlValue(type, value) : fromSqlPosition(type, value);
+  try {
+    return db.dialect.values.toParameter(type, typed as PrimitiveValue);
+  } catch (error) {
+    if (error instanceof RangeError) return null;
+    throw error;
+  }
+}
+
+/** One Items value as an SQL fragment of the engine of `db`. */
+function cellSql(db: SqlDatabase, name: string, type: EdmPrimitiveTypeName, sqlType: string, value: PrimitiveValue | null): RawBuilder<unknown> {
+  if (value === null) return sql`null`;
+  if (db.engine === 'sqlite') return sql`${sql.val(sqliteCell(db, name, type, value))}`;
+  if (TEXT_COLUMNS.has(name)) return sql`${sql.val(value)}::${sql.raw(sqlType)}`;
+  return sql`${sql.val(toSqlParameter(type, value))}::${sql.raw(sqlType)}`;
+}
+
+/** Create and fill the two tables (dropping old ones); on SQLite with the column types createSchema gives. */
 export async function createFixture(db: SqlDatabase, rows: readonly FixtureRow[]): Promise<void> {
   const { kysely } = db;
   await sql`drop table if exists items`.execute(kysely);
   await sql`drop table if exists people`.execute(kysely);
   await sql`create table people ("ID" integer primary key, "Name" text)`.execute(kysely);
-  const columns = ITEM_COLUMNS.map(([name, , type]) => `${db.dialect.quoteIdentifier(name)} ${type}`).join(', ');
+  const columnType = (type: EdmPrimitiveTypeName, sqlType: string): string => (db.engine === 'sqlite' ? db.dialect.columnType(type) : sqlType);
+  const columns = ITEM_COLUMNS.map(([name, type, sqlType]) => `${db.dialect.quoteIdentifier(name)} ${columnType(type, sqlType)}`).join(', ');
   await sql.raw(`create table items ("ID" integer primary key, "$type" text not null, "Owner_ID" integer references people, ${columns})`).execute(kysely);
   for (const person of PEOPLE) {
     await sql`insert into people values (${sql.val(person.ID)}, ${person.Name === null ? sql`null` : db.dialect.parameter('Edm.String', person.Name)})`.execute(
@@ -265,28 +289,23 @@ export async function createFixture(db: SqlDatabase, rows: readonly FixtureRow[]
     );
   }
   for (const row of rows) {
-    const values = ITEM_COLUMNS.map(([name, type, sqlType]) => {
-      const value = row.cells[name];
-      if (value === null) return sql`null`;
-      if (TEXT_COLUMNS.has(name)) return sql`${sql.val(value)}::${sql.raw(sqlType)}`;
-      return sql`${sql.val(toSqlParameter(type, value))}::${sql.raw(sqlType)}`;
-    });
+    const values = ITEM_COLUMNS.map(([name, type, sqlType]) => cellSql(db, name, type, sqlType, row.cells[name]));
     await sql`insert into items values (${sql.val(row.ID)}, ${sql.val(row.type)}, ${sql.val(row.ownerId)}, ${sql.join(values)})`.execute(kysely);
   }
 }
 
-/** The fixture as the evaluator sees it: read back through fromSqlValue (so both sides hold the same data). */
+/** The fixture as the evaluator sees it: read back through the engine's codec (so both sides hold the same data). */
 export async function readEntities(db: SqlDatabase): Promise<{ entities: Entity[]; typeOf: (entity: Entity) => EdmEntityType }> {
   const people = new Map<number, Entity>();
   const personRows = await sql<Record<string, unknown>>`select * from people`.execute(db.kysely);
-  for (const row of personRows.rows) people.set(Number(row.ID), { ID: Number(row.ID), Name: fromSqlValue('Edm.String', row.Name) });
+  for (const row of personRows.rows) people.set(Number(row.ID), { ID: Number(row.ID), Name: db.dialect.values.fromValue('Edm.String', row.Name) });
   const types = new WeakMap<Entity, EdmEntityType>();
   const itemRows = await sql<Record<string, unknown>>`select * from items order by "ID"`.execute(db.kysely);
   const entities = itemRows.rows.map((row) => {
     const value = (column: string): PrimitiveValue | null => {
       const type = ITEM_COLUMNS.find(([name]) => name === column)?.[1];
       if (type === undefined) throw new Error(`no column ${column}`);
-      return fromSqlValue(type, row[column]);
+      return db.dialect.values.fromValue(type, row[column]);
     };
     const entity: Record<string, unknown> = { ID: Number(row.ID) };
     for (const property of Item.properties) {

@@ -53,6 +53,8 @@ interface ItemsOptions {
    * the evaluator does (by millisecond, then key) where it otherwise orders by the stored value.
    */
   readonly milliseconds?: boolean;
+  /** The engine's dialect (PostgreSQL's by default). */
+  readonly dialect?: SqlDialect;
 }
 
 /** A resolver over ITEMS_FROM that records the navigation paths it was asked for. */
@@ -75,7 +77,7 @@ export function itemsResolver(options: ItemsOptions = {}): SqlPathResolver & { r
       const column = sql.ref(`${table}.${columnName(path)}`);
       const instant = last.type.kind === 'Primitive' && (last.type.name === 'Edm.DateTime' || last.type.name === 'Edm.DateTimeOffset');
       return {
-        sql: options.milliseconds === true && instant ? sql`date_trunc('milliseconds', ${column})` : column,
+        sql: options.milliseconds === true && instant ? (options.dialect ?? createPostgresDialect()).truncateToMilliseconds(column) : column,
         nullable: !last.isKey,
         precision: options.precision,
       };
@@ -103,7 +105,7 @@ export function itemsResolver(options: ItemsOptions = {}): SqlPathResolver & { r
 }
 
 /** A compile context over the Items tables. */
-export function itemsContext(options: ItemsOptions & { dialect?: SqlDialect } = {}): SqlCompileContext & { resolver: ReturnType<typeof itemsResolver> } {
+export function itemsContext(options: ItemsOptions = {}): SqlCompileContext & { resolver: ReturnType<typeof itemsResolver> } {
   return { dialect: options.dialect ?? createPostgresDialect(), resolver: itemsResolver(options) };
 }
 

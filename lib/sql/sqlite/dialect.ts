@@ -82,6 +82,15 @@ export function createSqliteDialect(): SqlDialect {
   };
   const parameter = (type: EdmPrimitiveTypeName, value: PrimitiveValue | Parameters<typeof toSqliteParameter>[1]): Sql =>
     sql`${sql.val(toSqliteParameter(type, value))}`;
+  // A literal SQLite cannot hold (NaN, a Time outside one day) is the evaluator's: it has a meaning in $filter.
+  const literal = (type: EdmPrimitiveTypeName, value: Parameters<typeof toSqliteParameter>[1]): Sql => {
+    try {
+      return parameter(type, value);
+    } catch (error) {
+      if (error instanceof RangeError) return untranslatable(`a literal of ${type} SQLite cannot hold`);
+      throw error;
+    }
+  };
 
   return Object.freeze<SqlDialect>({
     name: 'SQLite',
@@ -136,7 +145,7 @@ export function createSqliteDialect(): SqlDialect {
       return sql`((${sql.join(columns)}) in (values ${sql.join(rows)}))`;
     },
     parameter,
-    literal: parameter,
+    literal,
     typedNull: () => sql`null`,
     evaluateOnce(values, table, columns, body) {
       const selected = sql.join(values.map((value, i) => sql`${value} as ${sql.id(columns[i])}`));
@@ -188,11 +197,13 @@ export function createSqliteDialect(): SqlDialect {
     },
     endsWith(value, suffix, share) {
       const s = typeof suffix === 'string' ? sql.val(suffix) : suffix;
-      return share([s], ([x]) => sql`(length(${x}) = 0 or substr(${value}, -length(${x})) = ${x})`);
+      // `v = v`: an empty suffix ends every string, and a null one ends nothing (null, as the evaluator's).
+      return share([value, s], ([v, x]) => sql`(substr(${v}, -length(${x})) = ${x} or (length(${x}) = 0 and ${v} = ${v}))`);
     },
     length: (value) => sql`odata_length(${value})`,
     indexOf: (value, search) => sql`odata_indexof(${value}, ${search})`,
-    replace: (value, search, replacement) => sql`replace(${value}, ${search}, ${replacement})`,
+    // SQLite's replace gives the value back for an empty search even when the replacement is null; the evaluator gives null.
+    replace: (value, search, replacement) => sql`(replace(${value}, ${search}, ${replacement}) || substr(${replacement}, 1, 0))`,
     substring: (value, start, count) => (count === undefined ? sql`odata_substring(${value}, ${start})` : sql`odata_substring(${value}, ${start}, ${count})`),
     changeCase: (value, to) => sql`${sql.raw(to === 'lower' ? 'odata_lower' : 'odata_upper')}(${value})`,
     trim: (value) => sql`odata_trim(${value})`,

@@ -1,0 +1,221 @@
+/**
+ * The SQLite engine beyond the conformance suite: the storage of each EDM type (the table of
+ * docs/sql-provider.md), a database locked by another process (an asynchronous backoff that
+ * leaves the event loop free, then 503 with Retry-After), SQLite's errors as the provider's
+ * 4xx, and the options SQLite refuses.
+ */
+import express from 'express';
+import { mkdtempSync, rmSync } from 'fs';
+import { tmpdir } from 'os';
+import { join } from 'path';
+import { sql } from 'kysely';
+import { odata } from '../../../lib';
+import { defineModel } from '../../../lib/edm';
+import { SqlProvider, createSchema, seed, sqlite, type SqlDatabase } from '../../../lib/sql';
+import { openSqlite } from '../../../lib/sql/sqlite/connection';
+import { FIXED_NOW } from '../../helpers/demo';
+import { startServer, type RunningServer } from '../../helpers/server';
+
+const STORE = defineModel({
+  namespace: 'Store',
+  entityTypes: [
+    {
+      name: 'Value',
+      key: ['ID'],
+      properties: [
+        { name: 'ID', type: 'Edm.Int64', nullable: false },
+        { name: 'Flag', type: 'Edm.Boolean' },
+        { name: 'Small', type: 'Edm.Byte' },
+        { name: 'Amount', type: 'Edm.Decimal', precision: 30, scale: 10 },
+        { name: 'Ratio', type: 'Edm.Double' },
+        { name: 'At', type: 'Edm.DateTime' },
+        { name: 'Stamp', type: 'Edm.DateTimeOffset' },
+        { name: 'Clock', type: 'Edm.Time' },
+        { name: 'Token', type: 'Edm.Guid' },
+        { name: 'Bytes', type: 'Edm.Binary' },
+        { name: 'Name', type: 'Edm.String', nullable: false },
+      ],
+    },
+  ],
+  entityContainers: [{ name: 'S', isDefaultEntityContainer: true, entitySets: [{ name: 'Values', entityType: 'Store.Value' }] }],
+});
+
+const folder = mkdtempSync(join(tmpdir(), 'odata-sqlite-'));
+afterAll(() => rmSync(folder, { recursive: true, force: true }));
+
+async function serve(db: SqlDatabase): Promise<RunningServer> {
+  const app = express();
+  app.use('/odata', odata({ model: STORE, provider: new SqlProvider({ model: STORE, db }), now: () => FIXED_NOW }));
+  return startServer(app);
+}
+
+async function post(server: RunningServer, body: Record<string, unknown>): Promise<{ status: number; retryAfter: string | null; body: unknown }> {
+  const response = await fetch(`${server.url}/odata/Values`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', accept: 'application/json' },
+    body: JSON.stringify(body),
+  });
+  return { status: response.status, retryAfter: response.headers.get('retry-after'), body: (await response.json()) };
+}
+
+describe('storage: each EDM type in the SQLite storage class the docs list', () => {
+  let db: SqlDatabase;
+  let server: RunningServer;
+
+  beforeAll(async () => {
+    db = sqlite(':memory:');
+    await createSchema(db, STORE);
+    server = await serve(db);
+  });
+  afterAll(async () => {
+    await server.close();
+    await db.close();
+  });
+
+  it('writes fixed-width UTC text for timestamps, canonical text for decimals, integers for Int64 and Boolean, lower-case text for a Guid, a blob for Binary', async () => {
+    const created = await post(server, {
+      ID: '9007199254740993',
+      Flag: true,
+      Small: 7,
+      Amount: '12345678901234567890.1234567890',
+      Ratio: 0.5,
+      At: '/Date(946782245123)/',
+      Stamp: '/Date(946782245123+0120)/',
+      Clock: 'PT13H5M',
+      Token: '01234567-89AB-CDEF-0123-456789ABCDEF',
+      Bytes: 'AAH/',
+      Name: 'Zoë',
+    });
+    expect(created.status).toBe(201);
+    const { rows } = await sql<Record<string, unknown>>`select
+        typeof("ID") as id_class, "ID" as id, typeof("Flag") as flag_class, "Flag" as flag, typeof("Amount") as amount_class, "Amount" as amount,
+        typeof("At") as at_class, "At" as at, "Stamp" as stamp, "Clock" as clock, "Token" as token, typeof("Bytes") as bytes_class, "Ratio" as ratio
+      from "Values"`.execute(db.kysely);
+    expect(rows).toEqual([
+      {
+        id_class: 'integer',
+        id: 9007199254740993n,
+        flag_class: 'integer',
+        flag: 1n,
+        amount_class: 'text',
+        amount: '12345678901234567890.123456789',
+        at_class: 'text',
+        at: '2000-01-02 03:04:05.123',
+        stamp: '2000-01-02 03:04:05.123',
+        clock: '13:05:00.000',
+        token: '01234567-89ab-cdef-0123-456789abcdef',
+        bytes_class: 'blob',
+        ratio: 0.5,
+      },
+    ]);
+    const read = await fetch(`${server.url}/odata/Values(9007199254740993L)?$format=json`);
+    expect(((await read.json()) as { d: Record<string, unknown> }).d).toMatchObject({
+      ID: '9007199254740993',
+      Flag: true,
+      Amount: '12345678901234567890.123456789',
+      At: '/Date(946782245123)/',
+      Stamp: '/Date(946782245123+0000)/',
+      Clock: 'PT13H5M',
+      Bytes: 'AAH/',
+      Name: 'Zoë',
+    });
+  });
+
+  it.each([
+    [{ ID: '1', Name: 'x', Small: 256 }, 400],
+    [{ ID: '2', Name: null }, 400],
+    [{ ID: '3', Name: '\ud800' }, 400],
+  ])('a value SQLite cannot take, %j: %i with an OData error', async (body, status) => {
+    const answer = await post(server, body);
+    expect([answer.status, typeof (answer.body as { error?: { code?: unknown } }).error?.code]).toEqual([status, 'string']);
+  });
+
+  it('a taken key: 409 ENTITY_EXISTS, from the driver’s unique violation', async () => {
+    expect((await post(server, { ID: '10', Name: 'a' })).status).toBe(201);
+    const taken = await post(server, { ID: '10', Name: 'b' });
+    expect([taken.status, (taken.body as { error: { code: string } }).error.code]).toEqual([409, 'ENTITY_EXISTS']);
+  });
+});
+
+describe('a database another process holds locked', () => {
+  it('waits in asynchronous pauses (the event loop runs meanwhile), then 503 with Retry-After; works again once the lock is gone', async () => {
+    const file = join(folder, 'locked.sqlite');
+    const db = sqlite(file, { busyTimeoutMs: 40, retryAfterSeconds: 3 });
+    await createSchema(db, STORE);
+    const server = await serve(db);
+    const other = openSqlite(file);
+    try {
+      other.prepare('begin immediate').run();
+      let turns = 0;
+      const ticking = setInterval(() => turns++, 1);
+      const refused = await post(server, { ID: '1', Name: 'a' });
+      clearInterval(ticking);
+      expect([refused.status, refused.retryAfter, (refused.body as { error: { code: string } }).error.code]).toEqual([503, '3', 'SERVICE_UNAVAILABLE']);
+      // SQLite's own busy wait would have held the thread for the whole wait: timers ran during it.
+      expect(turns).toBeGreaterThan(0);
+      other.prepare('rollback').run();
+      expect((await post(server, { ID: '1', Name: 'a' })).status).toBe(201);
+    } finally {
+      other.close();
+      await server.close();
+      await db.close();
+    }
+  });
+});
+
+describe('what SQLite refuses, with a clear error', () => {
+  const db = sqlite(':memory:');
+  afterAll(() => db.close());
+
+  it('statementTimeoutMs (SQLite cannot bound a statement)', () => {
+    expect(() => new SqlProvider({ model: STORE, db, statementTimeoutMs: 100 })).toThrow(
+      "SqlProvider option 'statementTimeoutMs' needs an engine that bounds a statement's time; SQLite cannot.",
+    );
+  });
+
+  it('a mapping into a named schema', async () => {
+    await expect(createSchema(db, STORE, { schema: 'shop' })).rejects.toThrow("SQLite has no schemas; the mapping names 'shop'.");
+  });
+
+  it('a busyTimeoutMs that is not a non-negative integer', () => {
+    expect(() => sqlite(':memory:', { busyTimeoutMs: -1 })).toThrow('busyTimeoutMs must be a non-negative integer, got -1.');
+  });
+
+  it('seed writes the rows, and the generated key continues after them', async () => {
+    const counters = defineModel({
+      namespace: 'C',
+      entityTypes: [
+        {
+          name: 'Counter',
+          key: ['ID'],
+          properties: [
+            { name: 'ID', type: 'Edm.Int32', nullable: false },
+            { name: 'N', type: 'Edm.Int32' },
+          ],
+        },
+      ],
+      entityContainers: [{ name: 'C', isDefaultEntityContainer: true, entitySets: [{ name: 'Counters', entityType: 'C.Counter' }] }],
+    });
+    const own = sqlite(':memory:');
+    try {
+      await createSchema(own, counters);
+      await seed(own, counters, {}, { Counters: [{ ID: 5, N: 1 }] });
+      const provider = new SqlProvider({ model: counters, db: own });
+      const app = express();
+      app.use('/odata', odata({ model: counters, provider, now: () => FIXED_NOW }));
+      const server = await startServer(app);
+      try {
+        const response = await fetch(`${server.url}/odata/Counters`, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json', accept: 'application/json' },
+          body: JSON.stringify({ N: 2 }),
+        });
+        expect([response.status, ((await response.json()) as { d: { ID: number } }).d.ID]).toEqual([201, 6]);
+      } finally {
+        await server.close();
+      }
+    } finally {
+      await own.close();
+    }
+  });
+});

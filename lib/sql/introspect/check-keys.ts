@@ -8,7 +8,6 @@
  */
 import { sql } from 'kysely';
 import type { SqlDatabase } from '../database';
-import { statementTimeoutOf } from '../dialect';
 import { SQLSTATE, SqlIntrospectionError, sqlStateOf } from '../errors';
 import type { IntrospectionResult, IntrospectionWarning, UncheckedKey } from './types';
 
@@ -32,7 +31,8 @@ async function sharedValue(db: SqlDatabase, key: UncheckedKey, timeoutMs: number
     .transaction()
     .setAccessMode('read only')
     .execute(async (trx) => {
-      await statementTimeoutOf(db.dialect, timeoutMs).execute(trx);
+      // SQLite cannot bound a statement: the check runs unbounded there.
+      await db.dialect.statementTimeout?.(timeoutMs).execute(trx);
       const result = await sql<Record<string, unknown>>`select ${sql.join(texts)} from ${sql.id(key.schema, key.table)}
         group by ${sql.join(columns)} having count(*) > 1 or ${nulls} limit 1`.execute(trx);
       const row = result.rows[0];

@@ -8,7 +8,6 @@
 import { sql } from 'kysely';
 import type { EdmModel } from '../../edm/model';
 import type { SqlDatabase, SqlKysely } from '../database';
-import { statementTimeoutOf } from '../dialect';
 import { SqlMappingError } from '../errors';
 import type { SqlMapping } from '../mapping/types';
 
@@ -118,7 +117,7 @@ export async function checkMapping(db: SqlDatabase, model: EdmModel, mapping: Sq
     .transaction()
     .setAccessMode('read only')
     .execute(async (executor) => {
-      await statementTimeoutOf(db.dialect, options.statementTimeoutMs ?? DEFAULT_TIMEOUT_MS).execute(executor);
+      await db.dialect.statementTimeout?.(options.statementTimeoutMs ?? DEFAULT_TIMEOUT_MS).execute(executor);
       return readRelations(executor, [...new Set(uses.map((entry) => entry.table))]);
     });
   const problems: string[] = [];

@@ -28,7 +28,7 @@ const COLUMN_TYPES: Readonly<Record<EdmPrimitiveTypeName, string>> = {
   'Edm.Int32': 'int',
   'Edm.Int64': 'bigint',
   'Edm.Decimal': 'decimal_text',
-  'Edm.Single': 'float',
+  'Edm.Single': 'float4',
   'Edm.Double': 'double',
   'Edm.DateTime': 'datetime_text',
   'Edm.DateTimeOffset': 'datetimeoffset_text',

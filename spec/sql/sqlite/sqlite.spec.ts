@@ -55,7 +55,7 @@ async function post(server: RunningServer, body: Record<string, unknown>): Promi
     headers: { 'content-type': 'application/json', accept: 'application/json' },
     body: JSON.stringify(body),
   });
-  return { status: response.status, retryAfter: response.headers.get('retry-after'), body: (await response.json()) };
+  return { status: response.status, retryAfter: response.headers.get('retry-after'), body: await response.json() };
 }
 
 describe('storage: each EDM type in the SQLite storage class the docs list', () => {

@@ -32,8 +32,8 @@ export const DATABASE_OPTIONS: readonly OptionSpec[] = [
   {
     name: 'db',
     kind: 'string',
-    value: '<url|folder>',
-    help: 'A PostgreSQL server (postgres://user:password@host:5432/name) or a PGlite data folder. Default: the DATABASE_URL environment variable (which keeps a password out of the process list).',
+    value: '<url|file|folder>',
+    help: 'A PostgreSQL server (postgres://user:password@host:5432/name), a SQLite database file or a PGlite data folder. Default: the DATABASE_URL environment variable (which keeps a password out of the process list).',
   },
   { name: 'schema', kind: 'string', value: '<name>', multiple: true, help: 'A schema to read (repeatable; default public).' },
   {

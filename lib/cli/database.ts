@@ -1,11 +1,12 @@
 /**
- * The `--db` argument as a database: a `postgres://` URL opens a pool on that server, anything
- * else names a PGlite data folder (which must exist: the command line never creates a database).
+ * The `--db` argument as a database: a `postgres://` URL opens a pool on that server, a file that
+ * starts with SQLite's header is a SQLite database, a folder with a PG_VERSION file a PGlite data
+ * folder (each must exist: the command line never creates a database).
  * The connection is tried at once, so a wrong host, password or folder is one clear line before
  * anything else happens. `express-odata-v2/sql` and its drivers are loaded only here, so `--help`
  * works without them.
  */
-import { existsSync, statSync } from 'fs';
+import { closeSync, existsSync, openSync, readSync, statSync } from 'fs';
 import { join, resolve } from 'path';
 import type * as SqlModule from '../sql';
 import { stringOption, type ParsedOptions } from './arguments';
@@ -19,7 +20,7 @@ export type Sql = typeof SqlModule;
 export interface OpenDatabase {
   readonly sql: Sql;
   readonly db: SqlModule.SqlDatabase;
-  /** `the database at host:5432/shop`, `the PGlite database in ./data`. */
+  /** `the database at host:5432/shop`, `the PGlite database in ./data`, `the SQLite database ./app.sqlite`. */
   readonly where: string;
 }
 
@@ -29,7 +30,7 @@ export async function loadSql(): Promise<Sql> {
     return await import('../sql');
   } catch (error) {
     throw new CliError(
-      'The command line needs kysely and a driver: npm install kysely pg (a PostgreSQL server), or npm install kysely @electric-sql/pglite (a PGlite folder).',
+      'The command line needs kysely and a driver: npm install kysely pg (a PostgreSQL server), npm install kysely better-sqlite3 (a SQLite file), or npm install kysely @electric-sql/pglite (a PGlite folder).',
       { cause: error },
     );
   }
@@ -47,26 +48,61 @@ export function databaseArgument(command: string, options: ParsedOptions, io: Cl
   if (given !== undefined) return { spec: given, source: '--db' };
   const fromEnvironment = io.env.DATABASE_URL;
   if (fromEnvironment === undefined || fromEnvironment === '')
-    throw new UsageError(`${command}: --db is required (a postgres:// URL or a PGlite folder), or set DATABASE_URL`, command);
+    throw new UsageError(`${command}: --db is required (a postgres:// URL, a SQLite file or a PGlite folder), or set DATABASE_URL`, command);
   return { spec: fromEnvironment, source: 'DATABASE_URL' };
 }
 
 const SERVER_URL = /^postgres(?:ql)?:\/\//i;
 
-/** Open `--db` (relative folders from `cwd`) and check that it answers. */
-export async function openDatabase({ spec, source }: DatabaseArgument, cwd: string, sql: Sql): Promise<OpenDatabase> {
+/** The first 16 bytes of every SQLite database file (SQLite's file format, §1.3). */
+const SQLITE_HEADER = Buffer.from('SQLite format 3\0', 'latin1');
+
+/** Which engine `--db` names, told apart before anything is opened. */
+export type DatabaseKind = 'postgres' | 'sqlite' | 'pglite';
+
+/** True when `file` starts with SQLite's header. */
+function isSqliteFile(file: string): boolean {
+  const head = Buffer.alloc(SQLITE_HEADER.length);
+  const descriptor = openSync(file, 'r');
+  try {
+    return readSync(descriptor, head, 0, head.length, 0) === head.length && head.equals(SQLITE_HEADER);
+  } finally {
+    closeSync(descriptor);
+  }
+}
+
+/** The engine of `--db` (relative paths from `cwd`): a URL, a SQLite file, or a PGlite folder; a CliError for anything else. */
+export function databaseKind({ spec, source }: DatabaseArgument, cwd: string): DatabaseKind {
+  if (SERVER_URL.test(spec)) return 'postgres';
+  const path = resolve(cwd, spec);
+  if (!existsSync(path))
+    throw new CliError(`${source} ${spec}: no such file or folder (give a postgres:// URL, a SQLite database file, or the data folder of a PGlite database).`);
+  if (statSync(path).isFile()) {
+    if (isSqliteFile(path)) return 'sqlite';
+    throw new CliError(`${source} ${spec}: the file is not a SQLite database (it does not start with "SQLite format 3").`);
+  }
+  if (!existsSync(join(path, 'PG_VERSION'))) throw new CliError(`${source} ${spec}: the folder holds no PGlite database (no PG_VERSION file).`);
+  return 'pglite';
+}
+
+/** Open `--db` (relative paths from `cwd`) and check that it answers. */
+export async function openDatabase(argument: DatabaseArgument, cwd: string, sql: Sql): Promise<OpenDatabase> {
+  const { spec } = argument;
   let db: SqlModule.SqlDatabase;
   let where: string;
-  if (SERVER_URL.test(spec)) {
-    where = `the database at ${describeUrl(spec)}`;
-    db = sql.postgres(spec, { maxConnections: 10 });
-  } else {
-    const folder = resolve(cwd, spec);
-    where = `the PGlite database in ${spec}`;
-    if (!existsSync(folder) || !statSync(folder).isDirectory())
-      throw new CliError(`${source} ${spec}: no such folder (give a postgres:// URL, or the data folder of a PGlite database).`);
-    if (!existsSync(join(folder, 'PG_VERSION'))) throw new CliError(`${source} ${spec}: the folder holds no PGlite database (no PG_VERSION file).`);
-    db = sql.pglite(folder);
+  switch (databaseKind(argument, cwd)) {
+    case 'postgres':
+      where = `the database at ${describeUrl(spec)}`;
+      db = sql.postgres(spec, { maxConnections: 10 });
+      break;
+    case 'sqlite':
+      where = `the SQLite database ${spec}`;
+      db = sql.sqlite(resolve(cwd, spec));
+      break;
+    case 'pglite':
+      where = `the PGlite database in ${spec}`;
+      db = sql.pglite(resolve(cwd, spec));
+      break;
   }
   try {
     const { CompiledQuery } = await import('kysely');

@@ -26,12 +26,12 @@ export const INTROSPECT_OPTIONS: readonly OptionGroup[] = [
 ];
 
 /** introspect's help text. */
-export const INTROSPECT_HELP = `Usage: express-odata-v2 introspect --db <url|folder> [options]
+export const INTROSPECT_HELP = `Usage: express-odata-v2 introspect --db <url|file|folder> [options]
 
-Read a PostgreSQL database's tables, keys, foreign keys and comments and write the OData model
+Read a database's tables, keys, foreign keys and comments and write the OData model
 (metadata.xml) and the mapping of its names to tables and columns (mapping.json). Edit both
 (rename, drop, relabel) and serve them with:
-  express-odata-v2 serve --metadata metadata.xml --mapping mapping.json --db <url|folder>
+  express-odata-v2 serve --metadata metadata.xml --mapping mapping.json --db <url|file|folder>
 
 ${optionsHelp(INTROSPECT_OPTIONS)}
 

@@ -51,7 +51,7 @@ function version(): string {
 
 const MAIN_HELP = `Usage: express-odata-v2 <command> [options]
 
-Serve a PostgreSQL database (a server, or a PGlite folder) as an OData V2 service.
+Serve a database (a PostgreSQL server, a SQLite file or a PGlite folder) as an OData V2 service.
 
 Commands:
   serve       Serve a database as an OData V2 service: introspected at start, or from

@@ -27,7 +27,7 @@ import {
 } from './arguments';
 import { AUTH_OPTIONS, authenticationOf } from './auth/options';
 import { checkKnownRoles, sessionOptions } from './auth/session';
-import { databaseArgument, loadSql, openDatabase, type OpenDatabase, type Sql } from './database';
+import { databaseArgument, databaseKind, loadSql, openDatabase, type OpenDatabase, type Sql } from './database';
 import { caughtProperty, describeCaught, isInstanceOf } from '../util';
 import { CliError, describeDatabaseError, messageOf, oneLine, UsageError } from './errors';
 import { throwIfInterrupted, type CliIO } from './io';
@@ -93,17 +93,18 @@ export const SERVE_OPTIONS: readonly OptionGroup[] = [
 ];
 
 /** serve's help text. */
-export const SERVE_HELP = `Usage: express-odata-v2 serve --db <url|folder> [options]
+export const SERVE_HELP = `Usage: express-odata-v2 serve --db <url|file|folder> [options]
 
-Serve a PostgreSQL database (a server, or a PGlite folder) as an OData V2 service: its tables
-and keyed views as entity sets, its foreign keys as navigation properties. The model is read
-from the database at start, or from --metadata (and --mapping) when given. Ctrl-C stops it.
+Serve a database (a PostgreSQL server, a SQLite file or a PGlite folder) as an OData V2
+service: its tables and keyed views as entity sets, its foreign keys as navigation properties.
+The model is read from the database at start, or from --metadata (and --mapping) when given.
+Ctrl-C stops it.
 
 ${optionsHelp(SERVE_OPTIONS)}
 
 Examples:
   express-odata-v2 serve --db postgres://app:secret@localhost:5432/shop
-  express-odata-v2 serve --db ./data --port 0 --read-only
+  express-odata-v2 serve --db ./app.sqlite --port 0 --read-only
   express-odata-v2 serve --db ./data --ui
   express-odata-v2 serve --metadata metadata.xml --mapping mapping.json --db ./data`;
 
@@ -189,6 +190,17 @@ function listen(server: Server, port: number, host: string): Promise<number> {
   });
 }
 
+/**
+ * What serve cannot do on SQLite, refused before the file is opened: bound a statement's time (a
+ * statement runs inside this process; the default bound is simply not applied), and run a request
+ * as a database role (SQLite has no roles).
+ */
+function refuseOnSqlite(options: ParsedOptions, runsAsRoles: boolean): void {
+  if (runsAsRoles) throw new CliError('serve: --auth and --anonymous-role run each request as a database role, which needs PostgreSQL: SQLite has no roles.');
+  const timeout = integerOption('serve', options, 'statement-timeout', 0, 2_147_483_647);
+  if (timeout !== undefined && timeout !== 0) throw new UsageError('serve: --statement-timeout needs PostgreSQL (SQLite cannot bound a statement)', 'serve');
+}
+
 /** Start serving; resolves once the port is open. */
 export async function serve(options: ParsedOptions, io: CliIO): Promise<RunningService> {
   const dbSpec = databaseArgument('serve', options, io);
@@ -213,6 +225,8 @@ export async function serve(options: ParsedOptions, io: CliIO): Promise<RunningS
   const sql = await loadSql();
   // The files first: a mistake in them is reported before any connection is made.
   const fromFiles = metadataFile === undefined ? undefined : modelFromFiles(sql, metadataFile, mappingFile, io.cwd);
+  const sqlite = databaseKind(dbSpec, io.cwd) === 'sqlite';
+  if (sqlite) refuseOnSqlite(options, authentication.runsAsRoles);
   const open = await openDatabase(dbSpec, io.cwd, sql);
   try {
     const { model, mapping } = fromFiles ?? (await introspectDatabase('serve', open, options, choices, io));
@@ -223,7 +237,7 @@ export async function serve(options: ParsedOptions, io: CliIO): Promise<RunningS
       db: open.db,
       mapping,
       ...session,
-      ...(statementTimeout === 0 ? {} : { statementTimeoutMs: statementTimeout }),
+      ...(statementTimeout === 0 || sqlite ? {} : { statementTimeoutMs: statementTimeout }),
     });
     await checkKnownRoles(provider, authentication.knownRoles, open);
     throwIfInterrupted(io);

@@ -160,7 +160,7 @@ describe('help', () => {
     const help = await exited(command, '--help');
     expect(help.code).toBe(0);
     const text = help.out.join('\n');
-    expect(text.startsWith(`Usage: express-odata-v2 ${command} --db <url|folder> [options]\n`)).toBe(true);
+    expect(text.startsWith(`Usage: express-odata-v2 ${command} --db <url|file|folder> [options]\n`)).toBe(true);
     const listed = [...text.matchAll(/^ {2}(?:-\w, |\s{4})(--[\w-]+)/gm)].map((match) => match[1]);
     expect(listed).toEqual(options);
     for (const line of text.split('\n')) expect(line.length).toBeLessThanOrEqual(96);
@@ -183,8 +183,11 @@ describe('mistakes in the arguments: one line on stderr, exit code 2', () => {
     [['serve', '--db'], "serve: Option '--db <value>' argument missing. See 'express-odata-v2 serve --help'."],
     [['serve', '--db', 'x', 'extra'], "serve: Unexpected argument 'extra'. See 'express-odata-v2 serve --help'."],
     [['serve', '--db', 'x', '--read-only=yes'], "serve: Option '--read-only' does not take an argument. See 'express-odata-v2 serve --help'."],
-    [['serve'], "serve: --db is required (a postgres:// URL or a PGlite folder), or set DATABASE_URL. See 'express-odata-v2 serve --help'."],
-    [['introspect'], "introspect: --db is required (a postgres:// URL or a PGlite folder), or set DATABASE_URL. See 'express-odata-v2 introspect --help'."],
+    [['serve'], "serve: --db is required (a postgres:// URL, a SQLite file or a PGlite folder), or set DATABASE_URL. See 'express-odata-v2 serve --help'."],
+    [
+      ['introspect'],
+      "introspect: --db is required (a postgres:// URL, a SQLite file or a PGlite folder), or set DATABASE_URL. See 'express-odata-v2 introspect --help'.",
+    ],
     [['serve', '--db', 'x', '--names', 'odata-v4'], "serve: --names must be odata or sql, got 'odata-v4'. See 'express-odata-v2 serve --help'."],
     [
       ['introspect', '--db', 'x', '--annotations', 'ui'],
@@ -247,7 +250,9 @@ describe('failures: one line on stderr, exit code 1', () => {
     expect(await exited('serve', '--db', 'missing')).toEqual({
       code: 1,
       out: [],
-      err: ['express-odata-v2: --db missing: no such folder (give a postgres:// URL, or the data folder of a PGlite database).'],
+      err: [
+        'express-odata-v2: --db missing: no such file or folder (give a postgres:// URL, a SQLite database file, or the data folder of a PGlite database).',
+      ],
     });
     expect(await exited('serve', '--db', 'plain')).toEqual({
       code: 1,
@@ -260,7 +265,9 @@ describe('failures: one line on stderr, exit code 1', () => {
     const { outcome, err } = await runWith({ DATABASE_URL: 'missing' }, ['introspect']);
     expect([outcome, err]).toEqual([
       { kind: 'exit', code: 1 },
-      ['express-odata-v2: DATABASE_URL missing: no such folder (give a postgres:// URL, or the data folder of a PGlite database).'],
+      [
+        'express-odata-v2: DATABASE_URL missing: no such file or folder (give a postgres:// URL, a SQLite database file, or the data folder of a PGlite database).',
+      ],
     ]);
   });
 

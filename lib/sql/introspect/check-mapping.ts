@@ -9,6 +9,7 @@ import { sql } from 'kysely';
 import type { EdmModel } from '../../edm/model';
 import type { SqlDatabase, SqlKysely } from '../database';
 import { SqlMappingError } from '../errors';
+import { readSqliteRelations } from '../sqlite/catalog';
 import type { SqlMapping } from '../mapping/types';
 
 /** Options of `checkMapping`. */
@@ -118,7 +119,8 @@ export async function checkMapping(db: SqlDatabase, model: EdmModel, mapping: Sq
     .setAccessMode('read only')
     .execute(async (executor) => {
       await db.dialect.statementTimeout?.(options.statementTimeoutMs ?? DEFAULT_TIMEOUT_MS).execute(executor);
-      return readRelations(executor, [...new Set(uses.map((entry) => entry.table))]);
+      const names = [...new Set(uses.map((entry) => entry.table))];
+      return db.engine === 'sqlite' ? readSqliteRelations(executor, names) : readRelations(executor, names);
     });
   const problems: string[] = [];
   for (const entry of uses) {

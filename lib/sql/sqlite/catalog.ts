@@ -250,3 +250,18 @@ export async function readSqliteCatalog(db: SqlDatabase): Promise<Catalog> {
       };
     });
 }
+
+/** The tables and views named `names` with their columns (keyed as check-mapping.ts keys them), and `main` as the one schema searched. */
+export async function readSqliteRelations(executor: SqlKysely, names: readonly string[]): Promise<{ columns: Map<string, Set<string>>; searchPath: string[] }> {
+  const columns = new Map<string, Set<string>>();
+  if (names.length === 0) return { columns, searchPath: [SQLITE_SCHEMA] };
+  const rows = await sql<Row>`select m.name as "table", p.name as "column" from sqlite_schema m left join pragma_table_info(m.name) p
+    where m.type in ('table', 'view') and m.name in (${sql.join(names.map((name) => sql.val(name)))})`.execute(executor);
+  for (const row of rows.rows) {
+    const id = JSON.stringify([SQLITE_SCHEMA, text(row.table)]);
+    const found = columns.get(id) ?? new Set<string>();
+    columns.set(id, found);
+    if (row.column !== null) found.add(text(row.column));
+  }
+  return { columns, searchPath: [SQLITE_SCHEMA] };
+}

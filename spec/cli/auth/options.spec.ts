@@ -3,7 +3,7 @@
  * combinations that make no sense are one line and exit code 2, unusable key and users files one
  * line and exit code 1, listening beyond loopback without --auth is refused unless
  * --allow-anonymous, and every check comes before a database is opened (`--db missing` names a
- * folder that does not exist, so getting past the checks shows as "no such folder").
+ * folder that does not exist, so getting past the checks shows as "no such file or folder").
  */
 import { generateKeyPairSync } from 'crypto';
 import { mkdtempSync, rmSync, writeFileSync } from 'fs';
@@ -47,7 +47,9 @@ const usage = (message: string): { code: number; err: string[] } => ({
   err: [`express-odata-v2: serve: ${message}. See 'express-odata-v2 serve --help'.`],
 });
 const failure = (message: string): { code: number; err: string[] } => ({ code: 1, err: [`express-odata-v2: ${message}`] });
-const PAST_THE_CHECKS = failure('--db missing: no such folder (give a postgres:// URL, or the data folder of a PGlite database).');
+const PAST_THE_CHECKS = failure(
+  '--db missing: no such file or folder (give a postgres:// URL, a SQLite database file, or the data folder of a PGlite database).',
+);
 
 describe('which addresses are loopback', () => {
   it.each([

@@ -76,6 +76,7 @@ export type {
   SqlDialect,
   SqlSessionDialect,
   SqlValueCodec,
+  SqlWriteForms,
   TransactionSetting,
 } from './dialect';
 export { fromSqlPosition, fromSqlValue, toSqlParameter } from './values';

@@ -32,16 +32,23 @@ interface StatementLike {
 
 /** What we use of a better-sqlite3 database (structural: the package's types do not depend on better-sqlite3). */
 export interface SqliteDatabaseLike {
+  /** A prepared statement of `sql`. */
   prepare(sql: string): StatementLike;
+  /** Run a PRAGMA (`busy_timeout = 0`, `foreign_keys = ON`). */
   pragma(source: string): unknown;
+  /** Read every INTEGER as a BigInt (`true`): Int64 never passes a double. */
   defaultSafeIntegers(toggle?: boolean): unknown;
+  /** Register a SQL function on the connection (the Unicode case mapping and exact arithmetic the SQL layer calls). */
   function(
     name: string,
     options: { readonly deterministic?: boolean; readonly safeIntegers?: boolean; readonly varargs?: boolean },
     body: (...args: never[]) => unknown,
   ): unknown;
+  /** Close the database. */
   close(): unknown;
+  /** False once closed. */
   readonly open: boolean;
+  /** True for an in-memory database (no WAL journal). */
   readonly memory: boolean;
 }
 

@@ -61,7 +61,7 @@ const DECLARED: ReadonlyMap<string, string> = new Map([
 ]);
 
 /** The PostgreSQL type (name, modifier) of a declared SQLite column type. */
-export function declaredTypeOf(declared: string): { readonly name: string; readonly typmod: number } {
+function declaredTypeOf(declared: string): { readonly name: string; readonly typmod: number } {
   const match = /^\s*([^(]*?)\s*(?:\(\s*(\d+)\s*(?:,\s*(\d+)\s*)?\))?\s*$/.exec(declared.toLowerCase());
   const base = match?.[1] ?? '';
   const first = match?.[2] === undefined ? undefined : Number(match[2]);

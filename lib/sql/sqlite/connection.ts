@@ -89,7 +89,7 @@ export function openSqlite(file: string): SqliteDatabaseLike {
 }
 
 /** Set up a connection as the provider needs it (see the module comment). */
-export function prepareConnection(database: SqliteDatabaseLike): void {
+function prepareConnection(database: SqliteDatabaseLike): void {
   database.defaultSafeIntegers(true);
   database.pragma('busy_timeout = 0');
   database.pragma('foreign_keys = ON');

@@ -9,7 +9,7 @@ import { caughtProperty, describeCaught } from '../../util';
 import { SQLSTATE } from '../errors';
 
 /** A SQLite error with its SQLSTATE and, when the message names them, the table and column (the driver's error is the cause). */
-export class SqliteStatementError extends Error {
+class SqliteStatementError extends Error {
   readonly code: string;
   readonly table: string | undefined;
   readonly column: string | undefined;

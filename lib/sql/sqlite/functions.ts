@@ -23,7 +23,7 @@ export interface SqliteFunction {
 }
 
 /** What a statement that divided by zero fails with: SQLSTATE 22012 (the provider's FILTER_DIVISION_BY_ZERO). */
-export class SqliteDivisionByZeroError extends Error {
+class SqliteDivisionByZeroError extends Error {
   readonly code = SQLSTATE.divisionByZero;
 
   constructor() {

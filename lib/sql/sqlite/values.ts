@@ -45,7 +45,7 @@ function pad(value: number, width: number): string {
 }
 
 /** `YYYY-MM-DD HH:MM:SS.fff` of a Date's UTC fields (years 0001 to 9999: four digits, so text order is time order). */
-export function formatSqliteTimestamp(date: Date, subMilliseconds = ''): string {
+function formatSqliteTimestamp(date: Date, subMilliseconds = ''): string {
   const year = date.getUTCFullYear();
   if (Number.isNaN(date.getTime()) || year < 1 || year > 9999) throw new RangeError('SQLite stores dates of the years 0001 to 9999 only.');
   return (
@@ -159,7 +159,7 @@ function integerOf(raw: unknown): bigint | undefined {
 }
 
 /** An EDM value from a result column (null stays null); see the module comment for each type. */
-export function fromSqliteValue(type: EdmPrimitiveTypeName, raw: unknown): PrimitiveValue | null {
+function fromSqliteValue(type: EdmPrimitiveTypeName, raw: unknown): PrimitiveValue | null {
   if (raw === null || raw === undefined) return null;
   switch (laneOf(type)) {
     case 'binary':
@@ -215,7 +215,7 @@ export function fromSqliteValue(type: EdmPrimitiveTypeName, raw: unknown): Primi
 }
 
 /** An order value read beside a row for its position: a timestamp with every stored digit (a PreciseInstant). */
-export function fromSqlitePosition(type: EdmPrimitiveTypeName, raw: unknown): PositionValue | null {
+function fromSqlitePosition(type: EdmPrimitiveTypeName, raw: unknown): PositionValue | null {
   if (raw === null || raw === undefined || laneOf(type) !== 'instant') return fromSqliteValue(type, raw);
   const parsed = typeof raw === 'string' ? parseStoredTimestamp(raw) : undefined;
   if (parsed === undefined) throw wrongType(type, 'timestamp text (YYYY-MM-DD HH:MM:SS.fff)', raw);

@@ -100,6 +100,8 @@ export interface SqlDialect {
    * in the CREATE TABLE (an engine that checks them only when rows are written, and cannot add one later).
    */
   readonly foreignKeys: 'alter' | 'inline';
+  /** What stands before an OFFSET when there is no LIMIT, for an engine that requires one (SQLite: `limit -1`); absent otherwise. */
+  readonly unboundedLimit?: Sql;
   /** True when tables may live in named schemas (`create schema`); else a mapping that names one is refused. */
   readonly schemas: boolean;
   /** The column definition of a single integer key of `type` that an INSERT without it generates (an identity; SQLite's rowid). */

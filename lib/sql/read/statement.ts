@@ -204,13 +204,9 @@ export class ReadStatement {
     const order = this.order === undefined || this.order.length === 0 ? sql`` : sql`order by ${sql.join(this.order)}`;
     const probe = options.probe === true && options.limit !== undefined;
     const offset = options.offset === undefined || options.offset === 0 ? sql`` : sql`offset ${sql.val(options.offset)}`;
-    // An OFFSET needs a LIMIT in SQLite: the largest Int64 stands for none (PostgreSQL reads it alike).
-    const limit =
-      options.limit !== undefined
-        ? sql`limit ${sql.val(probe ? options.limit + 1 : options.limit)}`
-        : options.offset === undefined || options.offset === 0
-          ? sql``
-          : sql`limit 9223372036854775807`;
+    // An engine that takes no OFFSET without a LIMIT (SQLite) says what stands for none.
+    const unbounded = options.offset === undefined || options.offset === 0 ? undefined : this.dialect.unboundedLimit;
+    const limit = options.limit === undefined ? (unbounded ?? sql``) : sql`limit ${sql.val(probe ? options.limit + 1 : options.limit)}`;
     const joins = sql.join([...this.resolver.joins, ...this.projection.joins, ...this.joined.joins], sql` `);
     const result = await sql<
       Record<string, unknown>

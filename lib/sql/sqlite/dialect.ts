@@ -133,6 +133,7 @@ export function createSqliteDialect(): SqlDialect {
     // SQLite adds no constraint to a table that exists: foreign keys are declared with the table.
     foreignKeys: 'inline',
     schemas: false,
+    unboundedLimit: sql`limit -1`,
     // A single key column declared exactly INTEGER is SQLite's rowid: an INSERT without it takes the largest plus one.
     generatedKeyColumn: () => 'integer',
     advanceGeneratedKey: () => undefined,

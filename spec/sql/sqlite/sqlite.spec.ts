@@ -11,6 +11,7 @@ import { join } from 'path';
 import { sql } from 'kysely';
 import { odata } from '../../../lib';
 import { defineModel } from '../../../lib/edm';
+import type { Entity, QueryRequest } from '../../../lib/provider/types';
 import { SqlProvider, createSchema, seed, sqlite, type SqlDatabase } from '../../../lib/sql';
 import { openSqlite } from '../../../lib/sql/sqlite/connection';
 import { FIXED_NOW } from '../../helpers/demo';
@@ -134,6 +135,36 @@ describe('storage: each EDM type in the SQLite storage class the docs list', () 
     expect((await post(server, { ID: '10', Name: 'a' })).status).toBe(201);
     const taken = await post(server, { ID: '10', Name: 'b' });
     expect([taken.status, (taken.body as { error: { code: string } }).error.code]).toEqual([409, 'ENTITY_EXISTS']);
+  });
+});
+
+describe('paging on SQLite', () => {
+  it('$skip without $top and without an order (SQLite takes no OFFSET without a LIMIT: `limit -1` stands for none)', async () => {
+    const db = sqlite(':memory:');
+    try {
+      await createSchema(db, STORE);
+      await seed(db, STORE, {}, { Values: ['1', '2', '3'].map((ID) => ({ ID, Name: `n${ID}` })) });
+      const entitySet = STORE.defaultContainer.entitySets[0];
+      // A request as a provider may get it (MemoryProvider's contract): no order at all, so no keyset position.
+      const request: QueryRequest = {
+        entitySet,
+        entityType: entitySet.entityType,
+        path: { root: { entitySet, key: undefined }, navigation: [] },
+        single: false,
+        filter: undefined,
+        orderBy: [],
+        skip: 1,
+        top: undefined,
+        skipToken: undefined,
+        selectExpand: { select: undefined, expand: [] },
+        count: false,
+        customOptions: {},
+      };
+      const result = await new SqlProvider({ model: STORE, db }).query(request, { request: {} as never, state: new Map() });
+      expect((result.entities as readonly Entity[]).map((entity) => entity.ID)).toEqual(['2', '3']);
+    } finally {
+      await db.close();
+    }
   });
 });
 

@@ -4,9 +4,9 @@
  * result they are used as they are (integers, doubles, text in code-point order, timestamps as
  * fixed-width text); where they cannot, a function of functions.ts, registered on the
  * connection, does it inside the statement (Unicode case, UTF-16 positions, Int64 and Decimal
- * arithmetic, decimal comparison). What neither can match is left to the evaluator: ordering by
- * a Decimal (text order is not numeric order), `mod` and division of doubles (SQLite has no NaN),
- * casts from Decimal, and `round`/`floor`/`ceiling` nothing else needs (see docs/sql-provider.md).
+ * arithmetic, decimal comparison and order). What neither can match is left to the evaluator:
+ * `mod` and division of doubles (SQLite has no NaN), casts from Decimal and to it from a double,
+ * and literals SQLite cannot hold (see docs/sql-provider.md).
  */
 import { sql } from 'kysely';
 import { integerRange, laneOf, type EdmPrimitiveTypeName, type PrimitiveValue } from '../../edm/primitives';
@@ -223,7 +223,8 @@ export function createSqliteDialect(): SqlDialect {
     },
 
     orderBy(value, lane, direction) {
-      if (lane === 'decimal') return untranslatable('an order by a Decimal on SQLite (text order is not numeric order)');
+      // A Decimal's text order is not its numeric order: its order key's is (functions.ts).
+      if (lane === 'decimal') return [sql`odata_decimal_key(${value}) ${sql.raw(direction)}`];
       // SQLite puts nulls first ascending and last descending, as the service orders; text in code-point order.
       return [sql`${value} ${sql.raw(direction)}`];
     },

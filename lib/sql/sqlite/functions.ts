@@ -71,6 +71,27 @@ function strictly<T extends SqliteScalar[]>(body: (...args: T) => SqliteScalar):
   return (...args) => (args.some((arg) => arg === null) ? null : body(...(args as T)));
 }
 
+/** Exponents are written with this offset and width, so their text order is their numeric order. */
+const EXPONENT_OFFSET = 5_000_000;
+const EXPONENT_WIDTH = 7;
+
+/**
+ * A text whose order (SQLite's memcmp of UTF-8) is the numeric order of the decimal: a sign class
+ * ('0' negative, '1' zero, '2' positive), the exponent of `0.d1d2… × 10^e` (inverted for a negative),
+ * then the significant digits (nines' complement and a closing '~' for a negative, so a longer
+ * mantissa sorts lower). ORDER BY a Decimal stays in SQL this way, where its canonical text would not.
+ */
+function decimalOrderKey(value: ExactDecimal): string {
+  if (value.digits === 0n) return '1';
+  const negative = value.digits < 0n;
+  const text = (negative ? -value.digits : value.digits).toString();
+  const exponent = text.length - value.scale + EXPONENT_OFFSET;
+  const mantissa = text.replace(/0+$/, '');
+  if (!negative) return `2${String(exponent).padStart(EXPONENT_WIDTH, '0')}${mantissa}`;
+  const complement = mantissa.replace(/\d/g, (digit) => String(9 - Number(digit)));
+  return `0${String(2 * EXPONENT_OFFSET - 1 - exponent).padStart(EXPONENT_WIDTH, '0')}${complement}~`;
+}
+
 /** The registered functions, by name (`odata_` names, so they never shadow SQLite's own). */
 export const SQLITE_FUNCTIONS: readonly SqliteFunction[] = [
   { name: 'odata_lower', body: strictly((value) => textOf(value)?.toLowerCase() ?? null) },
@@ -107,6 +128,7 @@ export const SQLITE_FUNCTIONS: readonly SqliteFunction[] = [
     }),
   },
   { name: 'odata_decimal_compare', body: strictly((left, right) => BigInt(compareDecimal(decimalOf(left), decimalOf(right)))) },
+  { name: 'odata_decimal_key', body: strictly((value) => decimalOrderKey(decimalOf(value))) },
   {
     name: 'odata_decimal_round',
     body: strictly((kind, value) => {

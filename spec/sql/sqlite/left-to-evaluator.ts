@@ -3,7 +3,6 @@
  * docs/sql-provider.md lists it: everything else PostgreSQL translates, SQLite translates too.
  */
 export const SQLITE_LEFT_TO_EVALUATOR: readonly RegExp[] = [
-  /^an order by a Decimal on SQLite/,
   /^a cast from Edm\.\w+ to Edm\.Decimal on SQLite$/,
   /^a cast from Edm\.Decimal on SQLite$/,
   /^'(div|mod)' on Edm\.(Single|Double)$/,

@@ -97,3 +97,55 @@ describe('layer order', () => {
     },
   );
 });
+
+/** Every module path a file names: static imports and re-exports, `import()` and `require()`. */
+function namedModules(source: string): string[] {
+  return [...source.matchAll(/(?:from\s+|import\s*\(\s*|require\s*\(\s*)'(\.[^']*)'/g)].map((match) => match[1]);
+}
+
+describe('the SQL engines', () => {
+  const files = listFiles(join(LIB, 'sql')).map((f) => relative(LIB, f));
+  const ENGINE = 'sql/sqlite/';
+  // The PostgreSQL engine's modules (until they move into a folder of their own).
+  const POSTGRES = new Set(['sql/postgres-dialect.ts', 'sql/postgres-temporal.ts', 'sql/pglite.ts', 'sql/postgres.ts', 'sql/values.ts', 'sql/type-parsers.ts']);
+  const targetsOf = (file: string): string[] =>
+    namedModules(readFileSync(join(LIB, file), 'utf8')).map((name) => {
+      const target = relative(LIB, resolve(LIB, dirname(file), name));
+      return target.endsWith('.ts') ? target : `${target}.ts`;
+    });
+
+  it('no engine-neutral module of lib/sql names the SQLite engine (static imports, import() and require alike); only the entry exports sqlite()', () => {
+    const violations = files
+      .filter((file) => !file.startsWith(ENGINE) && file !== 'sql/index.ts')
+      .flatMap((file) =>
+        targetsOf(file)
+          .filter((target) => target.startsWith(ENGINE))
+          .map((target) => `${file} -> ${target}`),
+      );
+    expect(violations).toEqual([]);
+  });
+
+  it('the SQLite engine names no module of the PostgreSQL engine', () => {
+    const violations = files
+      .filter((file) => file.startsWith(ENGINE))
+      .flatMap((file) =>
+        targetsOf(file)
+          .filter((target) => POSTGRES.has(target))
+          .map((target) => `${file} -> ${target}`),
+      );
+    expect(violations).toEqual([]);
+    // The rule reads real files: each PostgreSQL module it names exists.
+    for (const module of POSTGRES) expect(files).toContain(module);
+  });
+
+  it('the neutral read and write code decodes through the engine codec, never the PostgreSQL one', () => {
+    const violations = files
+      .filter((file) => /^sql\/(read|write|compile|mapping|schema)\//.test(file))
+      .flatMap((file) =>
+        targetsOf(file)
+          .filter((target) => target === 'sql/values.ts')
+          .map((target) => `${file} -> ${target}`),
+      );
+    expect(violations).toEqual([]);
+  });
+});

@@ -9,6 +9,7 @@
  */
 import { Kysely, PostgresDialect, type PostgresPool } from 'kysely';
 import type { SqlDialect } from './dialect';
+import type { SqlCatalogReader } from './introspect/catalog';
 import { createPostgresDialect } from './postgres-dialect';
 
 /** The Kysely database type of a run-time model: table name -> column name -> unknown value. */
@@ -45,6 +46,11 @@ export interface SqlDatabase {
   readonly dialect: SqlDialect;
   /** Close the pool (or the PGlite instance) if `pglite()`/`postgres()` opened it; a given pool or instance stays open. */
   close(): Promise<void>;
+  /**
+   * How introspection reads the engine's catalog where it is not PostgreSQL's (SQLite's pragmas).
+   * @internal
+   */
+  readonly catalog?: SqlCatalogReader;
 }
 
 /** Defaults applied once. */

@@ -336,6 +336,22 @@ async function readConstraints(executor: SqlKysely, schemas: readonly string[]):
   ];
 }
 
+/** The tables and views a mapping names, with their columns (by `JSON.stringify([schema, table])`), and the schemas searched for an unqualified name, in order. */
+export interface RelationColumns {
+  readonly columns: Map<string, Set<string>>;
+  readonly searchPath: string[];
+}
+
+/** An engine's own catalog reader, for an engine whose catalog is not PostgreSQL's. */
+export interface SqlCatalogReader {
+  /** The engine's one schema: introspect reads it by default and refuses any other. */
+  readonly schema: string;
+  /** What introspection reads (as `readCatalog` reads PostgreSQL's). */
+  read(db: SqlDatabase): Promise<Catalog>;
+  /** The relations named `names` with their columns (what checkMapping compares a mapping with). */
+  relations(executor: SqlKysely, names: readonly string[]): Promise<RelationColumns>;
+}
+
 /** Read the catalog of `schemas` in one read-only REPEATABLE READ transaction (one snapshot). */
 export async function readCatalog(db: SqlDatabase, schemas: readonly string[]): Promise<Catalog> {
   return db.kysely

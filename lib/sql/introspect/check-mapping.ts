@@ -9,7 +9,7 @@ import { sql } from 'kysely';
 import type { EdmModel } from '../../edm/model';
 import type { SqlDatabase, SqlKysely } from '../database';
 import { SqlMappingError } from '../errors';
-import { readSqliteRelations } from '../sqlite/catalog';
+import type { RelationColumns } from './catalog';
 import type { SqlMapping } from '../mapping/types';
 
 /** Options of `checkMapping`. */
@@ -82,7 +82,7 @@ function tableUses(model: EdmModel, mapping: SqlMapping): TableUse[] {
 }
 
 /** The relations named `names` in any schema, with their columns, and the schemas of the search path in order. */
-async function readRelations(executor: SqlKysely, names: readonly string[]): Promise<{ columns: Map<string, Set<string>>; searchPath: string[] }> {
+async function readRelations(executor: SqlKysely, names: readonly string[]): Promise<RelationColumns> {
   const rows = await sql<{ schema: string; table: string; column: string | null }>`
     select n.nspname as schema, c.relname as table, a.attname as column
     from pg_catalog.pg_class c
@@ -120,7 +120,7 @@ export async function checkMapping(db: SqlDatabase, model: EdmModel, mapping: Sq
     .execute(async (executor) => {
       await db.dialect.statementTimeout?.(options.statementTimeoutMs ?? DEFAULT_TIMEOUT_MS).execute(executor);
       const names = [...new Set(uses.map((entry) => entry.table))];
-      return db.engine === 'sqlite' ? readSqliteRelations(executor, names) : readRelations(executor, names);
+      return db.catalog === undefined ? readRelations(executor, names) : db.catalog.relations(executor, names);
     });
   const problems: string[] = [];
   for (const entry of uses) {

@@ -14,7 +14,6 @@ import { SqlIntrospectionError } from '../errors';
 import { validateMapping } from '../mapping/resolve';
 import { SQL_MAPPING_VERSION, type SqlMapping } from '../mapping/types';
 import { buildAssociations, foreignKeyLinks, splitJoinTables, type NamedEntity } from './associations';
-import { readSqliteCatalog, SQLITE_SCHEMA } from '../sqlite/catalog';
 import { readCatalog } from './catalog';
 import { SAP_NAMESPACE, STORE_ANNOTATION_NAMESPACE } from './comments';
 import { entityParts } from './entity-parts';
@@ -53,11 +52,12 @@ function checkOptions(options: IntrospectOptions): void {
 export async function introspect(db: SqlDatabase, options: IntrospectOptions = {}): Promise<IntrospectionResult> {
   checkOptions(options);
   const namespace = options.namespace ?? 'Database';
-  // SQLite has one schema, `main`; its catalog is read by pragmas (lib/sql/sqlite/catalog.ts).
-  const sqlite = db.engine === 'sqlite';
-  const schemas = options.schemas ?? [sqlite ? SQLITE_SCHEMA : 'public'];
-  if (sqlite && schemas.some((schema) => schema !== SQLITE_SCHEMA)) throw new TypeError(`introspect: SQLite has one schema, '${SQLITE_SCHEMA}'.`);
-  const read = sqlite ? await readSqliteCatalog(db) : await readCatalog(db, schemas);
+  // An engine with a catalog of its own (SQLite: one schema, read by pragmas) reads it itself.
+  const own = db.catalog;
+  const schemas = options.schemas ?? [own?.schema ?? 'public'];
+  if (own !== undefined && schemas.some((schema) => schema !== own.schema))
+    throw new TypeError(`introspect: ${db.dialect.name} has one schema, '${own.schema}'.`);
+  const read = own === undefined ? await readCatalog(db, schemas) : await own.read(db);
   const catalog = { ...read, constraints: withInheritedConstraints(read) };
   const included = options.include === undefined || options.include.length === 0 ? () => true : nameMatcher(options.include);
   const excluded = nameMatcher(options.exclude ?? []);

@@ -10,10 +10,10 @@
  */
 import { sql } from 'kysely';
 import type { SqlDatabase, SqlKysely } from '../database';
-import type { Catalog, CatalogColumn, CatalogConstraint, CatalogRelation, CatalogType } from '../introspect/catalog';
+import type { Catalog, CatalogColumn, CatalogConstraint, CatalogRelation, CatalogType, RelationColumns, SqlCatalogReader } from '../introspect/catalog';
 
 /** The one schema introspection reads on SQLite (attached databases are not read). */
-export const SQLITE_SCHEMA = 'main';
+const SQLITE_SCHEMA = 'main';
 
 type Row = Record<string, unknown>;
 const text = (value: unknown): string => (typeof value === 'string' ? value : typeof value === 'bigint' || typeof value === 'number' ? String(value) : '');
@@ -212,7 +212,7 @@ function resolveReferences(
 }
 
 /** Read the catalog of a SQLite database (its `main` schema) in one read transaction. */
-export async function readSqliteCatalog(db: SqlDatabase): Promise<Catalog> {
+async function readSqliteCatalog(db: SqlDatabase): Promise<Catalog> {
   return db.kysely
     .transaction()
     .setAccessMode('read only')
@@ -252,7 +252,7 @@ export async function readSqliteCatalog(db: SqlDatabase): Promise<Catalog> {
 }
 
 /** The tables and views named `names` with their columns (keyed as check-mapping.ts keys them), and `main` as the one schema searched. */
-export async function readSqliteRelations(executor: SqlKysely, names: readonly string[]): Promise<{ columns: Map<string, Set<string>>; searchPath: string[] }> {
+async function readSqliteRelations(executor: SqlKysely, names: readonly string[]): Promise<RelationColumns> {
   const columns = new Map<string, Set<string>>();
   if (names.length === 0) return { columns, searchPath: [SQLITE_SCHEMA] };
   const rows = await sql<Row>`select m.name as "table", p.name as "column" from sqlite_schema m left join pragma_table_info(m.name) p
@@ -265,3 +265,6 @@ export async function readSqliteRelations(executor: SqlKysely, names: readonly s
   }
   return { columns, searchPath: [SQLITE_SCHEMA] };
 }
+
+/** SQLite's catalog reader (SqlDatabase.catalog of `sqlite()`). */
+export const SQLITE_CATALOG: SqlCatalogReader = Object.freeze({ schema: SQLITE_SCHEMA, read: readSqliteCatalog, relations: readSqliteRelations });

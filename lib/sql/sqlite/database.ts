@@ -5,6 +5,7 @@
 import { Kysely, SqliteAdapter, SqliteIntrospector, SqliteQueryCompiler } from 'kysely';
 import { resolveConnectionOptions, type SqlConnectionOptions, type SqlDatabase, type SqlSchema } from '../database';
 import { openSqlite, SqliteSessionDriver, type SqliteDatabaseLike } from './connection';
+import { SQLITE_CATALOG } from './catalog';
 import { createSqliteDialect } from './dialect';
 
 /** Options of `sqlite()`. */
@@ -46,5 +47,6 @@ export function sqlite(source: string | SqliteDatabaseLike, options: SqliteDatab
     kysely,
     dialect: createSqliteDialect(),
     close: () => (closing ??= kysely.destroy()),
+    catalog: SQLITE_CATALOG,
   });
 }

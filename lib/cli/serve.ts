@@ -329,7 +329,10 @@ export async function introspectDatabase(
   io: CliIO,
 ): Promise<{ model: EdmModel; mapping: SqlMapping }> {
   const schemas = listOption(options, 'schema');
-  const { etag, versionColumns } = etagOption(command, options);
+  const asked = etagOption(command, options);
+  // SQLite has no row version: unless --etag xmin asks for it (refused by introspect), ETags come from version columns only.
+  const etag = open.db.engine === 'sqlite' && stringOption(options, 'etag') !== 'xmin' ? 'none' : asked.etag;
+  const { versionColumns } = asked;
   const namespace = stringOption(options, 'namespace');
   let result: Awaited<ReturnType<typeof open.sql.introspect>>;
   try {

@@ -188,6 +188,11 @@ export class SqlProvider implements DataProvider {
     this.operations = options.operations;
     this.replica = options.replica;
     this.compiled = compileMapping(this.model, this.mapping);
+    const rowVersioned = [...this.compiled.sets.values()].find((plan) => plan.etag === 'xmin');
+    if (rowVersioned !== undefined && this.db.catalog?.rowVersions === false)
+      throw new TypeError(
+        `SqlProvider: the mapping gives '${rowVersioned.entitySet.name}' etag: 'xmin', PostgreSQL's row version, which ${this.db.dialect.name} does not have; map a version column instead.`,
+      );
     this.statementTimeoutMs = options.statementTimeoutMs === undefined ? undefined : positiveInteger(options.statementTimeoutMs, 0, 'statementTimeoutMs');
     if (this.statementTimeoutMs !== undefined && this.db.dialect.statementTimeout === undefined)
       throw new TypeError(`SqlProvider option 'statementTimeoutMs' needs an engine that bounds a statement's time; ${this.db.dialect.name} cannot.`);

@@ -346,6 +346,8 @@ export interface RelationColumns {
 export interface SqlCatalogReader {
   /** The engine's one schema: introspect reads it by default and refuses any other. */
   readonly schema: string;
+  /** False when the engine has no row version (PostgreSQL's xmin) to serve as an ETag. */
+  readonly rowVersions: boolean;
   /** What introspection reads (as `readCatalog` reads PostgreSQL's). */
   read(db: SqlDatabase): Promise<Catalog>;
   /** The relations named `names` with their columns (what checkMapping compares a mapping with). */

@@ -57,6 +57,10 @@ export async function introspect(db: SqlDatabase, options: IntrospectOptions = {
   const schemas = options.schemas ?? [own?.schema ?? 'public'];
   if (own !== undefined && schemas.some((schema) => schema !== own.schema))
     throw new TypeError(`introspect: ${db.dialect.name} has one schema, '${own.schema}'.`);
+  // Without a row version (SQLite), ETags come from version columns only.
+  const rowVersions = own === undefined || own.rowVersions;
+  if (!rowVersions && options.etag === 'xmin')
+    throw new TypeError(`introspect: ${db.dialect.name} has no row version (etag 'xmin'); name version columns (versionColumns) or use etag 'none'.`);
   const read = own === undefined ? await readCatalog(db, schemas) : await own.read(db);
   const catalog = { ...read, constraints: withInheritedConstraints(read) };
   const included = options.include === undefined || options.include.length === 0 ? () => true : nameMatcher(options.include);
@@ -67,7 +71,8 @@ export async function introspect(db: SqlDatabase, options: IntrospectOptions = {
   const draftOptions: DraftOptions = {
     keys: options.keys ?? {},
     versionColumns: new Set((options.versionColumns ?? DEFAULT_VERSION_COLUMNS).map((name) => name.toLowerCase())),
-    etag: options.etag ?? 'xmin',
+    // SQLite has no row version: ETags come from version columns only.
+    etag: options.etag ?? (rowVersions ? 'xmin' : 'none'),
     quote: (name) => db.dialect.quoteIdentifier(name),
     firstSchema: schemas[0],
   };

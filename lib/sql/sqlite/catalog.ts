@@ -235,6 +235,9 @@ async function readSqliteCatalog(db: SqlDatabase): Promise<Catalog> {
           viewInsertable: false,
           viewUpdatable: false,
           viewDeletable: false,
+          // SQLite has triggers, not PostgreSQL's rules: INSERT … ON CONFLICT and RETURNING always apply.
+          insertRules: 'none',
+          updateRules: false,
         };
       });
       const columns: CatalogColumn[] = [];
@@ -267,4 +270,9 @@ async function readSqliteRelations(executor: SqlKysely, names: readonly string[]
 }
 
 /** SQLite's catalog reader (SqlDatabase.catalog of `sqlite()`). */
-export const SQLITE_CATALOG: SqlCatalogReader = Object.freeze({ schema: SQLITE_SCHEMA, read: readSqliteCatalog, relations: readSqliteRelations });
+export const SQLITE_CATALOG: SqlCatalogReader = Object.freeze({
+  schema: SQLITE_SCHEMA,
+  rowVersions: false,
+  read: readSqliteCatalog,
+  relations: readSqliteRelations,
+});

@@ -74,6 +74,10 @@ function integerCast(value: Sql, from: EdmPrimitiveTypeName, to: EdmPrimitiveTyp
   );
 }
 
+function noRowVersion(): never {
+  throw new TypeError("SQLite has no row version: a set mapped with etag: 'xmin' needs PostgreSQL (map a version column instead).");
+}
+
 /** The SQLite dialect. */
 export function createSqliteDialect(): SqlDialect {
   const quoteIdentifier = (name: string): string => {
@@ -99,13 +103,20 @@ export function createSqliteDialect(): SqlDialect {
       // No data-modifying statement in a WITH: the row comes back by its key (returning.ts).
       writableCte: false,
       // SQLite takes no ON CONFLICT after DEFAULT VALUES; a rowid key given by SQLite is never taken.
-      insertDefaults: (table) => sql`insert into ${table} default values returning *`,
+      insertDefaults: (table, _keyColumns, returning) => sql`insert into ${table} default values ${returning}`,
+      // SQLite's RETURNING takes no qualified wildcard (`"u".*`).
+      returningAll: () => sql`*`,
       // One writer at a time: the transaction's lock keeps every row read.
       keyShareLock: sql``,
       // json_patch (RFC 7396) removes a member set to null, where MERGE keeps it as null.
       jsonMerge: (current, patch) => sql`json_patch(coalesce(${current}, '{}'), ${patch})`,
     },
     quoteIdentifier,
+    // No roles and no transaction-local settings: SqlProvider refuses a `session`.
+    sessions: undefined,
+    // No row version (PostgreSQL's xmin): SqlProvider refuses a mapping with `etag: 'xmin'` first.
+    rowVersion: noRowVersion,
+    writtenRowVersion: noRowVersion,
     columnType(type, facets: ColumnFacets = {}) {
       if (type === 'Edm.Decimal' && facets.precision !== undefined) return `decimal_text(${facets.precision},${facets.scale ?? 0})`;
       if ((laneOf(type) === 'instant' || type === 'Edm.Time') && facets.precision !== undefined) return `${COLUMN_TYPES[type]}(${facets.precision})`;

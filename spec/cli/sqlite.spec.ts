@@ -91,9 +91,19 @@ describe('--metadata and --mapping over a SQLite file', () => {
   }, 30_000);
 });
 
-describe('refusals, one line each, before the file is opened', () => {
+describe('what SQLite cannot do: refused, one line each', () => {
   it.each([
     [['serve', '--db', 'notes.txt'], 1, 'express-odata-v2: --db notes.txt: the file is not a SQLite database (it does not start with "SQLite format 3").'],
+    [
+      ['serve', '--db', 'app.sqlite', '--anonymous-role', 'web_anon'],
+      1,
+      'express-odata-v2: serve: --auth and --anonymous-role run each request as a database role, which needs PostgreSQL: SQLite has no roles.',
+    ],
+    [
+      ['introspect', '--db', 'app.sqlite', '--etag', 'xmin', '--out', 'x.xml', '--mapping', 'x.json'],
+      2,
+      "express-odata-v2: introspect: SQLite has no row version (etag 'xmin'); name version columns (versionColumns) or use etag 'none'. See 'express-odata-v2 introspect --help'.",
+    ],
     [
       ['serve', '--db', 'app.sqlite', '--statement-timeout', '5000'],
       2,

@@ -12,7 +12,7 @@ import { sql } from 'kysely';
 import { odata } from '../../../lib';
 import { defineModel } from '../../../lib/edm';
 import type { Entity, QueryRequest } from '../../../lib/provider/types';
-import { SqlProvider, createSchema, seed, sqlite, type SqlDatabase } from '../../../lib/sql';
+import { SqlProvider, createSchema, introspect, seed, sqlite, type SqlDatabase } from '../../../lib/sql';
 import { openSqlite } from '../../../lib/sql/sqlite/connection';
 import { FIXED_NOW } from '../../helpers/demo';
 import { startServer, type RunningServer } from '../../helpers/server';
@@ -202,6 +202,26 @@ describe('what SQLite refuses, with a clear error', () => {
     expect(() => new SqlProvider({ model: STORE, db, statementTimeoutMs: 100 })).toThrow(
       "SqlProvider option 'statementTimeoutMs' needs an engine that bounds a statement's time; SQLite cannot.",
     );
+  });
+
+  it('a per-request database session (SQLite has no roles and no transaction-local settings)', () => {
+    expect(() => new SqlProvider({ model: STORE, db, session: () => ({ role: 'reader' }) })).toThrow(
+      "SqlProvider option 'session' needs roles and transaction-local settings, which SQLite does not have.",
+    );
+  });
+
+  it("a mapping with etag: 'xmin' (SQLite has no row version), and introspect's etag 'xmin'", async () => {
+    expect(() => new SqlProvider({ model: STORE, db, mapping: { entitySets: { Values: { etag: 'xmin' } } } })).toThrow(
+      "SqlProvider: the mapping gives 'Values' etag: 'xmin', PostgreSQL's row version, which SQLite does not have; map a version column instead.",
+    );
+    await createSchema(db, STORE);
+    await expect(introspect(db, { etag: 'xmin' })).rejects.toThrow(
+      "introspect: SQLite has no row version (etag 'xmin'); name version columns (versionColumns) or use etag 'none'.",
+    );
+    // By default no set gets the row version: the introspected model is served as it is.
+    const { model, mapping } = await introspect(db);
+    expect(Object.values(mapping.entitySets).map((set) => set.etag)).toEqual([undefined]);
+    expect(() => new SqlProvider({ model, db, mapping })).not.toThrow();
   });
 
   it('a mapping into a named schema', async () => {

@@ -2,7 +2,7 @@
  * The command line in this process (runCommand, as lib/cli/main.ts calls it): help on every
  * command, every refusal as one line with its exit code (2 for a mistake in the arguments, 1 for
  * anything else), introspect's files, and a served PGlite folder stopped with its port released.
- * spec/cli/process.spec.ts runs the built executable for what only a process shows (exit codes,
+ * spec/package/cli.spec.ts runs the built executable for what only a process shows (exit codes,
  * signals, no stack trace).
  */
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'fs';

@@ -1,5 +1,5 @@
 /**
- * `express-odata-v2 serve` end to end, shared by the PGlite run (npm test) and the server run
+ * `express-odata-v2 serve` end to end, shared by the PGlite run (npm run test:package) and the server run
  * (npm run test:postgres): the executable in a child process on a Northwind-like database,
  * `--port 0`, read over HTTP as clients do (service document, $metadata, filtered and expanded
  * feeds, paging, navigation), one log line per request, and Ctrl-C (SIGINT) ending it with exit

@@ -1,6 +1,6 @@
 /**
  * The provider of docs/provider-tutorial.md is examples/sql-tutorial/provider.ts, shown whole in the
- * page's ```ts blocks (spec/docs/typescript-blocks.spec.ts checks that the blocks are the file). Here
+ * page's ```ts blocks (spec/package/typescript-blocks.spec.ts checks that the blocks are the file). Here
  * it serves the conformance suite's fixture on PGlite: each unit gets a schema of its own in one
  * PGlite instance (createSchema, then the fixture's rows by seed), as the tutorial's "Test it" does.
  */

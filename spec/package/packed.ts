@@ -1,11 +1,12 @@
 /**
  * The package as npm ships it, for the specs of spec/package/ that install it: the tarball the
  * package lane's global setup packed (its path in PACKED_TARBALL), else one packed here from the
- * built dist/; and a fresh app folder with the tarball and the packages a spec names installed,
- * at the versions this repository uses, from npm's cache where it can.
+ * built dist/; its contents unpacked (PACKED_PACKAGE, likewise); and a fresh app folder with the
+ * tarball and the packages a spec names installed, at the versions this repository uses, from
+ * npm's cache where it can.
  */
 import { execFileSync } from 'child_process';
-import { mkdirSync, readFileSync, writeFileSync } from 'fs';
+import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'fs';
 import { join, resolve } from 'path';
 
 const ROOT = resolve(__dirname, '..', '..');
@@ -21,6 +22,25 @@ export function packedTarball(work: string): string {
   if (packed !== undefined && packed !== '') return packed;
   const [info] = JSON.parse(npm(['pack', '--ignore-scripts', '--json', '--pack-destination', work], ROOT)) as { filename: string }[];
   return join(work, info.filename);
+}
+
+/**
+ * Unpack `tarball` inside the project (node_modules/.cache), so that the declarations' own imports
+ * (kysely, express's types) resolve from the project's node_modules, as from a user's; the
+ * package's folder.
+ */
+export function unpack(tarball: string): string {
+  const folder = join(ROOT, 'node_modules', '.cache', 'express-odata-v2', 'packed', String(process.pid));
+  rmSync(folder, { recursive: true, force: true });
+  mkdirSync(folder, { recursive: true });
+  execFileSync('tar', ['-xzf', tarball, '-C', folder]);
+  return join(folder, 'package');
+}
+
+/** The packed package's folder: the lane's (PACKED_PACKAGE), or the tarball unpacked here. */
+export function unpackedPackage(work: string): string {
+  const unpacked = process.env.PACKED_PACKAGE;
+  return unpacked !== undefined && unpacked !== '' ? unpacked : unpack(packedTarball(work));
 }
 
 /** The files in a tarball, without npm's `package/` prefix. */

@@ -10,9 +10,9 @@ import { asc } from '@sap-cloud-sdk/odata-v2';
 import { BigNumber } from 'bignumber.js';
 import { generateClient, type GeneratedClient } from '../clients/sap-cloud-sdk-generate';
 import { createTestPGliteFolder } from '../helpers/pglite';
-import { isNorthwindModule } from './northwind-client';
-import { NORTHWIND_SQL } from './northwind';
-import { describeServe } from './serve-e2e';
+import { isNorthwindModule } from '../cli/northwind-client';
+import { NORTHWIND_SQL } from '../cli/northwind';
+import { describeServe } from '../cli/serve-e2e';
 
 const work = mkdtempSync(join(tmpdir(), 'express-odata-v2-cli-'));
 const folder = join(work, 'northwind');

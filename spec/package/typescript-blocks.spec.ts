@@ -1,9 +1,8 @@
 /**
  * Every TypeScript block a user may copy from the docs compiles: each ```ts fence of README.md,
  * docs/*.md and examples/*\/README.md is type-checked with `strict`, as one module per block,
- * against what a user's compiler sees: `express-odata-v2` resolves to the built declarations
- * (dist/index.d.ts, which `npm test` builds first; checking declarations instead of lib/'s
- * sources also keeps this spec to about a second of type checking). A block that is
+ * against what a user's compiler sees: `express-odata-v2` resolves to the declarations in the
+ * packed tarball (spec/package/packed.ts), so a declaration the package leaves out fails here. A block that is
  * a fragment names what it assumes in an HTML comment right before its fence, invisible on the
  * rendered page:
  *
@@ -18,9 +17,11 @@
  * blank line, must be that file byte for byte (so the page shows exactly the code a spec runs), and
  * they are compiled together, as the one module they are.
  */
-import { readdirSync, readFileSync } from 'fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'fs';
+import { tmpdir } from 'os';
 import { join, resolve } from 'path';
 import ts from 'typescript';
+import { unpackedPackage } from './packed';
 
 const ROOT = resolve(__dirname, '..', '..');
 const CONTEXT_START = '<!-- typescript-context';
@@ -98,7 +99,7 @@ function modulesOf(blocks: readonly Block[]): Block[] {
   return [...blocks.filter((block) => block.file === undefined), ...files];
 }
 
-function compile(blocks: readonly Block[]): string[] {
+function compile(blocks: readonly Block[], packed: string): string[] {
   const options: ts.CompilerOptions = {
     target: ts.ScriptTarget.ES2022,
     module: ts.ModuleKind.ESNext,
@@ -112,10 +113,10 @@ function compile(blocks: readonly Block[]): string[] {
     noEmit: true,
     baseUrl: ROOT,
     paths: {
-      'express-odata-v2': ['dist/index.d.ts'],
-      'express-odata-v2/sql': ['dist/sql/index.d.ts'],
-      'express-odata-v2/testing': ['dist/testing/index.d.ts'],
-      'express-odata-v2/fiori': ['dist/fiori/index.d.ts'],
+      'express-odata-v2': [join(packed, 'dist', 'index.d.ts')],
+      'express-odata-v2/sql': [join(packed, 'dist', 'sql', 'index.d.ts')],
+      'express-odata-v2/testing': [join(packed, 'dist', 'testing', 'index.d.ts')],
+      'express-odata-v2/fiori': [join(packed, 'dist', 'fiori', 'index.d.ts')],
     },
   };
   // Virtual files live in docs/ so that relative imports in contexts resolve from there.
@@ -159,9 +160,14 @@ describe('TypeScript blocks in the docs', () => {
     expect(blocks.length).toBeGreaterThanOrEqual(20);
   });
 
-  it('compile with strict type checking, each as written', () => {
-    expect(compile(modulesOf(blocks))).toEqual([]);
-  }, 60_000);
+  it('compile with strict type checking, each as written, against the packed declarations', () => {
+    const work = mkdtempSync(join(tmpdir(), 'express-odata-v2-blocks-'));
+    try {
+      expect(compile(modulesOf(blocks), unpackedPackage(work))).toEqual([]);
+    } finally {
+      rmSync(work, { recursive: true, force: true });
+    }
+  }, 120_000);
 
   it('show each file they name whole and in order (typescript-file)', () => {
     const parts = partsByFile(blocks);

@@ -11,7 +11,7 @@ import { createServer } from 'net';
 import { tmpdir } from 'os';
 import { join } from 'path';
 import { createTestPGliteFolder } from '../helpers/pglite';
-import { runCli, startServe } from './support';
+import { runCli, startServe } from '../cli/support';
 
 const work = mkdtempSync(join(tmpdir(), 'express-odata-v2-cli-process-'));
 

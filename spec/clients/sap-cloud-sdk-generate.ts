@@ -1,6 +1,9 @@
 /**
  * Generate a typed SAP Cloud SDK OData V2 client at test time from a running service's served
- * `$metadata`, into a temporary folder, and load it. Nothing is cached in the repository.
+ * `$metadata`, and load it. The generated client is cached per `$metadata` (with the generator's
+ * options and versions) in node_modules/.cache/express-odata-v2/sap-cloud-sdk/<hash>/, so a run
+ * generates only for metadata it has not seen; nothing is cached in the repository, and a clean
+ * clone (as in CI) generates once.
  *
  * Why the generator's CLI runs in a child process: it loads prettier, ts-morph and the TypeScript
  * compiler; in a separate Node process they load natively (no jest module registry, no VM limits on
@@ -15,24 +18,23 @@
  * releases; emitted JavaScript is identical, so `ts.transpileModule` (no type check) is exact.
  */
 import { execFile } from 'child_process';
-import { promises as fs } from 'fs';
-import { tmpdir } from 'os';
-import { dirname, join } from 'path';
+import { createHash } from 'crypto';
+import { existsSync, promises as fs } from 'fs';
+import { dirname, join, resolve } from 'path';
 import * as ts from 'typescript';
 
 /** A generated client on disk and its loaded entry module. */
 export interface GeneratedClient {
-  /** The folder with the generated sources (`*.ts`) and their transpiled `*.js`. */
+  /** The folder with the generated client, transpiled (`*.js`). */
   readonly directory: string;
   /** The loaded `index.js` of the generated client; narrow it with a guard. */
   readonly module: unknown;
   /** The served `$metadata` the client was generated from. */
   readonly metadata: string;
-  /** Milliseconds spent fetching, generating, transpiling and loading. */
-  readonly milliseconds: number;
-  /** Remove every temporary file. */
-  remove(): Promise<void>;
 }
+
+/** The cache of generated clients, one folder per hash. */
+const CACHE = resolve(__dirname, '..', '..', 'node_modules', '.cache', 'express-odata-v2', 'sap-cloud-sdk');
 
 /** How to generate: the service's name (folder and function name) and the SDK base path. */
 export interface GenerateOptions {
@@ -42,9 +44,19 @@ export interface GenerateOptions {
   readonly basePath: string;
 }
 
-/** The project's node_modules, linked into the temporary folder so generated code resolves the SDK. */
-function nodeModulesDirectory(): string {
-  return dirname(dirname(dirname(require.resolve('@sap-cloud-sdk/odata-v2/package.json'))));
+/** The version of an installed package. */
+function versionOf(name: string): string {
+  // eslint-disable-next-line @typescript-eslint/no-require-imports
+  return (require(`${name}/package.json`) as { version: string }).version;
+}
+
+/** What decides the generated code: the metadata, the options and the tools' versions. */
+function cacheKey(metadata: string, options: GenerateOptions): string {
+  const tools = ['@sap-cloud-sdk/generator', '@sap-cloud-sdk/odata-v2', 'typescript'].map((name) => `${name}@${versionOf(name)}`);
+  return createHash('sha256')
+    .update(JSON.stringify([metadata, options, tools]))
+    .digest('hex')
+    .slice(0, 32);
 }
 
 function run(file: string, args: readonly string[], cwd: string): Promise<void> {
@@ -56,7 +68,10 @@ function run(file: string, args: readonly string[], cwd: string): Promise<void> 
   });
 }
 
-/** Transpile every generated `.ts` file to CommonJS beside it. */
+/**
+ * Transpile every generated `.ts` file to CommonJS beside it, and remove the `.ts` (a loader that
+ * prefers `.ts`, as jest here does, would find the untranspiled source first).
+ */
 async function transpileDirectory(directory: string): Promise<void> {
   const files = (await fs.readdir(directory)).filter((name) => name.endsWith('.ts') && !name.endsWith('.d.ts'));
   await Promise.all(
@@ -67,34 +82,49 @@ async function transpileDirectory(directory: string): Promise<void> {
         compilerOptions: { module: ts.ModuleKind.CommonJS, target: ts.ScriptTarget.ES2022, esModuleInterop: true },
       });
       await fs.writeFile(join(directory, name.replace(/\.ts$/, '.js')), output.outputText);
+      await fs.rm(join(directory, name));
     }),
   );
 }
 
-/** Fetch `<serviceRoot>/$metadata`, generate the client into a temporary folder and load it. */
+/** Generate the client of `metadata` into `folder`, transpiled. */
+async function generate(metadata: string, options: GenerateOptions, folder: string): Promise<void> {
+  await fs.mkdir(join(folder, 'input'), { recursive: true });
+  await fs.writeFile(join(folder, 'input', `${options.name}.edmx`), metadata);
+  // Keys are input paths relative to the generator's working directory (here: folder).
+  const perService = { [`input/${options.name}.edmx`]: { directoryName: options.name, packageName: options.name, basePath: options.basePath } };
+  await fs.writeFile(join(folder, 'options-per-service.json'), JSON.stringify(perService));
+  const cli = join(dirname(require.resolve('@sap-cloud-sdk/generator/package.json')), 'dist', 'cli.js');
+  await run(cli, ['--input', 'input', '--outputDir', 'output', '--optionsPerService', 'options-per-service.json'], folder);
+  await transpileDirectory(join(folder, 'output', options.name));
+}
+
+/**
+ * Fetch `<serviceRoot>/$metadata`, and load the client generated from it: from the cache, or
+ * generated now and cached. The cache lies inside node_modules, so the generated code resolves
+ * the SDK from the project's node_modules.
+ */
 export async function generateClient(serviceRoot: string, options: GenerateOptions): Promise<GeneratedClient> {
-  const started = Date.now();
-  const root = await fs.mkdtemp(join(tmpdir(), 'express-odata-v2-sdk-'));
-  const remove = () => fs.rm(root, { recursive: true, force: true });
-  try {
-    const response = await fetch(`${serviceRoot}/$metadata`);
-    const metadata = await response.text();
-    if (response.status !== 200) throw new Error(`GET $metadata answered ${response.status}: ${metadata}`);
-    await fs.mkdir(join(root, 'input'));
-    await fs.writeFile(join(root, 'input', `${options.name}.edmx`), metadata);
-    // Keys are input paths relative to the generator's working directory (here: root).
-    const perService = { [`input/${options.name}.edmx`]: { directoryName: options.name, packageName: options.name, basePath: options.basePath } };
-    await fs.writeFile(join(root, 'options-per-service.json'), JSON.stringify(perService));
-    await fs.symlink(nodeModulesDirectory(), join(root, 'node_modules'), 'junction');
-    const cli = join(dirname(require.resolve('@sap-cloud-sdk/generator/package.json')), 'dist', 'cli.js');
-    await run(cli, ['--input', 'input', '--outputDir', 'output', '--optionsPerService', 'options-per-service.json'], root);
-    const directory = join(root, 'output', options.name);
-    await transpileDirectory(directory);
-    // eslint-disable-next-line @typescript-eslint/no-require-imports
-    const loaded: unknown = require(join(directory, 'index.js'));
-    return { directory, module: loaded, metadata, milliseconds: Date.now() - started, remove };
-  } catch (error) {
-    await remove();
-    throw error;
+  const response = await fetch(`${serviceRoot}/$metadata`);
+  const metadata = await response.text();
+  if (response.status !== 200) throw new Error(`GET $metadata answered ${response.status}: ${metadata}`);
+  const cached = join(CACHE, cacheKey(metadata, options));
+  if (!existsSync(cached)) {
+    // Generated beside the cache and renamed into place: a concurrent run sees the whole client or none.
+    await fs.mkdir(CACHE, { recursive: true });
+    const partial = await fs.mkdtemp(join(CACHE, 'partial-'));
+    try {
+      await generate(metadata, options, partial);
+      await fs.rename(partial, cached).catch((error: NodeJS.ErrnoException) => {
+        // Another run cached the same client first: use theirs.
+        if (!existsSync(cached)) throw error;
+      });
+    } finally {
+      await fs.rm(partial, { recursive: true, force: true });
+    }
   }
+  const directory = join(cached, 'output', options.name);
+  // eslint-disable-next-line @typescript-eslint/no-require-imports
+  const loaded: unknown = require(join(directory, 'index.js'));
+  return { directory, module: loaded, metadata };
 }

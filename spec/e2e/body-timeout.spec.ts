@@ -2,7 +2,8 @@
  * Bodies that never end, and bodies past the limit, on a real port with raw sockets (issue 11,
  * item 9): the service answers 408 when the body has not arrived within `limits.bodyTimeout`, 413
  * past `maxBodyBytes`, and in both cases closes the connection instead of reading (and discarding)
- * what keeps arriving.
+ * what keeps arriving. When the timeout fires is pinned with fake timers in spec/http/raw-body.spec.ts;
+ * here a hang would be caught by jest's timeout.
  */
 import express from 'express';
 import net from 'net';
@@ -13,36 +14,27 @@ import { startServer, type RunningServer } from '../helpers/server';
 interface RawExchange {
   /** Everything the server sent. */
   readonly response: string;
-  /** Milliseconds from connecting until the server closed the connection. */
-  readonly closedAfter: number;
   /** Bytes of body the client managed to write before the connection closed. */
   readonly bodyBytesWritten: number;
 }
 
 /**
  * Send `head`, then `first`, then keep sending `trickle` every `every` ms (if given) until the
- * server closes the connection; resolves when it is closed (or after `giveUp` ms).
+ * server closes the connection; resolves when it is closed.
  */
-function exchange(url: string, head: string, first: Buffer | string, trickle?: { chunk: Buffer | string; every: number }, giveUp = 5000): Promise<RawExchange> {
+function exchange(url: string, head: string, first: Buffer | string, trickle?: { chunk: Buffer | string; every: number }): Promise<RawExchange> {
   const { hostname, port } = new URL(url);
-  return new Promise((resolve, reject) => {
-    const started = Date.now();
+  return new Promise((resolve) => {
     const socket = net.connect(Number(port), hostname);
     let response = '';
     let written = 0;
     let interval: ReturnType<typeof setInterval> | undefined;
-    const done = (): void => {
-      clearInterval(interval);
-      clearTimeout(guard);
-      resolve({ response, closedAfter: Date.now() - started, bodyBytesWritten: written });
-    };
-    const guard = setTimeout(() => {
-      socket.destroy();
-      reject(new Error(`the server did not close the connection within ${giveUp} ms; it sent: ${response}`));
-    }, giveUp);
     socket.on('data', (data) => (response += data.toString('latin1')));
     socket.on('error', () => undefined); // EPIPE / ECONNRESET while we write: the server closed, as wanted
-    socket.on('close', done);
+    socket.on('close', () => {
+      clearInterval(interval);
+      resolve({ response, bodyBytesWritten: written });
+    });
     socket.on('connect', () => {
       socket.write(head);
       socket.write(first);
@@ -78,14 +70,11 @@ describe('bodies that never end, and bodies past the limit', () => {
     expect(headersOf(result.response)).toContain('connection: close');
     expect(result.response).toContain('"code":"BODY_TIMEOUT"');
     expect(result.response).toContain('The request body did not arrive within 300 ms.');
-    expect(result.closedAfter).toBeGreaterThanOrEqual(250);
-    expect(result.closedAfter).toBeLessThan(3000);
   });
 
   it('a chunked body that trickles a byte every 50 ms: 408, and the connection is closed while it still trickles', async () => {
     const result = await exchange(server.url, post('Transfer-Encoding: chunked\r\n'), '1\r\n{\r\n', { chunk: '1\r\n \r\n', every: 50 });
     expect(statusOf(result.response)).toBe(408);
-    expect(result.closedAfter).toBeLessThan(3000);
   });
 
   it('an announced Content-Length over maxBodyBytes: 413 at once, the connection closed, and the endless body is not read', async () => {
@@ -94,7 +83,6 @@ describe('bodies that never end, and bodies past the limit', () => {
     expect(statusOf(result.response)).toBe(413);
     expect(headersOf(result.response)).toContain('connection: close');
     expect(result.response).toContain('"code":"BODY_TOO_LARGE"');
-    expect(result.closedAfter).toBeLessThan(3000);
     // The server stopped reading: far less than the 100 MiB announced got through.
     expect(result.bodyBytesWritten).toBeLessThan(10 * 1024 * 1024);
   });
@@ -104,7 +92,6 @@ describe('bodies that never end, and bodies past the limit', () => {
     // the server does not read the body, which used to cost a core for as long as the client sent.
     const megabyte = Buffer.alloc(1024 * 1024, 0x20);
     const result = await exchange(server.url, post(`Content-Length: ${100 * 1024 * 1024}\r\n`), megabyte, { chunk: megabyte, every: 1 });
-    expect(result.closedAfter).toBeLessThan(3000);
     expect(result.bodyBytesWritten).toBeLessThan(50 * 1024 * 1024);
   });
 
@@ -115,7 +102,6 @@ describe('bodies that never end, and bodies past the limit', () => {
     const result = await exchange(server.url, post('Transfer-Encoding: chunked\r\n'), chunk.repeat(31), { chunk, every: 2 });
     expect(statusOf(result.response)).toBe(413);
     expect(headersOf(result.response)).toContain('connection: close');
-    expect(result.closedAfter).toBeLessThan(3000);
   });
 
   it('a body that arrives in time is read as before, and the connection stays open for the next request', async () => {

@@ -2,7 +2,10 @@
  * Providers that hang (issue 11, item 10). With `limits.providerTimeout` a request whose provider
  * does not answer gets 503 PROVIDER_TIMEOUT with `Retry-After`, and its transaction is rolled
  * back. Without it, a changeset whose transaction hangs in MemoryProvider is abandoned after the
- * provider's `transactionTimeout`, so it cannot hold every other writer for ever.
+ * provider's `transactionTimeout`, so it cannot hold every other writer for ever. When the timer
+ * fires is pinned with fake timers in spec/handlers/unit-of-work.spec.ts (providerTimeout) and
+ * spec/providers/memory/write-lock.spec.ts (transactionTimeout); here a hang would be caught by
+ * jest's timeout.
  */
 import express from 'express';
 import { readFileSync } from 'fs';
@@ -75,7 +78,7 @@ const names = async (): Promise<string[]> =>
   ((await request(server.url).get('/odata/Albums?$format=json')).body.d.results as { Name: string }[]).map((album) => album.Name);
 
 describe('limits.providerTimeout', () => {
-  it('answers a read whose provider hangs with 503 PROVIDER_TIMEOUT and Retry-After, in about the timeout', async () => {
+  it('answers a read whose provider hangs with 503 PROVIDER_TIMEOUT and Retry-After', async () => {
     await start(
       (inner) => ({
         query: async (queryRequest, context) =>
@@ -85,9 +88,7 @@ describe('limits.providerTimeout', () => {
         limits: { providerTimeout: 150 },
       },
     );
-    const started = Date.now();
     const response = await request(server.url).get('/odata/Photos').set('accept', JSON_TYPE);
-    expect(Date.now() - started).toBeLessThan(2000);
     expect([response.status, response.headers['retry-after'], response.body.error.code]).toEqual([503, '1', 'PROVIDER_TIMEOUT']);
     expect(response.body.error.message.value).toBe('The data provider did not finish within 150 ms; try again later.');
     expect(logged).toEqual(['503 The data provider did not finish within 150 ms; try again later.']);
@@ -158,11 +159,9 @@ describe('a changeset whose transaction hangs in MemoryProvider (transactionTime
     );
     await new Promise((resolve) => setTimeout(resolve, 50));
     // Another request's write queues behind the open changeset.
-    const started = Date.now();
     const waiting = request(server.url).post('/odata/Albums').set('content-type', JSON_TYPE).send({ ID: 4, Name: 'Waited' });
     const [batchResult, single] = await Promise.all([batch, waiting]);
     expect(single.status).toBe(201);
-    expect(Date.now() - started).toBeLessThan(2000);
     const [part] = readBatchResponse(batchResult);
     expect('status' in part ? [part.status, part.headers['Retry-After'], part.body.toString()] : part).toEqual([
       503,

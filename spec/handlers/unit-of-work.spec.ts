@@ -26,6 +26,8 @@ function recordingProvider(events: string[]): DataProvider {
 }
 
 describe('createUnitOfWork', () => {
+  afterEach(() => jest.useRealTimers());
+
   it('runs a write inside the provider transaction, and a write of the same context inside it joins instead of nesting', async () => {
     const events: string[] = [];
     const unit = createUnitOfWork(recordingProvider(events), undefined);
@@ -47,23 +49,27 @@ describe('createUnitOfWork', () => {
   });
 
   it('answers 503 PROVIDER_TIMEOUT with Retry-After when the work takes longer than the timeout, and the transaction rolls back', async () => {
+    jest.useFakeTimers();
     const events: string[] = [];
     const unit = createUnitOfWork(recordingProvider(events), 30);
-    const started = Date.now();
-    const error = await unit.write(context(), never).then(
-      () => undefined,
-      (reason: unknown) => reason,
+    let outcome: unknown = 'pending';
+    void unit.write(context(), never).then(
+      () => (outcome = 'resolved'),
+      (reason: unknown) => (outcome = reason),
     );
-    expect(error).toBeInstanceOf(ODataError);
-    expect([(error as ODataError).status, (error as ODataError).code, (error as ODataError).headers, (error as ODataError).message]).toEqual([
+    await jest.advanceTimersByTimeAsync(29);
+    expect([outcome, events]).toEqual(['pending', ['begin']]);
+    await jest.advanceTimersByTimeAsync(1);
+    expect(outcome).toBeInstanceOf(ODataError);
+    const error = outcome as ODataError;
+    expect([error.status, error.code, error.headers, error.message]).toEqual([
       503,
       'PROVIDER_TIMEOUT',
       { 'retry-after': '1' },
       'The data provider did not finish within 30 ms; try again later.',
     ]);
-    expect(Date.now() - started).toBeLessThan(1000);
-    await new Promise((resolve) => setTimeout(resolve, 5));
     expect(events).toEqual(['begin', 'rollback: PROVIDER_TIMEOUT']);
+    expect(jest.getTimerCount()).toBe(0);
   });
 
   it('does not run a write whose transaction was granted only after its deadline', async () => {

@@ -1,6 +1,7 @@
-/** Request bodies are bounded whether or not they announce their length. */
+/** Request bodies are bounded whether or not they announce their length, and in time. */
 import express from 'express';
-import { request as httpRequest } from 'http';
+import { request as httpRequest, type IncomingMessage } from 'http';
+import { PassThrough } from 'stream';
 import { readRawBody } from '../../lib/http';
 import type { ExpressLikeRequest } from '../../lib/http';
 import { isODataError } from '../../lib/errors';
@@ -45,5 +46,58 @@ describe('readRawBody', () => {
     ['a Content-Length over the limit', ['x'.repeat(17)], { 'content-length': '17' }, [413, 'BODY_TOO_LARGE']],
   ])('%s', async (_case, chunks, headers, expected) => {
     expect(await send(chunks, headers)).toEqual(expected);
+  });
+});
+
+describe('readRawBody within limits.bodyTimeout (jest fake timers)', () => {
+  beforeEach(() => jest.useFakeTimers({ doNotFake: ['nextTick', 'queueMicrotask'] }));
+  afterEach(() => jest.useRealTimers());
+
+  /** A request whose body arrives when the spec writes it. */
+  function arriving(headers: Record<string, string>): { request: IncomingMessage; body: PassThrough } {
+    const body = new PassThrough();
+    return { request: Object.assign(body, { headers }) as unknown as IncomingMessage, body };
+  }
+
+  /** The outcome of `promise` so far: pending, the bytes, or the error's status, code and headers. */
+  function watch(promise: Promise<Buffer | undefined>): () => unknown {
+    let outcome: unknown = 'pending';
+    void promise.then(
+      (bytes) => (outcome = bytes?.toString('utf8')),
+      (error: unknown) => (outcome = isODataError(error) ? [error.status, error.code, error.headers] : error),
+    );
+    return () => outcome;
+  }
+
+  it('refuses a body that has not arrived after exactly the timeout: 408 BODY_TIMEOUT, Connection: close', async () => {
+    const { request, body } = arriving({ 'content-length': '1000000' });
+    const outcome = watch(readRawBody(request, 1024 * 1024, 300));
+    body.write('{"ID":7');
+    await jest.advanceTimersByTimeAsync(299);
+    expect(outcome()).toBe('pending');
+    await jest.advanceTimersByTimeAsync(1);
+    expect(outcome()).toEqual([408, 'BODY_TIMEOUT', { connection: 'close' }]);
+  });
+
+  it('counts the timeout from the start of the body, not between chunks: a body that trickles is refused', async () => {
+    const { request, body } = arriving({ 'transfer-encoding': 'chunked' });
+    const outcome = watch(readRawBody(request, 1024, 300));
+    for (let elapsed = 0; elapsed < 300; elapsed += 50) {
+      body.write(' ');
+      expect(outcome()).toBe('pending');
+      await jest.advanceTimersByTimeAsync(50);
+    }
+    expect(outcome()).toEqual([408, 'BODY_TIMEOUT', { connection: 'close' }]);
+  });
+
+  it('reads a body that ends just in time, and leaves no timer behind', async () => {
+    const { request, body } = arriving({ 'content-length': '7' });
+    const outcome = watch(readRawBody(request, 1024, 300));
+    body.write('{"ID":');
+    await jest.advanceTimersByTimeAsync(299);
+    body.end('7');
+    await jest.advanceTimersByTimeAsync(0);
+    expect(outcome()).toBe('{"ID":7');
+    expect(jest.getTimerCount()).toBe(0);
   });
 });

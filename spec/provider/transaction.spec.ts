@@ -28,6 +28,8 @@ class SerializationFailure extends Error {
 const isRetryable = (error: unknown): boolean => error instanceof SerializationFailure;
 
 describe('createTransactionScope', () => {
+  afterEach(() => jest.useRealTimers());
+
   /** A begin function that records what happens to each transaction it opens. */
   function recorder(events: string[], failures = 0): BeginTransaction<number> {
     let opened = 0;
@@ -108,21 +110,35 @@ describe('createTransactionScope', () => {
   });
 
   it('waits backoffMs(attempt) between attempts, and not after the last one', async () => {
+    jest.useFakeTimers({ now: 0 });
     const scope = createTransactionScope<number>('test');
     const asked: number[] = [];
-    const started = Date.now();
-    await scope
-      .run(context(), recorder([], 3), async () => 'x', {
+    const events: string[] = [];
+    const begin = recorder(events, 3);
+    // Each transaction, stamped with the time of jest's fake clock it began at.
+    const timed: BeginTransaction<number> = (body, attempt) => {
+      events.push(`at ${jest.now()}`);
+      return begin(body, attempt);
+    };
+    const finished = scope
+      .run(context(), timed, async () => 'x', {
         isRetryable,
         attempts: 3,
         backoffMs: (attempt) => {
           asked.push(attempt);
-          return 40;
+          return 40 * attempt;
         },
       })
-      .catch(() => undefined);
+      .catch((error: { code?: string }) => error.code);
+    await jest.advanceTimersByTimeAsync(39);
+    expect(events).toEqual(['at 0', 'begin 1', 'rollback 1']);
+    await jest.advanceTimersByTimeAsync(1);
+    expect(events.slice(3)).toEqual(['at 40', 'begin 2', 'rollback 2']);
+    await jest.advanceTimersByTimeAsync(80);
+    expect(events.slice(6)).toEqual(['at 120', 'begin 3', 'rollback 3']);
+    expect(await finished).toBe('TRANSACTION_CONFLICT');
     expect(asked).toEqual([1, 2]);
-    expect(Date.now() - started).toBeGreaterThanOrEqual(75);
+    expect(jest.getTimerCount()).toBe(0);
   });
 
   it('retryBackoff grows with the attempt up to its maximum, jittered by 0.5x to 1.5x', () => {

@@ -3,6 +3,8 @@ import { SqlAcquireTimeoutError } from '../../lib/sql/errors';
 import { SessionQueue } from '../../lib/sql/session-queue';
 
 describe('SessionQueue', () => {
+  afterEach(() => jest.useRealTimers());
+
   it('hands the session out in arrival order, one holder at a time', async () => {
     const queue = new SessionQueue();
     const order: string[] = [];
@@ -36,17 +38,34 @@ describe('SessionQueue', () => {
     (await third)();
   });
 
-  it('gives up after the wait with SqlAcquireTimeoutError and leaves the line', async () => {
+  it('gives up after exactly the wait with SqlAcquireTimeoutError and leaves the line', async () => {
+    jest.useFakeTimers();
     const queue = new SessionQueue();
     const holder = await queue.acquire();
-    const started = Date.now();
-    const error = await queue.acquire(50, 3).catch((caught: unknown) => caught);
-    expect(error).toBeInstanceOf(SqlAcquireTimeoutError);
-    expect(error).toMatchObject({ waitedMs: 50, retryAfterSeconds: 3, message: 'No database connection became available within 50 ms.' });
-    expect(Date.now() - started).toBeGreaterThanOrEqual(45);
+    let outcome: unknown = 'waiting';
+    void queue.acquire(50, 3).then(
+      () => (outcome = 'granted'),
+      (error: unknown) => (outcome = error),
+    );
+    await jest.advanceTimersByTimeAsync(49);
+    expect([outcome, queue.waiting]).toEqual(['waiting', 1]);
+    await jest.advanceTimersByTimeAsync(1);
+    expect(outcome).toBeInstanceOf(SqlAcquireTimeoutError);
+    expect(outcome).toMatchObject({ waitedMs: 50, retryAfterSeconds: 3, message: 'No database connection became available within 50 ms.' });
     expect(queue.waiting).toBe(0);
     holder();
     // The session is free again: the timed-out request did not take it.
     (await queue.acquire(10))();
+  });
+
+  it('clears the wait timer of a request that got the session in time', async () => {
+    jest.useFakeTimers();
+    const queue = new SessionQueue();
+    const holder = await queue.acquire();
+    const waiting = queue.acquire(50);
+    expect(jest.getTimerCount()).toBe(1);
+    holder();
+    (await waiting)();
+    expect(jest.getTimerCount()).toBe(0);
   });
 });

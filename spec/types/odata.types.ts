@@ -59,7 +59,7 @@ odata({ model, provider, maxPageSize: '100' });
 odata({ model, provider, pageSize: 100 });
 // @ts-expect-error: unknown limit
 odata({ model, provider, limits: { maxRows: 10 } });
-// @ts-expect-error: the clock returns a Date
-odata({ model, provider, now: () => Date.now() });
+// @ts-expect-error: the clock returns a Date, not milliseconds
+odata({ model, provider, now: () => 1_700_000_000_000 });
 // @ts-expect-error: limits are read-only
 DEFAULT_LIMITS.maxTop = 5;

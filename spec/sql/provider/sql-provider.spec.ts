@@ -229,6 +229,11 @@ describe('failures', () => {
 });
 
 describe('a streamed read in one snapshot', () => {
+  afterEach(() => {
+    jest.useRealTimers();
+    jest.restoreAllMocks();
+  });
+
   const products = (provider: SqlProvider): Promise<AsyncIterator<Entity>> =>
     provider.query(request(CATALOG, 'Products'), context).then((result) => (result.entities as AsyncIterable<Entity>)[Symbol.asyncIterator]());
 
@@ -242,7 +247,17 @@ describe('a streamed read in one snapshot', () => {
     await expect(sql`select 1 as one`.execute(held.kysely)).resolves.toMatchObject({ rows: [{ one: 1 }] });
   });
 
-  it('rolls back when the reader stays away past the idle limit; reading on then fails', async () => {
+  it('frees PGlite’s session when the reader stays away past the idle limit, not before; reading on then fails', async () => {
+    // jest's fake clock drives the idle check (its interval timer and Date.now()); PGlite runs
+    // outside the sandbox, on the real one. The statement waiting for the session is seen when
+    // PGlite receives it.
+    jest.useFakeTimers({ doNotFake: ['nextTick', 'setImmediate', 'queueMicrotask'] });
+    const received: string[] = [];
+    const query = instance.query.bind(instance);
+    jest.spyOn(instance, 'query').mockImplementation((text, ...rest) => {
+      if (text.includes('waiting for the session')) received.push(text);
+      return query(text, ...rest);
+    });
     const held = pglite(instance, { acquireTimeoutMs: 5000 });
     const provider = new SqlProvider({
       model: CATALOG,
@@ -254,10 +269,13 @@ describe('a streamed read in one snapshot', () => {
     });
     const iterator = await products(provider);
     expect((await iterator.next()).value).toMatchObject({ ID: 0 });
-    const start = Date.now();
-    // Waits for the session: the idle limit frees it.
-    await expect(sql`select 1 as one`.execute(held.kysely)).resolves.toMatchObject({ rows: [{ one: 1 }] });
-    expect(Date.now() - start).toBeGreaterThanOrEqual(90);
+    const waiting = sql`select 1 as one -- waiting for the session`.execute(held.kysely);
+    await jest.advanceTimersByTimeAsync(100);
+    expect(received).toEqual([]);
+    // The check runs every 25 ms: the first one past the limit ends the read and frees the session.
+    await jest.advanceTimersByTimeAsync(25);
+    await expect(waiting).resolves.toMatchObject({ rows: [{ one: 1 }] });
+    expect(received).toHaveLength(1);
     await expect(iterator.next()).rejects.toThrow('A streamed read was not continued within 100 ms; its snapshot was released.');
   });
 });

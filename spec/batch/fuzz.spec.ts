@@ -1,8 +1,9 @@
 /**
  * Totality (no input makes a parser crash, hang or answer 5xx): any batch body ends in a 202
- * multipart response or a 4xx ODataError, quickly. Random bytes and mutations of the client bodies
- * (byte flips, inserted line breaks and delimiters, deletions, duplications, truncations) run
- * through processBatch.
+ * multipart response or a 4xx ODataError (a hang fails on jest's timeout; how long the pathological
+ * bodies take is `npm run bench:bounds`). Random bytes and mutations of the client bodies (byte
+ * flips, inserted line breaks and delimiters, deletions, duplications, truncations) run through
+ * processBatch.
  */
 import { processBatch, splitMultipart } from '../../lib/batch';
 import { isODataError } from '../../lib/errors';
@@ -86,20 +87,14 @@ async function total(body: Buffer, contentType: string): Promise<string> {
 }
 
 describe('batch totality', () => {
-  it('ends every mutation of the client bodies in a 202 or a 4xx ODataError, fast', async () => {
+  it('ends every mutation of the client bodies in a 202 or a 4xx ODataError', async () => {
     const next = random(20240601);
     const outcomes = new Map<string, number>();
-    let slowest: { ms: number; body: Buffer; contentType: string } = { ms: 0, body: Buffer.alloc(0), contentType: '' };
     for (const lineEnds of ['crlf', 'lf'] as const) {
       for (const [name, boundary] of SEEDS) {
         const seed = fixture(name, lineEnds);
         for (let i = 0; i < 250; i++) {
-          const body = mutate(seed, boundary, next);
-          const contentType = `multipart/mixed; boundary=${boundary}`;
-          const started = Date.now();
-          const outcome = await total(body, contentType);
-          const ms = Date.now() - started;
-          if (ms > slowest.ms) slowest = { ms, body, contentType };
+          const outcome = await total(mutate(seed, boundary, next), `multipart/mixed; boundary=${boundary}`);
           outcomes.set(outcome, (outcomes.get(outcome) ?? 0) + 1);
         }
       }
@@ -107,11 +102,6 @@ describe('batch totality', () => {
     // Both kinds of outcome occur: the mutations reach the parsers' error paths and their success paths.
     expect(outcomes.get('ok')).toBeGreaterThan(100);
     expect(outcomes.get('BATCH_SYNTAX')).toBeGreaterThan(10);
-    // The slowest body, timed once more: a pause of a busy machine (another jest worker, a garbage
-    // collection) does not repeat, a body that is slow to process does.
-    const again = Date.now();
-    await total(slowest.body, slowest.contentType);
-    expect(Math.min(slowest.ms, Date.now() - again)).toBeLessThan(500);
   });
 
   it('ends random bytes in a 202 or a 4xx ODataError', async () => {
@@ -123,17 +113,16 @@ describe('batch totality', () => {
     }
   });
 
-  it('handles pathological sizes in bounded time', async () => {
-    const cases = [
-      Buffer.from(`--b\r\nContent-Type: application/http\r\n\r\nGET A HTTP/1.1\r\n${'X: y\r\n'.repeat(20000)}\r\n--b--`),
-      Buffer.from(`--b\r\n${'\r\n'.repeat(200000)}--b--`),
-      Buffer.from(`${'-'.repeat(300000)}`),
-      Buffer.from(`--b\r\nContent-Type: multipart/mixed; boundary=c\r\n\r\n${'--c\r\n'.repeat(5000)}--c--\r\n--b--`),
-    ];
-    for (const body of cases) {
-      const started = Date.now();
-      await total(body, 'multipart/mixed; boundary=b');
-      expect(Date.now() - started).toBeLessThan(1000);
-    }
+  it.each([
+    [
+      '20,000 header lines in one part',
+      `--b\r\nContent-Type: application/http\r\n\r\nGET A HTTP/1.1\r\n${'X: y\r\n'.repeat(20000)}\r\n--b--`,
+      'BATCH_PART_LIMIT',
+    ],
+    ['200,000 empty lines', `--b\r\n${'\r\n'.repeat(200000)}--b--`, 'ok'],
+    ['300,000 dashes', '-'.repeat(300000), 'BATCH_SYNTAX'],
+    ['5,000 empty parts of a changeset', `--b\r\nContent-Type: multipart/mixed; boundary=c\r\n\r\n${'--c\r\n'.repeat(5000)}--c--\r\n--b--`, 'BATCH_PART_LIMIT'],
+  ])('ends a pathological body in a 202 or a 4xx: %s', async (_name, body, outcome) => {
+    expect(await total(Buffer.from(body), 'multipart/mixed; boundary=b')).toBe(outcome);
   });
 });

@@ -195,15 +195,11 @@ describe('fuzzing the body readers', () => {
   const items = targetOf(writeModel, 'Items');
 
   it('Atom entries: every mutant gives an EntryBody or a 4xx ODataError', () => {
-    const started = Date.now();
     expect(fuzz(ATOM_SEEDS, (body) => readAtomEntry(body, items, context), 1, 1500)).toEqual([]);
-    expect(Date.now() - started).toBeLessThan(10000);
   });
 
   it('JSON entries: every mutant gives an EntryBody or a 4xx ODataError', () => {
-    const started = Date.now();
     expect(fuzz(JSON_SEEDS, (body) => readJsonEntry(body, items, context), 2, 1500)).toEqual([]);
-    expect(Date.now() - started).toBeLessThan(10000);
   });
 
   it('property and link bodies: every mutant gives a result or a 4xx ODataError', () => {

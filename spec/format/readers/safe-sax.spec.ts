@@ -70,13 +70,11 @@ describe('parseXml: refused documents', () => {
     expect(error.position).toBe(13);
   });
 
-  it('refuses a billion-laughs document quickly, before any expansion', () => {
+  it('refuses a billion-laughs document for its DOCTYPE, before any expansion', () => {
     const entities = ['<!ENTITY lol "lol">'];
     for (let i = 1; i <= 9; i++) entities.push(`<!ENTITY lol${i} "${`&lol${i === 1 ? '' : i - 1};`.repeat(10)}">`);
     const text = `<?xml version="1.0"?><!DOCTYPE lolz [${entities.join('')}]><lolz>&lol9;</lolz>`;
-    const started = Date.now();
     expect(catchODataError(() => parseXml(text)).code).toBe('BODY_DOCTYPE');
-    expect(Date.now() - started).toBeLessThan(200);
   });
 
   it('bounds the element depth', () => {

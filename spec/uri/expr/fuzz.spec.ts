@@ -1,7 +1,8 @@
 /**
- * Totality: every parser ends in a result or a 4xx with a message, in bounded time. Random strings
- * and token soups into the parser, checker and evaluator never throw anything but a 4xx ODataError,
- * never hang, and every tree that parses prints back to itself.
+ * Totality: every parser ends in a result or a 4xx with a message. Random strings and token soups
+ * into the parser, checker and evaluator never throw anything but a 4xx ODataError, never hang (a
+ * hang fails on jest's timeout), and every tree that parses prints back to itself. How long the
+ * long inputs take, against ordinary ones of the same length, is `npm run bench:bounds`.
  */
 import { ODataError } from '../../../lib/errors';
 import { compileFilter } from '../../../lib/evaluate/evaluate';
@@ -73,14 +74,12 @@ describe('fuzz: the expression pipeline is total', () => {
     ['random strings', randomString, 1],
     ['token soups', tokenSoup, 2],
     ['token soups (second seed)', tokenSoup, 3],
-  ] as const)('%s: 3000 inputs, each answered fast with a result or a 4xx', (_name, generate, seed) => {
+  ] as const)('%s: 3000 inputs, each answered with a result or a 4xx', (_name, generate, seed) => {
     const next = random(seed);
     const stages = new Map<string, number>();
     for (let i = 0; i < 3000; i++) {
       const text = generate(next);
-      const started = Date.now();
       const stage = run(text);
-      expect(Date.now() - started).toBeLessThan(200);
       stages.set(stage, (stages.get(stage) ?? 0) + 1);
     }
     // The generator must reach every stage, or the test proves little.
@@ -103,19 +102,14 @@ describe('fuzz: the expression pipeline is total', () => {
     }
   });
 
-  it('long inputs finish quickly', () => {
-    const inputs = [
-      'Name eq ' + "'" + 'x'.repeat(200_000) + "'",
-      'a'.repeat(200_000),
-      '('.repeat(50) + 'Price gt 1' + ')'.repeat(50) + ' and '.repeat(1000),
-      Array.from({ length: 700 }, (_, i) => `ID eq ${i}`).join(' or '),
-      "'".repeat(100_001),
-      '-'.repeat(100_000),
-    ];
-    for (const text of inputs) {
-      const started = Date.now();
-      run(text);
-      expect(Date.now() - started).toBeLessThan(1000);
-    }
+  it.each([
+    ['a 200,000-character string literal', 'Name eq ' + "'" + 'x'.repeat(200_000) + "'", 'evaluated'],
+    ['a 200,000-character name', 'a'.repeat(200_000), 'check'],
+    ['50 parentheses and 1,000 dangling ands', '('.repeat(50) + 'Price gt 1' + ')'.repeat(50) + ' and '.repeat(1000), 'parse'],
+    ['700 comparisons joined by or', Array.from({ length: 700 }, (_, i) => `ID eq ${i}`).join(' or '), 'evaluated'],
+    ['100,001 quotes', "'".repeat(100_001), 'parse'],
+    ['100,000 minus signs', '-'.repeat(100_000), 'parse'],
+  ])('long inputs end in a result or a 4xx: %s (%#)', (_name, text, stage) => {
+    expect(run(text)).toBe(stage);
   });
 });

@@ -7,6 +7,17 @@ import { defineConfig } from 'eslint/config';
 import globals from 'globals';
 import tseslint from 'typescript-eslint';
 
+/** The ways to read the wall clock or a timer that no spec may use, as selectors with their names. */
+const CLOCK_READINGS = [
+  ["CallExpression[callee.object.name='Date'][callee.property.name='now']", 'Date.now()'],
+  ["NewExpression[callee.name='Date'][arguments.length=0]", 'new Date() without an argument'],
+  ["CallExpression[callee.name='Date']", 'Date() called as a function'],
+  ["CallExpression[callee.object.name='performance'][callee.property.name='now']", 'performance.now()'],
+  ["MemberExpression[object.name='process'][property.name='hrtime']", 'process.hrtime'],
+];
+const CLOCK_ADVICE =
+  'use jest fake timers (jest.now()) or an injected clock for timer behaviour, counters or event order for work bounds, and bench/ for timing.';
+
 export default defineConfig(
   {
     // Build output, coverage, the generated API reference, and hand-written declaration shims
@@ -66,6 +77,18 @@ export default defineConfig(
       '@typescript-eslint/unbound-method': 'off',
       // Off in specs: they stringify entity values they built themselves, typed as the wide value union.
       '@typescript-eslint/no-base-to-string': 'off',
+    },
+  },
+  {
+    // No clock readings in specs: a spec that judges a result by the time it took fails when the
+    // machine is busy. Timer behaviour is tested with jest's fake timers (`jest.now()` reads their
+    // clock) or an injected clock, work bounds with counters and event order; a hang is caught by
+    // jest's timeout, and timing lives in bench/. Helpers that must read the clock are listed in
+    // `ignores` with their reason (none today).
+    files: ['spec/**/*.ts'],
+    ignores: [],
+    rules: {
+      'no-restricted-syntax': ['error', ...CLOCK_READINGS.map(([selector, what]) => ({ selector, message: `${what} reads the clock: ${CLOCK_ADVICE}` }))],
     },
   },
   {

@@ -4,14 +4,22 @@
  * it serves the conformance suite's fixture on PGlite: each unit gets a schema of its own in one
  * PGlite instance (createSchema, then the fixture's rows by seed), as the tutorial's "Test it" does.
  */
-import { createSchema, pglite, resolveMapping, seed } from '../../lib/sql';
+import { createSchema, pglite, resolveMapping, seed, type SqlDatabase } from '../../lib/sql';
 import { describeDataProvider } from '../../lib/testing';
 import { tutorialProvider } from '../../examples/sql-tutorial/provider';
+import type { PGlite } from '@electric-sql/pglite';
+import { openTestPGlite } from '../helpers/pglite';
 
-const db = pglite();
+let instance: PGlite;
+let db: SqlDatabase;
+
+beforeAll(async () => {
+  instance = await openTestPGlite();
+  db = pglite(instance);
+});
+afterAll(() => instance.close());
+
 let units = 0;
-
-afterAll(() => db.close());
 
 describeDataProvider(
   'the tutorial provider on PGlite',

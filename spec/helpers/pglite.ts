@@ -1,6 +1,8 @@
 /**
- * PGlite for specs: one instance per spec file, started from a data directory dumped once per
- * PGlite version into the temp folder (a fresh `initdb` costs ~3 s, loading the dump ~0.6 s).
+ * PGlite for specs. Instances start from a data directory dumped once per PGlite version into the
+ * temp folder (a fresh `initdb` costs ~3 s, loading the dump ~0.6 s), and one instance serves
+ * every spec file of a jest worker in turn: each file gets it emptied (every schema dropped, the
+ * session reset), so each works in a database of its own without starting one.
  */
 import { existsSync, readFileSync, renameSync, writeFileSync } from 'fs';
 import { tmpdir } from 'os';
@@ -10,19 +12,91 @@ import type { PGlite as PGliteInstance } from '@electric-sql/pglite';
 
 // Node's own loader, as lib/sql/pglite.ts does: PGlite's dynamic import() fails inside Jest's sandbox.
 const nodeModule = process.getBuiltinModule('module');
-const { PGlite } = nodeModule.createRequire(__filename)('@electric-sql/pglite') as typeof PGliteModule;
+const nodeRequire = nodeModule.createRequire(__filename);
+const { PGlite } = nodeRequire('@electric-sql/pglite') as typeof PGliteModule;
+
+/** The worker's shared instance, in Node's module cache (which outlives a spec file's registry). */
+const worker = nodeRequire('./pglite-worker.js') as { instance: SharedInstance | undefined; leased: boolean };
+
+/** The shared instance, with what its own properties were when it started (a spec's spy may replace one). */
+interface SharedInstance {
+  readonly instance: PGliteInstance;
+  readonly own: ReadonlyMap<string, PropertyDescriptor | undefined>;
+}
+
+/**
+ * Empty the database and the session: what a fresh instance would be. The public schema comes back
+ * as initdb makes it (owner, privileges, comment).
+ */
+const RESET = `
+  do $$
+  declare name text;
+  begin
+    for name in select nspname from pg_namespace
+      where nspname not in ('pg_catalog', 'information_schema') and nspname !~ '^pg_(toast|temp_)'
+    loop
+      execute format('drop schema %I cascade', name);
+    end loop;
+  end $$;
+  create schema public authorization pg_database_owner;
+  grant usage on schema public to public;
+  comment on schema public is 'standard public schema';
+`;
 
 // The package exports no package.json: read it next to its dist/ folder.
 const MANIFEST = join(dirname(require.resolve('@electric-sql/pglite')), '..', 'package.json');
 const VERSION = (JSON.parse(readFileSync(MANIFEST, 'utf8')) as { version: string }).version;
 const CACHE = join(tmpdir(), `express-odata-v2-pglite-${VERSION}.tar`);
 
-/** A fresh, empty in-memory PGlite (close it in afterAll). */
+/**
+ * An empty in-memory PGlite (close it in afterAll). The first one a spec file opens is the worker's
+ * shared instance, emptied, whose close() only hands it back; one opened while that is in use is
+ * a fresh instance of its own.
+ */
 export async function openTestPGlite(): Promise<PGliteInstance> {
   await ensureCachedDump();
+  if (worker.leased) return freshInstance();
+  worker.leased = true;
+  try {
+    worker.instance ??= await shareable();
+    const { instance, own } = worker.instance;
+    restoreOwnProperties(instance, own);
+    // One statement each: DISCARD ALL refuses to run in the implicit transaction of a multi-statement query.
+    await instance.exec('rollback');
+    await instance.exec('discard all');
+    await instance.exec(RESET);
+    return instance;
+  } catch (error) {
+    worker.leased = false;
+    throw error;
+  }
+}
+
+async function freshInstance(): Promise<PGliteInstance> {
   const instance = new PGlite({ loadDataDir: new Blob([readFileSync(CACHE)]) });
   await instance.waitReady;
   return instance;
+}
+
+/** A fresh instance whose close() hands it back to the worker instead of closing it. */
+async function shareable(): Promise<SharedInstance> {
+  const instance = await freshInstance();
+  Object.defineProperty(instance, 'close', {
+    value: async () => {
+      worker.leased = false;
+    },
+  });
+  const own = new Map<string, PropertyDescriptor | undefined>();
+  for (const name of ['query', 'exec', 'transaction', 'close']) own.set(name, Object.getOwnPropertyDescriptor(instance, name));
+  return { instance, own };
+}
+
+/** Undo what a previous spec file's spies left on the instance's methods. */
+function restoreOwnProperties(instance: PGliteInstance, own: ReadonlyMap<string, PropertyDescriptor | undefined>): void {
+  for (const [name, descriptor] of own) {
+    if (descriptor === undefined) Reflect.deleteProperty(instance, name);
+    else Object.defineProperty(instance, name, descriptor);
+  }
 }
 
 /**
@@ -54,8 +128,7 @@ async function ensureCachedDump(): Promise<void> {
 
 /** Fill `dataDir` with a fresh, empty database (from the same dump), for a PGlite another process opens there. */
 export async function prepareTestDataDir(dataDir: string): Promise<void> {
-  const empty = await openTestPGlite();
-  await empty.close();
+  await ensureCachedDump();
   const instance = new PGlite(dataDir, { loadDataDir: new Blob([readFileSync(CACHE)]) });
   await instance.waitReady;
   await instance.close();

@@ -6,13 +6,21 @@
  * last link, a delete that leaves partners without theirs: 409, nothing written) and deletes
  * partners over a cascading end itself.
  */
-import { SqlProvider, createSchema, pglite, seed, type SqlMappingOverrides } from '../../../lib/sql';
+import { SqlProvider, createSchema, pglite, seed, type SqlMappingOverrides, type SqlDatabase } from '../../../lib/sql';
 import { describeDataProvider } from '../../../lib/testing';
+import type { PGlite } from '@electric-sql/pglite';
+import { openTestPGlite } from '../../helpers/pglite';
 
-const db = pglite();
+let instance: PGlite;
+let db: SqlDatabase;
+
+beforeAll(async () => {
+  instance = await openTestPGlite();
+  db = pglite(instance);
+});
+afterAll(() => instance.close());
+
 let units = 0;
-
-afterAll(() => db.close());
 
 /** The groups that create, link, unlink and delete (the read groups do not depend on where links are kept). */
 const WRITE_GROUPS = ['create with links', 'deep insert', 'PUT', 'MERGE and PATCH', 'delete', '$links', 'changesets', 'navigation'];

@@ -10,9 +10,11 @@
  */
 import express from 'express';
 import { defineModel, odata } from '../../../lib';
-import { SqlProvider, createSchema, pglite, seed, type SqlMappingOverrides } from '../../../lib/sql';
+import { SqlProvider, createSchema, pglite, seed, type SqlMappingOverrides, type SqlDatabase } from '../../../lib/sql';
 import { batchBody, changeset, operation, readBatchResponse, send as sendRaw, statuses } from '../../helpers/batch-http';
 import { startServer, type RunningServer } from '../../helpers/server';
+import type { PGlite } from '@electric-sql/pglite';
+import { openTestPGlite } from '../../helpers/pglite';
 
 const nonNull = { nullable: false } as const;
 
@@ -99,11 +101,17 @@ const model = defineModel({
   ],
 });
 
-const db = pglite();
+let instance: PGlite;
+let db: SqlDatabase;
+
+beforeAll(async () => {
+  instance = await openTestPGlite();
+  db = pglite(instance);
+});
 let schemas = 0;
 let server: RunningServer;
 
-afterAll(() => db.close());
+afterAll(() => instance.close());
 
 beforeEach(async () => {
   // Team_Members by convention (a foreign key on Members); the required Department end in a join table.

@@ -8,16 +8,24 @@
 import express from 'express';
 import { sql } from 'kysely';
 import { odata, type RequestContext } from '../../../lib';
-import { SqlProvider, createSchema, pglite, seed, type SqlProviderOptions } from '../../../lib/sql';
+import { SqlProvider, createSchema, pglite, seed, type SqlProviderOptions, type SqlDatabase } from '../../../lib/sql';
 import { decodeETag } from '../../../lib/protocol/etag';
 import { conformanceData, conformanceModel } from '../../../lib/testing';
 import { startServer, type RunningServer } from '../../helpers/server';
+import type { PGlite } from '@electric-sql/pglite';
+import { openTestPGlite } from '../../helpers/pglite';
 
 const model = conformanceModel();
-const db = pglite();
+let instance: PGlite;
+let db: SqlDatabase;
+
+beforeAll(async () => {
+  instance = await openTestPGlite();
+  db = pglite(instance);
+});
 let schemas = 0;
 
-afterAll(() => db.close());
+afterAll(() => instance.close());
 
 /** A service over a fresh copy of the fixture in a schema of its own. */
 async function service(options: Partial<SqlProviderOptions> = {}): Promise<{ server: RunningServer; provider: SqlProvider; schema: string }> {

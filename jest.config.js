@@ -26,6 +26,8 @@ module.exports = {
   },
   testPathIgnorePatterns: ['/node_modules/', '\\.pg\\.spec\\.ts$', '\\.browser\\.spec\\.ts$', '<rootDir>/spec/package/'],
   moduleFileExtensions: ['ts', 'js', 'json'],
+  // A run in band (one spec file, or --runInBand) holds the shared PGlite instance in jest's own process.
+  globalTeardown: '<rootDir>/spec/helpers/pglite-teardown.ts',
   testTimeout: 20000,
   // Coverage of lib/ measured at 95.9% statements, 89.0% branches, 92.7% functions, 97.7% lines;
   // the thresholds sit just below so that a drop fails the run.

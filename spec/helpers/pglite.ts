@@ -22,6 +22,8 @@ const worker = nodeRequire('./pglite-worker.js') as { instance: SharedInstance |
 interface SharedInstance {
   readonly instance: PGliteInstance;
   readonly own: ReadonlyMap<string, PropertyDescriptor | undefined>;
+  /** Close it for good (its close() only hands it back). */
+  readonly shutDown: () => Promise<void>;
 }
 
 /**
@@ -81,6 +83,7 @@ async function freshInstance(): Promise<PGliteInstance> {
 /** A fresh instance whose close() hands it back to the worker instead of closing it. */
 async function shareable(): Promise<SharedInstance> {
   const instance = await freshInstance();
+  const shutDown = instance.close.bind(instance);
   Object.defineProperty(instance, 'close', {
     value: async () => {
       worker.leased = false;
@@ -88,7 +91,19 @@ async function shareable(): Promise<SharedInstance> {
   });
   const own = new Map<string, PropertyDescriptor | undefined>();
   for (const name of ['query', 'exec', 'transaction', 'close']) own.set(name, Object.getOwnPropertyDescriptor(instance, name));
-  return { instance, own };
+  return { instance, own, shutDown };
+}
+
+/**
+ * Close the worker's shared instance, if this process has one: jest's global teardown
+ * (spec/helpers/pglite-teardown.ts), for runs in band, where the tests run in jest's own process
+ * and PGlite's timers would keep it alive. Worker processes are ended by jest.
+ */
+export async function closeSharedPGlite(): Promise<void> {
+  const shared = worker.instance;
+  worker.instance = undefined;
+  worker.leased = false;
+  await shared?.shutDown();
 }
 
 /** Undo what a previous spec file's spies left on the instance's methods. */

@@ -8,9 +8,9 @@ import type { PGlite } from '@electric-sql/pglite';
 import type { SqlDatabase } from '../../../lib/sql/database';
 import { pglite } from '../../../lib/sql/pglite';
 import { DEMO_LINKS, DEMO_MODEL } from '../../helpers/demo';
-import { batchBody, changeset, operation, readBatchResponse, send, statuses, type BatchPart, type ResponsePart } from '../../helpers/batch-http';
+import { batchBody, changeset, operation, readBatchResponse, statuses, type BatchPart, type ResponsePart } from '../../helpers/batch-http';
+import { callInProcess, type InProcessService } from '../../helpers/in-process';
 import { openTestPGlite } from '../../helpers/pglite';
-import type { RunningServer } from '../../helpers/server';
 import { largerDemoData } from './demo-data';
 import { StatementLog, get, loadDatabase, servePair, type ServicePair } from './support';
 
@@ -38,13 +38,13 @@ function getPart(target: string): BatchPart {
   return operation('GET', target, { headers: JSON_ACCEPT });
 }
 
-async function batch(server: RunningServer, parts: readonly BatchPart[]): Promise<ResponsePart[]> {
-  const result = await send(`${server.url}/odata/$batch`, 'POST', { 'content-type': 'multipart/mixed; boundary=batch_1' }, batchBody(parts));
+async function batch(service: InProcessService, parts: readonly BatchPart[]): Promise<ResponsePart[]> {
+  const result = await callInProcess(service, 'POST', '$batch', { headers: { 'content-type': 'multipart/mixed; boundary=batch_1' }, body: batchBody(parts) });
   return readBatchResponse(result);
 }
 
 /** Status and body of every single part, origins made neutral. */
-function answers(parts: readonly ResponsePart[], server: RunningServer): { status: number; body: string }[] {
+function answers(parts: readonly ResponsePart[], server: InProcessService): { status: number; body: string }[] {
   return parts.map((part) => {
     if ('changeset' in part) throw new Error('expected single responses');
     return { status: part.status, body: part.body.toString('utf8').split(server.url).join('ORIGIN') };

@@ -1,10 +1,10 @@
 /**
  * The SQL provider's differential harness: one model and one data set served twice, by
- * MemoryProvider and by SqlProvider (createSchema + seed on the same data), each on its own
- * 127.0.0.1 port with the same options and clock. A URL is answered by both and the answers are
- * compared after the origin (the port) is made neutral: status, content type and body.
+ * MemoryProvider and by SqlProvider (createSchema + seed on the same data), each as a service in
+ * process (spec/helpers/in-process.ts) with the same options and clock. A URL is answered by both
+ * and the answers are compared after the origin is made neutral: status, content type and body.
+ * `get` asks a server over HTTP the same way.
  */
-import express from 'express';
 import type {
   KyselyPlugin,
   OperationNode,
@@ -16,14 +16,14 @@ import type {
   UnknownRow,
 } from 'kysely';
 import { PostgresQueryCompiler } from 'kysely';
-import { odata } from '../../../lib';
 import type { EdmModel } from '../../../lib/edm/model';
 import type { ForeignKeyMap, MemoryData } from '../../../lib/providers/memory';
 import { MemoryProvider } from '../../../lib/providers/memory';
 import type { SqlDatabase } from '../../../lib/sql/database';
 import { SqlProvider, createSchema, seed, type SqlProviderOptions } from '../../../lib/sql';
 import { FIXED_NOW } from '../../helpers/demo';
-import { startServer, type RunningServer } from '../../helpers/server';
+import { callInProcess, inProcess, type InProcessService } from '../../helpers/in-process';
+import type { RunningServer } from '../../helpers/server';
 
 /** One answer, with the origin replaced by `ORIGIN`. */
 export interface Answer {
@@ -34,11 +34,14 @@ export interface Answer {
 
 /** The two services of a comparison. */
 export interface ServicePair {
-  readonly memory: RunningServer;
-  readonly sql: RunningServer;
+  readonly memory: InProcessService;
+  readonly sql: InProcessService;
   readonly provider: SqlProvider;
   close(): Promise<void>;
 }
+
+/** What `get` asks: a service in process, or a server over HTTP. */
+export type Served = InProcessService | RunningServer;
 
 /** Create the tables of `model` in `db` and load `data` into them. */
 export async function loadDatabase(
@@ -52,7 +55,7 @@ export async function loadDatabase(
   await seed(db, model, mapping, data, { links });
 }
 
-/** Serve `data` through MemoryProvider and through SqlProvider on `db` (loaded with the same data by loadDatabase). */
+/** Serve `data` through MemoryProvider and through SqlProvider on `db` (loaded with the same data by loadDatabase), in process. */
 export async function servePair(
   model: EdmModel,
   data: MemoryData,
@@ -60,21 +63,28 @@ export async function servePair(
   options: { readonly links?: ForeignKeyMap; readonly service?: Record<string, unknown>; readonly sql?: Partial<SqlProviderOptions> } = {},
 ): Promise<ServicePair> {
   const provider = new SqlProvider({ model, db, ...options.sql });
-  const serve = (dataProvider: MemoryProvider | SqlProvider): Promise<RunningServer> => {
-    const app = express();
-    app.use('/odata', odata({ model, provider: dataProvider, now: () => FIXED_NOW, ...options.service }));
-    return startServer(app);
-  };
-  const memory = await serve(new MemoryProvider(model, data, { links: options.links }));
-  const sql = await serve(provider);
-  return { memory, sql, provider, close: async () => void (await Promise.all([memory.close(), sql.close()])) };
+  const serve = (dataProvider: MemoryProvider | SqlProvider): InProcessService =>
+    inProcess({ model, provider: dataProvider, now: () => FIXED_NOW, ...options.service });
+  const memory = serve(new MemoryProvider(model, data, { links: options.links }));
+  const sql = serve(provider);
+  // Nothing listens: the services end with their providers (the database is the caller's).
+  return { memory, sql, provider, close: async () => undefined };
 }
 
-/** GET `path` (below /odata/) from a server. */
-export async function get(server: RunningServer, path: string, accept?: string): Promise<Answer> {
-  const response = await fetch(`${server.url}/odata/${path}`, accept === undefined ? {} : { headers: { accept } });
-  const body = (await response.text()).split(server.url).join('ORIGIN');
-  return { status: response.status, contentType: response.headers.get('content-type'), body };
+/** GET `path` (below /odata/) from a service in process or a server. */
+export async function get(served: Served, path: string, accept?: string): Promise<Answer> {
+  const headers = accept === undefined ? undefined : { accept };
+  let status: number;
+  let contentType: string | null;
+  let text: string;
+  if ('service' in served) {
+    const answer = await callInProcess(served, 'GET', path, { headers });
+    [status, contentType, text] = [answer.status, answer.headers['content-type'] ?? null, answer.body.toString('utf8')];
+  } else {
+    const response = await fetch(`${served.url}/odata/${path}`, { headers });
+    [status, contentType, text] = [response.status, response.headers.get('content-type'), await response.text()];
+  }
+  return { status, contentType, body: text.split(served.url).join('ORIGIN') };
 }
 
 /** The body for comparison: parsed JSON (key order ignored), else the text. */
@@ -97,11 +107,11 @@ export async function both(pair: ServicePair, path: string, accept?: string): Pr
 }
 
 /** Follow a JSON feed's `__next` links from `path` to the end; the pages' answers in order. */
-export async function walk(server: RunningServer, path: string, limit = 200): Promise<Answer[]> {
+export async function walk(served: Served, path: string, limit = 200): Promise<Answer[]> {
   const pages: Answer[] = [];
   let next: string | undefined = path;
   while (next !== undefined && pages.length < limit) {
-    const answer: Answer = await get(server, next);
+    const answer: Answer = await get(served, next);
     pages.push(answer);
     if (answer.status !== 200) break;
     const body = JSON.parse(answer.body) as { d: { __next?: string } };

@@ -10,7 +10,7 @@ import type { ODataRequest, ResponseBody } from '../../lib/protocol/message';
 import { createService, type Service } from '../../lib/service';
 
 /** The origin of every in-process service: links in its answers start with it. */
-export const IN_PROCESS_ORIGIN = 'http://in-process.test';
+const IN_PROCESS_ORIGIN = 'http://in-process.test';
 
 /** A service built as `odata(options)` builds it, mounted at `/odata` of IN_PROCESS_ORIGIN. */
 export interface InProcessService {

@@ -7,24 +7,22 @@
  * evaluator; `/$count` is one COUNT(*) with the same condition. Without an ICU collation
  * (`caseMappingCollation: null`) the search still runs in SQL, under the database's own lower().
  */
-import express from 'express';
 import type { PGlite } from '@electric-sql/pglite';
-import { odata } from '../../../lib';
 import { SqlProvider } from '../../../lib/sql';
 import type { SqlDatabase } from '../../../lib/sql/database';
 import { pglite } from '../../../lib/sql/pglite';
 import { FIXED_NOW } from '../../helpers/demo';
+import { inProcess, type InProcessService } from '../../helpers/in-process';
 import { openTestPGlite } from '../../helpers/pglite';
 import { SHOP_LINKS, SHOP_MODEL, shopData } from '../../helpers/search-shop';
 import { SEARCH_CASES, SEARCH_WALKS } from './search-cases';
-import { startServer, type RunningServer } from '../../helpers/server';
-import { ReadLog, both, comparable, errorShape, get, loadDatabase, servePair, walk, type ServicePair } from './support';
+import { ReadLog, both, comparable, errorShape, get, loadDatabase, servePair, walk, type Served, type ServicePair } from './support';
 
 const log = new ReadLog();
 let instance: PGlite;
 let pair: ServicePair;
 let paged: ServicePair;
-let noIcu: RunningServer;
+let noIcu: InProcessService;
 
 function logged(db: SqlDatabase): SqlDatabase {
   return { ...db, kysely: db.kysely.withPlugin(log) };
@@ -36,14 +34,12 @@ beforeAll(async () => {
   await loadDatabase(db, SHOP_MODEL, shopData(), SHOP_LINKS);
   pair = await servePair(SHOP_MODEL, shopData(), logged(db), { links: SHOP_LINKS });
   paged = await servePair(SHOP_MODEL, shopData(), logged(db), { links: SHOP_LINKS, service: { maxPageSize: 4 } });
-  const app = express();
   const provider = new SqlProvider({ model: SHOP_MODEL, db: logged(pglite(instance, { caseMappingCollation: null })) });
-  app.use('/odata', odata({ model: SHOP_MODEL, provider, now: () => FIXED_NOW, maxPageSize: 4 }));
-  noIcu = await startServer(app);
+  noIcu = inProcess({ model: SHOP_MODEL, provider, now: () => FIXED_NOW, maxPageSize: 4 });
 }, 60_000);
 
 afterAll(async () => {
-  await Promise.all([pair?.close(), paged?.close(), noIcu?.close()]);
+  await Promise.all([pair?.close(), paged?.close()]);
   await instance.close();
 });
 
@@ -64,7 +60,7 @@ describe('search: SqlProvider answers as MemoryProvider', () => {
 });
 
 /** The reads of one GET on `server` (status 200), in order. */
-async function readsOf(server: RunningServer, path: string): Promise<typeof log.reads> {
+async function readsOf(server: Served, path: string): Promise<typeof log.reads> {
   log.reads = [];
   const answer = await get(server, path);
   expect([path, answer.status]).toEqual([path, 200]);
@@ -132,7 +128,7 @@ describe('search in the database', () => {
   });
 
   it("differs where the database's lower() is not JavaScript's: PGlite's C.UTF-8 lowers Ä to ä, but a final Σ to σ, not ς", async () => {
-    const ids = async (server: RunningServer, search: string): Promise<unknown[]> =>
+    const ids = async (server: Served, search: string): Promise<unknown[]> =>
       (JSON.parse((await get(server, `Customers?$format=json&$select=ID&search=${search}`)).body) as { d: { results: { ID: unknown }[] } }).d.results.map(
         (entry) => entry.ID,
       );

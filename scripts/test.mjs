@@ -47,8 +47,10 @@ async function chain() {
   }
 }
 
-const workers = String(Math.max(1, availableParallelism()));
-await Promise.all([chain(), run('jest', ['--coverage', `--maxWorkers=${workers}`, ...jestOptions], { hold: false }).then((result) => record('jest', result))]);
+// Unless the options choose the workers themselves (-w, --maxWorkers, -i, --runInBand).
+const chosen = jestOptions.some((option) => /^(-w|--maxWorkers|-i|--runInBand)(=|$)/.test(option));
+const workers = chosen ? [] : [`--maxWorkers=${Math.max(1, availableParallelism())}`];
+await Promise.all([chain(), run('jest', ['--coverage', ...workers, ...jestOptions], { hold: false }).then((result) => record('jest', result))]);
 
 console.log('\nnpm test:');
 for (const { name, status, seconds } of results) console.log(`  ${name.padEnd(6)} ${status === 0 ? 'ok    ' : 'FAILED'} ${seconds.toFixed(1).padStart(6)} s`);

@@ -175,7 +175,7 @@ describe('a large expansion within a raised limit', () => {
     expect(Math.max(...counts)).toBeLessThanOrEqual(SYNC_EXPANDED);
     expect(counts.length).toBeGreaterThan(28_861 / SYNC_EXPANDED);
     expect(events).toEqual(['small answered 200, before the last entry was read', 'big answered']);
-  });
+  }, 60_000);
 
   it('cuts off (and logs) a response that passes the limit only after its first bytes went out', async () => {
     // 60,000 entries are ~27 M characters: the first 16 M were held, then sent, then the limit struck.
@@ -186,5 +186,5 @@ describe('a large expansion within a raised limit', () => {
     expect(logged).toEqual([
       'warn 200 The response was cut off after its headers were sent: $expand exceeds the limit of 60000: the response would hold more than 60000 expanded entries (limits.maxExpandedEntities); ask for fewer with $top, $filter or a narrower $expand.',
     ]);
-  });
+  }, 60_000);
 });

@@ -95,9 +95,14 @@ function compareTicks(a: bigint | null, b: bigint | null): number {
   return a < b ? -1 : a > b ? 1 : 0;
 }
 
+/** How long a writer alone waits between its check and its write, in turns of the event loop. */
+const ROUND_TRIP_TURNS = 50;
+
 export class BrokenProvider implements DataProvider {
   /** The Moments' exact values (`ID/property` to ticks), as `storeExact` gave them. */
   private readonly exact = new Map<string, bigint>();
+  /** The writer of each entity waiting between its check and its write (roundTrip), to be released by the next. */
+  private readonly afterCheck = new Map<string, () => void>();
 
   constructor(readonly inner: MemoryProvider) {}
 
@@ -219,6 +224,36 @@ export class BrokenProvider implements DataProvider {
   readMedia: DataProvider['readMedia'] = (entity, context) => this.inner.readMedia(entity, context);
   writeMedia: DataProvider['writeMedia'] = (entity, media, precondition, context) => this.inner.writeMedia(entity, media, precondition, context);
 
+  /**
+   * The gap a database round trip leaves between the check and the write, made certain: a writer
+   * whose check passed waits for another writer of the same entity to pass its check too (then
+   * both go on and both write), or, alone, for ROUND_TRIP_TURNS turns of the event loop. Turns,
+   * not a timer: the writers of a race all arrive within a few turns however busy the machine is,
+   * where a 20 ms sleep could end before the second one arrived.
+   */
+  private async roundTrip(entity: string): Promise<void> {
+    const partner = this.afterCheck.get(entity);
+    if (partner !== undefined) {
+      this.afterCheck.delete(entity);
+      partner();
+      return;
+    }
+    await new Promise<void>((resolve) => {
+      this.afterCheck.set(entity, resolve);
+      let turns = 0;
+      const wait = (): void => {
+        if (this.afterCheck.get(entity) !== resolve) return;
+        if (++turns < ROUND_TRIP_TURNS) {
+          setImmediate(wait);
+          return;
+        }
+        this.afterCheck.delete(entity);
+        resolve();
+      };
+      setImmediate(wait);
+    });
+  }
+
   /** Read, compare, then write: the precondition is checked after an await, outside any lock. */
   private async checkFirst(request: UpdateRequest | DeleteRequest, context: RequestContext): Promise<void> {
     if (request.precondition === undefined) return;
@@ -240,9 +275,8 @@ export class BrokenProvider implements DataProvider {
       context,
     );
     const [entity] = await toArray(current.entities);
-    // A database round trip between the check and the write.
-    await new Promise((resolve) => setTimeout(resolve, 20));
     if (entity !== undefined && !request.precondition.matches(entity)) throw ODataError.fromCode('PRECONDITION_FAILED', { header: 'If-Match' });
+    await this.roundTrip(`${request.entitySet.name}${JSON.stringify(request.key)}`);
   }
 
   async update(request: UpdateRequest, context: RequestContext): Promise<Entity> {

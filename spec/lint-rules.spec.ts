@@ -50,6 +50,11 @@ describe('no clock readings in specs (no-restricted-syntax in eslint.config.mjs)
     expect(await clockFindings('Date.now() - 1', 'spec/helpers/probe.ts')).toHaveLength(1);
   });
 
+  it.each(['spec/helpers/probe.js', 'spec/browser/probe.mjs'])('reports it in the plain JavaScript of %s', async (path) => {
+    const [result] = await eslint.lintText('void performance.now();\n', { filePath: resolve(ROOT, path) });
+    expect(result.messages.map((message) => message.message)).toEqual([`performance.now() reads the clock: ${ADVICE}`]);
+  });
+
   it.each(['new Date(0)', "new Date('2000-01-01T00:00:00Z')", 'Date.UTC(2000, 0, 1)', 'Date.parse(text)', 'jest.now()', 'new Date(jest.now())'])(
     'leaves %s alone',
     async (expression) => {

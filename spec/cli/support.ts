@@ -1,8 +1,8 @@
 /**
  * The `express-odata-v2` executable as a user runs it: `node dist/cli/main.js` in a child process
- * (dist/ is built by `npm test`'s pretest; a stale build is refused with a pointer to
- * `npm run build`), its output collected line by line, and a running `serve` found by the address
- * it prints.
+ * (dist/ is built by the lanes that run it, `npm run test:package` and `npm run test:postgres`; a
+ * stale build is refused with a pointer to `npm run build`), its output collected line by line,
+ * and a running `serve` found by the address it prints.
  */
 import { spawn, type ChildProcessWithoutNullStreams } from 'child_process';
 import { readdirSync, statSync } from 'fs';
@@ -29,9 +29,9 @@ export function assertBuilt(): void {
   try {
     built = statSync(CLI).mtimeMs;
   } catch {
-    throw new Error(`${CLI} is missing: run npm run build (npm test does it first).`);
+    throw new Error(`${CLI} is missing: run npm run build (the package and postgres lanes do it first).`);
   }
-  if (newestSource(join(ROOT, 'lib')) > built) throw new Error('dist/ is older than lib/: run npm run build (npm test does it first).');
+  if (newestSource(join(ROOT, 'lib')) > built) throw new Error('dist/ is older than lib/: run npm run build (the package and postgres lanes do it first).');
 }
 
 /** A finished command: its exit code and output lines. */

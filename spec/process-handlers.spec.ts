@@ -1,8 +1,9 @@
 /**
  * No global net: nothing in lib/ (the command line included) or examples/ listens for
  * 'uncaughtException' or 'unhandledRejection'. A service survives a failing request, provider or
- * database by handling what it starts (survival.pg.spec.ts and outages.pg.spec.ts check the running
- * processes); a process-level handler would hide the failures those specs exist to find.
+ * database by handling what it starts (spec/package/survival.spec.ts, survival.pg.spec.ts and
+ * outages.pg.spec.ts check the running processes); a process-level handler would hide the failures
+ * those specs exist to find.
  */
 import { readdirSync, readFileSync, statSync } from 'fs';
 import { join, relative, resolve } from 'path';

@@ -6,7 +6,7 @@
  * request hanging and the rejection unhandled) and in a `$batch` changeset's. Every request is
  * answered, with a clean 500 INTERNAL that carries none of the value's text; the store is as it
  * was; the service goes on. The same service in a child process with `--unhandled-rejections=strict`:
- * survival.pg.spec.ts.
+ * spec/package/survival.spec.ts.
  */
 import { HOSTILE_VALUES, SECRET } from '../helpers/hostile-values';
 import { storeSnapshot } from '../helpers/faulty-provider';

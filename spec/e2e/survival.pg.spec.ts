@@ -1,63 +1,21 @@
 /**
- * The process survives: services run in a child process of their own with
- * `--unhandled-rejections=strict`, where one unhandled rejection or one 'error' event nobody
- * listens to would end them, and they are driven through faults. They never exit, and they have
- * no process-level 'uncaughtException' or 'unhandledRejection' listener (survival must come from
- * handling, not from a global net).
- *
- * - The faulty Gallery service (spec/helpers/faulty-service.ts over MemoryProvider): every hostile
- *   value thrown from every provider method, outside and inside transactions (the store's write
- *   lock included).
- * - examples/postgres/server.js over a throwaway PostgreSQL cluster of this file's own: its
- *   connections killed under concurrent reads and writes, a restart, a stop and a start.
+ * The process survives its database: examples/postgres/server.js in a child process of its own
+ * with `--unhandled-rejections=strict`, where one unhandled rejection or one 'error' event nobody
+ * listens to would end it, over a throwaway PostgreSQL cluster of this file's own: its connections
+ * killed under concurrent reads and writes, a restart, a stop and a start. It never exits, and it
+ * has no process-level 'uncaughtException' or 'unhandledRejection' listener (survival must come
+ * from handling, not from a global net). The faulty provider's process, which needs no server, is
+ * in the package lane (spec/package/survival.spec.ts).
  *
  * A `*.pg.spec.ts` for the PostgreSQL lane (`npm run test:postgres`), which runs child processes.
  */
 import { join, resolve } from 'path';
-import { FAULT_REQUESTS, sendFault } from '../helpers/faulty-service';
-import { HOSTILE_VALUES } from '../helpers/hostile-values';
 import { adminQuery } from '../helpers/postgres-admin';
 import { startPostgres, type PostgresServer } from '../helpers/postgres-server';
-import { ServiceProcess } from '../helpers/service-process';
+import { expectSurvived, ServiceProcess } from '../helpers/service-process';
 import { assertBuilt } from '../cli/support';
 
 const ROOT = resolve(__dirname, '..', '..');
-
-/** The process is up (else its stderr says why) and has no process-level handler. */
-async function expectSurvived(service: ServiceProcess): Promise<void> {
-  expect({ ended: service.ended, stderr: service.ended === undefined ? [] : service.stderr }).toEqual({ ended: undefined, stderr: [] });
-  expect(await service.listeners()).toEqual({ uncaughtException: 0, unhandledRejection: 0 });
-}
-
-describe('the faulty memory service in a process of its own', () => {
-  let service: ServiceProcess;
-  let root: string;
-
-  beforeAll(async () => {
-    service = new ServiceProcess(join(__dirname, '..', 'helpers', 'faulty-service-process.js'), []);
-    root = await service.started(/^Serving at (\S+)$/);
-  }, 60_000);
-
-  afterAll(() => service?.kill());
-
-  it.each(FAULT_REQUESTS.map(([label, from, sent]) => [label, from, sent] as const))(
-    '%s, every hostile value thrown from %s: answered, and the process lives on',
-    async (_, from, sent) => {
-      for (const [value] of HOSTILE_VALUES) {
-        const answer = await sendFault(root, sent, from, value);
-        expect([value, answer.status]).toEqual([value, sent.batch === true ? 202 : 500]);
-      }
-      await expectSurvived(service);
-    },
-  );
-
-  it('answers normally afterwards, and ends only when told to (SIGTERM: it has no handler of its own)', async () => {
-    const albums = await fetch(`${root}Albums/$count`);
-    expect([albums.status, await albums.text()]).toEqual([200, '3']);
-    await expectSurvived(service);
-    expect(await service.stop()).toEqual({ code: null, signal: 'SIGTERM' });
-  });
-});
 
 describe('examples/postgres/server.js over a PostgreSQL server that misbehaves', () => {
   /** How the example's connections are told apart in pg_stat_activity. */

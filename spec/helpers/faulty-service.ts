@@ -2,7 +2,7 @@
  * The Gallery service over a FaultyProvider, whose hostile throw each request chooses with two
  * headers: `x-throw-from` (a ThrowingMethod) and `x-throw-value` (a label of HOSTILE_VALUES).
  * The same service runs in process (hostile-provider.spec.ts) and as a process of its own
- * (faulty-service-process.js, for survival.pg.spec.ts). Requests are expected one at a time.
+ * (faulty-service-process.js, for spec/package/survival.spec.ts). Requests are expected one at a time.
  */
 import express from 'express';
 import { describeCaught, odata, type ServiceLogEvent } from '../../lib';

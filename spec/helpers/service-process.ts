@@ -112,3 +112,9 @@ export class ServiceProcess {
     if (this.ended === undefined) this.child.kill('SIGKILL');
   }
 }
+
+/** The process is up (else its stderr says why) and has no process-level handler. */
+export async function expectSurvived(service: ServiceProcess): Promise<void> {
+  expect({ ended: service.ended, stderr: service.ended === undefined ? [] : service.stderr }).toEqual({ ended: undefined, stderr: [] });
+  expect(await service.listeners()).toEqual({ uncaughtException: 0, unhandledRejection: 0 });
+}

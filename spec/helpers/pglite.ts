@@ -91,13 +91,31 @@ async function shareable(): Promise<SharedInstance> {
   });
   const own = new Map<string, PropertyDescriptor | undefined>();
   for (const name of ['query', 'exec', 'transaction', 'close']) own.set(name, Object.getOwnPropertyDescriptor(instance, name));
+  closeWhenTheWorkerEnds();
   return { instance, own, shutDown };
+}
+
+/**
+ * A jest worker ends by removing its last 'message' listener and waiting for its event loop to
+ * empty, which a PGlite loaded from a dump never lets happen until it is closed: jest would kill
+ * the worker half a second later and warn of leaking tests. Close the instance at that moment.
+ */
+function closeWhenTheWorkerEnds(): void {
+  // The real process: a spec's `process` is jest's copy of it, whose listeners the worker never sees.
+  const jestWorker = process.getBuiltinModule('process');
+  if (jestWorker.send === undefined) return;
+  const ended = (event: string | symbol): void => {
+    if (event !== 'message' || jestWorker.listenerCount('message') > 0) return;
+    jestWorker.off('removeListener', ended);
+    void closeSharedPGlite();
+  };
+  jestWorker.on('removeListener', ended);
 }
 
 /**
  * Close the worker's shared instance, if this process has one: jest's global teardown
  * (spec/helpers/pglite-teardown.ts), for runs in band, where the tests run in jest's own process
- * and PGlite's timers would keep it alive. Worker processes are ended by jest.
+ * and the instance would keep it alive. A worker process closes its own (closeWhenTheWorkerEnds).
  */
 export async function closeSharedPGlite(): Promise<void> {
   const shared = worker.instance;

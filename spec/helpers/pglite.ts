@@ -28,7 +28,8 @@ interface SharedInstance {
 
 /**
  * Empty the database and the session: what a fresh instance would be. The public schema comes back
- * as initdb makes it (owner, privileges, comment).
+ * as initdb makes it (owner, privileges, comment); the roles a spec created go too (roles belong
+ * to the cluster, not to a schema), so the next file finds only the ones initdb made.
  */
 const RESET = `
   do $$
@@ -38,6 +39,10 @@ const RESET = `
       where nspname not in ('pg_catalog', 'information_schema') and nspname !~ '^pg_(toast|temp_)'
     loop
       execute format('drop schema %I cascade', name);
+    end loop;
+    for name in select rolname from pg_roles where rolname !~ '^pg_' and rolname <> current_user loop
+      execute format('drop owned by %I cascade', name);
+      execute format('drop role %I', name);
     end loop;
   end $$;
   create schema public authorization pg_database_owner;

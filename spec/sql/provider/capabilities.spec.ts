@@ -1,16 +1,23 @@
 /**
  * `sap:` capabilities enforced by the service over SqlProvider on PGlite: the same cases as over
  * MemoryProvider (spec/e2e/capabilities-cases.ts), each on a fresh copy of the data in a schema
- * of its own.
+ * of its own, in the jest worker's PGlite instance (spec/helpers/pglite.ts).
  */
-import { createSchema, pglite, seed, SqlProvider } from '../../../lib/sql';
+import type { PGlite } from '@electric-sql/pglite';
+import { createSchema, pglite, seed, SqlProvider, type SqlDatabase } from '../../../lib/sql';
 import { createService } from '../../../lib/service';
 import { CAPABILITIES_DATA, CAPABILITIES_MODEL, describeCapabilities } from '../../e2e/capabilities-cases';
+import { openTestPGlite } from '../../helpers/pglite';
 
-const db = pglite();
+let instance: PGlite;
+let db: SqlDatabase;
 let schemas = 0;
 
-afterAll(() => db.close());
+beforeAll(async () => {
+  instance = await openTestPGlite();
+  db = pglite(instance);
+});
+afterAll(() => instance.close());
 
 describeCapabilities(async () => {
   const mapping = { schema: `capabilities${++schemas}` };

@@ -10,26 +10,7 @@ import type { ComplexTypeDefinition, EntityTypeDefinition, PropertyDefinition } 
 import { isNamespaceName, isSimpleIdentifier, suggestion, type DefinitionIndex } from './definition-index';
 import { OASIS_EDM_NAMESPACE } from './namespaces';
 import type { AnnotationExpression, AnnotationPropertyValue, VocabularyAnnotation, VocabularyAnnotations } from './vocabulary-definition';
-
-const VALUE_KINDS: ReadonlySet<string> = new Set([
-  'Binary',
-  'Bool',
-  'Date',
-  'DateTimeOffset',
-  'Decimal',
-  'Duration',
-  'EnumMember',
-  'Float',
-  'Guid',
-  'Int',
-  'String',
-  'TimeOfDay',
-  'AnnotationPath',
-  'ModelElementPath',
-  'NavigationPropertyPath',
-  'Path',
-  'PropertyPath',
-]);
+import { isValueKind } from './vocabulary-xml';
 
 const isQualifiedName = (name: unknown): boolean => isNamespaceName(name) && (name as string).includes('.');
 
@@ -114,7 +95,7 @@ function checkExpression(path: string, expression: AnnotationExpression, problem
 }
 
 function checkValue(path: string, kind: string, value: unknown, problems: string[]): void {
-  if (!VALUE_KINDS.has(kind)) problems.push(`${path}: '${kind}' is not an annotation expression`);
+  if (!isValueKind(kind)) problems.push(`${path}: '${kind}' is not an annotation expression`);
   else if (typeof value !== 'string') problems.push(`${path} / ${kind}: the value must be a string`);
   else if (kind === 'Bool' && value !== 'true' && value !== 'false') problems.push(`${path} / Bool: '${value}' is not true or false`);
   else if (kind === 'Int' && !/^[-+]?\d+$/.test(value)) problems.push(`${path} / Int: '${value}' is not an integer`);

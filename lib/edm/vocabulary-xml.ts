@@ -70,7 +70,8 @@ const DYNAMIC_KINDS: ReadonlySet<string> = new Set([
   'UrlRef',
 ]);
 
-function isValueKind(name: string): name is AnnotationConstantKind | AnnotationPathKind {
+/** Whether `name` is a constant or path expression's element (or attribute) name. */
+export function isValueKind(name: string): name is AnnotationConstantKind | AnnotationPathKind {
   return VALUE_KINDS.has(name);
 }
 

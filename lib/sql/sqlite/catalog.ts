@@ -86,7 +86,7 @@ function declaredTypeOf(declared: string): { readonly name: string; readonly typ
 function affinityType(base: string): string {
   if (base.includes('int')) return 'int8';
   if (base.includes('char') || base.includes('clob') || base.includes('text')) return 'text';
-  // No declared type: any value; served as its text.
+  // No declared type: a column of mixed values, served as their text.
   if (base === '') return 'text';
   if (base.includes('blob')) return 'bytea';
   if (base.includes('real') || base.includes('floa') || base.includes('doub')) return 'float8';

@@ -4,6 +4,8 @@
  */
 
 /** Reads whose answers SqlProvider must give exactly as MemoryProvider (JSON compared as data; errors by status and code). */
+import { both, comparable, errorShape, walk, type ServicePair } from './support';
+
 export const SEARCH_CASES: readonly string[] = [
   'Customers?$format=json&search=mil',
   'Customers?$format=json&search=MILK',
@@ -48,3 +50,27 @@ export const SEARCH_WALKS: readonly string[] = [
   "Customers('ALFKI')/Orders?$format=json&$select=ID&search=milk&$inlinecount=allpages",
   'Customers?$format=json&$select=ID&search=a&$top=9',
 ];
+
+/**
+ * The parity cases as tests, for any engine: every case answers on `pairs().pair` as on
+ * MemoryProvider, and every walk by next links (on `pairs().paged`, a small page size) gives the
+ * same pages, each next link keeping the search.
+ */
+export function describeSearchParity(title: string, pairs: () => { readonly pair: ServicePair; readonly paged: ServicePair }): void {
+  describe(title, () => {
+    it.each(SEARCH_CASES)('%s', async (path) => {
+      const { memory, sql } = await both(pairs().pair, path);
+      expect(memory.status).toBeLessThan(500);
+      if (memory.status >= 400) expect(errorShape(sql)).toEqual(errorShape(memory));
+      else expect(comparable(sql)).toEqual(comparable(memory));
+    });
+
+    it.each(SEARCH_WALKS)('walking %s by its next links gives the same pages', async (path) => {
+      const { paged } = pairs();
+      const [memory, sql] = await Promise.all([walk(paged.memory, path), walk(paged.sql, path)]);
+      expect(memory.length).toBeGreaterThan(1);
+      expect(sql.map(comparable)).toEqual(memory.map(comparable));
+      for (const page of memory.slice(0, -1)) expect(page.body).toMatch(/"__next":"ORIGIN\/odata\/[^"]*[?&]search=/);
+    });
+  });
+}

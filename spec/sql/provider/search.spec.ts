@@ -15,8 +15,8 @@ import { FIXED_NOW } from '../../helpers/demo';
 import { inProcess, type InProcessService } from '../../helpers/in-process';
 import { openTestPGlite } from '../../helpers/pglite';
 import { SHOP_LINKS, SHOP_MODEL, shopData } from '../../helpers/search-shop';
-import { SEARCH_CASES, SEARCH_WALKS } from './search-cases';
-import { ReadLog, both, comparable, errorShape, get, loadDatabase, servePair, walk, type Served, type ServicePair } from './support';
+import { describeSearchParity } from './search-cases';
+import { ReadLog, comparable, get, loadDatabase, servePair, walk, type Served, type ServicePair } from './support';
 
 const log = new ReadLog();
 let instance: PGlite;
@@ -43,21 +43,7 @@ afterAll(async () => {
   await instance.close();
 });
 
-describe('search: SqlProvider answers as MemoryProvider', () => {
-  it.each(SEARCH_CASES)('%s', async (path) => {
-    const { memory, sql } = await both(pair, path);
-    expect(memory.status).toBeLessThan(500);
-    if (memory.status >= 400) expect(errorShape(sql)).toEqual(errorShape(memory));
-    else expect(comparable(sql)).toEqual(comparable(memory));
-  });
-
-  it.each(SEARCH_WALKS)('walking %s by its next links gives the same pages', async (path) => {
-    const [memory, sql] = await Promise.all([walk(paged.memory, path), walk(paged.sql, path)]);
-    expect(memory.length).toBeGreaterThan(1);
-    expect(sql.map(comparable)).toEqual(memory.map(comparable));
-    for (const page of memory.slice(0, -1)) expect(page.body).toMatch(/"__next":"ORIGIN\/odata\/[^"]*[?&]search=/);
-  });
-});
+describeSearchParity('search: SqlProvider answers as MemoryProvider', () => ({ pair, paged }));
 
 /** The reads of one GET on `server` (status 200), in order. */
 async function readsOf(server: Served, path: string): Promise<typeof log.reads> {

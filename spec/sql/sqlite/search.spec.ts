@@ -6,8 +6,8 @@
  */
 import { sqlite, type SqlDatabase } from '../../../lib/sql';
 import { SHOP_LINKS, SHOP_MODEL, shopData } from '../../helpers/search-shop';
-import { SEARCH_CASES, SEARCH_WALKS } from '../provider/search-cases';
-import { both, comparable, errorShape, loadDatabase, servePair, walk, type ServicePair } from '../provider/support';
+import { describeSearchParity } from '../provider/search-cases';
+import { loadDatabase, servePair, type ServicePair } from '../provider/support';
 
 let db: SqlDatabase;
 let pair: ServicePair;
@@ -25,17 +25,4 @@ afterAll(async () => {
   await db.close();
 });
 
-describe('search on SQLite: SqlProvider answers as MemoryProvider', () => {
-  it.each(SEARCH_CASES)('%s', async (path) => {
-    const { memory, sql } = await both(pair, path);
-    expect(memory.status).toBeLessThan(500);
-    if (memory.status >= 400) expect(errorShape(sql)).toEqual(errorShape(memory));
-    else expect(comparable(sql)).toEqual(comparable(memory));
-  });
-
-  it.each(SEARCH_WALKS)('walking %s by its next links gives the same pages', async (path) => {
-    const [memory, sql] = await Promise.all([walk(paged.memory, path), walk(paged.sql, path)]);
-    expect(memory.length).toBeGreaterThan(1);
-    expect(sql.map(comparable)).toEqual(memory.map(comparable));
-  });
-});
+describeSearchParity('search on SQLite: SqlProvider answers as MemoryProvider', () => ({ pair, paged }));

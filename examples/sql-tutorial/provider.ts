@@ -73,7 +73,9 @@ function primitiveType(property: EdmProperty) {
 /** A bound parameter cast to the column's type (Int64 and Decimal travel as exact text). */
 function parameter(store: Store, property: EdmProperty, value: PropertyValue | undefined): Sql {
   const type = primitiveType(property);
-  return value === null || value === undefined ? store.db.dialect.typedNull(type) : store.db.dialect.parameter(type, value as PrimitiveValue);
+  return value === null || value === undefined
+    ? store.db.sqlEngine.expressions.typedNull(type)
+    : store.db.sqlEngine.values.parameter(type, value as PrimitiveValue);
 }
 
 /** `alias.K1 = $1 and alias.K2 = $2` for an entity key. */
@@ -298,7 +300,7 @@ const query: (store: Store) => DataProvider['query'] = (store) => async (request
   const db = executor(store, context);
   const { entitySet, entityType } = request;
   const nextAlias = aliases();
-  const compile = { dialect: store.db.dialect, resolver: resolverFor(store, entitySet, 't', nextAlias) };
+  const compile = { dialect: store.db.sqlEngine.expressions, resolver: resolverFor(store, entitySet, 't', nextAlias) };
   // $filter and SAP's search as one condition (the kit's filter AST): one translator for both.
   const parts = conjuncts(requestFilter(request));
   const pushed = parts.filter((part) => isTranslatable(part, compile));
@@ -346,7 +348,7 @@ async function expand(store: Store, db: Kysely<SqlSchema>, set: EdmEntitySet, pa
     const hop = hopOf(store, set, item.property);
     const keys = set.entityType.key;
     const parentKeys = keys.map((key, i) => sql`${sql.id('p', columnOf(store, set, key.name))} as ${sql.id(`$parent${i}`)}`);
-    const among = store.db.dialect.inTuples(
+    const among = store.db.sqlEngine.reads.inTuples(
       keys.map((key) => sql.id('p', columnOf(store, set, key.name))),
       keys.map(primitiveType),
       parents.map((parent) => keys.map((key) => parent[key.name] as PrimitiveValue)),
@@ -425,7 +427,7 @@ async function insert(store: Store, db: Kysely<SqlSchema>, request: CreateReques
   assertStorable(request);
   const columns = [...columnValues(store, set, request.values, settable(request, writtenProperties(request))), ...held];
   for (const token of request.entityType.concurrencyProperties) {
-    columns.push([columnOf(store, set, token.name), store.db.dialect.concurrencyToken(primitiveType(token), undefined) ?? sql`default`]);
+    columns.push([columnOf(store, set, token.name), store.db.sqlEngine.tokens.concurrencyToken(primitiveType(token), undefined) ?? sql`default`]);
   }
   const after: (() => Promise<void>)[] = [];
   const link = (property: EdmNavigationProperty, target: EntityKey, self: () => EntityKey) => {
@@ -487,7 +489,7 @@ async function assertTargetsExist(store: Store, db: Kysely<SqlSchema>, bindings:
 function keyAndPrecondition(store: Store, request: UpdateRequest | DeleteRequest): Sql {
   const { entitySet, entityType } = request;
   const condition = preconditionCondition(request.precondition, entityType);
-  const compile = { dialect: store.db.dialect, resolver: resolverFor(store, entitySet, 't', aliases()) };
+  const compile = { dialect: store.db.sqlEngine.expressions, resolver: resolverFor(store, entitySet, 't', aliases()) };
   const key = keyCondition(store, entitySet, 't', request.key);
   return condition === undefined ? key : sql`${key} and ${compileFilterSql(condition, compile)}`;
 }
@@ -501,7 +503,7 @@ async function update(store: Store, db: Kysely<SqlSchema>, request: UpdateReques
   const columns = columnValues(store, set, request.values, names);
   for (const token of request.entityType.concurrencyProperties) {
     const column = columnOf(store, set, token.name);
-    const next = store.db.dialect.concurrencyToken(primitiveType(token), sql.id('t', column));
+    const next = store.db.sqlEngine.tokens.concurrencyToken(primitiveType(token), sql.id('t', column));
     if (next !== undefined) columns.push([column, next]);
   }
   await assertTargetsExist(store, db, request.bindings);

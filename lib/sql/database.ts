@@ -1,16 +1,14 @@
 /**
- * What `pglite()` and `postgres()` return: a Kysely instance over the engine, the engine's SQL
- * dialect, and a way to close what they opened.
+ * What `pglite()`, `postgres()` and `sqlite()` return: a Kysely instance over the engine, the
+ * engine's parts by role (engine.ts), and a way to close what they opened.
  *
  * Typing: the model is only known at run time, so Kysely gets the database type `SqlSchema` (every
  * table a record of `unknown` columns) instead of a compile-time schema, and the SQL layer builds
  * its statements from `sql` template fragments (`sql.id`, `sql.ref`, `sql.val`, `sql.join`): values
  * are always bound parameters and identifiers always quoted. No `any` anywhere.
  */
-import { Kysely, PostgresDialect, type PostgresPool } from 'kysely';
-import type { SqlDialect } from './dialect';
-import type { SqlCatalogReader } from './introspect/catalog';
-import { createPostgresDialect } from './postgres-dialect';
+import type { Kysely } from 'kysely';
+import type { SqlEngine } from './engine';
 
 /** The Kysely database type of a run-time model: table name -> column name -> unknown value. */
 export type SqlSchema = Record<string, Record<string, unknown>>;
@@ -42,15 +40,10 @@ export interface SqlDatabase {
   readonly engine: 'pglite' | 'postgres' | 'sqlite';
   /** Every statement runs through this Kysely instance (transactions: `kysely.transaction()`). */
   readonly kysely: SqlKysely;
-  /** The engine's SQL text: quoting, the EDM type map, operators and functions. */
-  readonly dialect: SqlDialect;
+  /** The engine's parts by role: expressions, values, statement forms, DDL, transactions, errors, catalog. */
+  readonly sqlEngine: SqlEngine;
   /** Close the pool (or the PGlite instance) if `pglite()`/`postgres()` opened it; a given pool or instance stays open. */
   close(): Promise<void>;
-  /**
-   * How introspection reads the engine's catalog where it is not PostgreSQL's (SQLite's pragmas).
-   * @internal
-   */
-  readonly catalog?: SqlCatalogReader;
 }
 
 /** Defaults applied once. */
@@ -70,20 +63,4 @@ export function resolveConnectionOptions(options: SqlConnectionOptions): Resolve
     throw new TypeError(`retryAfterSeconds must be a non-negative integer, got ${String(retryAfterSeconds)}.`);
   }
   return { acquireTimeoutMs, retryAfterSeconds };
-}
-
-/**
- * A SqlDatabase over a PostgreSQL-protocol pool. `openPool` runs once, on the first statement (so
- * creating the database is synchronous and opens nothing until used).
- */
-export function postgresDatabase(engine: 'pglite' | 'postgres', openPool: () => Promise<PostgresPool>, options: SqlConnectionOptions): SqlDatabase {
-  const kysely = new Kysely<SqlSchema>({ dialect: new PostgresDialect({ pool: openPool }) });
-  const dialect = createPostgresDialect({ caseMappingCollation: options.caseMappingCollation });
-  let closing: Promise<void> | undefined;
-  return Object.freeze({
-    engine,
-    kysely,
-    dialect,
-    close: () => (closing ??= kysely.destroy()),
-  });
 }

@@ -2,7 +2,7 @@
  * Database errors as OData errors. What a client caused (a taken key, a dangling or missing link, a
  * value its column refuses, a privilege the database role lacks, a filter that divides by zero)
  * becomes its 4xx by the SQLSTATE table (refusals.ts); a busy database (no free connection, a
- * statement timeout) a 503 with `Retry-After`, an unreachable one (see connection-failure.ts)
+ * statement timeout) a 503 with `Retry-After`, an unreachable one (as the engine's `errors` tell)
  * 503 DATABASE_UNAVAILABLE. Messages name entity sets, properties and navigation
  * properties, never SQL, table or constraint names or the values a driver quotes in its `message`
  * or `detail`: those are only read here to find the property, and the original error stays the
@@ -13,7 +13,8 @@ import { ODataError, isODataError } from '../errors';
 import { printExpression } from '../uri/expr';
 import type { ExprNode } from '../uri/expr/ast';
 import { caughtProperty, isInstanceOf } from '../util';
-import { databaseUnavailableError, isConnectionFailure } from './connection-failure';
+import { databaseUnavailableError } from './connection-failure';
+import type { SqlErrors, ValueComplaint } from './engine';
 import { SqlAcquireTimeoutError, sqlStateOf } from './errors';
 import type { ColumnPlan, CompiledMapping, SetPlan } from './mapping/compiled';
 import { refusalOf, type RefusalFacts, type SqlOperation } from './refusals';
@@ -32,9 +33,11 @@ export interface ErrorScene {
   readonly statementTimeoutMs?: number;
   /** `Retry-After` of a 503, in seconds. */
   readonly retryAfterSeconds: number;
+  /** What the engine's errors mean. */
+  readonly errors: SqlErrors;
 }
 
-type DriverField = 'table' | 'column' | 'schema' | 'message' | 'dataType';
+type DriverField = 'table' | 'column' | 'schema';
 
 /** A driver error's string field, when it has one. */
 function field(error: unknown, name: DriverField): string | undefined {
@@ -55,35 +58,6 @@ function planOf(error: unknown, compiled: CompiledMapping): SetPlan | undefined 
   return found;
 }
 
-/**
- * What the database says about a value it could not read (PostgreSQL's messages, which both
- * drivers pass on): the kind of type, the type's name when it gives one, the quoted value, and
- * how to say what is wrong in the model's terms.
- */
-interface ValueComplaint {
-  readonly type: string | undefined;
-  readonly kind: 'array' | 'range' | 'type' | 'narrower';
-  readonly value: string | undefined;
-  readonly problem: string;
-}
-
-/** PostgreSQL's wording of an unreadable value, and how a client is told. */
-const COMPLAINTS: readonly (readonly [RegExp, ValueComplaint['kind'], string])[] = [
-  [/^invalid input value for enum ([^:]+)/, 'type', 'is not one of the values its column allows'],
-  [/^malformed array literal/, 'array', "is not an array its column accepts (the form is '{1,2,3}')"],
-  [/^malformed (?:multi)?range literal/, 'range', "is not a range its column accepts (the form is '[1,10)')"],
-  [/^invalid input syntax for type (json)/, 'type', 'is not valid JSON'],
-  [/^invalid input syntax for type (inet|cidr)/, 'type', 'is not an IP address or network its column accepts'],
-  [/^invalid input syntax for type (macaddr8?)/, 'type', 'is not a MAC address'],
-  [/^invalid input syntax for type ((?:timestamp|date|time)[\w ]*)/, 'type', 'is not a date or time its column accepts'],
-  [/^date\/time field value out of range/, 'type', 'is not a date or time its column accepts'],
-  [/^invalid input syntax for type ([\w ]+)/, 'type', 'is not a value its column accepts'],
-  [/^value "[^"]*" is out of range for type ([\w ]+)/, 'type', 'is out of the range its column can hold'],
-  [/^value for domain ([^ ]+) violates check constraint/, 'type', 'breaks a constraint of its type'],
-  // A wider integer written to a narrower column (a smallint foreign key served with its integer key's type).
-  [/^(smallint|integer) out of range$/, 'narrower', 'is out of the range its column can hold'],
-];
-
 /** The values of the integer types PostgreSQL says a written value is out of the range of. */
 const INTEGER_RANGES: Readonly<Record<string, readonly [bigint, bigint]>> = {
   smallint: [-32768n, 32767n],
@@ -96,18 +70,6 @@ function beyondRange(value: unknown, type: string | undefined): boolean {
   if (range === undefined || !((typeof value === 'number' && Number.isInteger(value)) || (typeof value === 'string' && /^-?\d+$/.test(value)))) return false;
   const whole = BigInt(value);
   return whole < range[0] || whole > range[1];
-}
-
-function complaintOf(error: unknown): ValueComplaint | undefined {
-  const message = field(error, 'message');
-  if (message === undefined) return undefined;
-  for (const [pattern, kind, problem] of COMPLAINTS) {
-    const match = pattern.exec(message);
-    if (match === null) continue;
-    const quoted = /: "(.*)"$/s.exec(message) ?? /^value "(.*)" is out of range/s.exec(message);
-    return { type: match[1] ?? field(error, 'dataType'), kind, value: quoted?.[1], problem };
-  }
-  return undefined;
 }
 
 /** A stored type's bare name: `public."My Mood"` -> `my mood`, `character varying(20)` -> `character varying`. */
@@ -158,7 +120,7 @@ function describe(error: unknown, scene: ErrorScene): { facts: Omit<RefusalFacts
   const named = planOf(error, compiled);
   const plan = named ?? (scene.entitySet === undefined ? undefined : compiled.sets.get(scene.entitySet));
   const entitySet = plan?.entitySet.name ?? 'its entity set';
-  const complaint = complaintOf(error);
+  const complaint = scene.errors.valueComplaint(error);
   const problem = complaint?.problem ?? '';
   const property = (column: ColumnPlan): ReturnType<typeof describe> => ({
     facts: { subject: `'${column.path.path}' of '${entitySet}'`, isLink: false, problem, entitySet },
@@ -192,7 +154,7 @@ export function toODataError(error: unknown, scene: ErrorScene): unknown {
       { headers: { 'retry-after': String(typeof seconds === 'number' ? seconds : scene.retryAfterSeconds) }, cause: error },
     );
   }
-  if (isConnectionFailure(error)) return databaseUnavailableError(error, scene.retryAfterSeconds);
+  if (scene.errors.isConnectionFailure(error)) return databaseUnavailableError(error, scene.retryAfterSeconds);
   const state = sqlStateOf(error);
   const refusal = state === undefined ? undefined : refusalOf(state, scene.operation);
   if (refusal === undefined) return error;

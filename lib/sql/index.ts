@@ -1,11 +1,11 @@
 /**
- * `express-odata-v2/sql`: the SQL provider and its parts. `SqlProvider` (reads pushed down to
- * PostgreSQL), the mapping of a model to tables (`resolveMapping`, `validateMapping`),
+ * `express-odata-v2/sql`: the SQL provider and its parts. `SqlProvider` (reads pushed down to the
+ * database), the mapping of a model to tables (`resolveMapping`, `validateMapping`),
  * `createSchema` and `seed`, `introspect` (an existing schema as a model and its mapping);
- * connections (`pglite()`, `postgres()`), the PostgreSQL dialect with its EDM type map, value
- * conversion, and the compiler of the typed `$filter`/`$orderby` AST to parameterized SQL with the
- * evaluator's semantics.
- * Needs the optional peer dependencies `kysely`, and `@electric-sql/pglite` or `pg`.
+ * connections (`pglite()`, `postgres()`, `sqlite()`), the engine interface by role (`SqlEngine`)
+ * with PostgreSQL's engine and value conversion, and the compiler of the typed
+ * `$filter`/`$orderby` AST to parameterized SQL with the evaluator's semantics.
+ * Needs the optional peer dependencies `kysely`, and `@electric-sql/pglite`, `pg` or `better-sqlite3`.
  */
 export { SqlProvider } from './sql-provider';
 export type { SqlMediaOf, SqlProviderOptions } from './sql-provider';
@@ -44,13 +44,13 @@ export type {
 export { createSchema } from './schema/create-schema';
 export { seed } from './schema/seed';
 export type { SeedOptions } from './schema/seed';
-export { pglite, pgliteParsers } from './pglite';
-export type { PGliteDatabaseOptions, PGliteLike, PGliteResultLike } from './pglite';
-export { postgres } from './postgres';
+export { pglite, pgliteParsers } from './postgres/pglite';
+export type { PGliteDatabaseOptions, PGliteLike, PGliteResultLike } from './postgres/pglite';
+export { postgres } from './postgres/server';
 export { sqlite } from './sqlite/database';
 export type { SqliteDatabaseOptions } from './sqlite/database';
 export type { SqliteDatabaseLike } from './sqlite/connection';
-export type { PgClientLike, PgPoolLike, PgQueryConfig, PgResultLike, PostgresDatabaseOptions } from './postgres';
+export type { PgClientLike, PgPoolLike, PgQueryConfig, PgResultLike, PostgresDatabaseOptions } from './postgres/server';
 export type { SqlConnectionOptions, SqlDatabase, SqlKysely, SqlSchema } from './database';
 export {
   SQLSTATE,
@@ -63,24 +63,25 @@ export {
   isRetryableTransactionError,
   sqlStateOf,
 } from './errors';
-export { createPostgresDialect } from './postgres-dialect';
-export type { PostgresDialectOptions } from './postgres-dialect';
+export { createPostgresEngine } from './postgres/engine';
+export type { PostgresEngineOptions } from './postgres/engine';
+export type { ArithmeticOperator, ComparisonOperator, DatePart, NanSides, Share, Sql, SqlExpressions } from './dialect';
 export type {
-  ArithmeticOperator,
   ColumnFacets,
-  ComparisonOperator,
-  DatePart,
-  NanSides,
-  Share,
-  Sql,
-  SqlDialect,
-  SqlSessionDialect,
+  SqlDdl,
+  SqlEngine,
+  SqlErrors,
+  SqlReadForms,
+  SqlSessionStatements,
+  SqlTokenForms,
+  SqlTransactionForms,
   SqlValueCodec,
   SqlWriteForms,
   TransactionSetting,
-} from './dialect';
-export { fromSqlPosition, fromSqlValue, toSqlParameter } from './values';
-export type { SqlParameterValue } from './values';
-export type { PgTypeParsers } from './type-parsers';
+  ValueComplaint,
+} from './engine';
+export { fromSqlPosition, fromSqlValue, toSqlParameter } from './postgres/values';
+export type { SqlParameterValue } from './postgres/values';
+export type { PgTypeParsers } from './postgres/type-parsers';
 export { compileExpressionSql, compileFilterSql, compileOrderBySql, isTranslatable } from './compile/compile';
 export type { SqlColumnRef, SqlCompileContext, SqlMemberPath, SqlPathResolver } from './compile/context';

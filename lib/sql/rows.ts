@@ -6,7 +6,8 @@
 import { sql } from 'kysely';
 import type { EdmEntitySet, EdmEntityType } from '../edm/model';
 import type { PrimitiveValue, PropertyValue } from '../edm/primitives';
-import type { Sql, SqlDialect } from './dialect';
+import type { Sql } from './dialect';
+import type { SqlEngine } from './engine';
 import { encodeDynamicProperties } from './dynamic';
 import type { ColumnPlan, SetPlan } from './mapping/compiled';
 import { hierarchyOf } from './mapping/model';
@@ -52,25 +53,25 @@ export function valueAtPath(entity: Readonly<Record<string, unknown>>, column: C
 }
 
 /** The bound value of one column of an entity of `type` (derived-type columns are NULL for other types). */
-export function columnParameter(column: ColumnPlan, entity: Readonly<Record<string, unknown>>, type: EdmEntityType, dialect: SqlDialect): Sql {
+export function columnParameter(column: ColumnPlan, entity: Readonly<Record<string, unknown>>, type: EdmEntityType, engine: SqlEngine): Sql {
   if (!derivesFrom(type, column.path.declaringType)) return sql`null`;
   const value = valueAtPath(entity, column);
   if (column.type === undefined) return value === null ? sql`null` : sql`true`;
   if (value === null) return sql`null`;
-  const parameter = dialect.parameter(column.type, value as PrimitiveValue);
+  const parameter = engine.values.parameter(column.type, value as PrimitiveValue);
   // A column of another SQL type (the mapping's columnTypes: an enum, jsonb, date...) takes the
   // value cast to it: PostgreSQL assigns text to an enum or jsonb column only by an explicit cast.
   return column.storedType === undefined ? parameter : sql`cast(${parameter} as ${sql.raw(column.storedType)})`;
 }
 
 /** Column name -> bound value of every column of `entity`'s row except foreign keys. */
-export function rowParameters(plan: SetPlan, entity: Readonly<Record<string, unknown>>, type: EdmEntityType, dialect: SqlDialect): Map<string, Sql> {
+export function rowParameters(plan: SetPlan, entity: Readonly<Record<string, unknown>>, type: EdmEntityType, engine: SqlEngine): Map<string, Sql> {
   const values = new Map<string, Sql>();
-  for (const column of plan.columns) values.set(column.column, columnParameter(column, entity, type, dialect));
+  for (const column of plan.columns) values.set(column.column, columnParameter(column, entity, type, engine));
   if (plan.discriminator !== undefined) values.set(plan.discriminator.column, sql`${plan.discriminator.valueOf.get(type) ?? ''}`);
   if (plan.dynamic !== undefined) {
     const text = encodeDynamicProperties(entity, type);
-    values.set(plan.dynamic, text === null ? sql`null` : dialect.jsonParameter(text));
+    values.set(plan.dynamic, text === null ? sql`null` : engine.values.jsonParameter(text));
   }
   return values;
 }

@@ -12,7 +12,8 @@
 import { ODataError } from '../errors';
 import type { RequestContext } from '../protocol/message';
 import type { SqlDatabase } from './database';
-import { statementTimeoutOf, type Sql, type SqlDialect, type SqlSessionDialect, type TransactionSetting } from './dialect';
+import type { Sql } from './dialect';
+import { statementTimeoutOf, type SqlEngine, type SqlSessionStatements, type TransactionSetting } from './engine';
 import { SqlSessionRoleError } from './errors';
 import { roleNameProblem } from './role-names';
 
@@ -55,18 +56,19 @@ export interface TransactionStart {
  * (a read then needs no transaction of its own). Without a session it is the statement timeout's
  * own statement, as it always was; with one, everything is set in one statement.
  */
-export function startStatement(dialect: SqlDialect, start: TransactionStart): Sql | undefined {
+export function startStatement(engine: SqlEngine, start: TransactionStart): Sql | undefined {
   const { statementTimeoutMs, session } = start;
-  if (session === undefined) return statementTimeoutMs === undefined ? undefined : statementTimeoutOf(dialect, statementTimeoutMs);
+  if (session === undefined) return statementTimeoutMs === undefined ? undefined : statementTimeoutOf(engine, statementTimeoutMs);
   const settings: TransactionSetting[] = statementTimeoutMs === undefined ? [] : [['statement_timeout', String(statementTimeoutMs)]];
-  return sessionsOf(dialect).settings([...settings, ...session.settings]);
+  return sessionsOf(engine).settings([...settings, ...session.settings]);
 }
 
-/** The dialect's session statements; a TypeError for an engine without (SqlProvider refuses `session` there first). */
-function sessionsOf(dialect: SqlDialect): SqlSessionDialect {
-  if (dialect.sessions === undefined)
-    throw new TypeError(`SqlProvider option 'session' needs roles and transaction-local settings, which ${dialect.name} does not have.`);
-  return dialect.sessions;
+/** The engine's session statements; a TypeError for an engine without (SqlProvider refuses `session` there first). */
+function sessionsOf(engine: SqlEngine): SqlSessionStatements {
+  const { sessions } = engine.transactions;
+  if (sessions === undefined)
+    throw new TypeError(`SqlProvider option 'session' needs roles and transaction-local settings, which ${engine.name} does not have.`);
+  return sessions;
 }
 
 /** A custom setting: two or more identifiers joined by dots (PostgreSQL's placeholder variables). */
@@ -116,7 +118,7 @@ export class RequestSessions {
     private readonly db: SqlDatabase,
     private readonly log: (event: SqlProviderLogEvent) => void,
   ) {
-    sessionsOf(db.dialect);
+    sessionsOf(db.sqlEngine);
   }
 
   /** The checked session of `context` (asked once per context): a 403 ODataError when it names no role requests may run as. */
@@ -159,7 +161,7 @@ export class RequestSessions {
     let problem = this.roles.get(role);
     if (problem === undefined) {
       if (this.roles.size >= REMEMBERED_ROLES) this.roles.delete(this.roles.keys().next().value as string);
-      problem = sessionsOf(this.db.dialect)
+      problem = sessionsOf(this.db.sqlEngine)
         .roleFacts(role)
         .execute(this.db.kysely)
         .then((result) => roleProblem(result.rows[0] as Record<string, unknown> | undefined));

@@ -33,7 +33,7 @@ import type {
   UpdateRequest,
 } from '../provider/types';
 import type { SqlDatabase } from './database';
-import { isConnectionFailure, isReplyLost, writeOutcomeUnknownError } from './connection-failure';
+import { isReplyLost, writeOutcomeUnknownError } from './connection-failure';
 import { toODataError, type ErrorScene } from './error-map';
 import { isRetryableTransactionError } from './errors';
 import type { SqlOperation } from './refusals';
@@ -189,13 +189,13 @@ export class SqlProvider implements DataProvider {
     this.replica = options.replica;
     this.compiled = compileMapping(this.model, this.mapping);
     const rowVersioned = [...this.compiled.sets.values()].find((plan) => plan.etag === 'xmin');
-    if (rowVersioned !== undefined && this.db.catalog?.rowVersions === false)
+    if (rowVersioned !== undefined && !this.db.sqlEngine.catalog.rowVersions)
       throw new TypeError(
-        `SqlProvider: the mapping gives '${rowVersioned.entitySet.name}' etag: 'xmin', PostgreSQL's row version, which ${this.db.dialect.name} does not have; map a version column instead.`,
+        `SqlProvider: the mapping gives '${rowVersioned.entitySet.name}' etag: 'xmin', PostgreSQL's row version, which ${this.db.sqlEngine.name} does not have; map a version column instead.`,
       );
     this.statementTimeoutMs = options.statementTimeoutMs === undefined ? undefined : positiveInteger(options.statementTimeoutMs, 0, 'statementTimeoutMs');
-    if (this.statementTimeoutMs !== undefined && this.db.dialect.statementTimeout === undefined)
-      throw new TypeError(`SqlProvider option 'statementTimeoutMs' needs an engine that bounds a statement's time; ${this.db.dialect.name} cannot.`);
+    if (this.statementTimeoutMs !== undefined && this.db.sqlEngine.transactions.statementTimeout === undefined)
+      throw new TypeError(`SqlProvider option 'statementTimeoutMs' needs an engine that bounds a statement's time; ${this.db.sqlEngine.name} cannot.`);
     this.retryAfterSeconds = options.retryAfterSeconds ?? 1;
     if (!Number.isInteger(this.retryAfterSeconds) || this.retryAfterSeconds < 0)
       throw new TypeError(`SqlProvider option 'retryAfterSeconds' must be a non-negative integer, got ${String(options.retryAfterSeconds)}.`);
@@ -394,7 +394,7 @@ export class SqlProvider implements DataProvider {
         work({
           executor,
           compiled: this.compiled,
-          dialect: this.db.dialect,
+          dialect: this.db.sqlEngine,
           seen: this.settings.seen,
           required: open.required,
           rowSecurity: this.sessions !== undefined,
@@ -435,7 +435,7 @@ export class SqlProvider implements DataProvider {
       try {
         return await read();
       } catch (error) {
-        if (!reconnected && isConnectionFailure(error)) {
+        if (!reconnected && this.db.sqlEngine.errors.isConnectionFailure(error)) {
           reconnected = true;
           continue;
         }
@@ -459,6 +459,7 @@ export class SqlProvider implements DataProvider {
       ...rest,
       compiled: this.compiled,
       retryAfterSeconds: this.retryAfterSeconds,
+      errors: this.db.sqlEngine.errors,
       ...(filter === undefined ? {} : { filter }),
       ...(this.statementTimeoutMs === undefined ? {} : { statementTimeoutMs: this.statementTimeoutMs }),
     });

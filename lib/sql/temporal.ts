@@ -5,7 +5,8 @@
  * `iso_8601`); a timestamptz carries its offset, so the session's TimeZone never matters.
  * A Date keeps milliseconds: digits 4-6 of a stored microsecond are dropped (truncated toward the
  * past for timestamps, toward zero for intervals, as PostgreSQL's date_trunc does), except in a
- * position (parsePreciseTimestampText), which keeps them.
+ * position (parsePreciseTimestampText), which keeps them. These are also the text forms of
+ * default expressions in the catalog every engine's reader delivers (introspect/defaults.ts).
  */
 import { preciseInstant, type PreciseInstant } from '../edm/precise-instant';
 

@@ -5,9 +5,10 @@
  */
 import { compileMapping } from '../../lib/sql/mapping/compiled';
 import { resolveMapping } from '../../lib/sql/mapping/resolve';
-import { isConnectionFailure, isReplyLost, SqlConnectionLostError } from '../../lib/sql/connection-failure';
+import { isReplyLost, SqlConnectionLostError } from '../../lib/sql/connection-failure';
 import { toODataError } from '../../lib/sql/error-map';
 import { SqlAcquireTimeoutError } from '../../lib/sql/errors';
+import { POSTGRES_ERRORS } from '../../lib/sql/postgres/errors';
 import { DEMO_MODEL } from '../helpers/demo';
 import { HOSTILE_VALUES } from '../helpers/hostile-values';
 
@@ -46,10 +47,10 @@ const OTHERS: readonly (readonly [string, unknown])[] = [
 
 const compiled = compileMapping(DEMO_MODEL, resolveMapping(DEMO_MODEL, {}));
 
-describe('isConnectionFailure', () => {
+describe("PostgreSQL's isConnectionFailure", () => {
   it.each(UNAVAILABLE)('%s: the database is unavailable, 503 DATABASE_UNAVAILABLE with Retry-After', (_, error) => {
-    expect(isConnectionFailure(error)).toBe(true);
-    const mapped = toODataError(error, { operation: 'read', compiled, retryAfterSeconds: 7 });
+    expect(POSTGRES_ERRORS.isConnectionFailure(error)).toBe(true);
+    const mapped = toODataError(error, { operation: 'read', compiled, retryAfterSeconds: 7, errors: POSTGRES_ERRORS });
     expect(mapped).toMatchObject({
       status: 503,
       code: 'DATABASE_UNAVAILABLE',
@@ -60,11 +61,11 @@ describe('isConnectionFailure', () => {
   });
 
   it.each(OTHERS)('%s: something else', (_, error) => {
-    expect(isConnectionFailure(error)).toBe(false);
+    expect(POSTGRES_ERRORS.isConnectionFailure(error)).toBe(false);
   });
 
   it('keeps the pool wait SERVICE_UNAVAILABLE and 57014 STATEMENT_TIMEOUT', () => {
-    const scene = { operation: 'read', compiled, retryAfterSeconds: 2, statementTimeoutMs: 300 } as const;
+    const scene = { operation: 'read', compiled, retryAfterSeconds: 2, statementTimeoutMs: 300, errors: POSTGRES_ERRORS } as const;
     expect(toODataError(new SqlAcquireTimeoutError(10, 3), scene)).toMatchObject({ status: 503, code: 'SERVICE_UNAVAILABLE', headers: { 'retry-after': '3' } });
     expect(toODataError(withCode('canceling statement', '57014'), scene)).toMatchObject({
       status: 503,

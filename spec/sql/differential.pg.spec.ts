@@ -4,7 +4,7 @@
  * server's TimeZone far from UTC (the harness sets Pacific/Chatham) and an ICU default collation.
  */
 import { createTestDatabase } from '../helpers/postgres-database';
-import { postgres } from '../../lib/sql/postgres';
+import { postgres } from '../../lib/sql/postgres/server';
 import type { SqlDatabase } from '../../lib/sql/database';
 import { Differential, compareFilters, compareOrderings } from './differential';
 import { describeKnownDifferences } from './known-differences';

@@ -7,7 +7,7 @@
  */
 import { sql } from 'kysely';
 import type { PGlite } from '@electric-sql/pglite';
-import { pglite } from '../../lib/sql/pglite';
+import { pglite } from '../../lib/sql/postgres/pglite';
 import { openTestPGlite } from '../helpers/pglite';
 import { Differential, compareFilters, compareOrderings } from './differential';
 import { describeKnownDifferences } from './known-differences';

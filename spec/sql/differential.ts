@@ -94,7 +94,7 @@ export class Differential {
 
   /** PostgreSQL's answer (rows in ID order, as the evaluator keeps the fixture). */
   async query(filter: ExprNode): Promise<Outcome> {
-    const where = compileFilterSql(filter, itemsContext({ dialect: this.db.dialect }));
+    const where = compileFilterSql(filter, itemsContext({ dialect: this.db.sqlEngine.expressions }));
     try {
       const result = await sql<{ ID: number }>`select t."ID" from ${ITEMS_FROM} where ${where} order by t."ID"`.execute(this.db.kysely);
       return result.rows.map((row) => Number(row.ID));
@@ -121,7 +121,7 @@ export class Differential {
       if (!isODataError(error) || error.code !== 'FILTER_DIVISION_BY_ZERO') throw error;
       expected = 'division by zero';
     }
-    const terms = compileOrderBySql(orderBy, itemsContext({ milliseconds: !stored, dialect: this.db.dialect }));
+    const terms = compileOrderBySql(orderBy, itemsContext({ milliseconds: !stored, dialect: this.db.sqlEngine.expressions }));
     try {
       const result = await sql<{ ID: number }>`select t."ID" from ${ITEMS_FROM} order by ${sql.join(terms)}`.execute(this.db.kysely);
       return { expected, actual: result.rows.map((row) => Number(row.ID)) };

@@ -11,7 +11,7 @@ import type { EdmEntityType } from '../../lib/edm/model';
 import type { EdmPrimitiveTypeName, PrimitiveValue } from '../../lib/edm/primitives';
 import type { Entity } from '../../lib/provider/types';
 import type { SqlDatabase } from '../../lib/sql/database';
-import { fromSqlPosition, fromSqlValue, toSqlParameter } from '../../lib/sql/values';
+import { fromSqlPosition, fromSqlValue, toSqlParameter } from '../../lib/sql/postgres/values';
 import { seededRandom } from '../helpers/random';
 import { Item, SpecialItem, testModel } from './support';
 
@@ -259,7 +259,7 @@ export function fixtureRows(count: number, seed = 7): FixtureRow[] {
 function sqliteCell(db: SqlDatabase, name: string, type: EdmPrimitiveTypeName, value: PrimitiveValue): unknown {
   const typed = !TEXT_COLUMNS.has(name) ? value : type === 'Edm.Time' ? fromSqlValue(type, value) : fromSqlPosition(type, value);
   try {
-    return db.dialect.values.toParameter(type, typed as PrimitiveValue);
+    return db.sqlEngine.values.toParameter(type, typed as PrimitiveValue);
   } catch (error) {
     if (error instanceof RangeError) return null;
     throw error;
@@ -280,11 +280,11 @@ export async function createFixture(db: SqlDatabase, rows: readonly FixtureRow[]
   await sql`drop table if exists items`.execute(kysely);
   await sql`drop table if exists people`.execute(kysely);
   await sql`create table people ("ID" integer primary key, "Name" text)`.execute(kysely);
-  const columnType = (type: EdmPrimitiveTypeName, sqlType: string): string => (db.engine === 'sqlite' ? db.dialect.columnType(type) : sqlType);
-  const columns = ITEM_COLUMNS.map(([name, type, sqlType]) => `${db.dialect.quoteIdentifier(name)} ${columnType(type, sqlType)}`).join(', ');
+  const columnType = (type: EdmPrimitiveTypeName, sqlType: string): string => (db.engine === 'sqlite' ? db.sqlEngine.ddl.columnType(type) : sqlType);
+  const columns = ITEM_COLUMNS.map(([name, type, sqlType]) => `${db.sqlEngine.ddl.quoteIdentifier(name)} ${columnType(type, sqlType)}`).join(', ');
   await sql.raw(`create table items ("ID" integer primary key, "$type" text not null, "Owner_ID" integer references people, ${columns})`).execute(kysely);
   for (const person of PEOPLE) {
-    await sql`insert into people values (${sql.val(person.ID)}, ${person.Name === null ? sql`null` : db.dialect.parameter('Edm.String', person.Name)})`.execute(
+    await sql`insert into people values (${sql.val(person.ID)}, ${person.Name === null ? sql`null` : db.sqlEngine.values.parameter('Edm.String', person.Name)})`.execute(
       kysely,
     );
   }
@@ -298,14 +298,14 @@ export async function createFixture(db: SqlDatabase, rows: readonly FixtureRow[]
 export async function readEntities(db: SqlDatabase): Promise<{ entities: Entity[]; typeOf: (entity: Entity) => EdmEntityType }> {
   const people = new Map<number, Entity>();
   const personRows = await sql<Record<string, unknown>>`select * from people`.execute(db.kysely);
-  for (const row of personRows.rows) people.set(Number(row.ID), { ID: Number(row.ID), Name: db.dialect.values.fromValue('Edm.String', row.Name) });
+  for (const row of personRows.rows) people.set(Number(row.ID), { ID: Number(row.ID), Name: db.sqlEngine.values.fromValue('Edm.String', row.Name) });
   const types = new WeakMap<Entity, EdmEntityType>();
   const itemRows = await sql<Record<string, unknown>>`select * from items order by "ID"`.execute(db.kysely);
   const entities = itemRows.rows.map((row) => {
     const value = (column: string): PrimitiveValue | null => {
       const type = ITEM_COLUMNS.find(([name]) => name === column)?.[1];
       if (type === undefined) throw new Error(`no column ${column}`);
-      return db.dialect.values.fromValue(type, row[column]);
+      return db.sqlEngine.values.fromValue(type, row[column]);
     };
     const entity: Record<string, unknown> = { ID: Number(row.ID) };
     for (const property of Item.properties) {

@@ -6,8 +6,8 @@
  */
 import { sql } from 'kysely';
 import { SqlAcquireTimeoutError } from '../../lib/sql/errors';
-import { pglite, pgliteParsers, type PGliteLike } from '../../lib/sql/pglite';
-import { TYPE_OID } from '../../lib/sql/type-parsers';
+import { pglite, pgliteParsers, type PGliteLike } from '../../lib/sql/postgres/pglite';
+import { TYPE_OID } from '../../lib/sql/postgres/type-parsers';
 
 const pause = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
 

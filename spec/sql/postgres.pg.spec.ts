@@ -9,7 +9,7 @@ import { createTestDatabase } from '../helpers/postgres-database';
 import { existsSync } from 'fs';
 import { startPostgres } from '../helpers/postgres-server';
 import { SqlAcquireTimeoutError, sqlStateOf } from '../../lib/sql/errors';
-import { postgres } from '../../lib/sql/postgres';
+import { postgres } from '../../lib/sql/postgres/server';
 import type { SqlDatabase } from '../../lib/sql/database';
 
 let database: SqlDatabase;

@@ -10,11 +10,11 @@ import { EventEmitter } from 'events';
 import { sql } from 'kysely';
 import { Pool } from 'pg';
 import type { PGlite } from '@electric-sql/pglite';
-import type { PGliteLike } from '../../lib/sql/pglite';
+import type { PGliteLike } from '../../lib/sql/postgres/pglite';
 import { SqlAcquireTimeoutError } from '../../lib/sql/errors';
-import { postgres, type PgClientLike, type PgPoolLike, type PgQueryConfig, type PgResultLike } from '../../lib/sql/postgres';
+import { postgres, type PgClientLike, type PgPoolLike, type PgQueryConfig, type PgResultLike } from '../../lib/sql/postgres/server';
 import { SqlConnectionLostError } from '../../lib/sql/connection-failure';
-import { PG_QUERY_TYPES } from '../../lib/sql/type-parsers';
+import { PG_QUERY_TYPES } from '../../lib/sql/postgres/type-parsers';
 
 interface FakePool extends PgPoolLike {
   readonly queries: PgQueryConfig[];

@@ -8,6 +8,7 @@
  */
 import { defineModel, isODataError, type ODataError } from '../../lib';
 import { toODataError, type ErrorScene } from '../../lib/sql/error-map';
+import { POSTGRES_ERRORS } from '../../lib/sql/postgres/errors';
 import { compileMapping } from '../../lib/sql/mapping/compiled';
 import { resolveMapping } from '../../lib/sql/mapping/resolve';
 import type { SqlOperation } from '../../lib/sql/refusals';
@@ -86,7 +87,15 @@ function driverError(code: string, fields: Record<string, string> = {}): Error {
 }
 
 function refusal(error: unknown, operation: SqlOperation, extra: Partial<ErrorScene> = {}): ODataError {
-  const mapped = toODataError(error, { operation, compiled, retryAfterSeconds: 2, statementTimeoutMs: 50, entitySet: gadgets, ...extra });
+  const mapped = toODataError(error, {
+    operation,
+    compiled,
+    retryAfterSeconds: 2,
+    statementTimeoutMs: 50,
+    entitySet: gadgets,
+    errors: POSTGRES_ERRORS,
+    ...extra,
+  });
   if (!isODataError(mapped)) throw new Error(`not refused: ${String(error)}`);
   return mapped;
 }
@@ -133,7 +142,7 @@ describe('the SQLSTATE table', () => {
     ['XX000', 'read'],
   ] as const)('%s in %s is not the client’s doing: it passes on as itself (500, logged)', (state, operation) => {
     const error = driverError(state);
-    expect(toODataError(error, { operation, compiled, retryAfterSeconds: 1 })).toBe(error);
+    expect(toODataError(error, { operation, compiled, retryAfterSeconds: 1, errors: POSTGRES_ERRORS })).toBe(error);
   });
 
   it('sets Retry-After on a statement timeout and names the timeout', () => {

@@ -9,7 +9,7 @@ import { sql } from 'kysely';
 import type { EdmPrimitiveTypeName, PrimitiveValue } from '../../lib/edm/primitives';
 import type { SqlDatabase } from '../../lib/sql/database';
 import { SQLSTATE, sqlStateOf } from '../../lib/sql/errors';
-import { fromSqlValue } from '../../lib/sql/values';
+import { fromSqlValue } from '../../lib/sql/postgres/values';
 
 const date = (text: string): Date => new Date(text);
 
@@ -56,11 +56,11 @@ export function describeRoundTrips(database: () => SqlDatabase): void {
       const db = database();
       // A plain table (a pool may run each statement on another connection: no temporary tables).
       const table = sql.id(`round_trip_${type.slice(4).toLowerCase()}`);
-      const column = db.dialect.columnType(type, type === 'Edm.Decimal' ? {} : { precision: 3 });
+      const column = db.sqlEngine.ddl.columnType(type, type === 'Edm.Decimal' ? {} : { precision: 3 });
       await sql`create table ${table} (n integer, v ${sql.raw(column)})`.execute(db.kysely);
       try {
         for (const [i, value] of values.entries())
-          await sql`insert into ${table} values (${sql.val(i)}, ${db.dialect.parameter(type, value)})`.execute(db.kysely);
+          await sql`insert into ${table} values (${sql.val(i)}, ${db.sqlEngine.values.parameter(type, value)})`.execute(db.kysely);
         const rows = await sql<{ v: unknown }>`select v from ${table} order by n`.execute(db.kysely);
         const read = rows.rows.map((row) => fromSqlValue(type, row.v));
         // Bytes come back as a Buffer (a Uint8Array): compare the bytes.
@@ -78,7 +78,7 @@ export function describeRoundTrips(database: () => SqlDatabase): void {
       [-3.4028234663852886e38, -3.4028235e38],
       [0.10000000149011612, 0.1],
     ])('stores the Edm.Single %p in single precision and reads it back as %p (its shortest form)', async (written, read) => {
-      const result = await sql<{ v: unknown }>`select ${database().dialect.parameter('Edm.Single', written)} as v`.execute(database().kysely);
+      const result = await sql<{ v: unknown }>`select ${database().sqlEngine.values.parameter('Edm.Single', written)} as v`.execute(database().kysely);
       expect(fromSqlValue('Edm.Single', result.rows[0].v)).toBe(read);
     });
 
@@ -106,14 +106,14 @@ export function describeRoundTrips(database: () => SqlDatabase): void {
       ['-PT1M', '22007'],
     ])('refuses the Edm.Time %s, which is no time of day, instead of wrapping it into one (SQLSTATE %s)', async (value, state) => {
       const db = database();
-      const error = await sql`select ${db.dialect.parameter('Edm.Time', value)} as v`.execute(db.kysely).catch((caught: unknown) => caught);
+      const error = await sql`select ${db.sqlEngine.values.parameter('Edm.Time', value)} as v`.execute(db.kysely).catch((caught: unknown) => caught);
       expect(sqlStateOf(error)).toBe(state);
     });
 
     it('keeps Byte and SByte in range with the column CHECK the dialect writes', async () => {
       const db = database();
-      const check = db.dialect.columnCheck('Edm.Byte', '"b"');
-      await sql.raw(`create table bytes ("b" ${db.dialect.columnType('Edm.Byte')} check (${check ?? 'true'}))`).execute(db.kysely);
+      const check = db.sqlEngine.ddl.columnCheck('Edm.Byte', '"b"');
+      await sql.raw(`create table bytes ("b" ${db.sqlEngine.ddl.columnType('Edm.Byte')} check (${check ?? 'true'}))`).execute(db.kysely);
       try {
         await expect(sql`insert into bytes values (256)`.execute(db.kysely)).rejects.toHaveProperty('code', SQLSTATE.checkViolation);
         const error = await sql`insert into bytes values (-1)`.execute(db.kysely).catch((caught: unknown) => caught);

@@ -6,10 +6,10 @@
 import { DummyDriver, Kysely, PostgresAdapter, PostgresIntrospector, PostgresQueryCompiler, sql, type RawBuilder } from 'kysely';
 import type { EdmEntityType } from '../../lib/edm/model';
 import { compileFilterSql, compileOrderBySql } from '../../lib/sql/compile/compile';
-import { createPostgresDialect } from '../../lib/sql/postgres-dialect';
+import { createPostgresEngine } from '../../lib/sql/postgres/engine';
 import type { SqlCompileContext, SqlMemberPath, SqlPathResolver } from '../../lib/sql/compile/context';
 import type { SqlSchema } from '../../lib/sql/database';
-import type { SqlDialect } from '../../lib/sql/dialect';
+import type { SqlExpressions } from '../../lib/sql/dialect';
 import { checkExpression, checkFilter, parseExpression, parseOrderBy } from '../../lib/uri/expr';
 import type { ExprNode } from '../../lib/uri/expr/ast';
 import type { OrderByItem } from '../../lib/uri/types';
@@ -53,8 +53,8 @@ interface ItemsOptions {
    * the evaluator does (by millisecond, then key) where it otherwise orders by the stored value.
    */
   readonly milliseconds?: boolean;
-  /** The engine's dialect (PostgreSQL's by default). */
-  readonly dialect?: SqlDialect;
+  /** The engine's expression dialect (PostgreSQL's by default). */
+  readonly dialect?: SqlExpressions;
 }
 
 /** A resolver over ITEMS_FROM that records the navigation paths it was asked for. */
@@ -77,7 +77,7 @@ export function itemsResolver(options: ItemsOptions = {}): SqlPathResolver & { r
       const column = sql.ref(`${table}.${columnName(path)}`);
       const instant = last.type.kind === 'Primitive' && (last.type.name === 'Edm.DateTime' || last.type.name === 'Edm.DateTimeOffset');
       return {
-        sql: options.milliseconds === true && instant ? (options.dialect ?? createPostgresDialect()).truncateToMilliseconds(column) : column,
+        sql: options.milliseconds === true && instant ? (options.dialect ?? createPostgresEngine().expressions).truncateToMilliseconds(column) : column,
         nullable: !last.isKey,
         precision: options.precision,
       };
@@ -106,7 +106,7 @@ export function itemsResolver(options: ItemsOptions = {}): SqlPathResolver & { r
 
 /** A compile context over the Items tables. */
 export function itemsContext(options: ItemsOptions = {}): SqlCompileContext & { resolver: ReturnType<typeof itemsResolver> } {
-  return { dialect: options.dialect ?? createPostgresDialect(), resolver: itemsResolver(options) };
+  return { dialect: options.dialect ?? createPostgresEngine().expressions, resolver: itemsResolver(options) };
 }
 
 /** A type-checked `$filter` over Items. */
@@ -120,7 +120,7 @@ export function itemOrderBy(text: string): OrderByItem[] {
 }
 
 /** `[sql, parameters]` of a `$filter` over Items, with the SQL's whitespace runs folded to one space. */
-export function filterSql(text: string, options: { precision?: number; dialect?: SqlDialect; approximateCase?: boolean } = {}): [string, unknown[]] {
+export function filterSql(text: string, options: { precision?: number; dialect?: SqlExpressions; approximateCase?: boolean } = {}): [string, unknown[]] {
   const context = { ...itemsContext(options), ...(options.approximateCase === undefined ? {} : { approximateCase: options.approximateCase }) };
   const { sql: query, parameters } = compiled(compileFilterSql(itemFilter(text), context));
   return [query.replace(/\s+/g, ' '), [...parameters]];

@@ -3,8 +3,8 @@
  * local time or a JS number on the way: tables of text and value.
  */
 import { formatIntervalParameter, formatTimestampParameter, parseIntervalText, parsePreciseTimestampText, parseTimestampText } from '../../lib/sql/temporal';
-import { fromSqlPosition } from '../../lib/sql/values';
-import { PGLITE_PARSERS, PG_QUERY_TYPES, TYPE_OID, parseByteaText } from '../../lib/sql/type-parsers';
+import { fromSqlPosition } from '../../lib/sql/postgres/values';
+import { PGLITE_PARSERS, PG_QUERY_TYPES, TYPE_OID, parseByteaText } from '../../lib/sql/postgres/type-parsers';
 
 describe('parseTimestampText', () => {
   it.each([

@@ -5,7 +5,7 @@
 process.env.TZ = 'America/New_York';
 
 import { createTestDatabase } from '../helpers/postgres-database';
-import { postgres } from '../../lib/sql/postgres';
+import { postgres } from '../../lib/sql/postgres/server';
 import type { SqlDatabase } from '../../lib/sql/database';
 import { describeRoundTrips } from './round-trips';
 

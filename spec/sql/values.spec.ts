@@ -7,9 +7,9 @@ process.env.TZ = 'America/New_York';
 import { sql } from 'kysely';
 import type { PGlite } from '@electric-sql/pglite';
 import type { EdmPrimitiveTypeName, PrimitiveValue } from '../../lib/edm/primitives';
-import { pglite } from '../../lib/sql/pglite';
+import { pglite } from '../../lib/sql/postgres/pglite';
 import { isRetryableTransactionError, sqlStateOf } from '../../lib/sql/errors';
-import { fromSqlValue, toSqlParameter } from '../../lib/sql/values';
+import { fromSqlValue, toSqlParameter } from '../../lib/sql/postgres/values';
 import { openTestPGlite } from '../helpers/pglite';
 import { describeRoundTrips } from './round-trips';
 

@@ -1,14 +1,15 @@
 /** express-odata-v2/sql: SqlProvider and its options, connections, createSchema and seed. */
 import { defineModel, odata, type DataProvider, type PrimitiveLane } from 'express-odata-v2';
 import {
-  createPostgresDialect,
+  createPostgresEngine,
   createSchema,
   pglite,
   postgres,
   seed,
   SqlProvider,
   type SqlDatabase,
-  type SqlDialect,
+  type SqlEngine,
+  type SqlExpressions,
   type SqlMapping,
   type SqlMappingOverrides,
   type SqlProviderOptions,
@@ -45,13 +46,19 @@ new SqlProvider({ model, db: server, poolSize: 4 });
 // @ts-expect-error: unknown entity-set override
 const badMapping: SqlMappingOverrides = { entitySets: { P: { tableName: 'products' } } };
 
-// A dialect compares and orders in the lanes of the one type classification (PrimitiveLane, from the core package).
-const dialect: SqlDialect = createPostgresDialect();
-declare const comparedIn: Parameters<SqlDialect['compare']>[1];
+// An engine's parts by role; its expression dialect compares and orders in the lanes of the one type classification (PrimitiveLane, from the core package).
+const engine: SqlEngine = createPostgresEngine({ caseMappingCollation: null });
+expectType<SqlEngine>()(embedded.sqlEngine);
+const dialect: SqlExpressions = engine.expressions;
+declare const comparedIn: Parameters<SqlExpressions['compare']>[1];
 expectType<PrimitiveLane>()(comparedIn);
 dialect.orderBy(dialect.literal('Edm.Int32', 1), 'integer', 'asc', false, false);
 // @ts-expect-error: the evaluator's old 'number' lane is gone: integers and floats are lanes of their own
 dialect.orderBy(dialect.literal('Edm.Int32', 1), 'number', 'asc', false, false);
+
+// @ts-expect-error: the roles are apart: a bind parameter is the value codec's, not the expression dialect's
+engine.expressions.parameter('Edm.Int32', 1);
+engine.values.parameter('Edm.Int32', 1);
 
 void asProvider;
 void setUp;

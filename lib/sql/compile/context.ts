@@ -8,7 +8,7 @@ import type { EdmEntityType, EdmNavigationProperty, EdmProperty } from '../../ed
 import type { PreciseInstant } from '../../edm/precise-instant';
 import type { EdmPrimitiveTypeName, PrimitiveValue } from '../../edm/primitives';
 import type { ExprNode } from '../../uri/expr/ast';
-import type { Share, Sql, SqlDialect } from '../dialect';
+import type { Share, Sql, SqlExpressions } from '../dialect';
 import { UntranslatableExpressionError } from '../errors';
 
 /**
@@ -52,13 +52,13 @@ export interface SqlPathResolver {
 
 /** What a compilation needs. */
 export interface SqlCompileContext {
-  /** The engine's SQL text. */
-  readonly dialect: SqlDialect;
+  /** The engine's expression dialect (`SqlEngine.expressions`). */
+  readonly dialect: SqlExpressions;
   /** Member paths to columns (and joins). */
   readonly resolver: SqlPathResolver;
   /**
    * True for SAP's `search` condition: `tolower` may fall back to the database's own case mapping
-   * when the dialect has no exact one (SqlDialect.changeCase), so a search never leaves SQL.
+   * when the dialect has no exact one (SqlExpressions.changeCase), so a search never leaves SQL.
    */
   readonly approximateCase?: boolean;
 }
@@ -99,7 +99,7 @@ export class CompileState {
 
   constructor(readonly context: SqlCompileContext) {}
 
-  get dialect(): SqlDialect {
+  get dialect(): SqlExpressions {
     return this.context.dialect;
   }
 

@@ -32,7 +32,7 @@ async function sharedValue(db: SqlDatabase, key: UncheckedKey, timeoutMs: number
     .setAccessMode('read only')
     .execute(async (trx) => {
       // SQLite cannot bound a statement: the check runs unbounded there.
-      await db.dialect.statementTimeout?.(timeoutMs).execute(trx);
+      await db.sqlEngine.transactions.statementTimeout?.(timeoutMs).execute(trx);
       const result = await sql<Record<string, unknown>>`select ${sql.join(texts)} from ${sql.id(key.schema, key.table)}
         group by ${sql.join(columns)} having count(*) > 1 or ${nulls} limit 1`.execute(trx);
       const row = result.rows[0];

@@ -3,13 +3,11 @@
  * names (an edited mapping.json, or the conventions `resolveMapping` applies) is in the database,
  * so a model that does not fit is refused with one problem per missing table or column before it
  * is served, instead of answering 500 to the first client that reads the set. One catalog read in
- * a read-only transaction under a statement timeout; `pg_catalog` only, as catalog.ts.
+ * a read-only transaction under a statement timeout, by the engine's catalog reader.
  */
-import { sql } from 'kysely';
 import type { EdmModel } from '../../edm/model';
-import type { SqlDatabase, SqlKysely } from '../database';
+import type { SqlDatabase } from '../database';
 import { SqlMappingError } from '../errors';
-import type { RelationColumns } from './catalog';
 import type { SqlMapping } from '../mapping/types';
 
 /** Options of `checkMapping`. */
@@ -19,9 +17,6 @@ export interface CheckMappingOptions {
 }
 
 const DEFAULT_TIMEOUT_MS = 10_000;
-
-/** Tables, views, materialized views, foreign tables and partitioned tables: what a set can read. */
-const RELATION_KINDS = ['r', 'p', 'v', 'm', 'f'];
 
 /** A table a mapping names, and the columns it names in it, each with what names it (for the problem). */
 interface TableUse {
@@ -81,26 +76,6 @@ function tableUses(model: EdmModel, mapping: SqlMapping): TableUse[] {
   return [...uses.values()];
 }
 
-/** The relations named `names` in any schema, with their columns, and the schemas of the search path in order. */
-async function readRelations(executor: SqlKysely, names: readonly string[]): Promise<RelationColumns> {
-  const rows = await sql<{ schema: string; table: string; column: string | null }>`
-    select n.nspname as schema, c.relname as table, a.attname as column
-    from pg_catalog.pg_class c
-    join pg_catalog.pg_namespace n on n.oid = c.relnamespace
-    left join pg_catalog.pg_attribute a on a.attrelid = c.oid and a.attnum > 0 and not a.attisdropped
-    where c.relkind = any(${RELATION_KINDS}::text[]) and c.relname = any(${names}::text[])`.execute(executor);
-  const path = await sql<{ schema: string }>`
-    select s.schema from unnest(current_schemas(false)) with ordinality as s(schema, position) order by s.position`.execute(executor);
-  const columns = new Map<string, Set<string>>();
-  for (const row of rows.rows) {
-    const id = JSON.stringify([row.schema, row.table]);
-    const found = columns.get(id) ?? new Set<string>();
-    columns.set(id, found);
-    if (row.column !== null) found.add(row.column);
-  }
-  return { columns, searchPath: path.rows.map((row) => row.schema) };
-}
-
 /** `sales.orders`, or `orders` for a table the search path finds. */
 function describeTable(schema: string | undefined, table: string): string {
   return schema === undefined ? table : `${schema}.${table}`;
@@ -118,9 +93,8 @@ export async function checkMapping(db: SqlDatabase, model: EdmModel, mapping: Sq
     .transaction()
     .setAccessMode('read only')
     .execute(async (executor) => {
-      await db.dialect.statementTimeout?.(options.statementTimeoutMs ?? DEFAULT_TIMEOUT_MS).execute(executor);
-      const names = [...new Set(uses.map((entry) => entry.table))];
-      return db.catalog === undefined ? readRelations(executor, names) : db.catalog.relations(executor, names);
+      await db.sqlEngine.transactions.statementTimeout?.(options.statementTimeoutMs ?? DEFAULT_TIMEOUT_MS).execute(executor);
+      return db.sqlEngine.catalog.relations(executor, [...new Set(uses.map((entry) => entry.table))]);
     });
   const problems: string[] = [];
   for (const entry of uses) {

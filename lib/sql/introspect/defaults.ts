@@ -7,7 +7,8 @@
  */
 import type { EdmPrimitiveTypeName } from '../../edm/primitives';
 import { formatPrimitiveText, parsePrimitiveText } from '../../edm/primitive-text';
-import { fromSqlValue } from '../values';
+import { formatDuration } from '../../edm/temporal-text';
+import { parseIntervalText, parseTimestampText } from '../temporal';
 
 /** What a column's default is for the model. */
 export type ColumnDefault =
@@ -57,8 +58,9 @@ function edmText(type: EdmPrimitiveTypeName, text: string, storedAsDate: boolean
     case 'Edm.Time': {
       if (SUB_MILLISECOND.test(text)) return undefined;
       try {
-        const value = fromSqlValue(type, storedAsDate ? `${text} 00:00:00` : text);
-        return value === null ? undefined : formatPrimitiveText(type, value);
+        const literal = storedAsDate ? `${text} 00:00:00` : text;
+        const value = type === 'Edm.Time' ? formatDuration(parseIntervalText(literal)) : parseTimestampText(literal, type === 'Edm.DateTimeOffset');
+        return formatPrimitiveText(type, value);
       } catch {
         return undefined; // infinity, BC dates, a time of day PostgreSQL spells differently
       }

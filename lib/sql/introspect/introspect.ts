@@ -14,7 +14,6 @@ import { SqlIntrospectionError } from '../errors';
 import { validateMapping } from '../mapping/resolve';
 import { SQL_MAPPING_VERSION, type SqlMapping } from '../mapping/types';
 import { buildAssociations, foreignKeyLinks, splitJoinTables, type NamedEntity } from './associations';
-import { readCatalog } from './catalog';
 import { SAP_NAMESPACE, STORE_ANNOTATION_NAMESPACE } from './comments';
 import { entityParts } from './entity-parts';
 import { withFioriAnnotations } from './fiori';
@@ -52,16 +51,15 @@ function checkOptions(options: IntrospectOptions): void {
 export async function introspect(db: SqlDatabase, options: IntrospectOptions = {}): Promise<IntrospectionResult> {
   checkOptions(options);
   const namespace = options.namespace ?? 'Database';
-  // An engine with a catalog of its own (SQLite: one schema, read by pragmas) reads it itself.
-  const own = db.catalog;
-  const schemas = options.schemas ?? [own?.schema ?? 'public'];
-  if (own !== undefined && schemas.some((schema) => schema !== own.schema))
-    throw new TypeError(`introspect: ${db.dialect.name} has one schema, '${own.schema}'.`);
+  const reader = db.sqlEngine.catalog;
+  const schemas = options.schemas ?? [reader.schema];
+  if (reader.oneSchema && schemas.some((schema) => schema !== reader.schema))
+    throw new TypeError(`introspect: ${db.sqlEngine.name} has one schema, '${reader.schema}'.`);
   // Without a row version (SQLite), ETags come from version columns only.
-  const rowVersions = own === undefined || own.rowVersions;
+  const { rowVersions } = reader;
   if (!rowVersions && options.etag === 'xmin')
-    throw new TypeError(`introspect: ${db.dialect.name} has no row version (etag 'xmin'); name version columns (versionColumns) or use etag 'none'.`);
-  const read = own === undefined ? await readCatalog(db, schemas) : await own.read(db);
+    throw new TypeError(`introspect: ${db.sqlEngine.name} has no row version (etag 'xmin'); name version columns (versionColumns) or use etag 'none'.`);
+  const read = await reader.read(db, schemas);
   const catalog = { ...read, constraints: withInheritedConstraints(read) };
   const included = options.include === undefined || options.include.length === 0 ? () => true : nameMatcher(options.include);
   const excluded = nameMatcher(options.exclude ?? []);
@@ -73,7 +71,7 @@ export async function introspect(db: SqlDatabase, options: IntrospectOptions = {
     versionColumns: new Set((options.versionColumns ?? DEFAULT_VERSION_COLUMNS).map((name) => name.toLowerCase())),
     // SQLite has no row version: ETags come from version columns only.
     etag: options.etag ?? (rowVersions ? 'xmin' : 'none'),
-    quote: (name) => db.dialect.quoteIdentifier(name),
+    quote: (name) => db.sqlEngine.ddl.quoteIdentifier(name),
     firstSchema: schemas[0],
   };
   const warnings: IntrospectionWarning[] = [...unusedKeyOptions(relations, draftOptions)];

@@ -1,48 +1,21 @@
 /**
- * The PostgreSQL dialect: all PostgreSQL-specific SQL text of the SQL layer in one module (the
- * EDM type map, casts, operators, functions, ordering), so another engine is one more such module;
- * each function is a few lines of SQL with the reason it gives the evaluator's result.
+ * PostgreSQL's expression dialect (the engine's `expressions`): the SQL text of casts, operators,
+ * functions and ordering the filter compiler writes; each function is a few lines of SQL with the
+ * reason it gives the evaluator's result.
  * Needs PostgreSQL 14 or later (numeric Infinity, extract returning numeric); PGlite 0.5 is 18.
  */
 import { sql } from 'kysely';
-import { integerRange, laneOf, type EdmPrimitiveTypeName, type PrimitiveValue } from '../edm/primitives';
-import type { ArithmeticOperator, ColumnFacets, ComparisonOperator, DatePart, NanSides, Share, Sql, SqlDialect } from './dialect';
-import { storedTemporalValue } from './postgres-temporal';
-import { postgresSessions } from './postgres-sessions';
-import { POSTGRES_VALUES, toSqlParameter } from './values';
-
-/** Options of the PostgreSQL dialect. */
-export interface PostgresDialectOptions {
-  /** The collation tolower/toupper run under (default `und-x-icu`); null: leave them to the evaluator. */
-  readonly caseMappingCollation?: string | null;
-}
-
-/** Column types, as written in DDL and in parameter casts. */
-const COLUMN_TYPES: Readonly<Record<EdmPrimitiveTypeName, string>> = {
-  'Edm.Binary': 'bytea',
-  'Edm.Boolean': 'boolean',
-  'Edm.Byte': 'smallint',
-  'Edm.SByte': 'smallint',
-  'Edm.Int16': 'smallint',
-  'Edm.Int32': 'integer',
-  'Edm.Int64': 'bigint',
-  'Edm.Decimal': 'numeric',
-  'Edm.Single': 'real',
-  'Edm.Double': 'double precision',
-  'Edm.DateTime': 'timestamp',
-  'Edm.DateTimeOffset': 'timestamptz',
-  // A time of day (MS-ODATA: 0:00 to 23:59:59.x): a value beyond a day or below zero is refused, never wrapped.
-  'Edm.Time': 'time',
-  'Edm.Guid': 'uuid',
-  'Edm.String': 'text',
-};
+import { integerRange, laneOf, type EdmPrimitiveTypeName } from '../../edm/primitives';
+import type { ArithmeticOperator, ComparisonOperator, DatePart, NanSides, Share, Sql, SqlExpressions } from '../dialect';
+import { COLUMN_TYPES, quotePostgresIdentifier } from './ddl';
+import { toSqlParameter } from './values';
 
 /**
  * The compiler's form of each type: the column type, except Edm.Single, which is the evaluator's
  * double, and Edm.Time, a duration as the evaluator compares it (a `time` column meets it by
  * PostgreSQL's implicit time -> interval cast, so its index still serves).
  */
-function expressionType(type: EdmPrimitiveTypeName): string {
+export function expressionType(type: EdmPrimitiveTypeName): string {
   return type === 'Edm.Single' ? 'double precision' : type === 'Edm.Time' ? 'interval' : COLUMN_TYPES[type];
 }
 
@@ -72,16 +45,6 @@ const TRIM_SET = sql.raw(
       .join('') +
     "'",
 );
-
-/** A value as the text of an array element (the parameter's text; bytes in hex, booleans spelled out). */
-function arrayElement(type: EdmPrimitiveTypeName, value: PrimitiveValue): string {
-  const parameter = toSqlParameter(type, value);
-  if (Buffer.isBuffer(parameter)) return parameter.toString('hex');
-  return typeof parameter === 'boolean' ? String(parameter) : parameter;
-}
-
-/** Most bytes PostgreSQL keeps of an identifier (NAMEDATALEN - 1); longer names are cut silently. */
-const MAX_IDENTIFIER_BYTES = 63;
 
 /** The LIKE pattern of a literal prefix/suffix: `\`, `%` and `_` escaped with `\`. */
 function likeEscape(text: string): string {
@@ -210,90 +173,11 @@ function integerCast(value: Sql, from: EdmPrimitiveTypeName, to: EdmPrimitiveTyp
   return share([whole], ([v]) => sql`(case when ${v} between ${sql.raw(low)} and ${sql.raw(high)} then cast(${v} as ${target}) end)`);
 }
 
-/** The PostgreSQL dialect; `caseMappingCollation` as described in SqlConnectionOptions. */
-export function createPostgresDialect(options: PostgresDialectOptions = {}): SqlDialect {
-  const caseCollation = options.caseMappingCollation === undefined ? 'und-x-icu' : options.caseMappingCollation;
-  const quoteIdentifier = (name: string): string => {
-    if (name.length === 0 || name.includes('\0') || Buffer.byteLength(name) > MAX_IDENTIFIER_BYTES) {
-      throw new TypeError(`'${name.slice(0, 80)}' cannot be a PostgreSQL identifier (1 to ${MAX_IDENTIFIER_BYTES} bytes, no U+0000).`);
-    }
-    return '"' + name.replace(/"/g, '""') + '"';
-  };
+/** PostgreSQL's expression dialect; `caseCollation` as SqlConnectionOptions' `caseMappingCollation` (null: no ICU). */
+export function createPostgresExpressions(caseCollation: string | null): SqlExpressions {
   const length = (value: Sql): Sql => sql`char_length(regexp_replace(${value}, ${SUPPLEMENTARY}, ${DOUBLED}, 'g'))`;
 
-  return Object.freeze<SqlDialect>({
-    name: 'PostgreSQL',
-    values: POSTGRES_VALUES,
-    writes: {
-      writableCte: true,
-      insertDefaults: (table, keyColumns, returning) => sql`insert into ${table} default values on conflict (${keyColumns}) do nothing ${returning}`,
-      returningAll: (alias) => (alias === undefined ? sql`*` : sql`${sql.id(alias)}.*`),
-      keyShareLock: sql`for key share`,
-      jsonMerge: (current, patch) => sql`coalesce(${current}, '{}'::jsonb) || ${patch}`,
-    },
-    quoteIdentifier,
-    columnType(type, facets: ColumnFacets = {}) {
-      switch (type) {
-        case 'Edm.Decimal':
-          return facets.precision === undefined ? 'numeric' : `numeric(${facets.precision},${facets.scale ?? 0})`;
-        case 'Edm.DateTime':
-        case 'Edm.DateTimeOffset':
-        case 'Edm.Time':
-          // Milliseconds unless the model's Precision asks for more: what the JS forms keep.
-          return `${COLUMN_TYPES[type]}(${Math.min(Math.max(facets.precision ?? 3, 0), 6)})`;
-        case 'Edm.String':
-          return 'text collate "C"';
-        default:
-          return COLUMN_TYPES[type];
-      }
-    },
-    columnCheck(type, quotedColumn) {
-      const range = type === 'Edm.Byte' || type === 'Edm.SByte' ? integerRange(type) : undefined;
-      return range === undefined ? undefined : `${quotedColumn} between ${range.min} and ${range.max}`;
-    },
-
-    rowVersion: (alias) => sql`cast(${sql.id(alias, 'xmin')} as text)`,
-    // xmin is the 32-bit transaction id; txid_current() extends it with an epoch (PostgreSQL 12+ and PGlite have both).
-    writtenRowVersion: () => sql`cast(txid_current() % 4294967296 as text)`,
-
-    concurrencyToken(type, current) {
-      const range = integerRange(type);
-      if (range !== undefined) {
-        if (current === undefined) return sql`0`;
-        return sql`(case when ${current} is null or ${current} >= ${sql.raw(String(range.max))} then 0 else ${current} + 1 end)`;
-      }
-      if (type !== 'Edm.DateTime' && type !== 'Edm.DateTimeOffset') return undefined;
-      // clock_timestamp(), not now(): two writes in one transaction still get different tokens.
-      const clock =
-        type === 'Edm.DateTime' ? sql`date_trunc('milliseconds', clock_timestamp() at time zone 'UTC')` : sql`date_trunc('milliseconds', clock_timestamp())`;
-      return current === undefined ? clock : sql`greatest(${clock}, date_trunc('milliseconds', ${current}) + interval '1 millisecond')`;
-    },
-    statementTimeout: (milliseconds) => sql`select set_config('statement_timeout', ${sql.val(String(milliseconds))}, true)`,
-    sessions: postgresSessions,
-
-    jsonColumnType: 'jsonb',
-    foreignKeys: 'alter',
-    schemas: true,
-    generatedKeyColumn: (type) => `${COLUMN_TYPES[type]} generated by default as identity`,
-    // setval is strict: for a column without a sequence, pg_get_serial_sequence is NULL and nothing happens.
-    advanceGeneratedKey: (table, quotedTable, column) =>
-      sql`select setval(pg_get_serial_sequence(${sql.val(quotedTable)}, ${sql.val(column)}), coalesce(max(${sql.id(column)}), 0) + 1, false) from ${table}`,
-    storedValue(column, storedType, type) {
-      // Anything but a date/time column (an enum, jsonb, an array, money...) is cast to the EDM type's own SQL type.
-      return storedTemporalValue(column, storedType, type) ?? sql`cast(${column} as ${sql.raw(expressionType(type))})`;
-    },
-    jsonParameter: (text) => sql`${sql.val(text)}::jsonb`,
-    inTuples(columns, types, tuples) {
-      // Text arrays both drivers serialize alike, cast to the column types; bytes compare as hex.
-      const arrays = types.map((type, i) => {
-        const texts = tuples.map((tuple) => arrayElement(type, tuple[i]));
-        return type === 'Edm.Binary' ? sql`${sql.val(texts)}::text[]` : sql`${sql.val(texts)}::text[]::${sql.raw(COLUMN_TYPES[type])}[]`;
-      });
-      const operands = columns.map((column, i) => (types[i] === 'Edm.Binary' ? sql`encode(${column}, 'hex')` : column));
-      if (operands.length === 1) return sql`(${operands[0]} = any(${arrays[0]}))`;
-      return sql`((${sql.join(operands)}) in (select * from unnest(${sql.join(arrays)})))`;
-    },
-    parameter: (type, value) => sql`${sql.val(toSqlParameter(type, value))}::${sql.raw(COLUMN_TYPES[type])}`,
+  return Object.freeze<SqlExpressions>({
     literal: (type, value) => sql`${sql.val(toSqlParameter(type, value))}::${sql.raw(expressionType(type))}`,
     typedNull: (type) => sql`null::${sql.raw(expressionType(type))}`,
 
@@ -391,7 +275,7 @@ export function createPostgresDialect(options: PostgresDialectOptions = {}): Sql
       // collation (a column's own may be "C", which maps ASCII letters only).
       if (caseCollation === null) return approximate === true ? sql`${sql.raw(to)}(${value} collate "default")` : undefined;
       // ICU's root locale maps case as JavaScript does (ß -> SS, final sigma); the result is read as "C" again.
-      return sql`(${sql.raw(to)}(${value} collate ${sql.raw(quoteIdentifier(caseCollation))}) collate "C")`;
+      return sql`(${sql.raw(to)}(${value} collate ${sql.raw(quotePostgresIdentifier(caseCollation))}) collate "C")`;
     },
     trim: (value) => sql`btrim(${value}, ${TRIM_SET})`,
     concat: (left, right) => sql`(${left} || ${right})`,

@@ -13,9 +13,10 @@
 import * as nodeModule from 'module';
 import type * as PGliteModule from '@electric-sql/pglite';
 import type { PostgresCursor, PostgresPool, PostgresPoolClient, PostgresQueryResult } from 'kysely';
-import { SqlConnectionLostError } from './connection-failure';
-import { postgresDatabase, resolveConnectionOptions, type SqlConnectionOptions, type SqlDatabase } from './database';
-import { SessionQueue, type ReleaseSession } from './session-queue';
+import { SqlConnectionLostError } from '../connection-failure';
+import { resolveConnectionOptions, type SqlConnectionOptions, type SqlDatabase } from '../database';
+import { postgresDatabase } from './database';
+import { SessionQueue, type ReleaseSession } from '../session-queue';
 import { PGLITE_PARSERS } from './type-parsers';
 
 /** The result of `PGlite.query` as far as we read it. */

@@ -8,32 +8,7 @@
  */
 import { sql } from 'kysely';
 import type { SqlKysely } from '../database';
-
-/** A partition of a partitioned table. */
-interface CatalogPartition {
-  readonly parentSchema: string;
-  readonly parent: string;
-  readonly schema: string;
-  readonly name: string;
-}
-
-/** A column of a view that is a column of a relation, as it is (no expression). */
-interface ViewColumnSource {
-  /** The view's column position (attnum). */
-  readonly position: number;
-  /** The relation's OID (as text) and column position. */
-  readonly relation: string;
-  readonly column: number;
-}
-
-/** What relation-sources.ts reads. */
-export interface RelationSources {
-  readonly partitions: readonly CatalogPartition[];
-  /** Partition key column positions, by partitioned table (`schema.name`). */
-  readonly partitionKeys: ReadonlyMap<string, readonly number[]>;
-  /** Column sources, by automatically updatable view (`schema.name`). */
-  readonly viewColumns: ReadonlyMap<string, readonly ViewColumnSource[]>;
-}
+import type { RelationSources, ViewColumnSource } from '../introspect/catalog';
 
 type Row = Record<string, unknown>;
 const text = (value: unknown): string => (typeof value === 'string' ? value : typeof value === 'number' ? String(value) : '');

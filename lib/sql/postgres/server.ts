@@ -15,10 +15,12 @@
  */
 import type * as PgModule from 'pg';
 import type { PostgresCursor, PostgresPool, PostgresPoolClient, PostgresQueryResult } from 'kysely';
-import { describeCaught, isInstanceOf } from '../util';
-import { isConnectionFailure, SqlConnectionLostError } from './connection-failure';
-import { postgresDatabase, resolveConnectionOptions, type SqlConnectionOptions, type SqlDatabase } from './database';
-import { SqlAcquireTimeoutError, sqlStateOf } from './errors';
+import { describeCaught, isInstanceOf } from '../../util';
+import { SqlConnectionLostError } from '../connection-failure';
+import { resolveConnectionOptions, type SqlConnectionOptions, type SqlDatabase } from '../database';
+import { postgresDatabase } from './database';
+import { SqlAcquireTimeoutError, sqlStateOf } from '../errors';
+import { POSTGRES_ERRORS } from './errors';
 import { PG_QUERY_TYPES, type PgTypeParsers } from './type-parsers';
 
 /** The query config we send: text, values, and our per-query type parsers. */
@@ -131,7 +133,7 @@ class PgClient implements PostgresPoolClient {
     try {
       result = await this.client.query({ text, values: [...parameters], types: PG_QUERY_TYPES });
     } catch (error) {
-      if (!isConnectionFailure(error)) throw error;
+      if (!POSTGRES_ERRORS.isConnectionFailure(error)) throw error;
       this.broken ??= { error };
       // A SQLSTATE is the server's answer (the statement did nothing); without one the reply never came.
       throw sqlStateOf(error) === undefined ? new SqlConnectionLostError(!NOT_SENT.has(describeCaught(error).message), error) : error;

@@ -1,13 +1,13 @@
 /**
- * Date/time columns of another SQL type than their EDM type's own, as the PostgreSQL dialect reads
+ * Date/time columns of another SQL type than their EDM type's own, as PostgreSQL's read forms read
  * and compares them (its `storedValue` for the mapping's `columnTypes`): a column of the type's own
  * kind with other digits (`timestamp(6)`, a `date` for an Edm.DateTime) as it is, so its index
  * serves filters and keyset paging, and an `interval` as its ISO 8601 duration text.
  */
 import { sql } from 'kysely';
-import type { EdmPrimitiveTypeName } from '../edm/primitives';
-import type { Sql } from './dialect';
-import { storedTemporal, type StoredTemporalKind } from './mapping/stored-types';
+import type { EdmPrimitiveTypeName } from '../../edm/primitives';
+import type { Sql } from '../dialect';
+import { storedTemporal, type StoredTemporalKind } from '../mapping/stored-types';
 
 /** The EDM type whose own column holds each date/time kind as it is (no conversion to read or compare it). */
 const TEMPORAL_TYPES: Readonly<Record<StoredTemporalKind, EdmPrimitiveTypeName | undefined>> = {

@@ -5,14 +5,16 @@
  * A JS value that does not fit its column type is a RangeError (Byte/SByte/Int16/Int32/Int64 ranges,
  * U+0000 and unpaired surrogates in text); a value of the wrong JS type is a TypeError.
  */
-import { canonicalDecimal, canonicalInteger, isInt64 } from '../edm/decimal-text';
-import { isPreciseInstant, preciseInstant, type PreciseInstant } from '../edm/precise-instant';
-import { canonicalGuid } from '../edm/primitive-text';
-import { numberRange, type EdmPrimitiveTypeName, type PrimitiveValue } from '../edm/primitives';
-import { formatDuration, timeToMilliseconds } from '../edm/temporal-text';
-import type { PositionValue } from '../uri/types';
-import { formatIntervalParameter, formatTimestampParameter, parseIntervalText, parsePreciseTimestampText, parseTimestampText } from './temporal';
-import type { SqlValueCodec } from './dialect';
+import { canonicalDecimal, canonicalInteger, isInt64 } from '../../edm/decimal-text';
+import { isPreciseInstant, preciseInstant, type PreciseInstant } from '../../edm/precise-instant';
+import { canonicalGuid } from '../../edm/primitive-text';
+import { numberRange, type EdmPrimitiveTypeName, type PrimitiveValue } from '../../edm/primitives';
+import { formatDuration, timeToMilliseconds } from '../../edm/temporal-text';
+import type { PositionValue } from '../../uri/types';
+import { formatIntervalParameter, formatTimestampParameter, parseIntervalText, parsePreciseTimestampText, parseTimestampText } from '../temporal';
+import { sql } from 'kysely';
+import type { SqlValueCodec } from '../engine';
+import { COLUMN_TYPES } from './ddl';
 import { parseByteaText } from './type-parsers';
 
 /** A bind-parameter value as both drivers take it. */
@@ -224,4 +226,10 @@ export function fromSqlPosition(type: EdmPrimitiveTypeName, raw: unknown): Posit
 }
 
 /** The PostgreSQL value codec (pglite() and postgres() deliver results alike). */
-export const POSTGRES_VALUES: SqlValueCodec = Object.freeze({ toParameter: toSqlParameter, fromValue: fromSqlValue, fromPosition: fromSqlPosition });
+export const POSTGRES_VALUES: SqlValueCodec = Object.freeze<SqlValueCodec>({
+  toParameter: toSqlParameter,
+  fromValue: fromSqlValue,
+  fromPosition: fromSqlPosition,
+  parameter: (type, value) => sql`${sql.val(toSqlParameter(type, value))}::${sql.raw(COLUMN_TYPES[type])}`,
+  jsonParameter: (text) => sql`${sql.val(text)}::jsonb`,
+});

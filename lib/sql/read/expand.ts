@@ -10,7 +10,8 @@ import type { PrimitiveValue } from '../../edm/primitives';
 import type { Entity } from '../../provider/types';
 import type { ExpandItem } from '../../uri/types';
 import type { SqlKysely } from '../database';
-import type { Sql, SqlDialect } from '../dialect';
+import type { Sql } from '../dialect';
+import type { SqlEngine } from '../engine';
 import type { CompiledMapping, LinkPlan, SetPlan } from '../mapping/compiled';
 import { Aliases } from './joins';
 import { Projection, type DecodedRow } from './projection';
@@ -19,7 +20,7 @@ import { entityTuple, isComplete, rawTuple, tupleKey } from './tuples';
 /** What expanding needs besides the rows. */
 export interface ExpandContext {
   readonly compiled: CompiledMapping;
-  readonly dialect: SqlDialect;
+  readonly engine: SqlEngine;
   readonly executor: SqlKysely;
   /** Sees every row read (the provider remembers media types and entity types). */
   readonly seen: (row: DecodedRow) => void;
@@ -46,19 +47,19 @@ export function linkColumnsFor(compiled: CompiledMapping, plan: SetPlan, items: 
  * The `i`th column a child row is matched on, read as the parent's value is: converted like the
  * key it holds when that key is stored in another SQL type (a char(n) key without its padding).
  */
-function matchValue(link: LinkPlan, i: number, column: Sql, dialect: SqlDialect): Sql {
+function matchValue(link: LinkPlan, i: number, column: Sql, engine: SqlEngine): Sql {
   const counterpart = link.via !== undefined ? link.source.key[i] : link.holder === 'source' ? link.target.key[i] : link.source.key[i];
   const type = link.types[i];
-  return counterpart?.storedType === undefined ? column : dialect.storedValue(column, counterpart.storedType, type, 'read');
+  return counterpart?.storedType === undefined ? column : engine.reads.storedValue(column, counterpart.storedType, type, 'read');
 }
 
 /** A parent's values of the link's source columns (its key, or the foreign key it holds). */
-function parentTuple(link: LinkPlan, parent: DecodedRow, dialect: SqlDialect): (PrimitiveValue | null)[] {
+function parentTuple(link: LinkPlan, parent: DecodedRow, engine: SqlEngine): (PrimitiveValue | null)[] {
   if (link.holder === 'source')
     return rawTuple(
       link.sourceColumns.map((column) => parent.links.get(column)),
       link.types,
-      dialect.values,
+      engine.values,
     );
   return entityTuple(
     parent.entity,
@@ -67,11 +68,11 @@ function parentTuple(link: LinkPlan, parent: DecodedRow, dialect: SqlDialect): (
 }
 
 async function expandItem(context: ExpandContext, plan: SetPlan, parents: readonly DecodedRow[], item: ExpandItem, attach: Attach): Promise<void> {
-  const { compiled, dialect } = context;
+  const { compiled, engine } = context;
   const link = compiled.link(plan.entitySet, item.property);
   const tuples = new Map<string, PrimitiveValue[]>();
   const parentKeys = parents.map((parent) => {
-    const tuple = parentTuple(link, parent, dialect);
+    const tuple = parentTuple(link, parent, engine);
     if (!isComplete(tuple)) return undefined;
     const key = tupleKey(tuple);
     tuples.set(key, tuple);
@@ -87,12 +88,12 @@ async function expandItem(context: ExpandContext, plan: SetPlan, parents: readon
       { select: item.select, linkColumns: linkColumnsFor(compiled, link.target, item.expand) },
       aliases,
       'c',
-      dialect,
+      engine,
     );
     const via = link.via;
     const through = via === undefined ? 't' : aliases.take('l');
     const matchColumns = via === undefined ? link.targetColumns : via.sourceColumns;
-    const keyColumns = matchColumns.map((column, i) => sql`${matchValue(link, i, sql.id(through, column), dialect)} as ${sql.id(`k${i}`)}`);
+    const keyColumns = matchColumns.map((column, i) => sql`${matchValue(link, i, sql.id(through, column), engine)} as ${sql.id(`k${i}`)}`);
     const from: Sql =
       via === undefined
         ? sql`${link.target.table} as t`
@@ -100,7 +101,7 @@ async function expandItem(context: ExpandContext, plan: SetPlan, parents: readon
             via.targetColumns.map((column, i) => sql`${sql.id(through, column)} = ${sql.id('t', link.targetColumns[i])}`),
             sql` and `,
           )}`;
-    const condition = dialect.inTuples(
+    const condition = engine.reads.inTuples(
       matchColumns.map((column) => sql.id(through, column)),
       link.types,
       [...tuples.values()],
@@ -119,7 +120,7 @@ async function expandItem(context: ExpandContext, plan: SetPlan, parents: readon
         rawTuple(
           matchColumns.map((_, i) => row[`k${i}`]),
           link.types,
-          dialect.values,
+          engine.values,
         ),
       );
       const list = children.get(key);

@@ -8,7 +8,8 @@
  * one statement per navigation property and level (expand.ts).
  */
 import type { ExpandItem } from '../../uri/types';
-import type { Sql, SqlDialect } from '../dialect';
+import type { Sql } from '../dialect';
+import type { SqlEngine } from '../engine';
 import type { CompiledMapping, LinkPlan, SetPlan } from '../mapping/compiled';
 import { linkColumnsFor } from './expand';
 import { linkJoin, type Aliases } from './joins';
@@ -41,7 +42,7 @@ export class JoinedExpansions {
   readonly rest: readonly ExpandItem[];
   private readonly joined: JoinedExpansion[] = [];
 
-  constructor(compiled: CompiledMapping, plan: SetPlan, alias: string, expand: readonly ExpandItem[], join: boolean, aliases: Aliases, dialect: SqlDialect) {
+  constructor(compiled: CompiledMapping, plan: SetPlan, alias: string, expand: readonly ExpandItem[], join: boolean, aliases: Aliases, engine: SqlEngine) {
     const rest: ExpandItem[] = [];
     for (const item of expand) {
       if (!join || !joinable(compiled.link(plan.entitySet, item.property), item)) {
@@ -57,7 +58,7 @@ export class JoinedExpansions {
         { select: item.select, linkColumns: linkColumnsFor(compiled, link.target, item.expand) },
         aliases,
         `${target}_`,
-        dialect,
+        engine,
       );
       this.columns.push(...projection.columns);
       this.joins.push(...projection.joins);

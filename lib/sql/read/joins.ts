@@ -7,7 +7,8 @@
 import { sql } from 'kysely';
 import type { EdmEntityType, EdmNavigationProperty } from '../../edm/model';
 import type { SqlColumnRef, SqlMemberPath, SqlPathResolver } from '../compile/context';
-import type { Sql, SqlDialect } from '../dialect';
+import type { Sql } from '../dialect';
+import type { SqlEngine } from '../engine';
 import type { CompiledMapping, LinkPlan, SetPlan } from '../mapping/compiled';
 import { derivesFrom } from '../rows';
 
@@ -61,7 +62,7 @@ export class JoinResolver implements SqlPathResolver {
     readonly plan: SetPlan,
     readonly alias: string,
     private readonly aliases: Aliases,
-    private readonly dialect: SqlDialect,
+    private readonly engine: SqlEngine,
   ) {}
 
   /** The alias and set of the entity at the end of `navigation` (joined on first use). */
@@ -94,7 +95,7 @@ export class JoinResolver implements SqlPathResolver {
     // which is exact whatever it keeps. The model's Precision facet says what the service serves
     // (milliseconds), not what a column stores.
     return {
-      sql: column.storedType === undefined ? reference : this.dialect.storedValue(reference, column.storedType, column.type, 'compare'),
+      sql: column.storedType === undefined ? reference : this.engine.reads.storedValue(reference, column.storedType, column.type, 'compare'),
       nullable: !required || path.navigation.length > 0,
     };
   }

@@ -136,7 +136,7 @@ export class KeyReadCoalescer {
     const first = reads[0].request;
     const statement = new ReadStatement(
       settings.compiled,
-      settings.db.dialect,
+      settings.db.sqlEngine,
       {
         path: { root: { entitySet: first.entitySet, key: undefined }, navigation: [] },
         filter: undefined,
@@ -147,7 +147,7 @@ export class KeyReadCoalescer {
     );
     const unique = new Map<string, PrimitiveValue[]>();
     for (const read of reads) unique.set(tupleKey(read.tuple), read.tuple);
-    const condition = settings.db.dialect.inTuples(
+    const condition = settings.db.sqlEngine.reads.inTuples(
       plan.key.map((column) => sql.id(statement.source.alias, column.column)),
       types,
       [...unique.values()],

@@ -20,7 +20,7 @@ export async function readMedia(settings: ReadSettings, reference: EntityReferen
     plan.key.map((column) => sql`${sql.id('m', column.column)} = ${sql.id('t', column.column)}`),
     sql` and `,
   );
-  const where = sql.join(keyConditions(plan, 't', reference.key, settings.db.dialect), sql` and `);
+  const where = sql.join(keyConditions(plan, 't', reference.key, settings.db.sqlEngine), sql` and `);
   const result = await sql<{
     contentType: unknown;
     body: unknown;

@@ -12,7 +12,8 @@ import { describeKey } from '../../provider/keys';
 import { ODataError } from '../../errors';
 import type { EntityKey, EntityPath } from '../../uri/types';
 import type { SqlKysely } from '../database';
-import type { Sql, SqlDialect } from '../dialect';
+import type { Sql } from '../dialect';
+import type { SqlEngine } from '../engine';
 import type { CompiledMapping, SetPlan } from '../mapping/compiled';
 import { Aliases, linkJoin } from './joins';
 
@@ -25,15 +26,15 @@ export interface PathSource {
 }
 
 /** `alias.key = $n` for every key property. */
-export function keyConditions(plan: SetPlan, alias: string, key: EntityKey, dialect: SqlDialect): Sql[] {
-  return plan.key.map((column) => sql`${sql.id(alias, column.column)} = ${dialect.parameter(column.type ?? 'Edm.String', key[column.property.name])}`);
+export function keyConditions(plan: SetPlan, alias: string, key: EntityKey, dialect: SqlEngine): Sql[] {
+  return plan.key.map((column) => sql`${sql.id(alias, column.column)} = ${dialect.values.parameter(column.type ?? 'Edm.String', key[column.property.name])}`);
 }
 
 /** The FROM clause of the first `hops` navigation steps of `path` (all of them by default). */
 export function pathSource(
   compiled: CompiledMapping,
   path: EntityPath,
-  dialect: SqlDialect,
+  dialect: SqlEngine,
   aliases: Aliases,
   hops = path.navigation.length,
   alias = 't',
@@ -69,7 +70,7 @@ function entityNotFound(entitySet: EdmEntitySet, key: EntityKey): ODataError {
  * the middle of the path), or return when the path exists and was only empty (or filtered). One
  * statement, whatever the path's length; none for a plain entity set.
  */
-export async function verifyPath(executor: SqlKysely, compiled: CompiledMapping, path: EntityPath, dialect: SqlDialect): Promise<void> {
+export async function verifyPath(executor: SqlKysely, compiled: CompiledMapping, path: EntityPath, dialect: SqlEngine): Promise<void> {
   if (path.root.key === undefined) {
     if (path.navigation.length === 0) return;
     throw ODataError.fromCode('URI_INVALID_SEGMENT', { segment: path.root.entitySet.name, detail: 'navigation needs a single entity; give a key' });

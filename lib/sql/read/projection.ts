@@ -11,7 +11,8 @@ import type { EdmEntityType } from '../../edm/model';
 import type { PrimitiveValue, PropertyValue } from '../../edm/primitives';
 import type { Entity } from '../../provider/types';
 import type { Selection } from '../../uri/types';
-import type { Sql, SqlDialect, SqlValueCodec } from '../dialect';
+import type { Sql } from '../dialect';
+import type { SqlEngine, SqlValueCodec } from '../engine';
 import { decodeDynamicProperties } from '../dynamic';
 import type { ColumnPlan, SetPlan } from '../mapping/compiled';
 import { hierarchyOf } from '../mapping/model';
@@ -42,29 +43,29 @@ export interface DecodedRow {
 const NO_LINKS: ReadonlyMap<string, unknown> = new Map();
 const NONE_ABSENT: ReadonlySet<string> = new Set();
 
-/** Projections that read every column, per dialect and set plan, by alias, prefix and link columns. */
-const everyColumn = new WeakMap<SqlDialect, WeakMap<SetPlan, Map<string, Projection>>>();
+/** Projections that read every column, per engine and set plan, by alias, prefix and link columns. */
+const everyColumn = new WeakMap<SqlEngine, WeakMap<SetPlan, Map<string, Projection>>>();
 
 /** The projection of one aliased table in one statement. */
 export class Projection {
   /**
    * A projection, shared when it reads every column of a set without a media side table: it
-   * depends only on the plan, dialect, alias, prefix and link columns (all from the model, so
+   * depends only on the plan, engine, alias, prefix and link columns (all from the model, so
    * the cache is bounded), and building its column list of Kysely nodes per request was a
    * visible share of a read's CPU. A `$select` (unbounded combinations) or a media join (which
    * takes an alias of the statement) builds its own.
    */
-  static of(plan: SetPlan, alias: string, needs: ProjectionNeeds, aliases: Aliases, prefix: string, dialect: SqlDialect): Projection {
+  static of(plan: SetPlan, alias: string, needs: ProjectionNeeds, aliases: Aliases, prefix: string, engine: SqlEngine): Projection {
     const everything = needs.select === undefined || needs.select.allProperties;
-    if (!everything || plan.media !== undefined) return new Projection(plan, alias, needs, aliases, prefix, dialect);
-    let byPlan = everyColumn.get(dialect);
-    if (byPlan === undefined) everyColumn.set(dialect, (byPlan = new WeakMap()));
+    if (!everything || plan.media !== undefined) return new Projection(plan, alias, needs, aliases, prefix, engine);
+    let byPlan = everyColumn.get(engine);
+    if (byPlan === undefined) everyColumn.set(engine, (byPlan = new WeakMap()));
     let byShape = byPlan.get(plan);
     if (byShape === undefined) byPlan.set(plan, (byShape = new Map<string, Projection>()));
     const key = [alias, prefix, ...(needs.linkColumns ?? [])].join('\u0000');
     let projection = byShape.get(key);
     if (projection === undefined)
-      byShape.set(key, (projection = new Projection(plan, alias, { select: undefined, linkColumns: needs.linkColumns }, aliases, prefix, dialect)));
+      byShape.set(key, (projection = new Projection(plan, alias, { select: undefined, linkColumns: needs.linkColumns }, aliases, prefix, engine)));
     return projection;
   }
 
@@ -88,9 +89,9 @@ export class Projection {
     needs: ProjectionNeeds,
     aliases: Aliases,
     prefix: string,
-    dialect: SqlDialect,
+    engine: SqlEngine,
   ) {
-    this.values = dialect.values;
+    this.values = engine.values;
     let next = 0;
     const output = (value: Sql): string => {
       const name = `${prefix}${next++}`;
@@ -108,7 +109,7 @@ export class Projection {
     const value = (column: ColumnPlan): Sql =>
       column.storedType === undefined || column.type === undefined
         ? sql.id(alias, column.column)
-        : dialect.storedValue(sql.id(alias, column.column), column.storedType, column.type, 'read');
+        : engine.reads.storedValue(sql.id(alias, column.column), column.storedType, column.type, 'read');
     const byColumn = new Map(plan.columns.map((column) => [column.column, column]));
     for (const column of plan.columns) if (wanted(column)) this.read.push({ plan: column, name: output(value(column)) });
     this.keyNames = this.read.filter((entry) => plan.key.includes(entry.plan)).map((entry) => entry.name);
@@ -122,7 +123,7 @@ export class Projection {
     }
     // Read from a table, `xmin` is the system column; from the CTE of a write, the column of that
     // name its RETURNING gives (writtenRowVersion), since a table cannot have a column so named.
-    if (plan.etag === 'xmin') this.etagName = output(dialect.rowVersion(alias));
+    if (plan.etag === 'xmin') this.etagName = output(engine.tokens.rowVersion(alias));
     if (plan.media !== undefined) {
       const media = aliases.take('m');
       const key = plan.key.map((column) => sql`${sql.id(media, column.column)} = ${sql.id(alias, column.column)}`);

@@ -47,7 +47,7 @@ function openScope(settings: ReadSettings, snapshot: boolean): Promise<ReadScope
 }
 
 function expandContext(settings: ReadSettings, executor: SqlKysely): ExpandContext {
-  return { compiled: settings.compiled, dialect: settings.db.dialect, executor, seen: settings.seen };
+  return { compiled: settings.compiled, engine: settings.db.sqlEngine, executor, seen: settings.seen };
 }
 
 /**
@@ -121,9 +121,9 @@ export async function queryEntities(settings: ReadSettings, request: QueryReques
   const single = request.single;
   const mayStream = !single && settings.transaction === undefined && (request.top === undefined || request.top > chunkSize);
   // Every row of a collection read has its position: the next link is written from it (positionOf).
-  let statement = new ReadStatement(compiled, db.dialect, request, { allColumns: false, positioned: !single, joinToOne: true });
+  let statement = new ReadStatement(compiled, db.sqlEngine, request, { allColumns: false, positioned: !single, joinToOne: true });
   const pushedDown = statement.pushedDown;
-  if (!pushedDown) statement = new ReadStatement(compiled, db.dialect, request, { allColumns: true, positioned: !single });
+  if (!pushedDown) statement = new ReadStatement(compiled, db.sqlEngine, request, { allColumns: true, positioned: !single });
   const positions = new RowPositions(statement);
   // The count is read by the page's statement; a statement of its own (which must agree) only after an empty page that skipped rows.
   const countApart = request.count && (!pushedDown || (!single && ((request.skip ?? 0) > 0 || request.skipToken !== undefined)));
@@ -154,7 +154,7 @@ export async function queryEntities(settings: ReadSettings, request: QueryReques
       const after = single || request.skipToken === undefined ? undefined : statement.seek(request.skipToken);
       // A feed that may stream reads one row more than its first chunk: whether a second chunk exists.
       const probe = mayStream && statement.continuable && limit !== undefined && (request.top === undefined || request.top > limit);
-      const countInPage = request.count ? countStatement(compiled, db.dialect, request) : undefined;
+      const countInPage = request.count ? countStatement(compiled, db.sqlEngine, request) : undefined;
       const options = { condition: after, limit, offset: skip, probe, count: countInPage };
       let first = await statement.read(scope.executor, options);
       if (tentative && statement.continuable && limit !== undefined && first.more === true) {
@@ -170,17 +170,17 @@ export async function queryEntities(settings: ReadSettings, request: QueryReques
       if (request.count) {
         // A page that ends the feed and starts at the beginning (or shows a row) holds the whole rest: its count is known.
         const whole = request.skipToken === undefined && ended && (skip === 0 || rows.length > 0);
-        count = whole ? skip + rows.length : (first.count ?? (await countRows(scope.executor, compiled, db.dialect, request)));
+        count = whole ? skip + rows.length : (first.count ?? (await countRows(scope.executor, compiled, db.sqlEngine, request)));
       }
       if (mayStream && statement.continuable && limit !== undefined && rows.length === limit && !ended) {
         continueAt = first.last;
         remaining = request.top === undefined ? Infinity : request.top - rows.length;
         // A filter that can fail on some row must fail now, as a 4xx, not in a later chunk after
         // the response has begun: COUNT(*) evaluates it on every row.
-        if (count === undefined && filterMayFail(request.filter)) await countRows(scope.executor, compiled, db.dialect, request);
+        if (count === undefined && filterMayFail(request.filter)) await countRows(scope.executor, compiled, db.sqlEngine, request);
       }
     }
-    if (rows.length === 0 && pathMayFail(request.path)) await verifyPath(scope.executor, compiled, request.path, db.dialect);
+    if (rows.length === 0 && pathMayFail(request.path)) await verifyPath(scope.executor, compiled, request.path, db.sqlEngine);
     await expandRows(expandContext(settings, scope.executor), statement.plan, rows, statement.expandLater);
     if (continueAt !== undefined && remaining > 0) {
       // Without a snapshot for the rest, the first chunk's transaction (if any) ends now.
@@ -204,7 +204,7 @@ export async function countEntities(settings: ReadSettings, request: CountReques
   const { compiled, db } = settings;
   const statement = new ReadStatement(
     compiled,
-    db.dialect,
+    db.sqlEngine,
     { ...request, orderBy: [], selectExpand: { select: undefined, expand: [] } },
     { allColumns: true, positioned: false },
   );
@@ -212,7 +212,7 @@ export async function countEntities(settings: ReadSettings, request: CountReques
   try {
     let count: number;
     if (statement.residual === undefined) {
-      count = await countRows(scope.executor, compiled, db.dialect, request);
+      count = await countRows(scope.executor, compiled, db.sqlEngine, request);
     } else {
       const evaluator = evaluatorContext(settings, scope.executor);
       count =
@@ -226,7 +226,7 @@ export async function countEntities(settings: ReadSettings, request: CountReques
           )
         ).count ?? 0;
     }
-    if (count === 0 && pathMayFail(request.path)) await verifyPath(scope.executor, compiled, request.path, db.dialect);
+    if (count === 0 && pathMayFail(request.path)) await verifyPath(scope.executor, compiled, request.path, db.sqlEngine);
     await scope.end();
     return count;
   } catch (error) {

@@ -59,7 +59,7 @@ export class ReadScope {
    * left on a pooled connection as session state).
    */
   static async open(db: SqlDatabase, snapshot: boolean, start: TransactionStart = {}): Promise<ReadScope> {
-    const first = startStatement(db.dialect, start);
+    const first = startStatement(db.sqlEngine, start);
     if (!snapshot && first === undefined) return new ReadScope(db.kysely, undefined);
     if (db.engine === 'pglite' && first === undefined) return ReadScope.holdSession(db);
     const begin = db.kysely.startTransaction().setAccessMode('read only');

@@ -18,7 +18,8 @@ import { isInstanceOf } from '../../util';
 import { compileExpressionSql, compileFilterSql, compileOrderBySql } from '../compile/compile';
 import type { SqlCompileContext } from '../compile/context';
 import type { SqlKysely } from '../database';
-import type { Sql, SqlDialect } from '../dialect';
+import type { Sql } from '../dialect';
+import type { SqlEngine } from '../engine';
 import { UntranslatableExpressionError } from '../errors';
 import type { CompiledMapping, SetPlan } from '../mapping/compiled';
 import { linkColumnsFor } from './expand';
@@ -43,7 +44,7 @@ export interface ReadRequest extends RowCondition {
 
 /**
  * The conjuncts of the request's `$filter` and of its `search`, each with the context it is
- * translated in: a search may lower case with the database's own mapping where the dialect has no
+ * translated in: a search may lower case with the database's own mapping where the engine has no
  * exact one (`approximateCase`), so it stays in SQL on every server, ICU or not.
  */
 function conditionParts(request: RowCondition, entityType: EdmEntityType, context: SqlCompileContext): [ExprNode, SqlCompileContext][] {
@@ -113,13 +114,13 @@ export class ReadStatement {
 
   constructor(
     readonly compiled: CompiledMapping,
-    readonly dialect: SqlDialect,
+    readonly engine: SqlEngine,
     readonly request: ReadRequest,
     options: { readonly allColumns: boolean; readonly positioned: boolean; readonly joinToOne?: boolean },
   ) {
-    this.source = pathSource(compiled, request.path, dialect, this.aliases);
-    this.resolver = new JoinResolver(compiled, this.source.plan, this.source.alias, this.aliases, dialect);
-    const context = { dialect, resolver: this.resolver };
+    this.source = pathSource(compiled, request.path, engine, this.aliases);
+    this.resolver = new JoinResolver(compiled, this.source.plan, this.source.alias, this.aliases, engine);
+    const context = { dialect: engine.expressions, resolver: this.resolver };
     const where: Sql[] = [...this.source.conditions];
     const residual: ExprNode[] = [];
     for (const [part, partContext] of conditionParts(request, this.source.plan.entitySet.entityType, context)) {
@@ -143,9 +144,9 @@ export class ReadStatement {
       },
       this.aliases,
       'c',
-      dialect,
+      engine,
     );
-    this.joined = new JoinedExpansions(compiled, this.source.plan, this.source.alias, expand, options.joinToOne === true, this.aliases, dialect);
+    this.joined = new JoinedExpansions(compiled, this.source.plan, this.source.alias, expand, options.joinToOne === true, this.aliases, engine);
   }
 
   /** The expansions left for statements of their own (expand.ts): all but the to-one ones read by joins. */
@@ -171,7 +172,7 @@ export class ReadStatement {
   /** The keyset condition after a position in the request's order. */
   seek(position: SkipTokenPosition): Sql {
     return compileFilterSql(seekCondition(this.request.orderBy, position, this.source.plan.entitySet.entityType), {
-      dialect: this.dialect,
+      dialect: this.engine.expressions,
       resolver: this.resolver,
     });
   }
@@ -205,7 +206,7 @@ export class ReadStatement {
     const probe = options.probe === true && options.limit !== undefined;
     const offset = options.offset === undefined || options.offset === 0 ? sql`` : sql`offset ${sql.val(options.offset)}`;
     // An engine that takes no OFFSET without a LIMIT (SQLite) says what stands for none.
-    const unbounded = options.offset === undefined || options.offset === 0 ? undefined : this.dialect.unboundedLimit;
+    const unbounded = options.offset === undefined || options.offset === 0 ? undefined : this.engine.reads.unboundedLimit;
     const limit = options.limit === undefined ? (unbounded ?? sql``) : sql`limit ${sql.val(probe ? options.limit + 1 : options.limit)}`;
     const joins = sql.join([...this.resolver.joins, ...this.projection.joins, ...this.joined.joins], sql` `);
     const result = await sql<
@@ -237,7 +238,7 @@ export class ReadStatement {
       const type = item.expression.type;
       const source = sources[i];
       if ('property' in source) return (decoded.entity[source.property] as PrimitiveValue | undefined) ?? null;
-      return type?.kind === 'Primitive' ? this.dialect.values.fromPosition(type.name, row[`o${i}`]) : null;
+      return type?.kind === 'Primitive' ? this.engine.values.fromPosition(type.name, row[`o${i}`]) : null;
     });
     const key: Record<string, PrimitiveValue> = {};
     for (const column of this.source.plan.key) key[column.property.name] = decoded.entity[column.property.name] as PrimitiveValue;
@@ -267,19 +268,19 @@ export function filterMayFail(filter: ExprNode | undefined): boolean {
 }
 
 /** `select count(*) ...` of the entities a path, filter and search address (translated whole: callers count in memory otherwise). */
-export function countStatement(compiled: CompiledMapping, dialect: SqlDialect, request: RowCondition): Sql {
+export function countStatement(compiled: CompiledMapping, engine: SqlEngine, request: RowCondition): Sql {
   const aliases = new Aliases();
-  const source = pathSource(compiled, request.path, dialect, aliases);
-  const resolver = new JoinResolver(compiled, source.plan, source.alias, aliases, dialect);
+  const source = pathSource(compiled, request.path, engine, aliases);
+  const resolver = new JoinResolver(compiled, source.plan, source.alias, aliases, engine);
   const conditions = [...source.conditions];
-  for (const [part, context] of conditionParts(request, source.plan.entitySet.entityType, { dialect, resolver }))
+  for (const [part, context] of conditionParts(request, source.plan.entitySet.entityType, { dialect: engine.expressions, resolver }))
     conditions.push(compileFilterSql(part, context));
   return sql`select count(*) as n from ${source.from} ${sql.join(resolver.joins, sql` `)} ${whereClause(conditions)}`;
 }
 
 /** The number of entities a path, filter and search address, as a statement of its own. */
-export async function countRows(executor: SqlKysely, compiled: CompiledMapping, dialect: SqlDialect, request: RowCondition): Promise<number> {
-  const result = await countStatement(compiled, dialect, request).execute(executor);
+export async function countRows(executor: SqlKysely, compiled: CompiledMapping, engine: SqlEngine, request: RowCondition): Promise<number> {
+  const result = await countStatement(compiled, engine, request).execute(executor);
   const row = result.rows[0] as { readonly n?: unknown } | undefined;
   return Number(row?.n ?? 0);
 }

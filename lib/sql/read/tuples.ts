@@ -4,7 +4,7 @@
  */
 import type { EdmPrimitiveTypeName, PrimitiveValue } from '../../edm/primitives';
 import type { Entity } from '../../provider/types';
-import type { SqlValueCodec } from '../dialect';
+import type { SqlValueCodec } from '../engine';
 
 /** One string per tuple: equal tuples (in the library's JS forms) give equal strings. */
 export function tupleKey(values: readonly (PrimitiveValue | null)[]): string {

@@ -1,13 +1,14 @@
 /**
  * `createSchema`: the tables a mapping needs, for a quick start (migrations stay the user's job).
  * Idempotent: tables and indexes `if not exists`, foreign keys added only when their constraint is
- * missing. Columns follow the dialect's EDM type map (timestamps at milliseconds unless the model's
+ * missing. Columns follow the engine's EDM type map (timestamps at milliseconds unless the model's
  * Precision says otherwise); foreign-key columns are indexed (docs/sql-provider.md "Indexes").
  */
 import { sql } from 'kysely';
 import type { EdmAssociationSet, EdmModel } from '../../edm/model';
 import type { SqlDatabase, SqlKysely } from '../database';
-import type { Sql, SqlDialect } from '../dialect';
+import type { Sql } from '../dialect';
+import type { SqlEngine } from '../engine';
 import { compileMapping, type CompiledMapping, type SetPlan } from '../mapping/compiled';
 import { otherEndOf } from '../mapping/model';
 import { resolveMapping } from '../mapping/resolve';
@@ -35,28 +36,28 @@ export const INTEGER_KEYS: ReadonlySet<string> = new Set(['Edm.Byte', 'Edm.SByte
 const ids = (columns: readonly string[]): Sql => sql.join(columns.map((column) => sql.id(column)));
 
 /** Column definitions of a set's table: its properties, then the library's columns. */
-function setColumns(plan: SetPlan, dialect: SqlDialect): Sql[] {
+function setColumns(plan: SetPlan, engine: SqlEngine): Sql[] {
   const definitions: Sql[] = [];
   const root = plan.entitySet.entityType;
   for (const column of plan.columns) {
     const { path } = column;
     if (column.type === undefined) {
-      definitions.push(sql`${sql.id(column.column)} ${sql.raw(dialect.columnType('Edm.Boolean'))}`);
+      definitions.push(sql`${sql.id(column.column)} ${sql.raw(engine.ddl.columnType('Edm.Boolean'))}`);
       continue;
     }
     // Required only when every step is required and every row has the property (not a derived type's).
     const required = path.declaringType === root && path.properties.every((property) => !property.nullable);
     const { precision, scale } = column.property;
-    const check = dialect.columnCheck(column.type, dialect.quoteIdentifier(column.column));
+    const check = engine.ddl.columnCheck(column.type, engine.ddl.quoteIdentifier(column.column));
     // A single integer key the client may leave out: the database generates it (MemoryProvider takes max + 1).
     const generated = plan.key.length === 1 && plan.key[0] === column && INTEGER_KEYS.has(column.type);
-    const type = generated ? dialect.generatedKeyColumn(column.type) : dialect.columnType(column.type, { precision, scale });
+    const type = generated ? engine.ddl.generatedKeyColumn(column.type) : engine.ddl.columnType(column.type, { precision, scale });
     definitions.push(
       sql`${sql.id(column.column)} ${sql.raw(type)}${sql.raw(required ? ' not null' : '')}${check === undefined ? sql`` : sql` check (${sql.raw(check)})`}`,
     );
   }
-  if (plan.discriminator !== undefined) definitions.push(sql`${sql.id(plan.discriminator.column)} ${sql.raw(dialect.columnType('Edm.String'))} not null`);
-  if (plan.dynamic !== undefined) definitions.push(sql`${sql.id(plan.dynamic)} ${sql.raw(dialect.jsonColumnType)}`);
+  if (plan.discriminator !== undefined) definitions.push(sql`${sql.id(plan.discriminator.column)} ${sql.raw(engine.ddl.columnType('Edm.String'))} not null`);
+  if (plan.dynamic !== undefined) definitions.push(sql`${sql.id(plan.dynamic)} ${sql.raw(engine.ddl.jsonColumnType)}`);
   return definitions;
 }
 
@@ -64,7 +65,7 @@ function setColumns(plan: SetPlan, dialect: SqlDialect): Sql[] {
 function foreignKeyColumns(
   compiled: CompiledMapping,
   associationSet: EdmAssociationSet,
-  dialect: SqlDialect,
+  engine: SqlEngine,
 ): { plan: SetPlan; definitions: Sql[]; nullable: boolean; columns: string[]; principal: SetPlan; onDelete: string; unique: boolean } | undefined {
   const storage = compiled.mapping.associationSets[associationSet.name];
   if (storage.kind !== 'foreignKey') return undefined;
@@ -91,7 +92,7 @@ function foreignKeyColumns(
     if (required) nullable = false;
     const type = key.type ?? 'Edm.String';
     definitions.push(
-      sql`${sql.id(column)} ${sql.raw(dialect.columnType(type, { precision: key.property.precision, scale: key.property.scale }))}${sql.raw(required ? ' not null' : '')}`,
+      sql`${sql.id(column)} ${sql.raw(engine.ddl.columnType(type, { precision: key.property.precision, scale: key.property.scale }))}${sql.raw(required ? ' not null' : '')}`,
     );
   });
   // MS-ODATA/CSDL OnDelete on the principal's end deletes its dependents; without it a delete unlinks them, or is refused when they need the link.
@@ -100,7 +101,7 @@ function foreignKeyColumns(
 }
 
 /** The DDL statements of a mapping, without running them. */
-export function schemaStatements(model: EdmModel, mapping: SqlMapping, dialect: SqlDialect): SchemaStatements {
+export function schemaStatements(model: EdmModel, mapping: SqlMapping, engine: SqlEngine): SchemaStatements {
   const compiled = compileMapping(model, mapping);
   const schemas = new Set<string>();
   const tables: Sql[] = [];
@@ -112,14 +113,14 @@ export function schemaStatements(model: EdmModel, mapping: SqlMapping, dialect: 
   const keyNames = (plan: SetPlan): string[] => plan.key.map((column) => column.column);
 
   for (const associationSet of model.defaultContainer.associationSets) {
-    const foreignKey = foreignKeyColumns(compiled, associationSet, dialect);
+    const foreignKey = foreignKeyColumns(compiled, associationSet, engine);
     if (foreignKey === undefined) continue;
     const { plan, principal, columns } = foreignKey;
     extraColumns.set(plan, [...(extraColumns.get(plan) ?? []), ...foreignKey.definitions]);
     const { tableName } = plan;
     const name = derivedName(tableName.table, associationSet.name, 'fkey');
     const constraint = sql`constraint ${sql.id(name)} foreign key (${ids(columns)}) references ${principal.table} (${ids(keyNames(principal))}) on delete ${sql.raw(foreignKey.onDelete)}`;
-    if (dialect.foreignKeys === 'inline') inlineKeys.set(plan, [...(inlineKeys.get(plan) ?? []), constraint]);
+    if (engine.ddl.foreignKeys === 'inline') inlineKeys.set(plan, [...(inlineKeys.get(plan) ?? []), constraint]);
     else foreignKeys.push({ table: tableName, name, statement: sql`alter table ${plan.table} add ${constraint}` });
     const keyPrefix = columns.every((column, i) => plan.key[i]?.column === column);
     if (foreignKey.unique && !(keyPrefix && columns.length === plan.key.length)) {
@@ -138,7 +139,7 @@ export function schemaStatements(model: EdmModel, mapping: SqlMapping, dialect: 
     if (plan.tableName.schema !== undefined) schemas.add(plan.tableName.schema);
     const primaryKey = sql`constraint ${sql.id(derivedName(plan.tableName.table, 'pkey'))} primary key (${ids(keyNames(plan))})`;
     const definitions = [
-      ...setColumns(plan, dialect),
+      ...setColumns(plan, engine),
       ...(extraColumns.get(plan) ?? []),
       primaryKey,
       ...(uniques.get(plan) ?? []),
@@ -152,13 +153,13 @@ export function schemaStatements(model: EdmModel, mapping: SqlMapping, dialect: 
     if (media.tableName.schema !== undefined) schemas.add(media.tableName.schema);
     const keyColumns = plan.key.map(
       (column) =>
-        sql`${sql.id(column.column)} ${sql.raw(dialect.columnType(column.type ?? 'Edm.String', { precision: column.property.precision, scale: column.property.scale }))} not null`,
+        sql`${sql.id(column.column)} ${sql.raw(engine.ddl.columnType(column.type ?? 'Edm.String', { precision: column.property.precision, scale: column.property.scale }))} not null`,
     );
     tables.push(
       sql`create table if not exists ${media.table} (${sql.join([
         ...keyColumns,
-        sql`${sql.id(media.contentType)} ${sql.raw(dialect.columnType('Edm.String'))} not null`,
-        sql`${sql.id(media.body)} ${sql.raw(dialect.columnType('Edm.Binary'))} not null`,
+        sql`${sql.id(media.contentType)} ${sql.raw(engine.ddl.columnType('Edm.String'))} not null`,
+        sql`${sql.id(media.body)} ${sql.raw(engine.ddl.columnType('Edm.Binary'))} not null`,
         sql`constraint ${sql.id(derivedName(media.tableName.table, 'pkey'))} primary key (${ids(keyNames(plan))})`,
         sql`constraint ${sql.id(derivedName(media.tableName.table, 'fkey'))} foreign key (${ids(keyNames(plan))}) references ${plan.table} (${ids(keyNames(plan))}) on delete cascade`,
       ])})`,
@@ -173,7 +174,7 @@ export function schemaStatements(model: EdmModel, mapping: SqlMapping, dialect: 
       const columns = plan.key.map((key) => storage.columns[end.role][key.property.name]);
       const definitions = plan.key.map(
         (key, i) =>
-          sql`${sql.id(columns[i])} ${sql.raw(dialect.columnType(key.type ?? 'Edm.String', { precision: key.property.precision, scale: key.property.scale }))} not null`,
+          sql`${sql.id(columns[i])} ${sql.raw(engine.ddl.columnType(key.type ?? 'Edm.String', { precision: key.property.precision, scale: key.property.scale }))} not null`,
       );
       return { end, plan, columns, definitions };
     });
@@ -209,9 +210,9 @@ async function existingForeignKeys(trx: SqlKysely, table: ForeignKey['table']): 
  */
 export async function createSchema(db: SqlDatabase, model: EdmModel, mapping: SqlMappingOverrides = {}): Promise<SqlMapping> {
   const resolved = resolveMapping(model, mapping);
-  const statements = schemaStatements(model, resolved, db.dialect);
-  if (!db.dialect.schemas && statements.schemas.length > 0)
-    throw new TypeError(`${db.dialect.name} has no schemas; the mapping names ${statements.schemas.map((name) => `'${name}'`).join(', ')}.`);
+  const statements = schemaStatements(model, resolved, db.sqlEngine);
+  if (!db.sqlEngine.ddl.schemas && statements.schemas.length > 0)
+    throw new TypeError(`${db.sqlEngine.name} has no schemas; the mapping names ${statements.schemas.map((name) => `'${name}'`).join(', ')}.`);
   await db.kysely.transaction().execute(async (trx) => {
     for (const schema of statements.schemas) await sql`create schema if not exists ${sql.id(schema)}`.execute(trx);
     for (const table of statements.tables) await table.execute(trx);

@@ -161,7 +161,7 @@ export async function seed(db: SqlDatabase, model: EdmModel, mapping: SqlMapping
   const loaded = new Map<EdmEntitySet, LoadedSet>();
   for (const entitySet of model.defaultContainer.entitySets) loaded.set(entitySet, await readAll(provider, model, entitySet));
   const { order, deferred } = insertionOrder(compiled);
-  const { dialect } = db;
+  const engine = db.sqlEngine;
 
   // Foreign-key values by holder set and row key, from the link pairs of every association set.
   const foreignKeys = new Map<SetPlan, Map<string, Map<string, Sql>>>();
@@ -184,8 +184,8 @@ export async function seed(db: SqlDatabase, model: EdmModel, mapping: SqlMapping
         rows: oriented.map(
           ([source, target]) =>
             new Map<string, Sql>([
-              ...via.sourceColumns.map((column, i): [string, Sql] => [column, dialect.parameter(link.types[i], source[i])]),
-              ...via.targetColumns.map((column, i): [string, Sql] => [column, dialect.parameter(link.targetTypes[i], target[i])]),
+              ...via.sourceColumns.map((column, i): [string, Sql] => [column, engine.values.parameter(link.types[i], source[i])]),
+              ...via.targetColumns.map((column, i): [string, Sql] => [column, engine.values.parameter(link.targetTypes[i], target[i])]),
             ]),
         ),
       });
@@ -198,7 +198,7 @@ export async function seed(db: SqlDatabase, model: EdmModel, mapping: SqlMapping
     for (const [source, target] of oriented) {
       const [holderKey, otherKey] = link.holder === 'source' ? [source, target] : [target, source];
       const values = byRow.get(JSON.stringify(holderKey)) ?? new Map<string, Sql>();
-      columns.forEach((column, i) => values.set(column, dialect.parameter(other.key[i].type ?? 'Edm.String', otherKey[i])));
+      columns.forEach((column, i) => values.set(column, engine.values.parameter(other.key[i].type ?? 'Edm.String', otherKey[i])));
       byRow.set(JSON.stringify(holderKey), values);
     }
   }
@@ -216,7 +216,7 @@ export async function seed(db: SqlDatabase, model: EdmModel, mapping: SqlMapping
       const later: RowValues[] = [];
       const late = deferredColumns.get(plan) ?? new Set<string>();
       for (const entity of loaded.get(plan.entitySet)?.entities ?? []) {
-        const row = rowParameters(plan, entity, entityTypeOf(entity, plan.entitySet), dialect);
+        const row = rowParameters(plan, entity, entityTypeOf(entity, plan.entitySet), engine);
         const key = JSON.stringify(keyValues(plan, entity));
         const update = new Map<string, Sql>();
         for (const [column, value] of foreignKeys.get(plan)?.get(key) ?? []) {
@@ -234,9 +234,9 @@ export async function seed(db: SqlDatabase, model: EdmModel, mapping: SqlMapping
         // Rows came with their keys: an identity must continue after them.
         const quoted = [plan.tableName.schema, plan.tableName.table]
           .filter((part): part is string => part !== undefined)
-          .map((part) => dialect.quoteIdentifier(part))
+          .map((part) => engine.ddl.quoteIdentifier(part))
           .join('.');
-        await dialect.advanceGeneratedKey(plan.table, quoted, key.column)?.execute(trx);
+        await engine.ddl.advanceGeneratedKey(plan.table, quoted, key.column)?.execute(trx);
       }
       if (later.length > 0) updates.push({ plan, rows: later });
     }

@@ -1,5 +1,5 @@
 /**
- * What introspection reads of a SQLite database, in the shape of the PostgreSQL catalog reader
+ * What introspection reads of a SQLite database, in the language of the catalog types
  * (lib/sql/introspect/catalog.ts), so the engine-neutral drafting, naming and association code
  * serves both: the tables and views of the `main` schema (`sqlite_schema`), their columns
  * (`pragma table_xinfo`), primary keys, unique constraints and indexes (`pragma index_list`),
@@ -272,6 +272,7 @@ async function readSqliteRelations(executor: SqlKysely, names: readonly string[]
 /** SQLite's catalog reader (SqlDatabase.catalog of `sqlite()`). */
 export const SQLITE_CATALOG: SqlCatalogReader = Object.freeze({
   schema: SQLITE_SCHEMA,
+  oneSchema: true,
   rowVersions: false,
   read: readSqliteCatalog,
   relations: readSqliteRelations,

@@ -5,8 +5,7 @@
 import { Kysely, SqliteAdapter, SqliteIntrospector, SqliteQueryCompiler } from 'kysely';
 import { resolveConnectionOptions, type SqlConnectionOptions, type SqlDatabase, type SqlSchema } from '../database';
 import { openSqlite, SqliteSessionDriver, type SqliteDatabaseLike } from './connection';
-import { SQLITE_CATALOG } from './catalog';
-import { createSqliteDialect } from './dialect';
+import { createSqliteEngine } from './engine';
 
 /** Options of `sqlite()`. */
 export interface SqliteDatabaseOptions extends Omit<SqlConnectionOptions, 'caseMappingCollation'> {
@@ -45,8 +44,7 @@ export function sqlite(source: string | SqliteDatabaseLike, options: SqliteDatab
   return Object.freeze({
     engine: 'sqlite' as const,
     kysely,
-    dialect: createSqliteDialect(),
+    sqlEngine: createSqliteEngine(),
     close: () => (closing ??= kysely.destroy()),
-    catalog: SQLITE_CATALOG,
   });
 }

@@ -1,6 +1,6 @@
 /**
- * The SQLite dialect: the SQL text of the SQL layer for SQLite 3.45 or later (better-sqlite3 12
- * bundles it), over the storage of values.ts. Where SQLite's own operators give the evaluator's
+ * SQLite's expression dialect (the engine's `expressions`): the SQL text the filter compiler
+ * writes for SQLite 3.45 or later (better-sqlite3 12 bundles it), over the storage of values.ts. Where SQLite's own operators give the evaluator's
  * result they are used as they are (integers, doubles, text in code-point order, timestamps as
  * fixed-width text); where they cannot, a function of functions.ts, registered on the
  * connection, does it inside the statement (Unicode case, UTF-16 positions, Int64 and Decimal
@@ -9,33 +9,10 @@
  * and literals SQLite cannot hold (see docs/sql-provider.md).
  */
 import { sql } from 'kysely';
-import { integerRange, laneOf, type EdmPrimitiveTypeName, type PrimitiveValue } from '../../edm/primitives';
+import { integerRange, laneOf, type EdmPrimitiveTypeName } from '../../edm/primitives';
 import { untranslatable } from '../compile/context';
-import type { ColumnFacets, ComparisonOperator, Share, Sql, SqlDialect } from '../dialect';
-import { SQLITE_VALUES, toSqliteParameter } from './values';
-
-/**
- * Declared column types. Each names its EDM type for introspection and has the storage class
- * the codec writes as its affinity: a name containing TEXT has text affinity (a Decimal or a
- * timestamp must never be turned into a number), INT integer affinity, REAL real.
- */
-const COLUMN_TYPES: Readonly<Record<EdmPrimitiveTypeName, string>> = {
-  'Edm.Binary': 'blob',
-  'Edm.Boolean': 'boolean',
-  'Edm.Byte': 'unsigned tinyint',
-  'Edm.SByte': 'tinyint',
-  'Edm.Int16': 'smallint',
-  'Edm.Int32': 'int',
-  'Edm.Int64': 'bigint',
-  'Edm.Decimal': 'decimal_text',
-  'Edm.Single': 'float4',
-  'Edm.Double': 'double',
-  'Edm.DateTime': 'datetime_text',
-  'Edm.DateTimeOffset': 'datetimeoffset_text',
-  'Edm.Time': 'time_text',
-  'Edm.Guid': 'guid_text',
-  'Edm.String': 'text',
-};
+import type { ComparisonOperator, Share, Sql, SqlExpressions } from '../dialect';
+import { toSqliteParameter } from './values';
 
 const OPERATORS: Readonly<Record<ComparisonOperator, string>> = { eq: '=', ne: '<>', lt: '<', le: '<=', gt: '>', ge: '>=' };
 const isInteger = (type: EdmPrimitiveTypeName): boolean => integerRange(type) !== undefined;
@@ -74,89 +51,19 @@ function integerCast(value: Sql, from: EdmPrimitiveTypeName, to: EdmPrimitiveTyp
   );
 }
 
-function noRowVersion(): never {
-  throw new TypeError("SQLite has no row version: a set mapped with etag: 'xmin' needs PostgreSQL (map a version column instead).");
-}
-
-/** The SQLite dialect. */
-export function createSqliteDialect(): SqlDialect {
-  const quoteIdentifier = (name: string): string => {
-    if (name.length === 0 || name.includes('\0')) throw new TypeError(`'${name.slice(0, 80)}' cannot be a SQLite identifier (not empty, no U+0000).`);
-    return '"' + name.replace(/"/g, '""') + '"';
-  };
-  const parameter = (type: EdmPrimitiveTypeName, value: PrimitiveValue | Parameters<typeof toSqliteParameter>[1]): Sql =>
-    sql`${sql.val(toSqliteParameter(type, value))}`;
+/** SQLite's expression dialect. */
+export function createSqliteExpressions(): SqlExpressions {
   // A literal SQLite cannot hold (NaN, a Time outside one day) is the evaluator's: it has a meaning in $filter.
   const literal = (type: EdmPrimitiveTypeName, value: Parameters<typeof toSqliteParameter>[1]): Sql => {
     try {
-      return parameter(type, value);
+      return sql`${sql.val(toSqliteParameter(type, value))}`;
     } catch (error) {
       if (error instanceof RangeError) return untranslatable(`a literal of ${type} SQLite cannot hold`);
       throw error;
     }
   };
 
-  return Object.freeze<SqlDialect>({
-    name: 'SQLite',
-    values: SQLITE_VALUES,
-    writes: {
-      // No data-modifying statement in a WITH: the row comes back by its key (returning.ts).
-      writableCte: false,
-      // SQLite takes no ON CONFLICT after DEFAULT VALUES; a rowid key given by SQLite is never taken.
-      insertDefaults: (table, _keyColumns, returning) => sql`insert into ${table} default values ${returning}`,
-      // SQLite's RETURNING takes no qualified wildcard (`"u".*`).
-      returningAll: () => sql`*`,
-      // One writer at a time: the transaction's lock keeps every row read.
-      keyShareLock: sql``,
-      // json_patch (RFC 7396) removes a member set to null, where MERGE keeps it as null.
-      jsonMerge: (current, patch) => sql`json_patch(coalesce(${current}, '{}'), ${patch})`,
-    },
-    quoteIdentifier,
-    // No roles and no transaction-local settings: SqlProvider refuses a `session`.
-    sessions: undefined,
-    // No row version (PostgreSQL's xmin): SqlProvider refuses a mapping with `etag: 'xmin'` first.
-    rowVersion: noRowVersion,
-    writtenRowVersion: noRowVersion,
-    columnType(type, facets: ColumnFacets = {}) {
-      if (type === 'Edm.Decimal' && facets.precision !== undefined) return `decimal_text(${facets.precision},${facets.scale ?? 0})`;
-      if ((laneOf(type) === 'instant' || type === 'Edm.Time') && facets.precision !== undefined) return `${COLUMN_TYPES[type]}(${facets.precision})`;
-      return COLUMN_TYPES[type];
-    },
-    columnCheck(type, quotedColumn) {
-      const range = type === 'Edm.Byte' || type === 'Edm.SByte' ? integerRange(type) : undefined;
-      return range === undefined ? undefined : `${quotedColumn} between ${range.min} and ${range.max}`;
-    },
-    concurrencyToken(type, current) {
-      const range = integerRange(type);
-      if (range !== undefined) {
-        if (current === undefined) return sql`0`;
-        return sql`(case when ${current} is null or ${current} >= ${sql.raw(String(range.max))} then 0 else ${current} + 1 end)`;
-      }
-      if (laneOf(type) !== 'instant') return undefined;
-      // The statement's clock at milliseconds (fixed-width text), strictly after the previous token.
-      const clock = sql`strftime('%Y-%m-%d %H:%M:%f', 'now')`;
-      return current === undefined
-        ? clock
-        : sql`(case when ${current} is null or ${clock} > substr(${current}, 1, 23) then ${clock} else strftime('%Y-%m-%d %H:%M:%f', substr(${current}, 1, 23), '+0.001 seconds') end)`;
-    },
-
-    jsonColumnType: 'json_text',
-    // SQLite adds no constraint to a table that exists: foreign keys are declared with the table.
-    foreignKeys: 'inline',
-    schemas: false,
-    unboundedLimit: sql`limit -1`,
-    // A single key column declared exactly INTEGER is SQLite's rowid: an INSERT without it takes the largest plus one.
-    generatedKeyColumn: () => 'integer',
-    advanceGeneratedKey: () => undefined,
-    storedValue: (column) => column,
-    jsonParameter: (text) => sql`${sql.val(text)}`,
-    inTuples(columns, types, tuples) {
-      // One parameter per value: SQLite has no array parameters (at most 32,766 per statement).
-      if (columns.length === 1) return sql`(${columns[0]} in (${sql.join(tuples.map((tuple) => parameter(types[0], tuple[0])))}))`;
-      const rows = tuples.map((tuple) => sql`(${sql.join(tuple.map((value, i) => parameter(types[i], value)))})`);
-      return sql`((${sql.join(columns)}) in (values ${sql.join(rows)}))`;
-    },
-    parameter,
+  return Object.freeze<SqlExpressions>({
     literal,
     typedNull: () => sql`null`,
     evaluateOnce(values, table, columns, body) {

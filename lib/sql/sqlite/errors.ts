@@ -6,6 +6,8 @@
  * What has no class here passes on as it is (500, logged).
  */
 import { caughtProperty, describeCaught } from '../../util';
+import { isConnectionLost } from '../connection-failure';
+import type { SqlErrors } from '../engine';
 import { SQLSTATE } from '../errors';
 
 /** A SQLite error with its SQLSTATE and, when the message names them, the table and column (the driver's error is the cause). */
@@ -49,3 +51,6 @@ export function sqliteError(error: unknown): unknown {
   const named = /constraint failed: ([^.\s,]+)\.([^\s,]+)/.exec(message ?? '');
   return new SqliteStatementError(state, message ?? 'SQLite constraint failed', named?.[1], named?.[2], error);
 }
+
+/** SQLite's errors: a database in a file or in memory is never unreachable (only a lost statement is), and its messages quote no unreadable value. */
+export const SQLITE_ERRORS: SqlErrors = Object.freeze<SqlErrors>({ isConnectionFailure: isConnectionLost, valueComplaint: () => undefined });

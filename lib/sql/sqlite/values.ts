@@ -18,13 +18,14 @@
  * A JS value that does not fit is a RangeError (the provider answers 400), one of the wrong JS
  * type a TypeError, as the PostgreSQL codec does.
  */
+import { sql } from 'kysely';
 import { canonicalDecimal, canonicalInteger, isInt64 } from '../../edm/decimal-text';
 import { isPreciseInstant, preciseInstant, type PreciseInstant } from '../../edm/precise-instant';
 import { canonicalGuid } from '../../edm/primitive-text';
 import { integerRange, laneOf, type EdmPrimitiveTypeName, type PrimitiveValue } from '../../edm/primitives';
 import { formatDuration, timeToMilliseconds } from '../../edm/temporal-text';
 import type { PositionValue } from '../../uri/types';
-import type { SqlValueCodec } from '../dialect';
+import type { SqlValueCodec } from '../engine';
 
 /** A bind-parameter value as better-sqlite3 takes it. */
 export type SqliteParameter = string | number | bigint | Buffer | null;
@@ -223,8 +224,10 @@ function fromSqlitePosition(type: EdmPrimitiveTypeName, raw: unknown): PositionV
 }
 
 /** The SQLite value codec. */
-export const SQLITE_VALUES: SqlValueCodec = Object.freeze({
+export const SQLITE_VALUES: SqlValueCodec = Object.freeze<SqlValueCodec>({
   toParameter: toSqliteParameter,
   fromValue: fromSqliteValue,
   fromPosition: fromSqlitePosition,
+  parameter: (type, value) => sql`${sql.val(toSqliteParameter(type, value))}`,
+  jsonParameter: (text) => sql`${sql.val(text)}`,
 });

@@ -22,7 +22,7 @@
 import type { ControlledTransaction } from 'kysely';
 import type { BeginTransaction } from '../../provider/transaction';
 import type { SqlDatabase, SqlKysely, SqlSchema } from '../database';
-import { isConnectionFailure, isReplyLost, writeOutcomeUnknownError } from '../connection-failure';
+import { isReplyLost, writeOutcomeUnknownError } from '../connection-failure';
 import { isRetryableTransactionError } from '../errors';
 import type { CompiledMapping } from '../mapping/compiled';
 import { startStatement, type TransactionStart } from '../session';
@@ -75,13 +75,13 @@ export async function runInside<T>(open: OpenTransaction, work: (executor: SqlKy
 /** The BeginTransaction of SqlProvider's scope. */
 export function sqlBegin(settings: BeginSettings): BeginTransaction<OpenTransaction> {
   const { db, compiled, isolationLevel, beforeCommit, mapError } = settings;
-  const first = startStatement(db.dialect, settings);
+  const first = startStatement(db.sqlEngine, settings);
   const mapped = (error: unknown): unknown => (isRetryableTransactionError(error) ? error : mapError(error));
   const start = (): Promise<ControlledTransaction<SqlSchema>> => db.kysely.startTransaction().setIsolationLevel(isolationLevel).execute();
   return async (body, attempt) => {
     const transaction = await start()
       // BEGIN ran nothing: a pooled connection that died unnoticed (a server restart) costs one more try on a fresh one.
-      .catch((error: unknown) => (isConnectionFailure(error) ? start() : Promise.reject(error)))
+      .catch((error: unknown) => (db.sqlEngine.errors.isConnectionFailure(error) ? start() : Promise.reject(error)))
       .catch((error: unknown) => {
         throw mapped(error);
       });
@@ -91,7 +91,7 @@ export function sqlBegin(settings: BeginSettings): BeginTransaction<OpenTransact
       const result = await body(open);
       // Rethrown as it was caught (the driver's error); `as unknown` undoes the narrowing to `{} | null`.
       if (open.retryable !== undefined) throw open.retryable as unknown;
-      await runInside(open, (trx) => open.required.check(trx, db.dialect));
+      await runInside(open, (trx) => open.required.check(trx, db.sqlEngine));
       if (beforeCommit !== undefined) await runInside(open, (trx) => beforeCommit({ executor: trx, attempt }));
       await transaction
         .commit()

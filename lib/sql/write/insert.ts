@@ -56,7 +56,7 @@ function setForeignKey(
   values: readonly PrimitiveValue[],
   scope: WriteScope,
 ): void {
-  holderColumns.forEach((column, i) => columns.set(column, scope.dialect.parameter(link.types[i], values[i])));
+  holderColumns.forEach((column, i) => columns.set(column, scope.dialect.values.parameter(link.types[i], values[i])));
 }
 
 /** The column values of a new row: sent properties, generated or omitted keys, initial tokens. */
@@ -93,7 +93,7 @@ function insertColumns(scope: WriteScope, plan: SetPlan, request: CreateRequest,
   }
   for (const property of type.concurrencyProperties) {
     const column = plan.byPath.get(property.name);
-    const token = column?.type === undefined ? undefined : scope.dialect.concurrencyToken(column.type, undefined);
+    const token = column?.type === undefined ? undefined : scope.dialect.tokens.concurrencyToken(column.type, undefined);
     if (column !== undefined && token !== undefined) columns.set(column.column, token);
   }
   return columns;
@@ -190,9 +190,9 @@ async function insertMedia(scope: WriteScope, plan: SetPlan, key: EntityKey, med
   const { dialect } = scope;
   const columns = [...plan.key.map((column) => sql.id(column.column)), sql.id(side.contentType), sql.id(side.body)];
   const values = [
-    ...plan.key.map((column) => dialect.parameter(column.type ?? 'Edm.String', key[column.property.name])),
-    dialect.parameter('Edm.String', media.contentType),
-    dialect.parameter('Edm.Binary', media.body),
+    ...plan.key.map((column) => dialect.values.parameter(column.type ?? 'Edm.String', key[column.property.name])),
+    dialect.values.parameter('Edm.String', media.contentType),
+    dialect.values.parameter('Edm.Binary', media.body),
   ];
   const keys = sql.join(plan.key.map((column) => sql.id(column.column)));
   await sql`insert into ${side.table} (${sql.join(columns)}) values (${sql.join(values)}) on conflict (${keys}) do update set ${sql.id(side.contentType)} = excluded.${sql.id(side.contentType)}, ${sql.id(side.body)} = excluded.${sql.id(side.body)}`.execute(

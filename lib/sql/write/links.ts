@@ -9,7 +9,8 @@ import { sql } from 'kysely';
 import type { PrimitiveValue } from '../../edm/primitives';
 import type { EntityKey } from '../../uri/types';
 import type { SqlKysely } from '../database';
-import type { Sql, SqlDialect } from '../dialect';
+import type { Sql } from '../dialect';
+import type { SqlEngine } from '../engine';
 import { SQLSTATE, sqlStateOf } from '../errors';
 import type { CompiledMapping, LinkPlan, SetPlan } from '../mapping/compiled';
 import type { EdmPrimitiveTypeName } from '../../edm/primitives';
@@ -20,7 +21,7 @@ import { tokenBumps } from './tokens';
 export interface WriteScope {
   readonly executor: SqlKysely;
   readonly compiled: CompiledMapping;
-  readonly dialect: SqlDialect;
+  readonly dialect: SqlEngine;
   /** The transaction's entities whose required join-table links are counted before COMMIT. */
   readonly required: RequiredLinks;
   /**
@@ -40,11 +41,11 @@ export function columnsMatch(
   columns: readonly string[],
   types: readonly EdmPrimitiveTypeName[],
   values: readonly PrimitiveValue[],
-  dialect: SqlDialect,
+  dialect: SqlEngine,
   alias?: string,
 ): Sql {
   return sql.join(
-    columns.map((column, i) => sql`${alias === undefined ? sql.id(column) : sql.id(alias, column)} = ${dialect.parameter(types[i], values[i])}`),
+    columns.map((column, i) => sql`${alias === undefined ? sql.id(column) : sql.id(alias, column)} = ${dialect.values.parameter(types[i], values[i])}`),
     sql` and `,
   );
 }
@@ -58,9 +59,9 @@ function assignments(
   columns: readonly string[],
   types: readonly EdmPrimitiveTypeName[],
   values: readonly PrimitiveValue[] | undefined,
-  dialect: SqlDialect,
+  dialect: SqlEngine,
 ): Sql {
-  const items = columns.map((column, i) => sql`${sql.id(column)} = ${values === undefined ? sql`null` : dialect.parameter(types[i], values[i])}`);
+  const items = columns.map((column, i) => sql`${sql.id(column)} = ${values === undefined ? sql`null` : dialect.values.parameter(types[i], values[i])}`);
   for (const [column, next] of tokenBumps(holder, dialect)) items.push(sql`${sql.id(column)} = ${next}`);
   return sql.join(items);
 }
@@ -79,7 +80,7 @@ async function affected(statement: Sql, executor: SqlKysely): Promise<number> {
 }
 
 /** A key of `plan` from the columns `k0`, `k1`... (or `prefix0`...) of a result row. */
-function keyFrom(plan: SetPlan, row: Readonly<Record<string, unknown>>, prefix: string, dialect: SqlDialect): EntityKey {
+function keyFrom(plan: SetPlan, row: Readonly<Record<string, unknown>>, prefix: string, dialect: SqlEngine): EntityKey {
   const key: Record<string, PrimitiveValue> = {};
   plan.key.forEach((column, i) => {
     key[column.property.name] = dialect.values.fromValue(column.type ?? 'Edm.String', row[`${prefix}${i}`]) as PrimitiveValue;
@@ -156,8 +157,8 @@ export async function addLink(scope: WriteScope, link: LinkPlan, source: EntityK
     if (link.property.fromEnd.multiplicity !== '*') await deleteJoinRows(scope, link, columnsMatch(via.targetColumns, targetTypes, targetKey, dialect));
     const columns = [...via.sourceColumns, ...via.targetColumns].map((column) => sql.id(column));
     const values = [
-      ...sourceKey.map((value, i) => dialect.parameter(sourceTypes[i], value)),
-      ...targetKey.map((value, i) => dialect.parameter(targetTypes[i], value)),
+      ...sourceKey.map((value, i) => dialect.values.parameter(sourceTypes[i], value)),
+      ...targetKey.map((value, i) => dialect.values.parameter(targetTypes[i], value)),
     ];
     await sql`insert into ${via.table} (${sql.join(columns)}) values (${sql.join(values)}) on conflict do nothing`.execute(executor);
     return 'done';

@@ -16,7 +16,8 @@ import type { PrimitiveValue } from '../../edm/primitives';
 import { ODataError } from '../../errors';
 import type { EntityKey } from '../../uri/types';
 import type { SqlKysely } from '../database';
-import type { Sql, SqlDialect } from '../dialect';
+import type { Sql } from '../dialect';
+import type { SqlEngine } from '../engine';
 import { qualified, type CompiledMapping, type SetPlan } from '../mapping/compiled';
 
 /** One end of an association set stored in a join table, seen from its entity set. */
@@ -84,15 +85,15 @@ export function joinEndsOf(compiled: CompiledMapping, entitySet: EdmEntitySet): 
 }
 
 /** `"c1" = <key value 1> and ...` over `columns` (qualified by `alias`) for the key of `plan`. */
-function keyMatch(plan: SetPlan, columns: readonly string[], alias: string, key: EntityKey, dialect: SqlDialect): Sql {
+function keyMatch(plan: SetPlan, columns: readonly string[], alias: string, key: EntityKey, dialect: SqlEngine): Sql {
   return sql.join(
-    plan.key.map((column, i) => sql`${sql.id(alias, columns[i])} = ${dialect.parameter(column.type ?? 'Edm.String', key[column.property.name])}`),
+    plan.key.map((column, i) => sql`${sql.id(alias, columns[i])} = ${dialect.values.parameter(column.type ?? 'Edm.String', key[column.property.name])}`),
     sql` and `,
   );
 }
 
 /** The partners of `key` over a join end, read from the join table (before a delete drops the rows). */
-export async function partnersOf(executor: SqlKysely, end: JoinEnd, key: EntityKey, dialect: SqlDialect): Promise<EntityKey[]> {
+export async function partnersOf(executor: SqlKysely, end: JoinEnd, key: EntityKey, dialect: SqlEngine): Promise<EntityKey[]> {
   const selected = sql.join(end.partnerColumns.map((column, i) => sql`${sql.id('j', column)} as ${sql.id(`k${i}`)}`));
   const result = await sql<
     Record<string, unknown>
@@ -135,7 +136,7 @@ export class RequiredLinks {
   }
 
   /** Count the links of every noted entity that still exists; 409 CONSTRAINT_VIOLATION naming each that has not exactly one. */
-  async check(executor: SqlKysely, dialect: SqlDialect): Promise<void> {
+  async check(executor: SqlKysely, dialect: SqlEngine): Promise<void> {
     const problems: string[] = [];
     for (const [entitySet, byText] of this.pending) {
       const keys = [...byText.values()];
@@ -150,12 +151,12 @@ export class RequiredLinks {
   }
 
   /** One statement: the noted entities of `keys` that exist and have not exactly one link over `end`. */
-  private async offenders(executor: SqlKysely, dialect: SqlDialect, end: JoinEnd, keys: readonly EntityKey[]): Promise<string[]> {
+  private async offenders(executor: SqlKysely, dialect: SqlEngine, end: JoinEnd, keys: readonly EntityKey[]): Promise<string[]> {
     const { plan } = end;
     const names = plan.key.map((_, i) => sql.id(`k${i}`));
     const rows = keys.map(
       (key, index) =>
-        sql`(${sql.lit(index)}, ${sql.join(plan.key.map((column) => dialect.parameter(column.type ?? 'Edm.String', key[column.property.name])))})`,
+        sql`(${sql.lit(index)}, ${sql.join(plan.key.map((column) => dialect.values.parameter(column.type ?? 'Edm.String', key[column.property.name])))})`,
     );
     const onEntity = sql.join(
       plan.key.map((column, i) => sql`${sql.id('t', column.column)} = ${sql.id('p', `k${i}`)}`),

@@ -13,7 +13,8 @@ import { conditionalWriteError } from '../../provider/precondition';
 import { writtenProperties } from '../../provider/sent';
 import type { CreateRequest, Precondition } from '../../provider/types';
 import type { EntityKey } from '../../uri/types';
-import type { Sql, SqlDialect } from '../dialect';
+import type { Sql } from '../dialect';
+import type { SqlEngine } from '../engine';
 import type { SetPlan } from '../mapping/compiled';
 import { Aliases } from '../read/joins';
 import { Projection, type DecodedRow } from '../read/projection';
@@ -60,14 +61,14 @@ export async function writeReturning(scope: WriteScope, plan: SetPlan, statement
  * `alias` given): every column, and for a set whose ETag is the row version the version the row
  * now has, in a column named `xmin` (the projection reads it there; no table column has that name).
  */
-export function returningRow(plan: SetPlan, dialect: SqlDialect, alias?: string): Sql {
+export function returningRow(plan: SetPlan, dialect: SqlEngine, alias?: string): Sql {
   const all = dialect.writes.returningAll(alias);
-  return plan.etag === 'xmin' ? sql`returning ${all}, ${dialect.writtenRowVersion()} as ${sql.id('xmin')}` : sql`returning ${all}`;
+  return plan.etag === 'xmin' ? sql`returning ${all}, ${dialect.tokens.writtenRowVersion()} as ${sql.id('xmin')}` : sql`returning ${all}`;
 }
 
 /** `select` of the rows of `plan` that meet `where` (unqualified columns), with their row version as `returningRow` gives it. */
-export function selectRows(plan: SetPlan, dialect: SqlDialect, where: Sql): Sql {
-  const version = plan.etag === 'xmin' ? sql`, ${dialect.rowVersion('r')} as ${sql.id('xmin')}` : sql``;
+export function selectRows(plan: SetPlan, dialect: SqlEngine, where: Sql): Sql {
+  const version = plan.etag === 'xmin' ? sql`, ${dialect.tokens.rowVersion('r')} as ${sql.id('xmin')}` : sql``;
   return sql`select ${sql.id('r')}.*${version} from ${plan.table} as ${sql.id('r')} where ${where}`;
 }
 

@@ -8,16 +8,17 @@
  * never part of an entity's values).
  */
 import { sql } from 'kysely';
-import type { Sql, SqlDialect } from '../dialect';
+import type { Sql } from '../dialect';
+import type { SqlEngine } from '../engine';
 import type { SetPlan } from '../mapping/compiled';
 
 /** Column to new value for each token of the set's type the database maintains; the current value read at `alias` (or unqualified). */
-export function tokenBumps(plan: SetPlan, dialect: SqlDialect, alias?: string): Map<string, Sql> {
+export function tokenBumps(plan: SetPlan, dialect: SqlEngine, alias?: string): Map<string, Sql> {
   const sets = new Map<string, Sql>();
   for (const property of plan.entitySet.entityType.concurrencyProperties) {
     const column = plan.byPath.get(property.name);
     if (column?.type === undefined) continue;
-    const next = dialect.concurrencyToken(column.type, alias === undefined ? sql.id(column.column) : sql.id(alias, column.column));
+    const next = dialect.tokens.concurrencyToken(column.type, alias === undefined ? sql.id(column.column) : sql.id(alias, column.column));
     if (next !== undefined) sets.set(column.column, next);
   }
   return sets;

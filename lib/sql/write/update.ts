@@ -82,8 +82,8 @@ export async function updateEntry(scope: CreateScope, request: UpdateRequest): P
   if (plan.dynamic !== undefined) {
     const text = encodeDynamicProperties(values, entityType);
     const column = sql.id('u', plan.dynamic);
-    if (request.mode === 'replace') sets.set(plan.dynamic, text === null ? sql`null` : scope.dialect.jsonParameter(text));
-    else if (text !== null) sets.set(plan.dynamic, scope.dialect.writes.jsonMerge(column, scope.dialect.jsonParameter(text)));
+    if (request.mode === 'replace') sets.set(plan.dynamic, text === null ? sql`null` : scope.dialect.values.jsonParameter(text));
+    else if (text !== null) sets.set(plan.dynamic, scope.dialect.writes.jsonMerge(column, scope.dialect.values.jsonParameter(text)));
   }
   // Links whose foreign key the row holds change in the same statement.
   const later: (() => Promise<void>)[] = [];
@@ -92,7 +92,7 @@ export async function updateEntry(scope: CreateScope, request: UpdateRequest): P
     const [target] = binding.targets;
     if (link.holder === 'source' && !binding.property.isCollection) {
       link.sourceColumns.forEach((column, i) =>
-        sets.set(column, target === undefined ? sql`null` : scope.dialect.parameter(link.types[i], keyValues(link.target, target.key)[i])),
+        sets.set(column, target === undefined ? sql`null` : scope.dialect.values.parameter(link.types[i], keyValues(link.target, target.key)[i])),
       );
     } else if (binding.targets.length === 0) {
       if (!binding.property.isCollection) later.push(async () => void (await removeLink(scope, link, key, undefined)));

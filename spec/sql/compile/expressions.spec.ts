@@ -6,7 +6,7 @@
  * single-precision rounding, and casts that give null out of range. The differential spec proves
  * the results on PostgreSQL; this one pins the SQL.
  */
-import { createPostgresDialect } from '../../../lib/sql/postgres-dialect';
+import { createPostgresEngine } from '../../../lib/sql/postgres/engine';
 import { UntranslatableExpressionError } from '../../../lib/sql/errors';
 import { filterSql } from '../support';
 
@@ -59,12 +59,12 @@ describe('string functions', () => {
   ])('%s', check);
 
   it('leaves tolower/toupper to the evaluator when the server has no ICU collation', () => {
-    const dialect = createPostgresDialect({ caseMappingCollation: null });
+    const dialect = createPostgresEngine({ caseMappingCollation: null }).expressions;
     expect(() => filterSql("tolower(String) eq 'a'", { dialect })).toThrow(UntranslatableExpressionError);
   });
 
   it("translates them for SAP's search with lower() and upper() under the database's default collation when it has no ICU collation", () => {
-    const dialect = createPostgresDialect({ caseMappingCollation: null });
+    const dialect = createPostgresEngine({ caseMappingCollation: null }).expressions;
     expect(filterSql(`substringof('milk', tolower(String))`, { dialect, approximateCase: true })).toEqual([
       `(lower("t"."String" collate "default") like $1::text escape E'\\\\')`,
       ['%milk%'],

@@ -11,7 +11,7 @@ import type { PGlite } from '@electric-sql/pglite';
 import { SqlMappingError } from '../../../lib/sql/errors';
 import { checkMapping, introspect } from '../../../lib/sql/introspect';
 import { resolveMapping } from '../../../lib/sql/mapping/resolve';
-import { pglite } from '../../../lib/sql/pglite';
+import { pglite } from '../../../lib/sql/postgres/pglite';
 import { createSchema } from '../../../lib/sql/schema/create-schema';
 import type { SqlDatabase } from '../../../lib/sql/database';
 import { openTestPGlite } from '../../helpers/pglite';

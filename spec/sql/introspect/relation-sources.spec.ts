@@ -1,5 +1,5 @@
 /** A simple view's columns read from its stored query as PostgreSQL prints it (pg_rewrite.ev_action). */
-import { viewColumnSources } from '../../../lib/sql/introspect/relation-sources';
+import { viewColumnSources } from '../../../lib/sql/postgres/relation-sources';
 
 /** `select product_id as "the id", upper(name), name from products where exists (select 1 from categories)`, as PostgreSQL 17 prints it (shortened). */
 const TREE =

@@ -6,7 +6,7 @@
  */
 import type { PGlite } from '@electric-sql/pglite';
 import type { SqlDatabase } from '../../../lib/sql/database';
-import { pglite } from '../../../lib/sql/pglite';
+import { pglite } from '../../../lib/sql/postgres/pglite';
 import { DEMO_LINKS, DEMO_MODEL } from '../../helpers/demo';
 import { batchBody, changeset, operation, readBatchResponse, statuses, type BatchPart, type ResponsePart } from '../../helpers/batch-http';
 import { callInProcess, type InProcessService } from '../../helpers/in-process';

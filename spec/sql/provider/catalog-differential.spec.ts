@@ -6,7 +6,7 @@
  * fallback), and `mod` of doubles (the same). Same answers, same pages.
  */
 import type { PGlite } from '@electric-sql/pglite';
-import { pglite } from '../../../lib/sql/pglite';
+import { pglite } from '../../../lib/sql/postgres/pglite';
 import { openTestPGlite } from '../../helpers/pglite';
 import { CATALOG, catalogData } from './catalog';
 import { CATALOG_CASES } from './catalog-cases';

@@ -13,7 +13,7 @@ import type { PGlite } from '@electric-sql/pglite';
 import { odata } from '../../../lib';
 import { SqlProvider, type SqlProviderOptions } from '../../../lib/sql';
 import { SqlConnectionLostError } from '../../../lib/sql/connection-failure';
-import { pglite, type PGliteLike } from '../../../lib/sql/pglite';
+import { pglite, type PGliteLike } from '../../../lib/sql/postgres/pglite';
 import { DEMO_LINKS, DEMO_MODEL, demoData } from '../../helpers/demo';
 import { openTestPGlite } from '../../helpers/pglite';
 import { startServer, type RunningServer } from '../../helpers/server';

@@ -9,7 +9,7 @@
  */
 import { sql } from 'kysely';
 import type { PGlite } from '@electric-sql/pglite';
-import { pglite } from '../../../lib/sql/pglite';
+import { pglite } from '../../../lib/sql/postgres/pglite';
 import { DEMO_LINKS, DEMO_MODEL } from '../../helpers/demo';
 import { openTestPGlite } from '../../helpers/pglite';
 import { largerDemoData } from './demo-data';

@@ -4,7 +4,7 @@
  * by page, and again in keyset chunks (in one snapshot for the demo, a statement per chunk for
  * the Catalog: the server defaults differ from PGlite's). Each model in a database of its own.
  */
-import { postgres } from '../../../lib/sql/postgres';
+import { postgres } from '../../../lib/sql/postgres/server';
 import type { SqlDatabase } from '../../../lib/sql/database';
 import { DEMO_LINKS, DEMO_MODEL } from '../../helpers/demo';
 import { createTestDatabase } from '../../helpers/postgres-database';

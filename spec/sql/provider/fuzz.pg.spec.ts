@@ -3,7 +3,7 @@
  * test:postgres`; see fuzz.ts): ten times the corpus of the PGlite spec, another seed, the
  * server's TimeZone far from UTC and an ICU default collation (the harness sets both).
  */
-import { postgres } from '../../../lib/sql/postgres';
+import { postgres } from '../../../lib/sql/postgres/server';
 import type { SqlDatabase } from '../../../lib/sql/database';
 import { DEMO_LINKS, DEMO_MODEL } from '../../helpers/demo';
 import { createTestDatabase } from '../../helpers/postgres-database';

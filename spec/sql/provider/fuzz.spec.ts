@@ -5,7 +5,7 @@
  * runs twenty times as many, and `npm run test:postgres` runs a larger corpus on a real server.
  */
 import type { PGlite } from '@electric-sql/pglite';
-import { pglite } from '../../../lib/sql/pglite';
+import { pglite } from '../../../lib/sql/postgres/pglite';
 import * as fallback from '../../../lib/sql/read/fallback';
 import { DEMO_LINKS, DEMO_MODEL } from '../../helpers/demo';
 import { openTestPGlite } from '../../helpers/pglite';

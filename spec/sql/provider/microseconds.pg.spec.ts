@@ -1,5 +1,5 @@
 /** Paging by microsecond timestamps on a PostgreSQL server, plans included (the cases: microseconds.ts). */
-import { postgres } from '../../../lib/sql/postgres';
+import { postgres } from '../../../lib/sql/postgres/server';
 import type { SqlDatabase } from '../../../lib/sql/database';
 import { createTestDatabase } from '../../helpers/postgres-database';
 import { describeMicrosecondPaging } from './microseconds';

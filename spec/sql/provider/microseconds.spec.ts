@@ -1,6 +1,6 @@
 /** Paging by microsecond timestamps on PGlite (the cases: microseconds.ts). */
 import type { PGlite } from '@electric-sql/pglite';
-import { pglite } from '../../../lib/sql/pglite';
+import { pglite } from '../../../lib/sql/postgres/pglite';
 import { openTestPGlite } from '../../helpers/pglite';
 import { describeMicrosecondPaging } from './microseconds';
 

@@ -8,7 +8,7 @@ import type { PGlite } from '@electric-sql/pglite';
 import { defineModel } from '../../../lib/edm';
 import type { MemoryData } from '../../../lib/providers/memory';
 import type { SqlDatabase } from '../../../lib/sql/database';
-import { pglite } from '../../../lib/sql/pglite';
+import { pglite } from '../../../lib/sql/postgres/pglite';
 import { openTestPGlite } from '../../helpers/pglite';
 import { comparable, both, get, loadDatabase, servePair, walk, type ServicePair } from './support';
 

@@ -10,7 +10,7 @@ import express from 'express';
 import type { PGlite } from '@electric-sql/pglite';
 import { odata } from '../../../lib';
 import { SqlProvider } from '../../../lib/sql';
-import { pglite, type PGliteLike } from '../../../lib/sql/pglite';
+import { pglite, type PGliteLike } from '../../../lib/sql/postgres/pglite';
 import { DEMO_LINKS, DEMO_MODEL } from '../../helpers/demo';
 import { openTestPGlite } from '../../helpers/pglite';
 import { startServer, type RunningServer } from '../../helpers/server';

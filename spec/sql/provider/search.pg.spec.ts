@@ -10,7 +10,7 @@ import { Client } from 'pg';
 import { sql } from 'kysely';
 import { SqlProvider } from '../../../lib/sql';
 import type { SqlDatabase } from '../../../lib/sql/database';
-import { postgres } from '../../../lib/sql/postgres';
+import { postgres } from '../../../lib/sql/postgres/server';
 import { checkFilter, parseExpression } from '../../../lib/uri/expr';
 import { createTestDatabase } from '../../helpers/postgres-database';
 import { SHOP_LINKS, SHOP_MODEL, shopData } from '../../helpers/search-shop';

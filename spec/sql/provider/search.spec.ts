@@ -10,7 +10,7 @@
 import type { PGlite } from '@electric-sql/pglite';
 import { SqlProvider } from '../../../lib/sql';
 import type { SqlDatabase } from '../../../lib/sql/database';
-import { pglite } from '../../../lib/sql/pglite';
+import { pglite } from '../../../lib/sql/postgres/pglite';
 import { FIXED_NOW } from '../../helpers/demo';
 import { inProcess, type InProcessService } from '../../helpers/in-process';
 import { openTestPGlite } from '../../helpers/pglite';

@@ -16,7 +16,7 @@ import { withKeyTieBreaker } from '../../../lib/uri';
 import { checkExpression, checkFilter, parseExpression } from '../../../lib/uri/expr';
 import { SqlAcquireTimeoutError, SqlProvider, createSchema } from '../../../lib/sql';
 import type { SqlDatabase } from '../../../lib/sql/database';
-import { pglite } from '../../../lib/sql/pglite';
+import { pglite } from '../../../lib/sql/postgres/pglite';
 import { FIXED_NOW } from '../../helpers/demo';
 import { openTestPGlite } from '../../helpers/pglite';
 import { startServer, type RunningServer } from '../../helpers/server';

@@ -13,7 +13,7 @@ import { odata } from '../../../lib';
 import type { EdmModel } from '../../../lib/edm/model';
 import { SqlProvider, type SqlProviderOptions } from '../../../lib/sql';
 import type { SqlDatabase } from '../../../lib/sql/database';
-import { pglite, type PGliteLike } from '../../../lib/sql/pglite';
+import { pglite, type PGliteLike } from '../../../lib/sql/postgres/pglite';
 import { DEMO_LINKS, DEMO_MODEL, FIXED_NOW } from '../../helpers/demo';
 import { openTestPGlite } from '../../helpers/pglite';
 import { batchBody, changeset, operation } from '../../helpers/batch-http';

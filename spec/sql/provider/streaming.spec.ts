@@ -22,7 +22,7 @@ import { runInNewContext } from 'vm';
 import { odata } from '../../../lib';
 import { SqlProvider, createSchema } from '../../../lib/sql';
 import type { SqlDatabase } from '../../../lib/sql/database';
-import { pglite } from '../../../lib/sql/pglite';
+import { pglite } from '../../../lib/sql/postgres/pglite';
 import { DEMO_MODEL } from '../../helpers/demo';
 import { openTestPGlite } from '../../helpers/pglite';
 import { startServer, type RunningServer } from '../../helpers/server';

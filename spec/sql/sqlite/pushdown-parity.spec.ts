@@ -5,10 +5,10 @@
  * differential: an engine that left everything to the evaluator would fail the share asserted here.
  */
 import { compileFilterSql, compileOrderBySql } from '../../../lib/sql/compile/compile';
-import type { SqlDialect } from '../../../lib/sql/dialect';
+import type { SqlExpressions } from '../../../lib/sql/dialect';
 import { UntranslatableExpressionError } from '../../../lib/sql/errors';
-import { createPostgresDialect } from '../../../lib/sql/postgres-dialect';
-import { createSqliteDialect } from '../../../lib/sql/sqlite/dialect';
+import { createPostgresEngine } from '../../../lib/sql/postgres/engine';
+import { createSqliteEngine } from '../../../lib/sql/sqlite/engine';
 import { withKeyTieBreaker } from '../../../lib/uri/orderby';
 import { isODataError } from '../../../lib/errors';
 import { ExpressionGenerator } from '../expression-generator';
@@ -27,10 +27,10 @@ function reasonOf(compile: () => unknown): string | undefined {
 }
 
 /** `count` well-typed generated expressions of one kind, with what each engine does with them. */
-function survey(count: number, next: (generator: ExpressionGenerator) => string, compile: (text: string, dialect: SqlDialect) => unknown) {
+function survey(count: number, next: (generator: ExpressionGenerator) => string, compile: (text: string, dialect: SqlExpressions) => unknown) {
   const generator = new ExpressionGenerator(3);
-  const postgres = createPostgresDialect();
-  const sqlite = createSqliteDialect();
+  const postgres = createPostgresEngine().expressions;
+  const sqlite = createSqliteEngine().expressions;
   const rows: { text: string; postgres: string | undefined; sqlite: string | undefined }[] = [];
   while (rows.length < count) {
     const text = next(generator);
@@ -52,13 +52,13 @@ describe.each([
     '$filter',
     1000,
     (generator: ExpressionGenerator) => generator.filter(),
-    (text: string, dialect: SqlDialect) => compileFilterSql(itemFilter(text), itemsContext({ dialect })),
+    (text: string, dialect: SqlExpressions) => compileFilterSql(itemFilter(text), itemsContext({ dialect })),
   ],
   [
     '$orderby',
     400,
     (generator: ExpressionGenerator) => generator.orderBy(),
-    (text: string, dialect: SqlDialect) => compileOrderBySql(withKeyTieBreaker(itemOrderBy(text), Item), itemsContext({ dialect })),
+    (text: string, dialect: SqlExpressions) => compileOrderBySql(withKeyTieBreaker(itemOrderBy(text), Item), itemsContext({ dialect })),
   ],
 ])('%s', (_name, count, next, compile) => {
   const rows = survey(count, next, compile);

@@ -76,10 +76,10 @@ describe('layer order', () => {
       const from = layerOf(file);
       if (from === 'index') continue; // the public surface re-exports everything
       const source = readFileSync(join(LIB, file), 'utf8');
-      for (const match of source.matchAll(/from\s+'(\.[^']*)'/g)) {
-        const target = relative(LIB, resolve(LIB, dirname(file), match[1]));
+      for (const name of namedModules(source)) {
+        const target = relative(LIB, resolve(LIB, dirname(file), name));
         const to = layerOf(target.endsWith('.ts') ? target : target + '.ts');
-        if (to !== from && !ALLOWED[from].includes(to)) violations.push(`${file} imports ${match[1]} (${from} -> ${to})`);
+        if (to !== from && !ALLOWED[from].includes(to)) violations.push(`${file} imports ${name} (${from} -> ${to})`);
       }
     }
     expect(violations).toEqual([]);
@@ -91,61 +91,75 @@ describe('layer order', () => {
       const importers = files.filter((file) => {
         if (layerOf(file) === subpath || (subpath !== 'testing' && layerOf(file) === 'cli')) return false;
         const source = readFileSync(join(LIB, file), 'utf8');
-        return [...source.matchAll(/from\s+'(\.[^']*)'/g)].some((match) => layerOf(relative(LIB, resolve(LIB, dirname(file), match[1]))) === subpath);
+        return namedModules(source).some((name) => layerOf(relative(LIB, resolve(LIB, dirname(file), name))) === subpath);
       });
       expect(importers).toEqual([]);
     },
   );
 });
 
-/** Every module path a file names: static imports and re-exports, `import()` and `require()`. */
+/**
+ * Every relative module path a source names: static imports and re-exports (`from '…'`),
+ * side-effect imports (`import '…'`), `import('…')` and `require('…')`, in single or double quotes.
+ */
 function namedModules(source: string): string[] {
-  return [...source.matchAll(/(?:from\s+|import\s*\(\s*|require\s*\(\s*)'(\.[^']*)'/g)].map((match) => match[1]);
+  return [...source.matchAll(/(?:\bfrom\s+|^\s*import\s+|\bimport\s*\(\s*|\brequire\s*\(\s*)(['"])(\.[^'"]*)\1/gm)].map((match) => match[2]);
+}
+
+/** The SQL engines' folders (lib-relative). */
+const ENGINES = ['sql/postgres/', 'sql/sqlite/'];
+/** The public index: it exports `pglite()`, `postgres()` and `sqlite()` from the engines' entry points. */
+const ENGINE_ENTRY = 'sql/index.ts';
+
+/** A lib-relative file's imports of an engine folder it may not name (see the rules below), as `file -> target`. */
+function engineViolations(file: string, source: string): string[] {
+  const own = ENGINES.find((engine) => file.startsWith(engine));
+  return namedModules(source)
+    .map((name) => {
+      const target = relative(LIB, resolve(LIB, dirname(file), name));
+      return target.endsWith('.ts') ? target : `${target}.ts`;
+    })
+    .filter((target) => {
+      const engine = ENGINES.find((candidate) => target.startsWith(candidate));
+      // Neutral code names no engine (the public index excepted); an engine names no other engine.
+      return engine !== undefined && engine !== own && file !== ENGINE_ENTRY;
+    })
+    .map((target) => `${file} -> ${target}`);
 }
 
 describe('the SQL engines', () => {
-  const files = listFiles(join(LIB, 'sql')).map((f) => relative(LIB, f));
-  const ENGINE = 'sql/sqlite/';
-  // The PostgreSQL engine's modules (until they move into a folder of their own).
-  const POSTGRES = new Set(['sql/postgres-dialect.ts', 'sql/postgres-temporal.ts', 'sql/pglite.ts', 'sql/postgres.ts', 'sql/values.ts', 'sql/type-parsers.ts']);
-  const targetsOf = (file: string): string[] =>
-    namedModules(readFileSync(join(LIB, file), 'utf8')).map((name) => {
-      const target = relative(LIB, resolve(LIB, dirname(file), name));
-      return target.endsWith('.ts') ? target : `${target}.ts`;
-    });
+  const files = listFiles(LIB).map((f) => relative(LIB, f));
 
-  it('no engine-neutral module of lib/sql names the SQLite engine (static imports, import() and require alike); only the entry exports sqlite()', () => {
-    const violations = files
-      .filter((file) => !file.startsWith(ENGINE) && file !== 'sql/index.ts')
-      .flatMap((file) =>
-        targetsOf(file)
-          .filter((target) => target.startsWith(ENGINE))
-          .map((target) => `${file} -> ${target}`),
-      );
+  it.each(ENGINES)('has the engine folder lib/%s', (engine) => {
+    expect(files.filter((file) => file.startsWith(engine)).length).toBeGreaterThan(0);
+  });
+
+  it('no engine-neutral module names an engine folder, and no engine names another (static imports, import() and require alike); only the public index exports the engines', () => {
+    const violations = files.flatMap((file) => engineViolations(file, readFileSync(join(LIB, file), 'utf8')));
     expect(violations).toEqual([]);
   });
 
-  it('the SQLite engine names no module of the PostgreSQL engine', () => {
-    const violations = files
-      .filter((file) => file.startsWith(ENGINE))
-      .flatMap((file) =>
-        targetsOf(file)
-          .filter((target) => POSTGRES.has(target))
-          .map((target) => `${file} -> ${target}`),
-      );
-    expect(violations).toEqual([]);
-    // The rule reads real files: each PostgreSQL module it names exists.
-    for (const module of POSTGRES) expect(files).toContain(module);
-  });
-
-  it('the neutral read and write code decodes through the engine codec, never the PostgreSQL one', () => {
-    const violations = files
-      .filter((file) => /^sql\/(read|write|compile|mapping|schema)\//.test(file))
-      .flatMap((file) =>
-        targetsOf(file)
-          .filter((target) => target === 'sql/values.ts')
-          .map((target) => `${file} -> ${target}`),
-      );
-    expect(violations).toEqual([]);
+  it('catches every form of naming an engine module: the rule above can fail', () => {
+    const forms = [
+      "import { POSTGRES_VALUES } from '../postgres/values';",
+      'export { sqlite } from "../sqlite/database";',
+      "import '../sqlite/functions';",
+      "const engine = await import('../postgres/engine');",
+      "const codec = require( '../sqlite/values' );",
+    ];
+    for (const form of forms) expect(engineViolations('sql/read/query.ts', form)).toHaveLength(1);
+    expect(engineViolations('sql/read/query.ts', forms.join('\n'))).toEqual([
+      'sql/read/query.ts -> sql/postgres/values.ts',
+      'sql/read/query.ts -> sql/sqlite/database.ts',
+      'sql/read/query.ts -> sql/sqlite/functions.ts',
+      'sql/read/query.ts -> sql/postgres/engine.ts',
+      'sql/read/query.ts -> sql/sqlite/values.ts',
+    ]);
+    // An engine may name its own folder and neutral code; the SQLite engine may not name PostgreSQL's.
+    expect(engineViolations('sql/sqlite/engine.ts', "import { SQLITE_DDL } from './ddl';\nimport type { SqlEngine } from '../engine';")).toEqual([]);
+    expect(engineViolations('sql/sqlite/engine.ts', "const pg = require('../postgres/values');")).toEqual(['sql/sqlite/engine.ts -> sql/postgres/values.ts']);
+    // A module path in a string or comment that is not an import names nothing.
+    expect(engineViolations('sql/read/query.ts', "const note = 'see ../postgres/values'; // imported from nowhere")).toEqual([]);
+    expect(engineViolations(ENGINE_ENTRY, forms.join('\n'))).toEqual([]);
   });
 });

@@ -10,7 +10,7 @@ import { dirname, join } from 'path';
 import type * as PGliteModule from '@electric-sql/pglite';
 import type { PGlite as PGliteInstance } from '@electric-sql/pglite';
 
-// Node's own loader, as lib/sql/pglite.ts does: PGlite's dynamic import() fails inside Jest's sandbox.
+// Node's own loader, as lib/sql/postgres/pglite.ts does: PGlite's dynamic import() fails inside Jest's sandbox.
 const nodeModule = process.getBuiltinModule('module');
 const nodeRequire = nodeModule.createRequire(__filename);
 const { PGlite } = nodeRequire('@electric-sql/pglite') as typeof PGliteModule;

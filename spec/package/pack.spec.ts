@@ -142,7 +142,7 @@ const server = app.listen(0, '127.0.0.1', () => console.log('PORT ' + server.add
       `
 const { DummyDriver, Kysely, PostgresAdapter, PostgresIntrospector, PostgresQueryCompiler, sql } = require('kysely');
 const { defineModel } = require('express-odata-v2');
-const { compileFilterSql, createPostgresDialect, pglite } = require('express-odata-v2/sql');
+const { compileFilterSql, createPostgresEngine, pglite } = require('express-odata-v2/sql');
 const model = defineModel({ schemas: [{ namespace: 'Shop', entityTypes: [{ name: 'Item', key: ['ID'], properties: [
   { name: 'ID', type: 'Edm.Int32', nullable: false }, { name: 'Name', type: 'Edm.String' } ] }],
   entityContainers: [{ name: 'C', isDefaultEntityContainer: true, entitySets: [{ name: 'Items', entityType: 'Shop.Item' }] }] }] });
@@ -153,7 +153,7 @@ const filter = { kind: 'Binary', operator: 'eq', type: { kind: 'Primitive', name
 const resolver = { column: (path) => ({ sql: sql.ref('t.' + path.properties[0].name), nullable: true }) };
 const db = new Kysely({ dialect: { createAdapter: () => new PostgresAdapter(), createDriver: () => new DummyDriver(),
   createIntrospector: (k) => new PostgresIntrospector(k), createQueryCompiler: () => new PostgresQueryCompiler() } });
-const { sql: text, parameters } = compileFilterSql(filter, { dialect: createPostgresDialect(), resolver }).compile(db);
+const { sql: text, parameters } = compileFilterSql(filter, { dialect: createPostgresEngine().expressions, resolver }).compile(db);
 console.log(JSON.stringify({ text, parameters }));
 sql\`select 1\`.execute(pglite().kysely).catch((error) => console.log(error.message));
 `,

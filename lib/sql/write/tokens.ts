@@ -1,6 +1,6 @@
 /**
  * Concurrency tokens the database keeps (`ConcurrencyMode="Fixed"` integers and timestamps, see
- * the dialect's `concurrencyToken`): the SET items that move them, for every statement that
+ * the engine's `tokens.concurrencyToken`): the SET items that move them, for every statement that
  * changes an entity's row. A link kept as a foreign-key column on a row is part of that row: a
  * `$links` write or a binding that sets or clears it bumps the row's tokens in the same UPDATE,
  * so a client holding the old ETag gets 412 instead of writing over the new link. Join-table rows

@@ -37,18 +37,19 @@ export interface ErrorScene {
   readonly errors: SqlErrors;
 }
 
-type DriverField = 'table' | 'column' | 'schema';
+/** The fields of a driver's error the error map reads (PostgreSQL's drivers give them; SQLite's adapter gives table and column). */
+type DriverField = 'table' | 'column' | 'schema' | 'message' | 'dataType';
 
 /** A driver error's string field, when it has one. */
-function field(error: unknown, name: DriverField): string | undefined {
+export function driverField(error: unknown, name: DriverField): string | undefined {
   const value = caughtProperty(error, name);
   return typeof value === 'string' && value !== '' ? value : undefined;
 }
 
 /** The set whose table the error names. */
 function planOf(error: unknown, compiled: CompiledMapping): SetPlan | undefined {
-  const table = field(error, 'table');
-  const schema = field(error, 'schema');
+  const table = driverField(error, 'table');
+  const schema = driverField(error, 'schema');
   if (table === undefined) return undefined;
   let found: SetPlan | undefined;
   for (const plan of compiled.sets.values()) {
@@ -128,7 +129,7 @@ function describe(error: unknown, scene: ErrorScene): { facts: Omit<RefusalFacts
   });
   const general = { facts: { subject: plan === undefined ? 'a value' : `a value of '${entitySet}'`, isLink: false, problem, entitySet }, target: undefined };
   if (plan === undefined) return general;
-  const column = field(error, 'column');
+  const column = driverField(error, 'column');
   if (named !== undefined && column !== undefined) {
     const found = plan.columns.find((candidate) => candidate.column === column);
     if (found !== undefined) return property(found);

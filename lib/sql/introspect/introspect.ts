@@ -1,6 +1,6 @@
 /**
- * `introspect(db, options)`: an existing PostgreSQL schema as an EDM model and the complete SQL
- * mapping that serves it. Reads the catalog once (catalog.ts), drafts entity sets from the tables
+ * `introspect(db, options)`: an existing schema as an EDM model and the complete SQL mapping that
+ * serves it. Reads the catalog once (the engine's reader, `SqlEngine.catalog`), drafts entity sets from the tables
  * and keyed views (tables.ts), names everything (names.ts), adds the associations of the foreign
  * keys and join tables (associations.ts), and builds the model with the ordinary model builder,
  * so the result is the same kind of model `defineModel` and `loadEdmx` give, and the mapping is

@@ -4,9 +4,10 @@
  * closed for an administrator, a restart or a crash, no free connection slot, a closed PGlite
  * instance), and PostgreSQL's wording of a value a column could not read.
  */
-import { caughtProperty, describeCaught } from '../../util';
+import { describeCaught } from '../../util';
 import { isConnectionLost } from '../connection-failure';
 import type { SqlErrors, ValueComplaint } from '../engine';
+import { driverField } from '../error-map';
 import { sqlStateOf } from '../errors';
 
 /** SQLSTATEs of a database that is not there for us, besides class 08 (connection exception). */
@@ -74,21 +75,15 @@ const COMPLAINTS: readonly (readonly [RegExp, ValueComplaint['kind'], string])[]
   [/^(smallint|integer) out of range$/, 'narrower', 'is out of the range its column can hold'],
 ];
 
-/** A driver error's string field, when it has one. */
-function field(error: unknown, name: 'message' | 'dataType'): string | undefined {
-  const value = caughtProperty(error, name);
-  return typeof value === 'string' && value !== '' ? value : undefined;
-}
-
 /** The value complaint of PostgreSQL's message (both drivers pass it on), with the type the error's `dataType` field names when the message does not. */
 function valueComplaint(error: unknown): ValueComplaint | undefined {
-  const message = field(error, 'message');
+  const message = driverField(error, 'message');
   if (message === undefined) return undefined;
   for (const [pattern, kind, problem] of COMPLAINTS) {
     const match = pattern.exec(message);
     if (match === null) continue;
     const quoted = /: "(.*)"$/s.exec(message) ?? /^value "(.*)" is out of range/s.exec(message);
-    return { type: match[1] ?? field(error, 'dataType'), kind, value: quoted?.[1], problem };
+    return { type: match[1] ?? driverField(error, 'dataType'), kind, value: quoted?.[1], problem };
   }
   return undefined;
 }

@@ -1,8 +1,8 @@
 /**
  * SQLite's expression dialect (the engine's `expressions`): the SQL text the filter compiler
- * writes for SQLite 3.45 or later (better-sqlite3 12 bundles it), over the storage of values.ts. Where SQLite's own operators give the evaluator's
- * result they are used as they are (integers, doubles, text in code-point order, timestamps as
- * fixed-width text); where they cannot, a function of functions.ts, registered on the
+ * writes for SQLite 3.45 or later (better-sqlite3 12 bundles it), over the storage of values.ts.
+ * Where SQLite's own operators give the evaluator's result they are used as they are (integers,
+ * doubles, text in code-point order, timestamps as fixed-width text); where they cannot, a function of functions.ts, registered on the
  * connection, does it inside the statement (Unicode case, UTF-16 positions, Int64 and Decimal
  * arithmetic, decimal comparison and order). What neither can match is left to the evaluator:
  * `mod` and division of doubles (SQLite has no NaN), casts from Decimal and to it from a double,

@@ -117,7 +117,7 @@ export interface Catalog {
 }
 
 /** A partition of a partitioned table. */
-export interface CatalogPartition {
+interface CatalogPartition {
   readonly parentSchema: string;
   readonly parent: string;
   readonly schema: string;

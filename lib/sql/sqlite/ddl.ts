@@ -10,7 +10,7 @@ import type { ColumnFacets, SqlDdl } from '../engine';
  * the codec writes as its affinity: a name containing TEXT has text affinity (a Decimal or a
  * timestamp must never be turned into a number), INT integer affinity, REAL real.
  */
-export const COLUMN_TYPES: Readonly<Record<EdmPrimitiveTypeName, string>> = {
+const COLUMN_TYPES: Readonly<Record<EdmPrimitiveTypeName, string>> = {
   'Edm.Binary': 'blob',
   'Edm.Boolean': 'boolean',
   'Edm.Byte': 'unsigned tinyint',

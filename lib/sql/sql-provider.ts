@@ -6,10 +6,11 @@
  * level, large feeds in keyset chunks. What the translator refuses is finished by the shared
  * evaluator, exactly. Writes run in a transaction per request (a changeset's when inside one),
  * each as keyed statements with the If-Match values in their WHERE (write/), retried after a
- * serialization failure; a write request that is one statement runs without BEGIN and COMMIT
- * (TransactionOptions.singleWrite); plain reads may go to a replica. With a `session`, every
- * statement of a request runs in a transaction that first applies the request's database role
- * and settings (session.ts), and no write runs alone.
+ * serialization failure. Each write is a plan of statements (write/plan.ts) built before
+ * anything runs; a write request whose plan writes in one statement runs without BEGIN and COMMIT
+ * (TransactionOptions.singleWrite); plain reads may go to a replica; `placeOf` decides where each
+ * statement runs. With a `session`, every statement of a request runs in a transaction that first
+ * applies the request's database role and settings (session.ts), and no write runs alone.
  */
 import type { EdmEntityType, EdmModel } from '../edm/model';
 import { ODataError } from '../errors';
@@ -44,11 +45,13 @@ import { KeyReadCoalescer, isPlainKeyRead } from './read/key-reads';
 import { readMedia } from './read/media';
 import { readOnce } from './read/once';
 import { countEntities, queryEntities, type ReadSettings } from './read/query';
-import { insertEntry, isOneStatementCreate, type CreateScope } from './write/insert';
-import { writeLinkRequest } from './write/link-request';
+import { runPlan } from './write/execute';
+import { planCreate } from './write/insert';
+import { planLinkRequest } from './write/link-request';
+import { PlanBuilder, writesInOneStatement, type WritePlan } from './write/plan';
 import { RequestSessions, type AppliedSession, type SqlProviderLogEvent, type SqlSessionOf } from './session';
 import { runInside, sqlAlone, sqlBegin, type BeginSettings, type OpenTransaction, type SqlIsolationLevel, type SqlTransactionAttempt } from './write/begin';
-import { deleteEntry, isOneStatementDelete, isOneStatementUpdate, updateEntry, writeMediaEntry } from './write/update';
+import { planDelete, planMediaWrite, planUpdate } from './write/update';
 
 /** Options of `new SqlProvider(...)`. */
 export interface SqlProviderOptions {
@@ -118,6 +121,13 @@ interface ReadScene extends Pick<ErrorScene, 'entitySet' | 'filter'> {
   readonly operation: 'read';
 }
 
+/** A statement placed in the request's open transaction (SqlProvider.placeOf). */
+type Joined = { readonly kind: 'joined'; readonly open: OpenTransaction };
+/** Where a read runs: joined, or on a pooled connection (`shared`: with other key reads of the request, in one statement). */
+type ReadPlacement = Joined | { readonly kind: 'pool'; readonly settings: ReadSettings; readonly shared: boolean };
+/** Where a write plan runs: joined, without BEGIN and COMMIT, or in a transaction of its own. */
+type WritePlacement = Joined | { readonly kind: 'alone'; readonly begin: BeginTransaction<OpenTransaction> } | { readonly kind: 'own transaction' };
+
 function readOf(request: QueryRequest | CountRequest): ReadScene {
   return { operation: 'read', entitySet: request.entitySet, ...(request.filter === undefined ? {} : { filter: request.filter }) };
 }
@@ -153,7 +163,7 @@ export class SqlProvider implements DataProvider {
   /** The open write transaction of each request context (the kit's scope: joins, retries, 503 after the last attempt). */
   private readonly transactions = createTransactionScope<OpenTransaction>('SqlProvider');
   private readonly begin: BeginTransaction<OpenTransaction>;
-  /** How a write that is one statement runs when it is its request's only write: without BEGIN and COMMIT. */
+  /** How a write plan that writes in one statement runs when it is its request's only write: without BEGIN and COMMIT. */
   private readonly alone: BeginTransaction<OpenTransaction> | undefined;
   /**
    * Contexts whose work is one write request (TransactionOptions.singleWrite) with no transaction
@@ -222,7 +232,8 @@ export class SqlProvider implements DataProvider {
     };
     this.begin = sqlBegin(this.beginSettings);
     // A statement outside a transaction runs at the server's default isolation, without the
-    // transaction's statement_timeout, hook and database session: only the defaults let a write run alone.
+    // transaction's statement_timeout, hook and database session. Each of those is a statement
+    // (or a level) that must share a transaction with the plan's: with one, no plan is one statement.
     const isolationLevel = options.isolationLevel ?? 'read committed';
     const alone =
       isolationLevel === 'read committed' && this.statementTimeoutMs === undefined && options.beforeCommit === undefined && this.sessions === undefined;
@@ -255,7 +266,8 @@ export class SqlProvider implements DataProvider {
   async query(request: QueryRequest, context: RequestContext): Promise<QueryResult> {
     const alone = (one: QueryRequest): Promise<QueryResult> => this.read(context, (settings) => queryEntities(settings, one), readOf(one));
     // Outside a transaction, key reads of one request that arrive together share a statement (read/key-reads.ts).
-    if (isPlainKeyRead(request) && this.transactions.current(context) === undefined && !this.singleWrites.has(context)) {
+    const placement = this.placeOf(context, 'read');
+    if (isPlainKeyRead(request) && placement.kind === 'pool' && placement.shared) {
       if (this.sessions === undefined) return this.keyReads.read(request, context, undefined, alone);
       return this.keyReads.read(request, context, await this.sessionOf(context), alone);
     }
@@ -270,44 +282,41 @@ export class SqlProvider implements DataProvider {
   /** Create an entry, its inline tree and its links, in one transaction; the stored entry with generated values. */
   async create(request: CreateRequest, context: RequestContext): Promise<Entity> {
     const written = { operation: 'create', entitySet: request.entitySet, values: request.values } as const;
-    return this.write(context, written, async (scope) => (await insertEntry(scope, request)).entity, isOneStatementCreate(this.compiled, request));
+    return this.write(context, written, (builder) => planCreate(builder, request));
   }
 
   /** PUT or MERGE: one UPDATE with the If-Match values in its WHERE and the tokens bumped; 404 or 412 when it changes nothing. */
   async update(request: UpdateRequest, context: RequestContext): Promise<Entity> {
     const written = { operation: 'update', entitySet: request.entitySet, values: request.values } as const;
-    return this.write(context, written, (scope) => updateEntry(scope, request), isOneStatementUpdate(this.compiled, request));
+    return this.write(context, written, (builder) => planUpdate(builder, request));
   }
 
   /** DELETE with the If-Match values in its WHERE; dependents cascade, unlink or refuse it (409) per the schema. */
   async delete(request: DeleteRequest, context: RequestContext): Promise<void> {
-    return this.write(
-      context,
-      { operation: 'delete', entitySet: request.entitySet },
-      (scope) => deleteEntry(scope, request),
-      isOneStatementDelete(this.compiled, request),
-    );
+    return this.write(context, { operation: 'delete', entitySet: request.entitySet }, (builder) => planDelete(builder, request));
   }
 
   /** `$links`: add, replace or remove a link within the association's multiplicities. */
   async link(request: LinkRequest, context: RequestContext): Promise<void> {
-    return this.write(context, { operation: 'link', entitySet: request.source.entitySet }, (scope) => writeLinkRequest(scope, request));
+    return this.write(context, { operation: 'link', entitySet: request.source.entitySet }, (builder) => planLinkRequest(builder, request));
   }
 
   /** Replace the media resource of a media link entry after its precondition; the entry's tokens move. */
   async writeMedia(reference: EntityReference, media: MediaContent, precondition: Precondition | undefined, context: RequestContext): Promise<Entity> {
-    return this.write(context, { operation: 'update', entitySet: reference.entitySet }, (scope) => writeMediaEntry(scope, reference, media, precondition));
+    return this.write(context, { operation: 'update', entitySet: reference.entitySet }, (builder) => planMediaWrite(builder, reference, media, precondition));
   }
 
   /**
    * Run `work` (a write with its answer, a `$batch` changeset) in one database transaction that
    * every write and read of `context` joins; run again from the start after a serialization
    * failure or deadlock (at most `transactionAttempts` runs). A nested call joins. A single write
-   * request (`options.singleWrite`) opens none up front: its write runs alone when it is one
-   * statement, else in a transaction of its own (reads before it go to the primary).
+   * request (`options.singleWrite`) opens none up front: its write's plan says where it runs
+   * (`placeOf`), and reads before it go to the primary.
    */
   async transaction<T>(work: () => Promise<T>, context: RequestContext, options?: TransactionOptions): Promise<T> {
-    if (options?.singleWrite !== true || this.alone === undefined || this.transactions.current(context) !== undefined || this.singleWrites.has(context))
+    // Deferred only where its plan may still run alone: outside any transaction, and not already a single write request.
+    const placement = this.placeOf(context, 'read');
+    if (options?.singleWrite !== true || this.alone === undefined || placement.kind !== 'pool' || !placement.shared)
       return this.transactions.run(context, await this.beginOf(context), work, this.retries);
     this.singleWrites.set(context, { wrote: false });
     try {
@@ -364,16 +373,37 @@ export class SqlProvider implements DataProvider {
     return sqlBegin({ ...this.beginSettings, session: await this.sessionOf(context) });
   }
 
-  /** A read: inside the context's open transaction when there is one (never the replica), else on its own, retried (a write request's on the primary). */
-  private read<T>(context: RequestContext, read: (settings: ReadSettings) => Promise<T>, scene: ReadScene): Promise<T> {
+  /**
+   * Where a statement of `context` runs: the one place that decides. Inside the request's open
+   * transaction when it has one (never the replica). A read outside one runs on a pooled
+   * connection: the replica's, or the primary's for a single write request (it reads what it is
+   * about to write); with a session, in a transaction of its own that applies it first. A write
+   * plan that writes in one statement (`writesInOneStatement`), as the only write of a single
+   * write request, runs without BEGIN and COMMIT when nothing must share a transaction with it
+   * (`alone`: no session statements, statement timeout, hook or other isolation level); any other
+   * plan runs in a transaction of its own, which starts with the request's session statements.
+   */
+  private placeOf(context: RequestContext, statement: 'read'): ReadPlacement;
+  private placeOf(context: RequestContext, statement: WritePlan<unknown>): WritePlacement;
+  private placeOf(context: RequestContext, statement: 'read' | WritePlan<unknown>): ReadPlacement | WritePlacement {
     const open = this.transactions.current(context);
-    if (open === undefined) {
-      const settings = this.singleWrites.has(context) ? this.settings : this.plainReads;
+    if (open !== undefined) return { kind: 'joined', open };
+    const single = this.singleWrites.get(context);
+    if (statement === 'read') return { kind: 'pool', settings: single === undefined ? this.plainReads : this.settings, shared: single === undefined };
+    if (single !== undefined && this.alone !== undefined && writesInOneStatement(statement)) return { kind: 'alone', begin: this.alone };
+    return { kind: 'own transaction' };
+  }
+
+  /** A read where `placeOf` puts it; retried on its own (runInside leaves a joined one to its transaction). */
+  private read<T>(context: RequestContext, read: (settings: ReadSettings) => Promise<T>, scene: ReadScene): Promise<T> {
+    const placement = this.placeOf(context, 'read');
+    if (placement.kind === 'pool') {
+      const { settings } = placement;
       if (this.sessions === undefined) return this.run(() => read(settings), scene);
       // Every attempt (a read retried on a fresh connection too) opens its own transaction, which applies the session again.
       return this.sessionOf(context).then((session) => this.run(() => read({ ...settings, session }), scene));
     }
-    return runInside(open, async (transaction) => {
+    return runInside(placement.open, async (transaction) => {
       try {
         return await read({ ...this.settings, transaction });
       } catch (error) {
@@ -383,32 +413,34 @@ export class SqlProvider implements DataProvider {
   }
 
   /**
-   * A write in the context's transaction (joined, or its own); database errors mapped (in terms of
-   * `written`: the operation, the set and values it writes), retryable ones left for the
-   * transaction. `oneStatement`: the write is a single statement, which runs alone (no BEGIN, no
-   * COMMIT) when it is the only write of a single write request.
+   * A write: its plan built first (nothing runs if that fails), then run where `placeOf` puts it,
+   * in the context's transaction (joined, or its own) or alone; database errors mapped (in terms of
+   * `written`: the operation, the set and values it writes), retryable ones left for the transaction.
    */
-  private write<T>(context: RequestContext, written: WriteScene, work: (scope: CreateScope) => Promise<T>, oneStatement = false): Promise<T> {
+  private write<T>(context: RequestContext, written: WriteScene, build: (builder: PlanBuilder) => WritePlan<T>): Promise<T> {
+    let plan: WritePlan<T>;
+    try {
+      plan = build(new PlanBuilder(this.compiled, this.db.sqlEngine));
+    } catch (error) {
+      return Promise.reject(this.mapError(error, written));
+    }
     const inside = (open: OpenTransaction): Promise<T> =>
       runInside(open, (executor) =>
-        work({
-          executor,
-          compiled: this.compiled,
-          dialect: this.db.sqlEngine,
-          seen: this.settings.seen,
-          required: open.required,
-          rowSecurity: this.sessions !== undefined,
-        }),
+        runPlan(
+          plan,
+          { executor, compiled: this.compiled, dialect: this.db.sqlEngine, required: open.required, rowSecurity: this.sessions !== undefined },
+          this.settings.seen,
+        ),
       ).catch((error: unknown) => {
         // A statement that commits by itself and lost its reply: it may have been applied.
         if (open.alone && isReplyLost(error)) throw writeOutcomeUnknownError(error);
         throw isRetryableTransactionError(error) ? error : this.mapError(error, written);
       });
-    const single = this.transactions.current(context) === undefined ? this.singleWrites.get(context) : undefined;
+    const placement = this.placeOf(context, plan);
+    const single = placement.kind === 'joined' ? undefined : this.singleWrites.get(context);
     if (single?.wrote === true) return Promise.reject(new TypeError('SqlProvider: a second write in a request the service marked singleWrite.'));
     if (single !== undefined) single.wrote = true;
-    if (single !== undefined && oneStatement && this.alone !== undefined)
-      return this.transactions.run(context, this.alone, () => inside(this.current(context)), this.retries);
+    if (placement.kind === 'alone') return this.transactions.run(context, placement.begin, () => inside(this.current(context)), this.retries);
     if (this.sessions === undefined) return this.transactions.run(context, this.begin, () => inside(this.current(context)), this.retries);
     return this.beginOf(context).then((begin) => this.transactions.run(context, begin, () => inside(this.current(context)), this.retries));
   }

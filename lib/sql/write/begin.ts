@@ -9,9 +9,9 @@
  * changeset's failed part): PostgreSQL has aborted the transaction, only a rerun can commit it.
  * Required join-table links are counted before COMMIT (required-links.ts).
  *
- * A write request that is one statement (TransactionOptions.singleWrite, and a write whose
- * predicate in insert.ts or update.ts says so) runs without BEGIN and COMMIT (`sqlAlone`):
- * PostgreSQL makes a single statement atomic, and two round trips of three are saved.
+ * A write request whose plan writes in one statement (TransactionOptions.singleWrite, and
+ * plan.ts's `writesInOneStatement`) runs without BEGIN and COMMIT (`sqlAlone`): the engine makes
+ * a single statement atomic, and two round trips of three are saved.
  *
  * A lost connection: a BEGIN that failed for lack of one is tried once more (nothing has run); a
  * COMMIT sent on a connection that closed before its reply is WRITE_OUTCOME_UNKNOWN, as is a
@@ -112,17 +112,11 @@ export function sqlBegin(settings: BeginSettings): BeginTransaction<OpenTransact
 }
 
 /**
- * The BeginTransaction of a write that is one statement run alone: no BEGIN, no COMMIT, the
- * statement commits by itself on a pooled connection. The scope still runs it again after a
- * serialization failure or deadlock (a failed statement committed nothing).
+ * The BeginTransaction of a plan that writes in one statement, run alone: no BEGIN, no COMMIT,
+ * the statement commits by itself on a pooled connection. The scope still runs it again after a
+ * serialization failure or deadlock (a failed statement committed nothing). Nothing counts
+ * required links here: a plan with a step that notes them needs a transaction (plan.ts).
  */
 export function sqlAlone(db: SqlDatabase, compiled: CompiledMapping): BeginTransaction<OpenTransaction> {
-  return async (body) => {
-    const open: OpenTransaction = { executor: db.kysely, retryable: undefined, required: new RequiredLinks(compiled), alone: true };
-    const result = await body(open);
-    // Nothing counts links after a statement that committed by itself: a write that notes one is
-    // not one statement (insert.ts, update.ts decide), and must not pass unnoticed.
-    if (!open.required.empty) throw new TypeError('SqlProvider: a write run without a transaction left join-table links to count.');
-    return result;
-  };
+  return (body) => body({ executor: db.kysely, retryable: undefined, required: new RequiredLinks(compiled), alone: true });
 }

@@ -1,43 +1,39 @@
 /**
- * Create: one INSERT per new entry, in dependency order (an inline entry the new row points to
- * first, entries that point to it after), each returning its stored row; the foreign keys of
- * bindings, of the source of a POST through navigation and of an inline parent set in the INSERT
- * itself when the new row holds them (so a required link is never missing, even for a moment),
- * else by one UPDATE or join-row INSERT per link. Omitted properties are left to the columns'
- * defaults (the kit's sent set), a key the client left out to the column's default (an identity),
- * a taken key is 409 ENTITY_EXISTS without an error in the transaction (`on conflict do nothing`,
- * or the key checked in the INSERT itself where the table takes no ON CONFLICT: SqlInsertMode).
+ * The plan of a create (plan.ts): one INSERT per new entry, in dependency order (an inline entry
+ * the new row points to first, entries that point to it after, each taking the key its parent's
+ * step wrote), each returning its stored row; the foreign keys of bindings, of the source of a
+ * POST through navigation and of an inline parent set in the INSERT itself when the new row holds
+ * them (so a required link is never missing, even for a moment), else by a link step per link.
+ * Omitted properties are left to the columns' defaults (the kit's sent set), a key the client
+ * left out to the column's default (an identity), a taken key is 409 ENTITY_EXISTS without an
+ * error in the transaction (`on conflict do nothing`, or the key checked in the INSERT itself
+ * where the table takes no ON CONFLICT: SqlInsertMode).
  */
 import { randomUUID } from 'crypto';
 import { sql } from 'kysely';
 import type { EdmEntitySet, EdmNavigationProperty } from '../../edm/model';
 import type { PrimitiveValue } from '../../edm/primitives';
 import { ODataError } from '../../errors';
-import type { CreateRequest, EntityReference, MediaContent } from '../../provider/types';
+import type { CreateRequest, Entity, EntityReference, MediaContent } from '../../provider/types';
 import { describeKey, entityKey } from '../../provider/keys';
 import { withLinkedValues } from '../../provider/linked-values';
 import { mediaEntryValues } from '../../provider/media-entry';
-import type { EntityKey } from '../../uri/types';
 import type { Sql } from '../dialect';
-import type { CompiledMapping, LinkPlan, SetPlan } from '../mapping/compiled';
+import type { LinkPlan, SetPlan } from '../mapping/compiled';
 import type { DecodedRow } from '../read/projection';
 import { sqlStateOf } from '../errors';
 import { rowParameters, valueAtPath } from '../rows';
-import { addLink, columnsMatch, keyTypes, keyValues, type WriteScope } from './links';
+import { columnsMatch, keyTypes, keyValues, planAddLink, type WriteScope } from './links';
+import { StepResults, fixedKey, keyOf, keyParts, type KeyFrom, type PlanBuilder, type PlanContext, type StepRef, type WritePlan } from './plan';
 import { hasRequiredJoinEnd } from './required-links';
-import { entityNotFound, returningRow, selectRows, sentOf, writeReturning } from './returning';
-
-/** A write scope that also sees every row written (the provider remembers types and media types). */
-export interface CreateScope extends WriteScope {
-  readonly seen: (row: DecodedRow) => void;
-}
+import { entityNotFound, planReturning, returningRow, selectRows, sentOf, writeReturning } from './returning';
 
 function bodyInvalid(detail: string): ODataError {
   return ODataError.fromCode('BODY_INVALID', { detail });
 }
 
 /** The link of a navigation property, checking that `target` is its target set (400 otherwise). */
-function linkTo(scope: WriteScope, entitySet: EdmEntitySet, property: EdmNavigationProperty, target: EdmEntitySet, what: string): LinkPlan {
+function linkTo(scope: PlanContext, entitySet: EdmEntitySet, property: EdmNavigationProperty, target: EdmEntitySet, what: string): LinkPlan {
   const link = scope.compiled.link(entitySet, property);
   if (link.target.entitySet !== target)
     throw bodyInvalid(`'${property.name}' links to ${what} in '${target.name}', but its targets are in '${link.target.entitySet.name}'.`);
@@ -54,13 +50,13 @@ function setForeignKey(
   link: LinkPlan,
   holderColumns: readonly string[],
   values: readonly PrimitiveValue[],
-  scope: WriteScope,
+  scope: PlanContext,
 ): void {
   holderColumns.forEach((column, i) => columns.set(column, scope.dialect.values.parameter(link.types[i], values[i])));
 }
 
 /** The column values of a new row: sent properties, generated or omitted keys, initial tokens. */
-function insertColumns(scope: WriteScope, plan: SetPlan, request: CreateRequest, values: Readonly<Record<string, unknown>>): Map<string, Sql> {
+function insertColumns(scope: PlanContext, plan: SetPlan, request: CreateRequest, values: Readonly<Record<string, unknown>>): Map<string, Sql> {
   const type = request.entityType;
   const given: Record<string, unknown> = { ...values };
   const omitted = new Set<string>();
@@ -105,7 +101,7 @@ function entityExists(request: CreateRequest, values: Readonly<Record<string, un
 }
 
 /** INSERT a row whose key the database makes, returning the key as a match of the key columns (400 where the table's rules return nothing). */
-async function insertReturningKey(scope: CreateScope, plan: SetPlan, request: CreateRequest, names: Sql, given: Sql): Promise<Sql> {
+async function insertReturningKey(scope: WriteScope, plan: SetPlan, request: CreateRequest, names: Sql, given: Sql): Promise<Sql> {
   const keys = sql.join(plan.key.map((column) => sql.id(column.column)));
   let returned: Readonly<Record<string, unknown>> | undefined;
   try {
@@ -129,163 +125,233 @@ async function insertReturningKey(scope: CreateScope, plan: SetPlan, request: Cr
   );
 }
 
+/** The new row of an entry: its request (with what a parent's key fixes), values and columns. */
+interface NewRow {
+  readonly request: CreateRequest;
+  readonly values: Readonly<Record<string, unknown>>;
+  readonly columns: ReadonlyMap<string, Sql>;
+}
+
+/** `names`, `given` and the key match of a new row's columns (the key as the row will hold it: the same converted parameters the INSERT writes). */
+function insertParts(plan: SetPlan, columns: ReadonlyMap<string, Sql>): { names: Sql; given: Sql; keyGiven: boolean; keyMatch: Sql } {
+  return {
+    names: sql.join([...columns.keys()].map((column) => sql.id(column))),
+    given: sql.join([...columns.values()]),
+    keyGiven: plan.key.every((column) => columns.has(column.column)),
+    keyMatch: sql.join(
+      plan.key.map((column) => sql`${sql.id(column.column)} = ${columns.get(column.column)}`),
+      sql` and `,
+    ),
+  };
+}
+
 /**
- * INSERT one row the way the set's table takes it (SqlInsertMode) and return it as stored; 409
- * ENTITY_EXISTS when its key is taken, without an error in the transaction.
+ * A table whose rules keep it out of WITH and ON CONFLICT (and a DO INSTEAD one may return
+ * nothing): check the key, insert, and read the row back by the key the client gave, or that the
+ * INSERT returns where the rules let it. Which statements run depends on what the first returns,
+ * so this runs inside one step of the plan.
  */
-async function insertRow(
-  scope: CreateScope,
-  plan: SetPlan,
-  request: CreateRequest,
-  columns: ReadonlyMap<string, Sql>,
-  values: Readonly<Record<string, unknown>>,
-): Promise<DecodedRow> {
-  const names = sql.join([...columns.keys()].map((column) => sql.id(column)));
-  const given = sql.join([...columns.values()]);
-  // The key as the row will hold it: the same converted parameters the INSERT writes.
-  const keyGiven = plan.key.every((column) => columns.has(column.column));
-  const keyMatch = sql.join(
-    plan.key.map((column) => sql`${sql.id(column.column)} = ${columns.get(column.column)}`),
-    sql` and `,
-  );
-  const returned = returningRow(plan, scope.dialect);
-  let row: DecodedRow | undefined;
-  if (plan.insert === 'onConflict') {
-    const conflict = sql.join(plan.key.map((column) => sql.id(column.column)));
-    const insert =
-      columns.size === 0
-        ? scope.dialect.writes.insertDefaults(plan.table, conflict, returned)
+async function insertByRules(scope: WriteScope, plan: SetPlan, row: NewRow): Promise<DecodedRow> {
+  const { names, given, keyGiven, keyMatch } = insertParts(plan, row.columns);
+  if (keyGiven && (await writeReturning(scope, plan, selectRows(plan, scope.dialect, keyMatch))).length > 0) throw entityExists(row.request, row.values);
+  const key = keyGiven ? keyMatch : await insertReturningKey(scope, plan, row.request, names, given);
+  if (keyGiven) await sql`insert into ${plan.table} (${names}) values (${given})`.execute(scope.executor);
+  const [read] = await writeReturning(scope, plan, selectRows(plan, scope.dialect, key));
+  if (read === undefined)
+    throw new TypeError(
+      `SqlProvider: the row inserted into '${plan.entitySet.name}' cannot be read back by its key (a rule of its table writes it elsewhere).`,
+    );
+  return read;
+}
+
+/**
+ * The INSERT of one row the way the set's table takes it (SqlInsertMode), its result the row as
+ * stored; 409 ENTITY_EXISTS when its key is taken, without an error in the transaction.
+ */
+function planInsertRow(b: PlanBuilder, plan: SetPlan, takes: readonly number[], rowOf: (results: StepResults) => NewRow): StepRef<DecodedRow> {
+  const { dialect } = b;
+  const returned = returningRow(plan, dialect);
+  const needsTransaction = hasRequiredJoinEnd(b.compiled, plan.entitySet);
+  const stored = (row: DecodedRow, seen: (row: DecodedRow) => void, scope: WriteScope): DecodedRow => {
+    seen(row);
+    scope.required.touch(plan.entitySet, entityKey(plan.entitySet.entityType, row.entity));
+    return row;
+  };
+  if (plan.insert === 'readBack')
+    return b.add({
+      action: 'insert',
+      target: plan.entitySet.name,
+      takes,
+      writes: true,
+      needsTransaction: true,
+      statement: () => undefined,
+      finish: async (_, { scope, results, seen }) => stored(await insertByRules(scope, plan, rowOf(results)), seen, scope),
+    });
+  const statement = (results: StepResults): Sql => {
+    const { columns } = rowOf(results);
+    const { names, given, keyGiven, keyMatch } = insertParts(plan, columns);
+    if (plan.insert === 'onConflict') {
+      const conflict = sql.join(plan.key.map((column) => sql.id(column.column)));
+      return columns.size === 0
+        ? dialect.writes.insertDefaults(plan.table, conflict, returned)
         : sql`insert into ${plan.table} (${names}) values (${given}) on conflict (${conflict}) do nothing ${returned}`;
-    [row] = await writeReturning(scope, plan, insert);
-  } else if (plan.insert === 'checked') {
+    }
     // No ON CONFLICT here (a view, a key no unique index backs, rules): the key is checked in the
     // statement itself; a row inserted meanwhile by another transaction is still a unique violation (409).
-    const insert = !keyGiven
-      ? columns.size === 0
-        ? sql`insert into ${plan.table} default values ${returned}`
-        : sql`insert into ${plan.table} (${names}) values (${given}) ${returned}`
-      : sql`insert into ${plan.table} (${names}) select ${given} where not exists (select 1 from ${plan.table} where ${keyMatch}) ${returned}`;
-    [row] = await writeReturning(scope, plan, insert);
-  } else {
-    // Rules keep a table out of WITH and ON CONFLICT (and a DO INSTEAD one may return nothing):
-    // check the key, insert, and read the row back by the key the client gave, or that the
-    // INSERT returns where the rules let it.
-    if (keyGiven && (await writeReturning(scope, plan, selectRows(plan, scope.dialect, keyMatch))).length > 0) throw entityExists(request, values);
-    const key = keyGiven ? keyMatch : await insertReturningKey(scope, plan, request, names, given);
-    if (keyGiven) await sql`insert into ${plan.table} (${names}) values (${given})`.execute(scope.executor);
-    [row] = await writeReturning(scope, plan, selectRows(plan, scope.dialect, key));
-    if (row === undefined)
-      throw new TypeError(
-        `SqlProvider: the row inserted into '${plan.entitySet.name}' cannot be read back by its key (a rule of its table writes it elsewhere).`,
-      );
-  }
-  if (row === undefined) throw entityExists(request, values);
-  scope.seen(row);
-  return row;
+    if (keyGiven) return sql`insert into ${plan.table} (${names}) select ${given} where not exists (select 1 from ${plan.table} where ${keyMatch}) ${returned}`;
+    return columns.size === 0
+      ? sql`insert into ${plan.table} default values ${returned}`
+      : sql`insert into ${plan.table} (${names}) values (${given}) ${returned}`;
+  };
+  return planReturning(b, plan, {
+    action: 'insert',
+    takes,
+    needsTransaction,
+    statement,
+    finish: (row, { scope, results, seen }) => {
+      if (row === undefined) {
+        const { request, values } = rowOf(results);
+        throw entityExists(request, values);
+      }
+      return stored(row, seen, scope);
+    },
+  });
 }
 
-async function insertMedia(scope: WriteScope, plan: SetPlan, key: EntityKey, media: MediaContent): Promise<void> {
+/** The step that writes a media resource into the side table (insert or replace) for the entry `row` wrote. */
+export function planMediaRow(b: PlanBuilder, plan: SetPlan, row: StepRef<DecodedRow>, key: KeyFrom, media: MediaContent): void {
   const side = plan.media;
   if (side === undefined) throw new TypeError(`'${plan.entitySet.name}' has no media side table.`);
-  const { dialect } = scope;
+  const { dialect } = b;
   const columns = [...plan.key.map((column) => sql.id(column.column)), sql.id(side.contentType), sql.id(side.body)];
-  const values = [
-    ...plan.key.map((column) => dialect.values.parameter(column.type ?? 'Edm.String', key[column.property.name])),
-    dialect.values.parameter('Edm.String', media.contentType),
-    dialect.values.parameter('Edm.Binary', media.body),
-  ];
   const keys = sql.join(plan.key.map((column) => sql.id(column.column)));
-  await sql`insert into ${side.table} (${sql.join(columns)}) values (${sql.join(values)}) on conflict (${keys}) do update set ${sql.id(side.contentType)} = excluded.${sql.id(side.contentType)}, ${sql.id(side.body)} = excluded.${sql.id(side.body)}`.execute(
-    scope.executor,
-  );
+  b.add({
+    action: 'write media',
+    target: plan.entitySet.name,
+    takes: key.takes,
+    writes: true,
+    statement: (results) => {
+      const values = [
+        ...keyParts(
+          key,
+          results,
+          plan.key.map((column) => column.property.name),
+        ).map((value, i) => dialect.values.parameter(plan.key[i].type ?? 'Edm.String', value)),
+        dialect.values.parameter('Edm.String', media.contentType),
+        dialect.values.parameter('Edm.Binary', media.body),
+      ];
+      return sql`insert into ${side.table} (${sql.join(columns)}) values (${sql.join(values)}) on conflict (${keys}) do update set ${sql.id(side.contentType)} = excluded.${sql.id(side.contentType)}, ${sql.id(side.body)} = excluded.${sql.id(side.body)}`;
+    },
+    finish: (_, { results, seen }) => seen({ ...results.get(row), contentType: media.contentType }),
+  });
 }
 
-/** Write a media resource into the side table (insert or replace). */
-export { insertMedia as writeMediaRow };
+/** How an inline entry takes what its parent's new row fixes: the link's values, and the foreign key when the entry holds it. */
+interface FromParent {
+  readonly parent: StepRef<DecodedRow>;
+  readonly parentSet: SetPlan;
+  readonly property: EdmNavigationProperty;
+  /** The link whose foreign-key columns the entry's row holds, when it does. */
+  readonly holds: LinkPlan | undefined;
+}
+
+/** The plan of a create: `request`'s entry, its inline tree and its links; answers the stored entity. */
+export function planCreate(b: PlanBuilder, request: CreateRequest): WritePlan<Entity> {
+  const row = planEntry(b, request, undefined);
+  return b.plan((results) => results.get(row).entity);
+}
 
 /**
- * Create `request`'s entry and its inline tree; `inherited` are foreign-key columns of the new row
- * that an inline parent fills. Returns the stored row.
+ * The steps that create `request`'s entry and its inline tree, in dependency order; `fromParent`
+ * when it is an inline entry whose parent's key fixes values (and a foreign key) of its row.
+ * Their result: the stored row.
  */
-export async function insertEntry(scope: CreateScope, request: CreateRequest, inherited: ReadonlyMap<string, Sql> = new Map()): Promise<DecodedRow> {
+function planEntry(b: PlanBuilder, request: CreateRequest, fromParent: FromParent | undefined): StepRef<DecodedRow> {
   const { entitySet, media } = request;
-  const plan = scope.compiled.sets.get(entitySet) as SetPlan;
-  const values = media === undefined ? request.values : mediaEntryValues(request.entityType, request.values, media.slug);
-  const columns = insertColumns(scope, plan, request, values);
-  for (const [column, value] of inherited) columns.set(column, value);
-  const after: ((key: EntityKey) => Promise<void>)[] = [];
+  const plan = b.compiled.sets.get(entitySet) as SetPlan;
+  /** Foreign keys of the new row from what other steps wrote or the request names, in the order they are set. */
+  const fills: { readonly takes: readonly number[]; readonly fill: (columns: Map<string, Sql>, results: StepResults) => void }[] = [];
+  const after: (() => void)[] = [];
+  const fixedForeignKey = (link: LinkPlan, holderColumns: readonly string[], values: readonly PrimitiveValue[]): void => {
+    fills.push({ takes: [], fill: (columns) => setForeignKey(columns, link, holderColumns, values, b) });
+  };
 
-  // Once the new row's key is known: what the link fixes in an inline child (its key may hold it).
-  const fromParent = (entry: CreateRequest, property: EdmNavigationProperty, key: EntityKey): CreateRequest =>
-    withLinkedValues(entry, property, 'other', key, label({ entitySet, key }));
   for (const inline of request.inline) {
     for (const entry of inline.entries) {
-      const link = linkTo(scope, entitySet, inline.property, entry.entitySet, 'an inline entry');
+      const link = linkTo(b, entitySet, inline.property, entry.entitySet, 'an inline entry');
       if (link.holder === 'source') {
         // The new row points to the inline entry: that one first.
-        const child = await insertEntry(scope, entry);
-        setForeignKey(columns, link, link.sourceColumns, keyValues(link.target, entityKey(link.target.entitySet.entityType, child.entity)), scope);
-      } else if (link.holder === 'target') {
-        after.push(async (key) => {
-          const fk = new Map<string, Sql>();
-          setForeignKey(fk, link, link.targetColumns, keyValues(plan, key), scope);
-          await insertEntry(scope, fromParent(entry, inline.property, key), fk);
+        const child = planEntry(b, entry, undefined);
+        const childKey = keyOf(child, link.target.entitySet.entityType);
+        fills.push({
+          takes: childKey.takes,
+          fill: (columns, results) => setForeignKey(columns, link, link.sourceColumns, keyValues(link.target, childKey.key(results)), b),
         });
       } else {
-        after.push(async (key) => {
-          const child = await insertEntry(scope, fromParent(entry, inline.property, key));
-          await linkOrFail(scope, link, key, entityKey(link.target.entitySet.entityType, child.entity), 'an inline entry');
+        after.push(() => {
+          const child = planEntry(b, entry, { parent: row, parentSet: plan, property: inline.property, holds: link.holder === 'target' ? link : undefined });
+          if (link.holder !== 'target')
+            planLinkOrFail(b, link, keyOf(row, entitySet.entityType), keyOf(child, link.target.entitySet.entityType), 'an inline entry');
         });
       }
     }
   }
   for (const binding of request.bindings) {
     for (const target of binding.targets) {
-      const link = linkTo(scope, entitySet, binding.property, target.entitySet, label(target));
-      if (link.holder === 'source') setForeignKey(columns, link, link.sourceColumns, keyValues(link.target, target.key), scope);
-      else after.push((key) => linkOrFail(scope, link, key, target.key, label(target)));
+      const link = linkTo(b, entitySet, binding.property, target.entitySet, label(target));
+      if (link.holder === 'source') fixedForeignKey(link, link.sourceColumns, keyValues(link.target, target.key));
+      else after.push(() => planLinkOrFail(b, link, keyOf(row, entitySet.entityType), fixedKey(target.key), label(target)));
     }
   }
   const parent = request.parent;
   if (parent !== undefined) {
-    const link = linkTo(scope, parent.source.entitySet, parent.navigationProperty, entitySet, 'the new entry');
-    if (link.holder === 'target') {
-      setForeignKey(columns, link, link.targetColumns, keyValues(link.source, parent.source.key), scope);
-    } else {
-      after.push(async (key) => {
-        const outcome = await addLink(scope, link, parent.source.key, key);
-        if (outcome === 'source-missing') throw entityNotFound(parent.source.entitySet, parent.source.key);
-      });
-    }
+    const link = linkTo(b, parent.source.entitySet, parent.navigationProperty, entitySet, 'the new entry');
+    if (link.holder === 'target') fixedForeignKey(link, link.targetColumns, keyValues(link.source, parent.source.key));
+    else
+      after.push(() =>
+        planAddLink(b, link, fixedKey(parent.source.key), keyOf(row, entitySet.entityType), (outcome) => {
+          if (outcome === 'source-missing') throw entityNotFound(parent.source.entitySet, parent.source.key);
+        }),
+      );
   }
 
-  const row = await insertRow(scope, plan, request, columns, values);
-  const key = entityKey(plan.entitySet.entityType, row.entity);
-  scope.required.touch(entitySet, key);
-  if (media !== undefined) {
-    await insertMedia(scope, plan, key, media);
-    scope.seen({ ...row, contentType: media.contentType });
-  }
-  for (const step of after) await step(key);
+  const parentKey = fromParent === undefined ? undefined : keyOf(fromParent.parent, fromParent.parentSet.entitySet.entityType);
+  const takes = [...(parentKey?.takes ?? []), ...fills.flatMap((each) => each.takes)];
+  /** The new row from the results so far; without results, what is known before anything runs. */
+  const newRow = (results: StepResults | undefined): NewRow => {
+    let entry = request;
+    const inherited = new Map<string, Sql>();
+    if (fromParent !== undefined && parentKey !== undefined && results !== undefined) {
+      const key = parentKey.key(results);
+      entry = withLinkedValues(request, fromParent.property, 'other', key, label({ entitySet: fromParent.parentSet.entitySet, key }));
+      const { holds } = fromParent;
+      if (holds !== undefined) setForeignKey(inherited, holds, holds.targetColumns, keyValues(fromParent.parentSet, key), b);
+    }
+    const values = media === undefined ? entry.values : mediaEntryValues(entry.entityType, entry.values, media.slug);
+    const columns = insertColumns(b, plan, entry, values);
+    for (const [column, value] of inherited) columns.set(column, value);
+    for (const each of fills) if (results !== undefined || each.takes.length === 0) each.fill(columns, results ?? new StepResults());
+    return { request: entry, values, columns };
+  };
+  // A top-level entry's row is built now, so a bad body is refused before any statement; one that
+  // takes keys is built again once per run (an inline entry's values may need its parent's key).
+  const built = fromParent === undefined ? newRow(undefined) : undefined;
+  const byRun = new WeakMap<StepResults, NewRow>();
+  const rowOf = (results: StepResults): NewRow => {
+    if (built !== undefined && takes.length === 0) return built;
+    const made = byRun.get(results) ?? newRow(results);
+    byRun.set(results, made);
+    return made;
+  };
+  const row = planInsertRow(b, plan, takes, rowOf);
+  if (media !== undefined) planMediaRow(b, plan, row, keyOf(row, entitySet.entityType), media);
+  for (const step of after) step();
   return row;
 }
 
-/**
- * True when `insertEntry` writes `request` with its INSERT alone: no inline entries, no media
- * resource, every link (bindings, the source of a POST through navigation) a foreign key of the
- * new row, and no join-table end that must be counted before COMMIT. Such a create may run
- * without BEGIN and COMMIT when it is the request's only write.
- */
-export function isOneStatementCreate(compiled: CompiledMapping, request: CreateRequest): boolean {
-  const { entitySet, parent } = request;
-  if (request.inline.length > 0 || request.media !== undefined || hasRequiredJoinEnd(compiled, entitySet)) return false;
-  if (request.bindings.some((binding) => binding.targets.length > 0 && compiled.link(entitySet, binding.property).holder !== 'source')) return false;
-  if (compiled.sets.get(entitySet)?.insert === 'readBack') return false;
-  return parent === undefined || compiled.link(parent.source.entitySet, parent.navigationProperty).holder === 'target';
-}
-
-/** Link the new entry `key` to an existing (or just created) target; a target that does not exist is 400. */
-async function linkOrFail(scope: WriteScope, link: LinkPlan, key: EntityKey, target: EntityKey, what: string): Promise<void> {
-  const outcome = await addLink(scope, link, key, target);
-  if (outcome !== 'done') throw bodyInvalid(`'${link.property.name}' links to ${what}, which does not exist.`);
+/** The steps that link the new entry to an existing (or just created) target; a target that does not exist is 400. */
+function planLinkOrFail(b: PlanBuilder, link: LinkPlan, key: KeyFrom, target: KeyFrom, what: string): void {
+  planAddLink(b, link, key, target, (outcome) => {
+    if (outcome !== 'done') throw bodyInvalid(`'${link.property.name}' links to ${what}, which does not exist.`);
+  });
 }

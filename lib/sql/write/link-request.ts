@@ -9,42 +9,49 @@ import { sql } from 'kysely';
 import { describeKey } from '../../provider/keys';
 import { ODataError } from '../../errors';
 import type { LinkRequest } from '../../provider/types';
-import type { SetPlan } from '../mapping/compiled';
-import { addLink, columnsMatch, keyTypes, keyValues, removeLink, type WriteScope } from './links';
+import { columnsMatch, keyTypes, keyValues, planAddLink, planRemoveLink } from './links';
+import { fixedKey, type PlanBuilder, type WritePlan } from './plan';
 import { entityNotFound, missingOrRefused } from './returning';
 
-/** Run a LinkRequest. */
-export async function writeLinkRequest(scope: WriteScope, request: LinkRequest): Promise<void> {
+/** The plan of a LinkRequest: the source locked (404 unless it exists), then the link added or removed. */
+export function planLinkRequest(b: PlanBuilder, request: LinkRequest): WritePlan<void> {
   const { source, property, target, mode } = request;
-  const link = scope.compiled.link(source.entitySet, property);
+  const link = b.compiled.link(source.entitySet, property);
   const plan = link.source;
-  await requireEntity(scope, plan, source.key);
-  if (mode === 'remove') {
-    const removed = await removeLink(scope, link, source.key, target?.key);
-    if (removed === 0 && target !== undefined) {
-      throw ODataError.fromCode('ENTITY_NOT_FOUND', {
-        key: describeKey(target.entitySet.entityType, target.key),
-        entitySet: `${source.entitySet.name}${describeKey(source.entitySet.entityType, source.key)}/${property.name}`,
-      });
-    }
-    return;
-  }
-  if (target === undefined) return;
-  const outcome = await addLink(scope, link, source.key, target.key);
-  if (outcome === 'source-missing') throw await missingOrRefused(scope, plan, source.key, 'change');
-  if (outcome === 'target-missing')
-    throw link.holder === 'target' ? await missingOrRefused(scope, link.target, target.key, 'change') : entityNotFound(target.entitySet, target.key);
-}
-
-/** 404 unless the entity exists (and keep it from being deleted until the transaction ends). */
-async function requireEntity(scope: WriteScope, plan: SetPlan, key: LinkRequest['source']['key']): Promise<void> {
   const match = columnsMatch(
     plan.key.map((column) => column.column),
     keyTypes(plan),
-    keyValues(plan, key),
-    scope.dialect,
+    keyValues(plan, source.key),
+    b.dialect,
   );
-  const result = await sql`select 1 from ${plan.table} where ${match} ${scope.dialect.writes.keyShareLock}`.execute(scope.executor);
-  // A lock also needs the row-level security policies for UPDATE: a row visible without them is refused (403).
-  if (result.rows.length === 0) throw await missingOrRefused(scope, plan, key, 'change');
+  // The source must exist, and is kept from being deleted until the transaction ends.
+  b.add({
+    action: 'lock',
+    target: source.entitySet.name,
+    takes: [],
+    writes: false,
+    needsTransaction: true,
+    statement: () => sql`select 1 from ${plan.table} where ${match} ${b.dialect.writes.keyShareLock}`,
+    finish: async ({ rows }, { scope }) => {
+      // A lock also needs the row-level security policies for UPDATE: a row visible without them is refused (403).
+      if (rows.length === 0) throw await missingOrRefused(scope, plan, source.key, 'change');
+    },
+  });
+  if (mode === 'remove') {
+    planRemoveLink(b, link, source.key, target?.key, (removed) => {
+      if (removed === 0 && target !== undefined) {
+        throw ODataError.fromCode('ENTITY_NOT_FOUND', {
+          key: describeKey(target.entitySet.entityType, target.key),
+          entitySet: `${source.entitySet.name}${describeKey(source.entitySet.entityType, source.key)}/${property.name}`,
+        });
+      }
+    });
+  } else if (target !== undefined) {
+    planAddLink(b, link, fixedKey(source.key), fixedKey(target.key), async (outcome, { scope }) => {
+      if (outcome === 'source-missing') throw await missingOrRefused(scope, plan, source.key, 'change');
+      if (outcome === 'target-missing')
+        throw link.holder === 'target' ? await missingOrRefused(scope, link.target, target.key, 'change') : entityNotFound(target.entitySet, target.key);
+    });
+  }
+  return b.plan(() => undefined);
 }

@@ -14,7 +14,8 @@ import type { SqlEngine } from '../engine';
 import { SQLSTATE, sqlStateOf } from '../errors';
 import type { CompiledMapping, LinkPlan, SetPlan } from '../mapping/compiled';
 import type { EdmPrimitiveTypeName } from '../../edm/primitives';
-import type { RequiredLinks } from './required-links';
+import type { KeyFrom, PlanBuilder, StepResults, StepRun } from './plan';
+import { hasRequiredJoinEnd, type RequiredLinks } from './required-links';
 import { tokenBumps } from './tokens';
 
 /** What a write statement runs on. */
@@ -74,11 +75,6 @@ export function keyTypes(plan: SetPlan): EdmPrimitiveTypeName[] {
 /** How a link write ended: done, or which row to change was not there. */
 export type LinkOutcome = 'done' | 'source-missing' | 'target-missing';
 
-async function affected(statement: Sql, executor: SqlKysely): Promise<number> {
-  const result = await statement.execute(executor);
-  return Number(result.numAffectedRows ?? 0n);
-}
-
 /** A key of `plan` from the columns `k0`, `k1`... (or `prefix0`...) of a result row. */
 function keyFrom(plan: SetPlan, row: Readonly<Record<string, unknown>>, prefix: string, dialect: SqlEngine): EntityKey {
   const key: Record<string, PrimitiveValue> = {};
@@ -88,98 +84,147 @@ function keyFrom(plan: SetPlan, row: Readonly<Record<string, unknown>>, prefix: 
   return key;
 }
 
+/** The name of a link in a plan: `Products/Category`. */
+function linkTarget(link: LinkPlan): string {
+  return `${link.source.entitySet.name}/${link.property.name}`;
+}
+
 /**
- * Delete join rows of `link` matching `where`; the entities on both sides of each row lost a link,
- * so their required ends are counted before COMMIT. The number of rows deleted.
+ * A step that deletes join rows of `link` matching `where` (from the results so far); the entities
+ * on both sides of each row lost a link, so their required ends are counted before COMMIT. Its
+ * result: the number of rows deleted.
  */
-async function deleteJoinRows(scope: WriteScope, link: LinkPlan, where: Sql): Promise<number> {
+function planDeleteJoinRows(
+  b: PlanBuilder,
+  link: LinkPlan,
+  takes: readonly number[],
+  where: (results: StepResults) => Sql,
+  then: (removed: number, run: StepRun) => void | Promise<void> = () => undefined,
+): void {
   const via = link.via;
   if (via === undefined) throw new TypeError('A join-table link without its join table.');
   const returned = sql.join([
     ...via.sourceColumns.map((column, i) => sql`${sql.id(column)} as ${sql.id(`s${i}`)}`),
     ...via.targetColumns.map((column, i) => sql`${sql.id(column)} as ${sql.id(`t${i}`)}`),
   ]);
-  const result = await sql<Record<string, unknown>>`delete from ${via.table} where ${where} returning ${returned}`.execute(scope.executor);
-  for (const row of result.rows) {
-    scope.required.touch(link.source.entitySet, keyFrom(link.source, row, 's', scope.dialect));
-    scope.required.touch(link.target.entitySet, keyFrom(link.target, row, 't', scope.dialect));
-  }
-  return result.rows.length;
+  b.add({
+    action: 'unlink',
+    target: linkTarget(link),
+    takes,
+    writes: true,
+    needsTransaction: hasRequiredJoinEnd(b.compiled, link.source.entitySet) || hasRequiredJoinEnd(b.compiled, link.target.entitySet),
+    statement: (results) => sql`delete from ${via.table} where ${where(results)} returning ${returned}`,
+    finish: ({ rows }, run) => {
+      for (const row of rows) {
+        run.scope.required.touch(link.source.entitySet, keyFrom(link.source, row, 's', run.scope.dialect));
+        run.scope.required.touch(link.target.entitySet, keyFrom(link.target, row, 't', run.scope.dialect));
+      }
+      return then(rows.length, run);
+    },
+  });
 }
 
 /**
- * Link the existing entry `source` (of `link.source`) to the existing `target` over the link's
- * navigation property. A foreign key that points to nothing is reported as 'target-missing'
- * (the database's foreign-key check, in the same statement).
+ * The steps that link the entry `source` (of `link.source`) to `target` over the link's navigation
+ * property; `then` is given how it ended. A foreign key that points to nothing is
+ * 'target-missing' (the database's foreign-key check, in the same statement).
  */
-export async function addLink(scope: WriteScope, link: LinkPlan, source: EntityKey, target: EntityKey): Promise<LinkOutcome> {
-  const { executor, dialect } = scope;
-  const sourceKey = keyValues(link.source, source);
-  const targetKey = keyValues(link.target, target);
+export function planAddLink(
+  b: PlanBuilder,
+  link: LinkPlan,
+  source: KeyFrom,
+  target: KeyFrom,
+  then: (outcome: LinkOutcome, run: StepRun) => void | Promise<void>,
+): void {
+  const { dialect } = b;
+  const takes = [...source.takes, ...target.takes];
+  const sourceKey = (results: StepResults): PrimitiveValue[] => keyValues(link.source, source.key(results));
+  const targetKey = (results: StepResults): PrimitiveValue[] => keyValues(link.target, target.key(results));
   const sourceTypes = keyTypes(link.source);
   const targetTypes = keyTypes(link.target);
-  try {
-    if (link.holder === 'source') {
-      const changed = await affected(
-        sql`update ${link.source.table} set ${assignments(link.source, link.sourceColumns, link.types, targetKey, dialect)} where ${columnsMatch(
+  const isForeignKeyViolation = (error: unknown): boolean => sqlStateOf(error) === SQLSTATE.foreignKeyViolation;
+  const step = { action: 'link', target: linkTarget(link), takes, writes: true } as const;
+  if (link.holder === 'source') {
+    b.add({
+      ...step,
+      handles: isForeignKeyViolation,
+      statement: (results) =>
+        sql`update ${link.source.table} set ${assignments(link.source, link.sourceColumns, link.types, targetKey(results), dialect)} where ${columnsMatch(
           link.source.key.map((c) => c.column),
           sourceTypes,
-          sourceKey,
+          sourceKey(results),
           dialect,
         )}`,
-        executor,
-      );
-      return changed === 0 ? 'source-missing' : 'done';
-    }
-    if (link.holder === 'target') {
-      const targetMatch = columnsMatch(
+      finish: (outcome, run) => then(outcome.error !== undefined ? 'target-missing' : outcome.changed === 0 ? 'source-missing' : 'done', run),
+    });
+    return;
+  }
+  if (link.holder === 'target') {
+    const targetMatch = (results: StepResults): Sql =>
+      columnsMatch(
         link.target.key.map((c) => c.column),
         targetTypes,
-        targetKey,
+        targetKey(results),
         dialect,
       );
-      if (!link.property.isCollection) {
-        // A single-valued end: the source's previous partner lets go first.
-        await sql`update ${link.target.table} set ${assignments(link.target, link.targetColumns, link.types, undefined, dialect)} where ${columnsMatch(link.targetColumns, link.types, sourceKey, dialect)} and not (${targetMatch})`.execute(
-          executor,
-        );
-      }
-      const changed = await affected(
-        sql`update ${link.target.table} set ${assignments(link.target, link.targetColumns, link.types, sourceKey, dialect)} where ${targetMatch}`,
-        executor,
-      );
-      return changed === 0 ? 'target-missing' : 'done';
+    if (!link.property.isCollection) {
+      // A single-valued end: the source's previous partner lets go first.
+      b.add({
+        ...step,
+        action: 'unlink',
+        statement: (results) =>
+          sql`update ${link.target.table} set ${assignments(link.target, link.targetColumns, link.types, undefined, dialect)} where ${columnsMatch(link.targetColumns, link.types, sourceKey(results), dialect)} and not (${targetMatch(results)})`,
+        finish: () => undefined,
+      });
     }
-    const via = link.via;
-    if (via === undefined) throw new TypeError('A join-table link without its join table.');
-    // Single-valued ends keep one partner: on the source's side, and on the target's side.
-    if (!link.property.isCollection) await deleteJoinRows(scope, link, columnsMatch(via.sourceColumns, sourceTypes, sourceKey, dialect));
-    if (link.property.fromEnd.multiplicity !== '*') await deleteJoinRows(scope, link, columnsMatch(via.targetColumns, targetTypes, targetKey, dialect));
-    const columns = [...via.sourceColumns, ...via.targetColumns].map((column) => sql.id(column));
-    const values = [
-      ...sourceKey.map((value, i) => dialect.values.parameter(sourceTypes[i], value)),
-      ...targetKey.map((value, i) => dialect.values.parameter(targetTypes[i], value)),
-    ];
-    await sql`insert into ${via.table} (${sql.join(columns)}) values (${sql.join(values)}) on conflict do nothing`.execute(executor);
-    return 'done';
-  } catch (error) {
-    // The foreign key of the changed row (or join row) names no existing target.
-    if (sqlStateOf(error) === SQLSTATE.foreignKeyViolation) return 'target-missing';
-    throw error;
+    b.add({
+      ...step,
+      handles: isForeignKeyViolation,
+      statement: (results) =>
+        sql`update ${link.target.table} set ${assignments(link.target, link.targetColumns, link.types, sourceKey(results), dialect)} where ${targetMatch(results)}`,
+      finish: (outcome, run) => then(outcome.error !== undefined || outcome.changed === 0 ? 'target-missing' : 'done', run),
+    });
+    return;
   }
+  const via = link.via;
+  if (via === undefined) throw new TypeError('A join-table link without its join table.');
+  // Single-valued ends keep one partner: on the source's side, and on the target's side.
+  if (!link.property.isCollection) planDeleteJoinRows(b, link, takes, (results) => columnsMatch(via.sourceColumns, sourceTypes, sourceKey(results), dialect));
+  if (link.property.fromEnd.multiplicity !== '*')
+    planDeleteJoinRows(b, link, takes, (results) => columnsMatch(via.targetColumns, targetTypes, targetKey(results), dialect));
+  const columns = [...via.sourceColumns, ...via.targetColumns].map((column) => sql.id(column));
+  b.add({
+    ...step,
+    handles: isForeignKeyViolation,
+    statement: (results) => {
+      const values = [
+        ...sourceKey(results).map((value, i) => dialect.values.parameter(sourceTypes[i], value)),
+        ...targetKey(results).map((value, i) => dialect.values.parameter(targetTypes[i], value)),
+      ];
+      return sql`insert into ${via.table} (${sql.join(columns)}) values (${sql.join(values)}) on conflict do nothing`;
+    },
+    finish: (outcome, run) => then(outcome.error !== undefined ? 'target-missing' : 'done', run),
+  });
 }
 
 /**
- * Remove the link from `source` to `target` (or every link of a single-valued property when no
- * target is given); the number of links removed. A required end fails with the database's
- * NOT NULL violation, or (in a join table) the count before COMMIT.
+ * The step that removes the link from `source` to `target` (or every link of a single-valued
+ * property when no target is given); `then` is given the number of links removed. A required end
+ * fails with the database's NOT NULL violation, or (in a join table) the count before COMMIT.
  */
-export async function removeLink(scope: WriteScope, link: LinkPlan, source: EntityKey, target: EntityKey | undefined): Promise<number> {
-  const { executor, dialect } = scope;
+export function planRemoveLink(
+  b: PlanBuilder,
+  link: LinkPlan,
+  source: EntityKey,
+  target: EntityKey | undefined,
+  then: (removed: number, run: StepRun) => void | Promise<void> = () => undefined,
+): void {
+  const { dialect } = b;
   const sourceKey = keyValues(link.source, source);
   const sourceTypes = keyTypes(link.source);
   const targetKey = target === undefined ? undefined : keyValues(link.target, target);
   const targetTypes = keyTypes(link.target);
+  const step = { action: 'unlink', target: linkTarget(link), takes: [], writes: true } as const;
   if (link.holder === 'source') {
     const linkedTo =
       targetKey === undefined
@@ -188,15 +233,14 @@ export async function removeLink(scope: WriteScope, link: LinkPlan, source: Enti
             sql` and `,
           )}`
         : columnsMatch(link.sourceColumns, link.types, targetKey, dialect);
-    return affected(
-      sql`update ${link.source.table} set ${assignments(link.source, link.sourceColumns, link.types, undefined, dialect)} where ${columnsMatch(
-        link.source.key.map((c) => c.column),
-        sourceTypes,
-        sourceKey,
-        dialect,
-      )} and ${linkedTo}`,
-      executor,
-    );
+    const statement = sql`update ${link.source.table} set ${assignments(link.source, link.sourceColumns, link.types, undefined, dialect)} where ${columnsMatch(
+      link.source.key.map((c) => c.column),
+      sourceTypes,
+      sourceKey,
+      dialect,
+    )} and ${linkedTo}`;
+    b.add({ ...step, statement: () => statement, finish: (outcome, run) => then(outcome.changed, run) });
+    return;
   }
   if (link.holder === 'target') {
     const which =
@@ -208,13 +252,12 @@ export async function removeLink(scope: WriteScope, link: LinkPlan, source: Enti
             targetKey,
             dialect,
           )}`;
-    return affected(
-      sql`update ${link.target.table} set ${assignments(link.target, link.targetColumns, link.types, undefined, dialect)} where ${columnsMatch(link.targetColumns, link.types, sourceKey, dialect)}${which}`,
-      executor,
-    );
+    const statement = sql`update ${link.target.table} set ${assignments(link.target, link.targetColumns, link.types, undefined, dialect)} where ${columnsMatch(link.targetColumns, link.types, sourceKey, dialect)}${which}`;
+    b.add({ ...step, statement: () => statement, finish: (outcome, run) => then(outcome.changed, run) });
+    return;
   }
   const via = link.via;
   if (via === undefined) throw new TypeError('A join-table link without its join table.');
   const which = targetKey === undefined ? sql`` : sql` and ${columnsMatch(via.targetColumns, targetTypes, targetKey, dialect)}`;
-  return deleteJoinRows(scope, link, sql`${columnsMatch(via.sourceColumns, sourceTypes, sourceKey, dialect)}${which}`);
+  planDeleteJoinRows(b, link, [], () => sql`${columnsMatch(via.sourceColumns, sourceTypes, sourceKey, dialect)}${which}`, then);
 }

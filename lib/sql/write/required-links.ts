@@ -92,19 +92,27 @@ function keyMatch(plan: SetPlan, columns: readonly string[], alias: string, key:
   );
 }
 
-/** The partners of `key` over a join end, read from the join table (before a delete drops the rows). */
-export async function partnersOf(executor: SqlKysely, end: JoinEnd, key: EntityKey, dialect: SqlEngine): Promise<EntityKey[]> {
+/** The `select` of the partners of `key` over a join end, from the join table (before a delete drops the rows); `partnerKeys` reads its rows. */
+export function partnersStatement(end: JoinEnd, key: EntityKey, dialect: SqlEngine): Sql {
   const selected = sql.join(end.partnerColumns.map((column, i) => sql`${sql.id('j', column)} as ${sql.id(`k${i}`)}`));
-  const result = await sql<
-    Record<string, unknown>
-  >`select ${selected} from ${end.table} as j where ${keyMatch(end.plan, end.columns, 'j', key, dialect)}`.execute(executor);
-  return result.rows.map((row) => {
+  return sql`select ${selected} from ${end.table} as j where ${keyMatch(end.plan, end.columns, 'j', key, dialect)}`;
+}
+
+/** The partners' keys in the rows of `partnersStatement`. */
+export function partnerKeys(end: JoinEnd, rows: readonly Readonly<Record<string, unknown>>[], dialect: SqlEngine): EntityKey[] {
+  return rows.map((row) => {
     const partnerKey: Record<string, PrimitiveValue> = {};
     end.partner.key.forEach((column, i) => {
       partnerKey[column.property.name] = dialect.values.fromValue(column.type ?? 'Edm.String', row[`k${i}`]) as PrimitiveValue;
     });
     return partnerKey;
   });
+}
+
+/** The partners of `key` over a join end, read from the join table. */
+export async function partnersOf(executor: SqlKysely, end: JoinEnd, key: EntityKey, dialect: SqlEngine): Promise<EntityKey[]> {
+  const result = await sql<Record<string, unknown>>`${partnersStatement(end, key, dialect)}`.execute(executor);
+  return partnerKeys(end, result.rows, dialect);
 }
 
 /** True when entities of `entitySet` need exactly one link over some join table (counted before COMMIT). */
@@ -128,11 +136,6 @@ export class RequiredLinks {
     const plan = this.compiled.sets.get(entitySet) as SetPlan;
     keys.set(JSON.stringify(plan.key.map((column) => key[column.property.name])), key);
     this.pending.set(entitySet, keys);
-  }
-
-  /** True when no entity is noted. */
-  get empty(): boolean {
-    return this.pending.size === 0;
   }
 
   /** Count the links of every noted entity that still exists; 409 CONSTRAINT_VIOLATION naming each that has not exactly one. */

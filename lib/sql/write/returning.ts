@@ -8,7 +8,7 @@ import { sql } from 'kysely';
 import type { EdmEntitySet } from '../../edm/model';
 import { ODataError } from '../../errors';
 import type { PrimitiveValue } from '../../edm/primitives';
-import { describeKey } from '../../provider/keys';
+import { describeKey, entityKey } from '../../provider/keys';
 import { conditionalWriteError } from '../../provider/precondition';
 import { writtenProperties } from '../../provider/sent';
 import type { CreateRequest, Precondition } from '../../provider/types';
@@ -20,6 +20,7 @@ import { Aliases } from '../read/joins';
 import { Projection, type DecodedRow } from '../read/projection';
 import { columnsMatch, keyTypes, keyValues, type WriteScope } from './links';
 import { preconditionCondition } from './precondition';
+import type { PlanBuilder, StepAction, StepRef, StepResults, StepRun, WrittenRow } from './plan';
 
 /**
  * Run a data-modifying statement that ends in `returningRow` (or a `selectRows`) and decode the
@@ -54,6 +55,77 @@ export async function writeReturning(scope: WriteScope, plan: SetPlan, statement
     rows.push(...result.rows.map((read) => projection.decode(read)));
   }
   return rows;
+}
+
+/** How `planReturning` adds the steps of a data-modifying statement. */
+export interface ReturningStep {
+  readonly action: StepAction;
+  /** The steps whose written keys the statement takes. */
+  readonly takes: readonly number[];
+  /** The statement, ending in `returningRow`, from the results so far. */
+  readonly statement: (results: StepResults) => Sql;
+  /** The written row (undefined when the statement wrote none) as the write's answer, or an error. */
+  readonly finish: (row: DecodedRow | undefined, run: StepRun) => DecodedRow | Promise<DecodedRow>;
+  /** See PlanStep.needsTransaction. */
+  readonly needsTransaction?: boolean;
+}
+
+/**
+ * The steps of a data-modifying statement that writes one row of `plan`, decoded as a read
+ * decodes it (writeReturning's two forms): one step where the engine takes the statement in a
+ * WITH, else the statement and a step that reads the row back by the key it returned.
+ */
+export function planReturning(b: PlanBuilder, plan: SetPlan, step: ReturningStep): StepRef<DecodedRow> {
+  const { dialect } = b;
+  const projection = Projection.of(plan, 't', { select: undefined }, new Aliases(), 'c', dialect);
+  const joins = sql.join(projection.joins, sql` `);
+  const target = plan.entitySet.name;
+  const needsTransaction = step.needsTransaction ?? false;
+  if (dialect.writes.writableCte)
+    return b.add({
+      action: step.action,
+      target,
+      takes: step.takes,
+      writes: true,
+      needsTransaction,
+      statement: (results) => sql`with ${sql.id('t')} as (${step.statement(results)}) select ${sql.join(projection.columns)} from ${sql.id('t')} ${joins}`,
+      finish: (outcome, run) => step.finish(outcome.rows[0] === undefined ? undefined : projection.decode(outcome.rows[0]), run),
+    });
+  // What the statement returns of the row: its key, read back in full by the next step.
+  const written = b.add<WrittenRow | undefined>({
+    action: step.action,
+    target,
+    takes: step.takes,
+    writes: true,
+    needsTransaction,
+    statement: step.statement,
+    finish: ({ rows: [row] }) => {
+      if (row === undefined) return undefined;
+      const key: Record<string, PrimitiveValue> = {};
+      for (const column of plan.key) key[column.property.name] = dialect.values.fromValue(column.type ?? 'Edm.String', row[column.column]) as PrimitiveValue;
+      return { entity: key };
+    },
+  });
+  return b.add({
+    action: 'read back',
+    target,
+    takes: [written.id],
+    writes: false,
+    needsTransaction,
+    statement: (results) => {
+      const row = results.get(written);
+      if (row === undefined) return undefined;
+      const match = columnsMatch(
+        plan.key.map((column) => column.column),
+        keyTypes(plan),
+        keyValues(plan, entityKey(plan.entitySet.entityType, row.entity)),
+        dialect,
+        't',
+      );
+      return sql`select ${sql.join(projection.columns)} from ${plan.table} as ${sql.id('t')} ${joins} where ${match}`;
+    },
+    finish: (outcome, run) => step.finish(outcome.rows[0] === undefined ? undefined : projection.decode(outcome.rows[0]), run),
+  });
 }
 
 /**

@@ -1,0 +1,193 @@
+/**
+ * A write as a plan of statements, built before anything runs: the steps in order, each with what
+ * it is for, the statement it runs (built from the keys earlier steps wrote when it takes any: a
+ * generated key, an inline parent's key), whether it writes, and what it makes of its result.
+ * execute.ts runs a plan; SqlProvider reads off the plan whether it may run without BEGIN and
+ * COMMIT (`writesInOneStatement`). No statement runs here. Two kinds of step decide further
+ * statements from what they read, below the plan: a delete's cascade over join-table partners
+ * (how many partners, and theirs, is data) and an INSERT into a table with rules (insert.ts's
+ * `insertByRules`); both need a transaction, so neither is ever part of a plan that runs alone.
+ */
+import type { CompiledQuery, Kysely } from 'kysely';
+import type { EdmEntityType } from '../../edm/model';
+import type { PrimitiveValue } from '../../edm/primitives';
+import type { Entity } from '../../provider/types';
+import { entityKey } from '../../provider/keys';
+import type { EntityKey } from '../../uri/types';
+import type { Sql } from '../dialect';
+import type { SqlEngine } from '../engine';
+import type { CompiledMapping } from '../mapping/compiled';
+import type { DecodedRow } from '../read/projection';
+import type { WriteScope } from './links';
+
+/** What a step does. */
+export type StepAction = 'insert' | 'read back' | 'update' | 'delete' | 'link' | 'unlink' | 'write media' | 'lock' | 'release join partners';
+
+/** What a statement gave: its rows, and how many rows it changed. */
+export interface StepOutcome {
+  readonly rows: readonly Record<string, unknown>[];
+  readonly changed: number;
+  /** The database error of a statement the step's `handles` took as an outcome. */
+  readonly error?: unknown;
+}
+
+/** A step's handle: later steps name it to take the key of the row it wrote. */
+export interface StepRef<T> {
+  readonly id: number;
+  /** Only carries the result type. */
+  readonly result?: T;
+}
+
+/** The results of the steps run so far (a run's own: a retried transaction starts empty). */
+export class StepResults {
+  private readonly values = new Map<number, unknown>();
+
+  set(id: number, value: unknown): void {
+    this.values.set(id, value);
+  }
+
+  get<T>(ref: StepRef<T>): T {
+    if (!this.values.has(ref.id)) throw new TypeError(`A write plan's step ${ref.id} is read before it ran.`);
+    return this.values.get(ref.id) as T;
+  }
+}
+
+/** A row a step wrote, as far as the step knows it (at least its key). */
+export interface WrittenRow {
+  readonly entity: Entity;
+}
+
+/** Where a step takes a key from: fixed when the plan is built, or the row an earlier step wrote. */
+export interface KeyFrom {
+  /** The ids of the steps it reads. */
+  readonly takes: readonly number[];
+  key(results: StepResults): EntityKey;
+}
+
+/** A key known before anything runs. */
+export function fixedKey(key: EntityKey): KeyFrom {
+  return { takes: [], key: () => key };
+}
+
+/** The key of the row step `ref` wrote (of `entityType`). */
+export function keyOf(ref: StepRef<WrittenRow>, entityType: EdmEntityType): KeyFrom {
+  return { takes: [ref.id], key: (results) => entityKey(entityType, results.get(ref).entity) };
+}
+
+/** The key values of a KeyFrom in an order of properties (a foreign key's). */
+export function keyParts(from: KeyFrom, results: StepResults, names: readonly string[]): PrimitiveValue[] {
+  const key = from.key(results);
+  return names.map((name) => key[name]);
+}
+
+/** One statement of a plan. */
+export interface PlanStep<T = unknown> {
+  readonly id: number;
+  readonly action: StepAction;
+  /** The entity set or navigation property it acts on: `Products`, `Products/Category`. */
+  readonly target: string;
+  /** The steps whose written keys its statement takes. */
+  readonly takes: readonly number[];
+  /** True when the statement changes data. */
+  readonly writes: boolean;
+  /**
+   * True when the step needs its plan to run in a transaction even as the plan's only write: it
+   * notes required join-table links (counted before COMMIT), locks rows for later steps, or runs
+   * statements it decides from what it reads (a cascade over join-table partners).
+   */
+  readonly needsTransaction: boolean;
+  /** Its statement from the results so far; undefined when there is nothing to run (a read back of no row). */
+  statement(results: StepResults): Sql | undefined;
+  /** What the step makes of its outcome (an answer, or an OData error it throws). */
+  finish(outcome: StepOutcome, run: StepRun): T | Promise<T>;
+  /** True for a database error of its statement that is an outcome for `finish` (a foreign key that names no row); others are rethrown. */
+  readonly handles?: (error: unknown) => boolean;
+}
+
+/** What a step's `finish` may use: the open transaction's scope and the results so far. */
+export interface StepRun {
+  readonly scope: WriteScope;
+  readonly results: StepResults;
+  /** Every row written, for the provider's memory of types and media types. */
+  readonly seen: (row: DecodedRow) => void;
+}
+
+/** A write's plan: its steps in order, and its answer from their results. */
+export interface WritePlan<T> {
+  readonly steps: readonly PlanStep[];
+  readonly answer: (results: StepResults) => T;
+}
+
+/** What planning needs: the mapping and the engine (no connection). */
+export interface PlanContext {
+  readonly compiled: CompiledMapping;
+  readonly dialect: SqlEngine;
+}
+
+/** Adds steps in the order they will run. */
+export class PlanBuilder implements PlanContext {
+  private readonly steps: PlanStep[] = [];
+
+  constructor(
+    readonly compiled: CompiledMapping,
+    readonly dialect: SqlEngine,
+  ) {}
+
+  /** Append a step; its handle. */
+  add<T>(step: Omit<PlanStep<T>, 'id' | 'needsTransaction'> & { readonly needsTransaction?: boolean }): StepRef<T> {
+    const id = this.steps.length;
+    this.steps.push({ ...step, id, needsTransaction: step.needsTransaction ?? false });
+    return { id };
+  }
+
+  /** The plan so far, answering `answer`. */
+  plan<T>(answer: (results: StepResults) => T): WritePlan<T> {
+    return { steps: [...this.steps], answer };
+  }
+}
+
+/**
+ * True when the plan writes with one statement: exactly one step writes, none needs a
+ * transaction, and any other step reads back what that one wrote (SQLite, which has no
+ * data-modifying statement in a WITH). Such a plan may run without BEGIN and COMMIT, since the
+ * engine makes a single statement atomic; SqlProvider decides whether it does (session.ts's
+ * statements, a statement timeout or a `beforeCommit` hook need a transaction around it).
+ */
+export function writesInOneStatement(plan: WritePlan<unknown>): boolean {
+  const writes = plan.steps.filter((step) => step.writes);
+  return (
+    writes.length === 1 &&
+    writes[0] === plan.steps[0] &&
+    plan.steps.every((step) => !step.needsTransaction && (step.writes || (step.action === 'read back' && step.takes.includes(writes[0].id))))
+  );
+}
+
+/** A step as data: what it is for, what it takes, its SQL text and parameters (from `given`'s written rows). */
+export interface StepDescription {
+  readonly action: StepAction;
+  readonly target: string;
+  readonly takes: readonly number[];
+  readonly writes: boolean;
+  readonly sql: string | undefined;
+  readonly parameters: readonly unknown[] | undefined;
+}
+
+/**
+ * The steps of `plan` compiled by `kysely`'s engine: a step that takes written keys is compiled with
+ * the rows `given` says its steps wrote (a spec gives, say, the generated key).
+ */
+export function describePlan(plan: WritePlan<unknown>, kysely: Kysely<never>, given: ReadonlyMap<number, Entity> = new Map()): StepDescription[] {
+  const results = new StepResults();
+  for (const [id, entity] of given) results.set(id, { entity });
+  return plan.steps.map((step) => {
+    const compiled: CompiledQuery | undefined = step.takes.every((id) => given.has(id)) ? step.statement(results)?.compile(kysely) : undefined;
+    return {
+      action: step.action,
+      target: step.target,
+      takes: step.takes,
+      writes: step.writes,
+      sql: compiled?.sql,
+      parameters: compiled?.parameters,
+    };
+  });
+}

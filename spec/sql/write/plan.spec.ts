@@ -1,0 +1,585 @@
+/**
+ * A write's plan as data, before anything runs: each step's purpose, the steps whose written keys it
+ * takes, whether it writes, and its SQL text and parameters, on PostgreSQL (PGlite) and on SQLite
+ * (whose texts differ: no data-modifying statement in a WITH, so a written row is read back by
+ * its key). Which plans write in one statement (and so may run without BEGIN and COMMIT) is read
+ * off the plan. Compiling needs no connection: no statement reaches either engine here.
+ */
+import { defineModel } from '../../../lib';
+import type { EdmEntitySet } from '../../../lib/edm/model';
+import type { CreateRequest, Entity, LinkRequest, Precondition, UpdateRequest } from '../../../lib/provider/types';
+import { pglite, resolveMapping, sqlite, type SqlDatabase } from '../../../lib/sql';
+import { compileMapping } from '../../../lib/sql/mapping/compiled';
+import { planCreate } from '../../../lib/sql/write/insert';
+import { planLinkRequest } from '../../../lib/sql/write/link-request';
+import { PlanBuilder, describePlan, writesInOneStatement, type StepDescription, type WritePlan } from '../../../lib/sql/write/plan';
+import { planDelete, planUpdate } from '../../../lib/sql/write/update';
+
+const nonNull = { nullable: false } as const;
+
+const model = defineModel({
+  namespace: 'Plans',
+  entityTypes: [
+    {
+      name: 'Category',
+      key: ['ID'],
+      properties: [
+        { name: 'ID', type: 'Edm.Int32', ...nonNull },
+        { name: 'Name', type: 'Edm.String' },
+      ],
+      navigationProperties: [{ name: 'Products', relationship: 'Plans.Product_Category', fromRole: 'Category', toRole: 'Products' }],
+    },
+    {
+      name: 'Product',
+      key: ['ID'],
+      properties: [
+        { name: 'ID', type: 'Edm.Int32', ...nonNull },
+        { name: 'Name', type: 'Edm.String' },
+        { name: 'Version', type: 'Edm.Int32', ...nonNull, concurrencyMode: 'Fixed' },
+      ],
+      navigationProperties: [
+        { name: 'Category', relationship: 'Plans.Product_Category', fromRole: 'Products', toRole: 'Category' },
+        { name: 'Tags', relationship: 'Plans.Product_Tags', fromRole: 'Products', toRole: 'Tags' },
+      ],
+    },
+    {
+      name: 'Tag',
+      key: ['ID'],
+      properties: [{ name: 'ID', type: 'Edm.Int32', ...nonNull }],
+      navigationProperties: [{ name: 'Products', relationship: 'Plans.Product_Tags', fromRole: 'Tags', toRole: 'Products' }],
+    },
+  ],
+  associations: [
+    {
+      name: 'Product_Category',
+      ends: [
+        { role: 'Category', type: 'Plans.Category', multiplicity: '0..1' },
+        { role: 'Products', type: 'Plans.Product', multiplicity: '*' },
+      ],
+    },
+    {
+      name: 'Product_Tags',
+      ends: [
+        { role: 'Products', type: 'Plans.Product', multiplicity: '*' },
+        { role: 'Tags', type: 'Plans.Tag', multiplicity: '*' },
+      ],
+    },
+  ],
+  entityContainers: [
+    {
+      name: 'PlansService',
+      isDefaultEntityContainer: true,
+      entitySets: [
+        { name: 'Categories', entityType: 'Plans.Category' },
+        { name: 'Products', entityType: 'Plans.Product' },
+        { name: 'Tags', entityType: 'Plans.Tag' },
+      ],
+      associationSets: [
+        {
+          name: 'Product_Category',
+          association: 'Plans.Product_Category',
+          ends: [
+            { role: 'Category', entitySet: 'Categories' },
+            { role: 'Products', entitySet: 'Products' },
+          ],
+        },
+        {
+          name: 'Product_Tags',
+          association: 'Plans.Product_Tags',
+          ends: [
+            { role: 'Products', entitySet: 'Products' },
+            { role: 'Tags', entitySet: 'Tags' },
+          ],
+        },
+      ],
+    },
+  ],
+});
+
+const compiled = compileMapping(model, resolveMapping(model, {}));
+
+function set(name: string): EdmEntitySet {
+  const found = model.defaultContainer.entitySets.find((each) => each.name === name);
+  if (found === undefined) throw new TypeError(`no set ${name}`);
+  return found;
+}
+
+const Categories = set('Categories');
+const Products = set('Products');
+const Tags = set('Tags');
+const nav = (entitySet: EdmEntitySet, name: string) => {
+  const found = entitySet.entityType.navigationProperties.find((property) => property.name === name);
+  if (found === undefined) throw new TypeError(`no navigation ${name}`);
+  return found;
+};
+
+function create(entitySet: EdmEntitySet, values: Record<string, string | number | null>, more: Partial<CreateRequest> = {}): CreateRequest {
+  return {
+    entitySet,
+    entityType: entitySet.entityType,
+    values,
+    sent: new Set(Object.keys(values)),
+    bindings: [],
+    inline: [],
+    parent: undefined,
+    media: undefined,
+    ...more,
+  };
+}
+
+/** If-Match: W/"3" on a Product, decoded into its Version. */
+const ifMatch3: Precondition = { any: false, etags: ['W/"3"'], concurrencyValues: [{ Version: 3 }], matches: () => false };
+
+function update(mode: UpdateRequest['mode'], values: Record<string, string | number | null>, more: Partial<UpdateRequest> = {}): UpdateRequest {
+  return {
+    entitySet: Products,
+    entityType: Products.entityType,
+    key: { ID: 1 },
+    mode,
+    values,
+    bindings: [],
+    precondition: undefined,
+    ...more,
+  } as UpdateRequest;
+}
+
+const tagLink: LinkRequest = {
+  source: { entitySet: Products, key: { ID: 1 } },
+  property: nav(Products, 'Tags'),
+  target: { entitySet: Tags, key: { ID: 5 } },
+  mode: 'add',
+};
+
+/** The writes shown, each as the plan its builder makes. */
+const writes: readonly [string, (b: PlanBuilder) => WritePlan<unknown>][] = [
+  ['create', (b) => planCreate(b, create(Products, { ID: 1, Name: 'Tea', Version: 0 }))],
+  ['create with a generated key', (b) => planCreate(b, create(Products, { Name: 'Tea', Version: 0 }))],
+  [
+    'create with a Category binding (a foreign key of the new row)',
+    (b) =>
+      planCreate(
+        b,
+        create(
+          Products,
+          { ID: 1, Name: 'Tea', Version: 0 },
+          { bindings: [{ property: nav(Products, 'Category'), targets: [{ entitySet: Categories, key: { ID: 2 } }] }] },
+        ),
+      ),
+  ],
+  [
+    'create with inline Products (their foreign key from the new Category)',
+    (b) =>
+      planCreate(
+        b,
+        create(
+          Categories,
+          { Name: 'Drinks' },
+          { inline: [{ property: nav(Categories, 'Products'), entries: [create(Products, { ID: 1, Name: 'Tea', Version: 0 })] }] },
+        ),
+      ),
+  ],
+  [
+    'create with a Tags binding (a join row)',
+    (b) =>
+      planCreate(
+        b,
+        create(Products, { Name: 'Tea', Version: 0 }, { bindings: [{ property: nav(Products, 'Tags'), targets: [{ entitySet: Tags, key: { ID: 5 } }] }] }),
+      ),
+  ],
+  ['PUT', (b) => planUpdate(b, update('replace', { ID: 1, Name: 'Tea' }))],
+  ['MERGE with If-Match', (b) => planUpdate(b, update('merge', { Name: 'Tea' }, { precondition: ifMatch3 }))],
+  [
+    'MERGE with a Tags binding',
+    (b) => planUpdate(b, update('merge', { Name: 'Tea' }, { bindings: [{ property: nav(Products, 'Tags'), targets: [{ entitySet: Tags, key: { ID: 5 } }] }] })),
+  ],
+  ['DELETE with If-Match', (b) => planDelete(b, { entitySet: Products, entityType: Products.entityType, key: { ID: 1 }, precondition: ifMatch3 })],
+  ['$links add', (b) => planLinkRequest(b, tagLink)],
+];
+
+/**
+ * What earlier steps wrote, for the steps that take their keys: the rows of steps 0 and 1 have the
+ * key 7 (a generated key; the update's and the delete's rows have the key of the URL, 1).
+ */
+function givenFor(what: string): ReadonlyMap<number, Entity> {
+  const key = /^(PUT|MERGE|DELETE)/.test(what) ? 1 : 7;
+  return new Map([
+    [0, { ID: key }],
+    [1, { ID: key }],
+  ]);
+}
+
+function shown(db: SqlDatabase, what: string, build: (b: PlanBuilder) => WritePlan<unknown>): { oneStatement: boolean; steps: StepDescription[] } {
+  const plan = build(new PlanBuilder(compiled, db.sqlEngine));
+  return { oneStatement: writesInOneStatement(plan), steps: describePlan(plan, db.kysely as never, givenFor(what)) };
+}
+
+let postgres: SqlDatabase;
+let lite: SqlDatabase;
+
+beforeAll(() => {
+  // A PGlite that is never asked anything: compiling a statement needs the engine's compiler only.
+  const unused = (): Promise<never> => Promise.reject(new Error('no statement runs in this spec'));
+  postgres = pglite({ waitReady: Promise.resolve(), closed: false, query: unused, close: () => Promise.resolve() });
+  lite = sqlite(':memory:');
+});
+
+afterAll(async () => {
+  await Promise.all([postgres.close(), lite.close()]);
+});
+
+/** A step as the spec writes it: `action target`, the steps it takes, whether it writes, its SQL and parameters (absent when it takes a step not given). */
+type Step = readonly [string, readonly number[], boolean, string?, (readonly unknown[])?];
+
+interface Expected {
+  readonly oneStatement: boolean;
+  readonly steps: readonly Step[];
+}
+
+function asStep(step: StepDescription): Step {
+  const head = [`${step.action} ${step.target}`, step.takes, step.writes] as const;
+  return step.sql === undefined ? head : [...head, step.sql, step.parameters ?? []];
+}
+
+// Each write: its plan on PostgreSQL, then on SQLite.
+const expected: readonly [string, Expected, Expected][] = [
+  [
+    'create',
+    {
+      oneStatement: true,
+      steps: [
+        [
+          'insert Products',
+          [],
+          true,
+          'with "t" as (insert into "Products" ("ID", "Name", "Version") values ($1::integer, $2::text, 0) on conflict ("ID") do nothing returning *) select "t"."ID" as "c0", "t"."Name" as "c1", "t"."Version" as "c2" from "t" ',
+          ['1', 'Tea'],
+        ],
+      ],
+    },
+    {
+      oneStatement: true,
+      steps: [
+        [
+          'insert Products',
+          [],
+          true,
+          'insert into "Products" ("ID", "Name", "Version") values (?, ?, 0) on conflict ("ID") do nothing returning *',
+          [1n, 'Tea'],
+        ],
+        [
+          'read back Products',
+          [0],
+          false,
+          'select "t"."ID" as "c0", "t"."Name" as "c1", "t"."Version" as "c2" from "Products" as "t"  where "t"."ID" = ?',
+          [7n],
+        ],
+      ],
+    },
+  ],
+  [
+    'create with a generated key',
+    {
+      oneStatement: true,
+      steps: [
+        [
+          'insert Products',
+          [],
+          true,
+          'with "t" as (insert into "Products" ("Name", "Version") values ($1::text, 0) on conflict ("ID") do nothing returning *) select "t"."ID" as "c0", "t"."Name" as "c1", "t"."Version" as "c2" from "t" ',
+          ['Tea'],
+        ],
+      ],
+    },
+    {
+      oneStatement: true,
+      steps: [
+        ['insert Products', [], true, 'insert into "Products" ("Name", "Version") values (?, 0) on conflict ("ID") do nothing returning *', ['Tea']],
+        [
+          'read back Products',
+          [0],
+          false,
+          'select "t"."ID" as "c0", "t"."Name" as "c1", "t"."Version" as "c2" from "Products" as "t"  where "t"."ID" = ?',
+          [7n],
+        ],
+      ],
+    },
+  ],
+  [
+    'create with a Category binding (a foreign key of the new row)',
+    {
+      oneStatement: true,
+      steps: [
+        [
+          'insert Products',
+          [],
+          true,
+          'with "t" as (insert into "Products" ("ID", "Name", "Version", "Category_ID") values ($1::integer, $2::text, 0, $3::integer) on conflict ("ID") do nothing returning *) select "t"."ID" as "c0", "t"."Name" as "c1", "t"."Version" as "c2" from "t" ',
+          ['1', 'Tea', '2'],
+        ],
+      ],
+    },
+    {
+      oneStatement: true,
+      steps: [
+        [
+          'insert Products',
+          [],
+          true,
+          'insert into "Products" ("ID", "Name", "Version", "Category_ID") values (?, ?, 0, ?) on conflict ("ID") do nothing returning *',
+          [1n, 'Tea', 2n],
+        ],
+        [
+          'read back Products',
+          [0],
+          false,
+          'select "t"."ID" as "c0", "t"."Name" as "c1", "t"."Version" as "c2" from "Products" as "t"  where "t"."ID" = ?',
+          [7n],
+        ],
+      ],
+    },
+  ],
+  [
+    'create with inline Products (their foreign key from the new Category)',
+    {
+      oneStatement: false,
+      steps: [
+        [
+          'insert Categories',
+          [],
+          true,
+          'with "t" as (insert into "Categories" ("Name") values ($1::text) on conflict ("ID") do nothing returning *) select "t"."ID" as "c0", "t"."Name" as "c1" from "t" ',
+          ['Drinks'],
+        ],
+        [
+          'insert Products',
+          [0],
+          true,
+          'with "t" as (insert into "Products" ("ID", "Name", "Version", "Category_ID") values ($1::integer, $2::text, 0, $3::integer) on conflict ("ID") do nothing returning *) select "t"."ID" as "c0", "t"."Name" as "c1", "t"."Version" as "c2" from "t" ',
+          ['1', 'Tea', '7'],
+        ],
+      ],
+    },
+    {
+      oneStatement: false,
+      steps: [
+        ['insert Categories', [], true, 'insert into "Categories" ("Name") values (?) on conflict ("ID") do nothing returning *', ['Drinks']],
+        ['read back Categories', [0], false, 'select "t"."ID" as "c0", "t"."Name" as "c1" from "Categories" as "t"  where "t"."ID" = ?', [7n]],
+        [
+          'insert Products',
+          [1],
+          true,
+          'insert into "Products" ("ID", "Name", "Version", "Category_ID") values (?, ?, 0, ?) on conflict ("ID") do nothing returning *',
+          [1n, 'Tea', 7n],
+        ],
+        ['read back Products', [2], false],
+      ],
+    },
+  ],
+  [
+    'create with a Tags binding (a join row)',
+    {
+      oneStatement: false,
+      steps: [
+        [
+          'insert Products',
+          [],
+          true,
+          'with "t" as (insert into "Products" ("Name", "Version") values ($1::text, 0) on conflict ("ID") do nothing returning *) select "t"."ID" as "c0", "t"."Name" as "c1", "t"."Version" as "c2" from "t" ',
+          ['Tea'],
+        ],
+        [
+          'link Products/Tags',
+          [0],
+          true,
+          'insert into "Product_Tags" ("Products_ID", "Tags_ID") values ($1::integer, $2::integer) on conflict do nothing',
+          ['7', '5'],
+        ],
+      ],
+    },
+    {
+      oneStatement: false,
+      steps: [
+        ['insert Products', [], true, 'insert into "Products" ("Name", "Version") values (?, 0) on conflict ("ID") do nothing returning *', ['Tea']],
+        [
+          'read back Products',
+          [0],
+          false,
+          'select "t"."ID" as "c0", "t"."Name" as "c1", "t"."Version" as "c2" from "Products" as "t"  where "t"."ID" = ?',
+          [7n],
+        ],
+        ['link Products/Tags', [1], true, 'insert into "Product_Tags" ("Products_ID", "Tags_ID") values (?, ?) on conflict do nothing', [7n, 5n]],
+      ],
+    },
+  ],
+  [
+    'PUT',
+    {
+      oneStatement: true,
+      steps: [
+        [
+          'update Products',
+          [],
+          true,
+          'with "t" as (update "Products" as "u" set "Name" = $1::text, "Version" = (case when "u"."Version" is null or "u"."Version" >= 2147483647 then 0 else "u"."Version" + 1 end) where "u"."ID" = $2::integer returning "u".*) select "t"."ID" as "c0", "t"."Name" as "c1", "t"."Version" as "c2" from "t" ',
+          ['Tea', '1'],
+        ],
+      ],
+    },
+    {
+      oneStatement: true,
+      steps: [
+        [
+          'update Products',
+          [],
+          true,
+          'update "Products" as "u" set "Name" = ?, "Version" = (case when "u"."Version" is null or "u"."Version" >= 2147483647 then 0 else "u"."Version" + 1 end) where "u"."ID" = ? returning *',
+          ['Tea', 1n],
+        ],
+        [
+          'read back Products',
+          [0],
+          false,
+          'select "t"."ID" as "c0", "t"."Name" as "c1", "t"."Version" as "c2" from "Products" as "t"  where "t"."ID" = ?',
+          [1n],
+        ],
+      ],
+    },
+  ],
+  [
+    'MERGE with If-Match',
+    {
+      oneStatement: true,
+      steps: [
+        [
+          'update Products',
+          [],
+          true,
+          'with "t" as (update "Products" as "u" set "Name" = $1::text, "Version" = (case when "u"."Version" is null or "u"."Version" >= 2147483647 then 0 else "u"."Version" + 1 end) where "u"."ID" = $2::integer and (("u"."Version" = $3::integer)) returning "u".*) select "t"."ID" as "c0", "t"."Name" as "c1", "t"."Version" as "c2" from "t" ',
+          ['Tea', '1', '3'],
+        ],
+      ],
+    },
+    {
+      oneStatement: true,
+      steps: [
+        [
+          'update Products',
+          [],
+          true,
+          'update "Products" as "u" set "Name" = ?, "Version" = (case when "u"."Version" is null or "u"."Version" >= 2147483647 then 0 else "u"."Version" + 1 end) where "u"."ID" = ? and (("u"."Version" = ?)) returning *',
+          ['Tea', 1n, 3n],
+        ],
+        [
+          'read back Products',
+          [0],
+          false,
+          'select "t"."ID" as "c0", "t"."Name" as "c1", "t"."Version" as "c2" from "Products" as "t"  where "t"."ID" = ?',
+          [1n],
+        ],
+      ],
+    },
+  ],
+  [
+    'MERGE with a Tags binding',
+    {
+      oneStatement: false,
+      steps: [
+        [
+          'update Products',
+          [],
+          true,
+          'with "t" as (update "Products" as "u" set "Name" = $1::text, "Version" = (case when "u"."Version" is null or "u"."Version" >= 2147483647 then 0 else "u"."Version" + 1 end) where "u"."ID" = $2::integer returning "u".*) select "t"."ID" as "c0", "t"."Name" as "c1", "t"."Version" as "c2" from "t" ',
+          ['Tea', '1'],
+        ],
+        [
+          'link Products/Tags',
+          [],
+          true,
+          'insert into "Product_Tags" ("Products_ID", "Tags_ID") values ($1::integer, $2::integer) on conflict do nothing',
+          ['1', '5'],
+        ],
+      ],
+    },
+    {
+      oneStatement: false,
+      steps: [
+        [
+          'update Products',
+          [],
+          true,
+          'update "Products" as "u" set "Name" = ?, "Version" = (case when "u"."Version" is null or "u"."Version" >= 2147483647 then 0 else "u"."Version" + 1 end) where "u"."ID" = ? returning *',
+          ['Tea', 1n],
+        ],
+        [
+          'read back Products',
+          [0],
+          false,
+          'select "t"."ID" as "c0", "t"."Name" as "c1", "t"."Version" as "c2" from "Products" as "t"  where "t"."ID" = ?',
+          [1n],
+        ],
+        ['link Products/Tags', [], true, 'insert into "Product_Tags" ("Products_ID", "Tags_ID") values (?, ?) on conflict do nothing', [1n, 5n]],
+      ],
+    },
+  ],
+  [
+    'DELETE with If-Match',
+    {
+      oneStatement: true,
+      steps: [['delete Products', [], true, 'delete from "Products" as "d" where "d"."ID" = $1::integer and (("d"."Version" = $2::integer))', ['1', '3']]],
+    },
+    {
+      oneStatement: true,
+      steps: [['delete Products', [], true, 'delete from "Products" as "d" where "d"."ID" = ? and (("d"."Version" = ?))', [1n, 3n]]],
+    },
+  ],
+  [
+    '$links add',
+    {
+      oneStatement: false,
+      steps: [
+        ['lock Products', [], false, 'select 1 from "Products" where "ID" = $1::integer for key share', ['1']],
+        [
+          'link Products/Tags',
+          [],
+          true,
+          'insert into "Product_Tags" ("Products_ID", "Tags_ID") values ($1::integer, $2::integer) on conflict do nothing',
+          ['1', '5'],
+        ],
+      ],
+    },
+    {
+      oneStatement: false,
+      steps: [
+        ['lock Products', [], false, 'select 1 from "Products" where "ID" = ? ', [1n]],
+        ['link Products/Tags', [], true, 'insert into "Product_Tags" ("Products_ID", "Tags_ID") values (?, ?) on conflict do nothing', [1n, 5n]],
+      ],
+    },
+  ],
+];
+
+describe('a write is a plan of statements before anything runs', () => {
+  it('every write shown has its expected plans', () => {
+    expect(expected.map(([what]) => what)).toEqual(writes.map(([what]) => what));
+  });
+
+  it.each(writes.map(([what, build], i) => [what, build, expected[i][1], expected[i][2]] as const))('%s', (what, build, onPostgres, onSqlite) => {
+    for (const [db, plan] of [
+      [postgres, onPostgres],
+      [lite, onSqlite],
+    ] as const) {
+      const { oneStatement, steps } = shown(db, what, build);
+      expect({ engine: db.sqlEngine.name, oneStatement, steps: steps.map(asStep) }).toEqual({ engine: db.sqlEngine.name, ...plan });
+    }
+  });
+
+  it('a bad body is refused while the plan is built, before any step runs (the builder has no connection)', () => {
+    const misdirected = create(
+      Products,
+      { ID: 1, Name: 'Tea', Version: 0 },
+      { bindings: [{ property: nav(Products, 'Category'), targets: [{ entitySet: Tags, key: { ID: 5 } }] }] },
+    );
+    expect(() => planCreate(new PlanBuilder(compiled, postgres.sqlEngine), misdirected)).toThrow(
+      expect.objectContaining({ code: 'BODY_INVALID', status: 400 }) as Error,
+    );
+  });
+});

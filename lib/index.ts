@@ -57,8 +57,8 @@ export { seekCondition } from './provider/seek';
 // SAP's search as a $filter AST (the request carries the terms): the searched properties, the condition, and $filter and search as one.
 export { requestFilter, searchableProperties, searchFilter } from './provider/search';
 // The pushdown split: the $filter conjuncts a provider translates, and the residual the service finishes (QueryResult.applied).
-export { conjunction, conjuncts, navigationExpansion, splitFilter } from './provider/pushdown';
-export type { FilterSplit } from './provider/pushdown';
+export { conjunction, conjuncts, navigationExpansion, splitFilter, translateFilter } from './provider/pushdown';
+export type { FilterSplit, TranslatedFilter } from './provider/pushdown';
 // If-Match in the write statement: tags decoded to concurrency values (and back), the condition, 404 vs 412.
 export { decodeETag, encodeETag } from './protocol/etag';
 export { conditionalWriteError, preconditionCondition } from './provider/precondition';

@@ -82,6 +82,7 @@ const VALUES = [
   'sentValues',
   'splitFilter',
   'transformExpression',
+  'translateFilter',
   'walkExpression',
   'withLinkedValues',
   'writeEdmx',
@@ -210,6 +211,7 @@ const TYPES: Readonly<Record<string, readonly string[]>> = {
     'TransactionOptions',
     'TransactionRunOptions',
     'TransactionScope',
+    'TranslatedFilter',
     'UpdateRequest',
   ],
   'the $filter AST and the shared evaluator': [

@@ -46,6 +46,33 @@ function everyNode(node: ExprNode, canTranslate: (node: ExprNode) => boolean): b
   return canTranslate(node) && childrenOf(node).every((child) => everyNode(child, canTranslate));
 }
 
+/** A `$filter` split by `translateFilter`: the translations of the conjuncts a provider translates, and the residual. */
+export interface TranslatedFilter<T> {
+  /** The translation of each translated conjunct, in order (all of them must hold); empty when none (or no filter). */
+  readonly pushed: readonly T[];
+  /** The conjuncts left untranslated, joined by `and`; undefined when every conjunct translated. */
+  readonly residual: ExprNode | undefined;
+}
+
+/**
+ * The pushdown split for a translator that finds out by trying: `translate` gets each top-level
+ * conjunct and returns its translation (a SQL condition, a query object...), or undefined to leave
+ * the whole conjunct to the residual. The same split as `splitFilter`, with the same guarantee:
+ * a row that meets every translation and `residual` is exactly a row `filter` keeps. The residual is
+ * the original tree when no conjunct translated.
+ */
+export function translateFilter<T>(filter: ExprNode | undefined, translate: (conjunct: ExprNode) => T | undefined): TranslatedFilter<T> {
+  if (filter === undefined) return { pushed: [], residual: undefined };
+  const pushed: T[] = [];
+  const residual: ExprNode[] = [];
+  for (const part of conjuncts(filter)) {
+    const translation = translate(part);
+    if (translation === undefined) residual.push(part);
+    else pushed.push(translation);
+  }
+  return { pushed, residual: pushed.length === 0 ? filter : conjunction(residual) };
+}
+
 /**
  * Split a type-checked `$filter` into what `canTranslate` accepts and a residual. `canTranslate` is
  * asked about every node of each top-level conjunct (members with their navigation steps, literals,
@@ -56,14 +83,9 @@ function everyNode(node: ExprNode, canTranslate: (node: ExprNode) => boolean): b
  * translates everything. Conjuncts keep their order on each side.
  */
 export function splitFilter(filter: ExprNode | undefined, canTranslate: (node: ExprNode) => boolean): FilterSplit {
-  if (filter === undefined) return { pushed: undefined, residual: undefined };
-  const pushed: ExprNode[] = [];
-  const residual: ExprNode[] = [];
-  for (const part of conjuncts(filter)) (everyNode(part, canTranslate) ? pushed : residual).push(part);
-  // The original tree when nothing is left over on one side: a translator sees what the parser produced.
-  if (residual.length === 0) return { pushed: filter, residual: undefined };
-  if (pushed.length === 0) return { pushed: undefined, residual: filter };
-  return { pushed: conjunction(pushed), residual: conjunction(residual) };
+  const { pushed, residual } = translateFilter(filter, (part) => (everyNode(part, canTranslate) ? part : undefined));
+  // The original tree when nothing is left over: a translator sees what the parser produced.
+  return { pushed: residual === undefined ? filter : conjunction(pushed), residual };
 }
 
 interface ExpansionNode {

@@ -5,7 +5,7 @@
  */
 import type { EdmEntityType } from '../../lib/edm/model';
 import { compileFilter } from '../../lib/evaluate/evaluate';
-import { conjunction, conjuncts, splitFilter } from '../../lib/provider/pushdown';
+import { conjunction, conjuncts, splitFilter, translateFilter } from '../../lib/provider/pushdown';
 import type { Entity } from '../../lib/provider/types';
 import { checkExpression, parseExpression, printExpression } from '../../lib/uri/expr';
 import type { ExprNode } from '../../lib/uri/expr/ast';
@@ -36,6 +36,36 @@ function simpleStore(node: ExprNode): boolean {
       return false;
   }
 }
+
+describe('translateFilter', () => {
+  /** A translator that finds out by trying: it prints a conjunct every node of which the simple store takes, else gives up. */
+  const printWhole = (node: ExprNode): string | undefined => (splitFilter(node, simpleStore).residual === undefined ? `[${printExpression(node)}]` : undefined);
+
+  it.each<[string, string[], string | undefined]>([
+    // [filter, translations in order, residual]
+    ['Rating eq 3', ['[Rating eq 3]'], undefined],
+    ['Rating gt 3 and Price gt 10', [], 'Rating gt 3 and Price gt 10'],
+    ['Rating eq 3 and Price gt 10 and ID eq 1', ['[Rating eq 3]', '[ID eq 1]'], 'Price gt 10'],
+    ["(Rating eq 3 or Price gt 10) and Name ne 'x'", ["[Name ne 'x']"], 'Rating eq 3 or Price gt 10'],
+  ])('%s', (text, pushed, residual) => {
+    const split = translateFilter(filter(text), printWhole);
+    expect(split.pushed).toEqual(pushed.map((part) => `[${printExpression(filter(part.slice(1, -1)))}]`));
+    expect(print(split.residual)).toBe(residual === undefined ? undefined : print(filter(residual)));
+  });
+
+  it('asks once per top-level conjunct, and keeps the original tree as the residual when nothing translates', () => {
+    const asked: string[] = [];
+    const none = filter('Rating gt 3 and (ID lt 1 and Price gt 2)');
+    const split = translateFilter(none, (node) => {
+      asked.push(printExpression(node));
+      return undefined;
+    });
+    expect(asked).toEqual(['Rating gt 3', 'ID lt 1', 'Price gt 2'].map((part) => printExpression(filter(part))));
+    expect(split).toEqual({ pushed: [], residual: none });
+    expect(split.residual).toBe(none);
+    expect(translateFilter(undefined, printWhole)).toEqual({ pushed: [], residual: undefined });
+  });
+});
 
 describe('splitFilter', () => {
   it.each<[string, string | undefined, string | undefined]>([

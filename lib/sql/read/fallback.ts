@@ -8,11 +8,10 @@
  * does not, every such row is read and the evaluator sorts them. Never a wrong answer.
  */
 import type { EdmEntityType } from '../../edm/model';
-import { applyQuery, compileFilter, type EvaluationOptions } from '../../evaluate/evaluate';
+import { applyQuery, compileFilter, entityPosition, type EvaluationOptions } from '../../evaluate/evaluate';
 import { navigationExpansion } from '../../provider/pushdown';
 import type { Entity, QueryRequest } from '../../provider/types';
-import type { ExprNode } from '../../uri/expr/ast';
-import type { SkipTokenPosition } from '../../uri/types';
+import type { ExpandItem, SkipTokenPosition } from '../../uri/types';
 import { expandRows, type ExpandContext } from './expand';
 import type { DecodedRow } from './projection';
 import type { ReadStatement } from './statement';
@@ -23,18 +22,12 @@ type Related = WeakMap<Entity, Map<string, Entity | readonly Entity[] | null>>;
 type FallbackRequest = Pick<QueryRequest, 'orderBy' | 'skip' | 'top' | 'skipToken' | 'count'>;
 
 /**
- * Read the related entities `expressions` navigate to for `rows` into `related`. Deeper levels
- * attach to the related entities themselves; the first level is kept aside, so navigation read
- * for evaluation never shows up as an expansion in the response.
+ * Read the related entities `tree` (the statement's `evaluatedNavigation`, or a part of it)
+ * reaches from `rows` into `related`. Deeper levels attach to the related entities themselves; the
+ * first level is kept aside, so navigation read for evaluation never shows up as an expansion in
+ * the response.
  */
-async function readNavigation(
-  context: ExpandContext,
-  statement: ReadStatement,
-  rows: readonly DecodedRow[],
-  expressions: readonly ExprNode[],
-  related: Related,
-) {
-  const tree = navigationExpansion(expressions, statement.plan.entitySet, statement.compiled.model);
+async function readNavigation(context: ExpandContext, statement: ReadStatement, rows: readonly DecodedRow[], tree: readonly ExpandItem[], related: Related) {
   await expandRows(context, statement.plan, rows, tree, (parent, property, value) => {
     const map = related.get(parent) ?? new Map<string, Entity | readonly Entity[] | null>();
     map.set(property.name, value);
@@ -52,20 +45,25 @@ function evaluationOptions(related: Related, typeOf: (entity: Entity) => EdmEnti
   };
 }
 
-/** Every row the translated conditions keep, then the evaluator (the order did not translate). */
+/**
+ * Every row the translated conditions keep, then the evaluator (the order did not translate). The
+ * positions are the evaluator's too: the order's values on each entity, at the precision it sorted by.
+ */
 async function readAll(statement: ReadStatement, request: FallbackRequest, context: ExpandContext, typeOf: (entity: Entity) => EdmEntityType | undefined) {
   const { rows } = await statement.read(context.executor, {});
   rows.forEach(context.seen);
   const related: Related = new WeakMap();
-  const expressions = [...(statement.residual === undefined ? [] : [statement.residual]), ...request.orderBy.map((item) => item.expression)];
-  await readNavigation(context, statement, rows, expressions, related);
+  await readNavigation(context, statement, rows, statement.evaluatedNavigation, related);
   const byEntity = new Map(rows.map((row) => [row.entity, row]));
+  const options = evaluationOptions(related, typeOf);
   const result = applyQuery(
     rows.map((row) => row.entity),
     { filter: statement.residual, orderBy: request.orderBy, skip: request.skip, top: request.top, skipToken: request.skipToken, count: request.count },
-    evaluationOptions(related, typeOf),
+    options,
   );
-  return { rows: result.entities.map((entity) => byEntity.get(entity) as DecodedRow), count: result.count };
+  const entityType = statement.plan.entitySet.entityType;
+  const positionOf = (entity: Entity): SkipTokenPosition => entityPosition(request.orderBy, entity, entityType, options);
+  return { rows: result.entities.map((entity) => byEntity.get(entity) as DecodedRow), count: result.count, positionOf };
 }
 
 /** What a chunked scan evaluates: the residual, with the navigation it reads fetched per chunk. */
@@ -74,6 +72,8 @@ interface Scan {
   readonly context: ExpandContext;
   readonly related: Related;
   readonly keep: ((entity: Entity) => boolean) | undefined;
+  /** The navigation the residual reads. */
+  readonly navigation: readonly ExpandItem[];
 }
 
 /**
@@ -96,7 +96,7 @@ async function scanChunks(
   for (;;) {
     const chunk = await statement.read(context.executor, { condition: position === undefined ? undefined : statement.seek(position), limit, probe: true });
     chunk.rows.forEach(context.seen);
-    if (residual !== undefined) await readNavigation(context, statement, chunk.rows, [residual], related);
+    if (residual !== undefined) await readNavigation(context, statement, chunk.rows, scan.navigation, related);
     for (let i = 0; i < chunk.rows.length; i++) {
       const row = chunk.rows[i];
       if (scan.keep !== undefined && !scan.keep(row.entity)) continue;
@@ -125,7 +125,13 @@ async function readInChunks(
 ) {
   const related: Related = new WeakMap();
   const residual = statement.residual;
-  const scan: Scan = { statement, context, related, keep: residual === undefined ? undefined : compileFilter(residual, evaluationOptions(related, typeOf)) };
+  const scan: Scan = {
+    statement,
+    context,
+    related,
+    keep: residual === undefined ? undefined : compileFilter(residual, evaluationOptions(related, typeOf)),
+    navigation: residual === undefined ? [] : navigationExpansion([residual], statement.plan.entitySet, statement.compiled.model),
+  };
   const skip = Math.max(0, request.skip ?? 0);
   const end = request.top === undefined ? undefined : skip + Math.max(0, request.top);
   const largest = Math.max(end ?? 0, chunkSize);
@@ -156,8 +162,9 @@ async function readInChunks(
 
 /**
  * Answer a read the database could not do alone (see the module comment). Returns the page's rows
- * and the count when asked; in the database's order also the driver's rows the page was decoded
- * from (their positions), in the evaluator's order none.
+ * and the count when asked, and where each row stands in the request's order: in the database's
+ * order the driver's rows the page was decoded from (their positions), in the evaluator's order
+ * the evaluator's `positionOf`.
  */
 export async function evaluateRead(
   statement: ReadStatement,
@@ -165,7 +172,12 @@ export async function evaluateRead(
   context: ExpandContext,
   typeOf: (entity: Entity) => EdmEntityType | undefined,
   chunkSize: number,
-): Promise<{ rows: DecodedRow[]; raws?: Readonly<Record<string, unknown>>[]; count: number | undefined }> {
+): Promise<{
+  rows: DecodedRow[];
+  raws?: Readonly<Record<string, unknown>>[];
+  positionOf?: (entity: Entity) => SkipTokenPosition;
+  count: number | undefined;
+}> {
   return statement.order !== undefined && statement.continuable
     ? readInChunks(statement, request, context, typeOf, chunkSize)
     : readAll(statement, request, context, typeOf);

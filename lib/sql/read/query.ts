@@ -141,12 +141,14 @@ export async function queryEntities(settings: ReadSettings, request: QueryReques
     let count: number | undefined;
     let continueAt: SkipTokenPosition | undefined;
     let remaining = 0;
+    // In the evaluator's order (the database's did not translate), the evaluator's positions.
+    let evaluatedPositions: ((entity: Entity) => SkipTokenPosition) | undefined;
     if (!pushedDown) {
       const evaluator = evaluatorContext(settings, scope.executor);
       const read = await evaluateRead(statement, request, evaluator.context, evaluator.typeOf, chunkSize);
       ({ rows, count } = read);
-      // In the evaluator's order (the database's did not translate) a position is the entity's own: none here.
       if (read.raws !== undefined) positions.add({ rows, raws: read.raws });
+      evaluatedPositions = read.positionOf;
     } else {
       const skip = single ? 0 : Math.max(0, request.skip ?? 0);
       // A feed that may stream without a continuable order (rare) is read whole.
@@ -192,7 +194,8 @@ export async function queryEntities(settings: ReadSettings, request: QueryReques
     await scope.end();
     const entities = rows.map((row) => row.entity);
     if (single) return count === undefined ? { entities } : { entities, count };
-    return count === undefined ? { entities, positionOf: positions.of } : { entities, count, positionOf: positions.of };
+    const positionOf = evaluatedPositions ?? positions.of;
+    return count === undefined ? { entities, positionOf } : { entities, count, positionOf };
   } catch (error) {
     await scope.fail();
     throw error;

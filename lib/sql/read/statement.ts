@@ -8,7 +8,7 @@
 import { sql } from 'kysely';
 import type { EdmEntityType } from '../../edm/model';
 import type { PrimitiveValue } from '../../edm/primitives';
-import { conjunction, conjuncts } from '../../provider/pushdown';
+import { conjunction, conjuncts, navigationExpansion, translateFilter } from '../../provider/pushdown';
 import { searchFilter } from '../../provider/search';
 import { seekCondition } from '../../provider/seek';
 import { walkExpression } from '../../uri/expr';
@@ -43,15 +43,15 @@ export interface ReadRequest extends RowCondition {
 }
 
 /**
- * The conjuncts of the request's `$filter` and of its `search`, each with the context it is
- * translated in: a search may lower case with the database's own mapping where the engine has no
- * exact one (`approximateCase`), so it stays in SQL on every server, ICU or not.
+ * The request's `$filter` and its `search`, each with the context it is translated in: a search
+ * may lower case with the database's own mapping where the engine has no exact one
+ * (`approximateCase`), so it stays in SQL on every server, ICU or not.
  */
-function conditionParts(request: RowCondition, entityType: EdmEntityType, context: SqlCompileContext): [ExprNode, SqlCompileContext][] {
-  const parts: [ExprNode, SqlCompileContext][] = request.filter === undefined ? [] : conjuncts(request.filter).map((part) => [part, context]);
+function conditionSources(request: RowCondition, entityType: EdmEntityType, context: SqlCompileContext): [ExprNode, SqlCompileContext][] {
+  const sources: [ExprNode, SqlCompileContext][] = request.filter === undefined ? [] : [[request.filter, context]];
   const search = request.search === undefined ? undefined : searchFilter(entityType, request.search);
-  if (search !== undefined) for (const part of conjuncts(search)) parts.push([part, { ...context, approximateCase: true }]);
-  return parts;
+  if (search !== undefined) sources.push([search, { ...context, approximateCase: true }]);
+  return sources;
 }
 
 /** Try to translate; undefined when the translator leaves it to the evaluator. */
@@ -107,6 +107,8 @@ export class ReadStatement {
   readonly residual: ExprNode | undefined;
   /** ORDER BY terms; undefined when the translator refused an order item. */
   readonly order: readonly Sql[] | undefined;
+  /** The navigation the residual and the order read, when the evaluator finishes the read (see `fallback.ts`). */
+  readonly evaluatedNavigation: readonly ExpandItem[];
   /** Per order item, where a position reads it; undefined when rows have no positions (not asked for, or the order is not translated). */
   private readonly positionSources: readonly PositionSource[] | undefined;
   /** To-one expansions read by this statement's LEFT JOINs (with `joinToOne`). */
@@ -123,14 +125,20 @@ export class ReadStatement {
     const context = { dialect: engine.expressions, resolver: this.resolver };
     const where: Sql[] = [...this.source.conditions];
     const residual: ExprNode[] = [];
-    for (const [part, partContext] of conditionParts(request, this.source.plan.entitySet.entityType, context)) {
-      const condition = translated(() => compileFilterSql(part, partContext));
-      if (condition === undefined) residual.push(part);
-      else where.push(condition);
+    for (const [condition, conditionContext] of conditionSources(request, this.source.plan.entitySet.entityType, context)) {
+      const split = translateFilter(condition, (part) => translated(() => compileFilterSql(part, conditionContext)));
+      where.push(...split.pushed);
+      if (split.residual !== undefined) residual.push(split.residual);
     }
     this.where = where;
     this.residual = conjunction(residual);
     this.order = translated(() => compileOrderBySql(request.orderBy, context));
+    // What the evaluator reads through navigation (the residual, the order it sorts by) is read
+    // as expansions are: the rows must hold the foreign keys those navigation properties follow.
+    this.evaluatedNavigation =
+      this.residual === undefined && this.order !== undefined
+        ? []
+        : navigationExpansion([...residual, ...request.orderBy.map((item) => item.expression)], this.source.plan.entitySet, compiled.model);
     const positioned = options.positioned && this.order !== undefined && request.orderBy.length > 0;
     this.positionSources = positioned ? translated(() => request.orderBy.map((item) => positionSource(item, context))) : undefined;
     const { select, expand } = request.selectExpand;
@@ -140,7 +148,7 @@ export class ReadStatement {
       {
         select: options.allColumns ? undefined : select,
         properties: orderedProperties(request.orderBy),
-        linkColumns: linkColumnsFor(compiled, this.source.plan, expand),
+        linkColumns: linkColumnsFor(compiled, this.source.plan, [...expand, ...this.evaluatedNavigation]),
       },
       this.aliases,
       'c',
@@ -273,8 +281,8 @@ export function countStatement(compiled: CompiledMapping, engine: SqlEngine, req
   const source = pathSource(compiled, request.path, engine, aliases);
   const resolver = new JoinResolver(compiled, source.plan, source.alias, aliases, engine);
   const conditions = [...source.conditions];
-  for (const [part, context] of conditionParts(request, source.plan.entitySet.entityType, { dialect: engine.expressions, resolver }))
-    conditions.push(compileFilterSql(part, context));
+  for (const [condition, context] of conditionSources(request, source.plan.entitySet.entityType, { dialect: engine.expressions, resolver }))
+    for (const part of conjuncts(condition)) conditions.push(compileFilterSql(part, context));
   return sql`select count(*) as n from ${source.from} ${sql.join(resolver.joins, sql` `)} ${whereClause(conditions)}`;
 }
 

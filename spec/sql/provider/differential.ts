@@ -40,6 +40,8 @@ const FILTERS = [
   "indexof(Name, 'a') eq 1 or substring(Name, 1, 2) eq 'il'",
   "concat(Name, 'x') eq 'Milkx'",
   'Description eq Name',
+  // One conjunct the evaluator finishes (mod of doubles), reading navigation the request does not expand.
+  "Category/Name eq 'Food' or Rating mod 2.5 eq 2",
 ];
 
 const ORDERS = [
@@ -53,6 +55,9 @@ const ORDERS = [
   'DiscontinuedDate',
   'DiscontinuedDate desc',
   'Description desc,Rating',
+  // A navigation path beside an item the evaluator sorts by (mod of doubles): the order is the evaluator's.
+  'Category/Name,Rating mod 2.5 desc',
+  'Rating mod 2.5,Supplier/Address/City desc,Name',
 ];
 
 /** Read URLs (below the service root) answered identically by both providers. */
@@ -133,6 +138,11 @@ const WALKS = [
   'Products?$format=json&$top=30&$orderby=Price',
   'Categories(1)/Products?$format=json&$orderby=Name desc',
   'Suppliers?$format=json&$expand=Products&$orderby=Address/City',
+  // Orders and filters the evaluator finishes, through navigation the request does not expand.
+  'Products?$format=json&$orderby=Category/Name,Rating mod 2.5 desc',
+  'Products?$format=json&$orderby=Rating mod 2.5,Supplier/Address/City desc&$inlinecount=allpages',
+  "Products?$format=json&$orderby=Name&$filter=Category/Name eq 'Beverages' or Rating mod 2.5 eq 2",
+  "Products?$format=json&$orderby=Price desc&$filter=Category/Name eq 'Beverages' or Rating mod 2.5 eq 2&$inlinecount=allpages",
 ];
 
 /** The lists of a differential: JSON reads, Atom reads, and feeds to walk under server paging. */

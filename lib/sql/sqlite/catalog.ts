@@ -3,7 +3,8 @@
  * (lib/sql/introspect/catalog.ts), so the engine-neutral drafting, naming and association code
  * serves both: the tables and views of the `main` schema (`sqlite_schema`), their columns
  * (`pragma table_xinfo`), primary keys, unique constraints and indexes (`pragma index_list`),
- * and foreign keys (`pragma foreign_key_list`). A declared column type becomes the built-in
+ * foreign keys (`pragma foreign_key_list`), and which views an INSTEAD OF INSERT trigger makes
+ * creatable (a view is otherwise read-only). A declared column type becomes the built-in
  * PostgreSQL type of the same meaning (the table below), so the neutral type table decides the
  * EDM type once; what SQLite leaves open goes by its affinity rules (SQLite §3.1: INT, then
  * CHAR/CLOB/TEXT, then BLOB or none, then REAL/FLOA/DOUB, else NUMERIC).
@@ -152,8 +153,8 @@ async function readTable(
       typmod: type.typmod,
       declaredType: declared,
       canSelect: true,
-      canInsert: relation.kind === 'r',
-      canUpdate: relation.kind === 'r',
+      canInsert: relation.canInsert,
+      canUpdate: relation.canUpdate,
     });
   }
   if (relation.kind !== 'r') return;
@@ -211,6 +212,27 @@ function resolveReferences(
   });
 }
 
+/**
+ * The operations (`insert`, `update`, `delete`) each view has an INSTEAD OF trigger for, read from
+ * the trigger's text as SQLite keeps it (`CREATE TRIGGER name INSTEAD OF UPDATE OF col ON view`).
+ */
+async function insteadOfTriggers(executor: SqlKysely): Promise<Map<string, Set<string>>> {
+  const triggers = await sql<Row>`select tbl_name, sql from sqlite_schema where type = 'trigger'`.execute(executor);
+  const operations = new Map<string, Set<string>>();
+  for (const row of triggers.rows) {
+    // Comments are not code: `-- instead of insert` in a trigger's body says nothing.
+    const code = text(row.sql).replace(/--[^\n]*|\/\*[\s\S]*?\*\//g, ' ');
+    const operation =
+      /^\s*create\s+(?:temp\s+|temporary\s+)?trigger\s+(?:if\s+not\s+exists\s+)?(?:"(?:[^"]|"")*"|`[^`]*`|\[[^\]]*\]|[^\s(]+)\s+instead\s+of\s+(insert|update|delete)\b/i.exec(
+        code,
+      )?.[1];
+    if (operation === undefined) continue;
+    const table = text(row.tbl_name);
+    operations.set(table, (operations.get(table) ?? new Set<string>()).add(operation.toLowerCase()));
+  }
+  return operations;
+}
+
 /** Read the catalog of a SQLite database (its `main` schema) in one read transaction. */
 async function readSqliteCatalog(db: SqlDatabase): Promise<Catalog> {
   return db.kysely
@@ -219,8 +241,14 @@ async function readSqliteCatalog(db: SqlDatabase): Promise<Catalog> {
     .execute(async (executor) => {
       const listed = await sql<Row>`select name, type from sqlite_schema
         where type in ('table', 'view') and name not like 'sqlite\\_%' escape '\\' order by name`.execute(executor);
+      const instead = await insteadOfTriggers(executor);
       const relations: CatalogRelation[] = listed.rows.map((row) => {
         const kind = text(row.type) === 'view' ? 'v' : 'r';
+        // A view is read-only (SQLite refuses writes to it) but for what its INSTEAD OF triggers do:
+        // an INSERT trigger makes it creatable. Not yet updatable or deletable through triggers: SQLite
+        // takes no alias on a view in UPDATE and DELETE, and counts no rows a trigger deleted, and
+        // the write statements alias their target and count what they delete.
+        const insertable = kind === 'r' || (instead.get(text(row.name))?.has('insert') ?? false);
         return {
           oid: text(row.name),
           schema: SQLITE_SCHEMA,
@@ -229,10 +257,10 @@ async function readSqliteCatalog(db: SqlDatabase): Promise<Catalog> {
           comment: null,
           isPartition: false,
           canSelect: true,
-          canInsert: kind === 'r',
+          canInsert: insertable,
           canUpdate: kind === 'r',
           canDelete: kind === 'r',
-          viewInsertable: false,
+          viewInsertable: insertable,
           viewUpdatable: false,
           viewDeletable: false,
           // SQLite has triggers, not PostgreSQL's rules: INSERT … ON CONFLICT and RETURNING always apply.

@@ -15,7 +15,7 @@ import type { ExprNode } from '../uri/expr/ast';
 import { caughtProperty, isInstanceOf } from '../util';
 import { databaseUnavailableError } from './connection-failure';
 import type { SqlErrors, ValueComplaint } from './engine';
-import { SqlAcquireTimeoutError, sqlStateOf } from './errors';
+import { SqlAcquireTimeoutError, SqlBusyTimeoutError, sqlStateOf } from './errors';
 import type { ColumnPlan, CompiledMapping, SetPlan } from './mapping/compiled';
 import { refusalOf, type RefusalFacts, type SqlOperation } from './refusals';
 
@@ -151,7 +151,7 @@ export function toODataError(error: unknown, scene: ErrorScene): unknown {
     const seconds = caughtProperty(error, 'retryAfterSeconds');
     return ODataError.fromCode(
       'SERVICE_UNAVAILABLE',
-      { detail: 'no database connection is free' },
+      { detail: isInstanceOf(error, SqlBusyTimeoutError) ? 'the database is locked by another connection (busy)' : 'no database connection is free' },
       { headers: { 'retry-after': String(typeof seconds === 'number' ? seconds : scene.retryAfterSeconds) }, cause: error },
     );
   }

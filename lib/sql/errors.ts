@@ -69,6 +69,19 @@ export class SqlAcquireTimeoutError extends Error {
 }
 
 /**
+ * The database stayed locked by another connection (SQLite's SQLITE_BUSY) for longer than the
+ * engine waits for it (`busyTimeoutMs`): a 503 with `Retry-After`, as an exhausted pool is, whose
+ * message says what is busy.
+ */
+export class SqlBusyTimeoutError extends SqlAcquireTimeoutError {
+  constructor(waitedMs: number, retryAfterSeconds: number) {
+    super(waitedMs, retryAfterSeconds);
+    this.message = `The database stayed locked by another connection for ${waitedMs} ms.`;
+    this.name = 'SqlBusyTimeoutError';
+  }
+}
+
+/**
  * The SQL compiler does not translate this expression (a dynamic property, `mod` on doubles, a
  * function the database cannot run with the evaluator's semantics...). Not a client error: the
  * provider evaluates that part of the filter with the shared evaluator instead (the pushdown split).

@@ -8,7 +8,7 @@
  * another process's lock must never happen inside it. `busy_timeout` is 0 (SQLite's own wait
  * sleeps the thread): a statement that meets a lock (SQLITE_BUSY) fails at once, and the adapter
  * runs it again after an asynchronous pause that doubles each time, up to `busyTimeoutMs` in
- * all; then SqlAcquireTimeoutError (the provider's 503 with `Retry-After`). Write transactions
+ * all; then SqlBusyTimeoutError (the provider's 503 with `Retry-After`, saying the database is locked). Write transactions
  * begin IMMEDIATE (the write lock is taken, or waited for, before anything runs, so no statement
  * inside one can meet a lock); read-only ones begin DEFERRED (a snapshot under WAL).
  *
@@ -18,7 +18,7 @@
 import * as nodeModule from 'module';
 import type { CompiledQuery, DatabaseConnection, Driver, QueryResult, TransactionSettings } from 'kysely';
 import { pause } from '../../util';
-import { SqlAcquireTimeoutError } from '../errors';
+import { SqlBusyTimeoutError } from '../errors';
 import { SessionQueue, type ReleaseSession } from '../session-queue';
 import { SQLITE_FUNCTIONS } from './functions';
 import { sqliteError, isSqliteBusy } from './errors';
@@ -132,7 +132,7 @@ class SqliteConnection implements DatabaseConnection {
       } catch (error) {
         if (!isSqliteBusy(error)) throw sqliteError(error);
         const delay = backoff(attempt);
-        if (waited + delay > this.options.busyTimeoutMs) throw new SqlAcquireTimeoutError(this.options.busyTimeoutMs, this.options.retryAfterSeconds);
+        if (waited + delay > this.options.busyTimeoutMs) throw new SqlBusyTimeoutError(this.options.busyTimeoutMs, this.options.retryAfterSeconds);
         waited += delay;
         await pause(delay);
       }

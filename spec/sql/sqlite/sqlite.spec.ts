@@ -15,6 +15,7 @@ import type { Entity, QueryRequest } from '../../../lib/provider/types';
 import { SqlProvider, createSchema, introspect, seed, sqlite, type SqlDatabase } from '../../../lib/sql';
 import { openSqlite } from '../../../lib/sql/sqlite/connection';
 import { FIXED_NOW } from '../../helpers/demo';
+import { callInProcess, inProcess } from '../../helpers/in-process';
 import { startServer, type RunningServer } from '../../helpers/server';
 
 const STORE = defineModel({
@@ -168,27 +169,47 @@ describe('paging on SQLite', () => {
   });
 });
 
-describe('a database another process holds locked', () => {
-  it('waits in asynchronous pauses (the event loop runs meanwhile), then 503 with Retry-After; works again once the lock is gone', async () => {
+describe('a database another connection holds locked', () => {
+  afterEach(() => jest.useRealTimers());
+
+  it('waits in asynchronous pauses, then 503 with Retry-After saying the database is locked; works again once the lock is gone', async () => {
     const file = join(folder, 'locked.sqlite');
-    const db = sqlite(file, { busyTimeoutMs: 40, retryAfterSeconds: 3 });
+    const db = sqlite(file, { busyTimeoutMs: 5_000, retryAfterSeconds: 3 });
     await createSchema(db, STORE);
-    const server = await serve(db);
+    const service = inProcess({ model: STORE, provider: new SqlProvider({ model: STORE, db }), now: () => FIXED_NOW });
+    const create = (id: string) =>
+      callInProcess(service, 'POST', 'Values', {
+        headers: { 'content-type': 'application/json', accept: 'application/json' },
+        body: JSON.stringify({ ID: id, Name: 'a' }),
+      });
     const other = openSqlite(file);
     try {
       other.prepare('begin immediate').run();
-      let turns = 0;
-      const ticking = setInterval(() => turns++, 1);
-      const refused = await post(server, { ID: '1', Name: 'a' });
-      clearInterval(ticking);
-      expect([refused.status, refused.retryAfter, (refused.body as { error: { code: string } }).error.code]).toEqual([503, '3', 'SERVICE_UNAVAILABLE']);
-      // SQLite's own busy wait would have held the thread for the whole wait: timers ran during it.
-      expect(turns).toBeGreaterThan(0);
+      // Only the backoff's timers are faked: the statement is tried again as the clock moves on.
+      jest.useFakeTimers({ doNotFake: ['nextTick', 'setImmediate', 'queueMicrotask'] });
+      let answer: Awaited<ReturnType<typeof create>> | undefined;
+      const pending = create('1').then((settled) => (answer = settled));
+      await jest.advanceTimersByTimeAsync(4_000);
+      // Still waiting for the lock, and the event loop was free meanwhile (the clock moved on).
+      expect(answer).toBeUndefined();
+      await jest.advanceTimersByTimeAsync(2_000);
+      await pending;
+      jest.useRealTimers();
+      expect({ status: answer?.status, retryAfter: answer?.headers['retry-after'], body: JSON.parse(String(answer?.body)) as unknown }).toEqual({
+        status: 503,
+        retryAfter: '3',
+        body: {
+          error: {
+            code: 'SERVICE_UNAVAILABLE',
+            message: { lang: 'en-US', value: 'The service is temporarily unavailable: the database is locked by another connection (busy). Retry later.' },
+          },
+        },
+      });
       other.prepare('rollback').run();
-      expect((await post(server, { ID: '1', Name: 'a' })).status).toBe(201);
+      expect((await create('1')).status).toBe(201);
     } finally {
+      jest.useRealTimers();
       other.close();
-      await server.close();
       await db.close();
     }
   });

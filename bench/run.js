@@ -5,10 +5,11 @@
  * each (a check failure aborts the scenario), warm up, then measured rounds with the servers
  * alternating; medians of req/s and latency, peak RSS, and ours/ceiling. See docs/performance.md.
  *
- * Engines (BENCH_ENGINES [--engines=memory,pglite,postgres], these three by default): `memory` is ours over
- * MemoryProvider against the bare-Express ceiling; `pglite` and `postgres` are ours over
+ * Engines (BENCH_ENGINES [--engines=memory,pglite,postgres,sqlite], these four by default): `memory` is ours over
+ * MemoryProvider against the bare-Express ceiling; `pglite`, `postgres` and `sqlite` are ours over
  * SqlProvider against a database ceiling on the same engine (bench/servers/sql-ceiling.js: one
- * hand-written statement per scenario, the same bytes, asserted before anything is timed).
+ * hand-written statement per scenario, the same bytes, asserted before anything is timed; on
+ * SQLite, better-sqlite3 with each statement prepared once, each server on its own copy of a file).
  * `postgres` uses DATABASE_URL, else a throwaway server started by the test:postgres harness, and
  * is skipped with a printed line when there are no server binaries. `pglite-session` and
  * `postgres-session` (on request) are those lanes with SqlProvider's `session` on: each request
@@ -35,8 +36,8 @@ const RESULTS_DIR = path.join(__dirname, 'results');
 // ---- settings ----
 
 const FLAGS = new Set(['quick', 'duration', 'rounds', 'warmup', 'connections', 'only', 'servers', 'engines', 'profile', 'update-docs']);
-const ENGINES = ['memory', 'pglite', 'postgres', 'pglite-session', 'postgres-session'];
-const DEFAULT_ENGINES = ['memory', 'pglite', 'postgres'];
+const ENGINES = ['memory', 'pglite', 'postgres', 'sqlite', 'pglite-session', 'postgres-session'];
+const DEFAULT_ENGINES = ['memory', 'pglite', 'postgres', 'sqlite'];
 
 /** Scenarios a SQL lane leaves out, and why. */
 const SQL_SKIPS = { S9: '$metadata reads no database' };
@@ -406,6 +407,7 @@ async function prepareLane(engine, log) {
     return { id: engine, label: 'memory', files: SERVER_FILES, envOf: () => ({}), skips: {}, strictBytes: false, close: async () => undefined };
   const { load, exec, preparePGlite, preparePostgres, SESSION_ROLE, SESSION_ROLE_STATEMENTS } = require('./sql/prepare');
   const started = Date.now();
+  if (engine === 'sqlite') return prepareSqliteLane(log, started);
   // A session lane: ours runs every request as SESSION_ROLE; the ceiling is the same.
   const session = engine.endsWith('-session');
   const sessionEnv = (name) => (session && name === 'ours' ? { BENCH_SESSION_ROLE: SESSION_ROLE } : {});
@@ -468,6 +470,26 @@ async function prepareLane(engine, log) {
     }
   };
   return { id: engine, label: engine, files: SQL_FILES, envOf, skips: SQL_SKIPS, strictBytes: true, close, reset };
+}
+
+/** The SQLite lane: one prepared file, copied for each server (S6's writes stay apart). */
+async function prepareSqliteLane(log, started) {
+  const { prepareSqlite } = require('./sql/prepare');
+  const source = path.join(RESULTS_DIR, 'sqlite-bench.sqlite');
+  await prepareSqlite(source);
+  const files = { ours: path.join(RESULTS_DIR, 'sqlite-bench-ours.sqlite'), ceiling: path.join(RESULTS_DIR, 'sqlite-bench-ceiling.sqlite') };
+  const remove = (file) => ['', '-wal', '-shm'].forEach((suffix) => fs.rmSync(`${file}${suffix}`, { force: true }));
+  const copy = () =>
+    Object.values(files).forEach((file) => {
+      remove(file);
+      fs.copyFileSync(source, file);
+    });
+  copy();
+  log(`sqlite: data loaded in ${((Date.now() - started) / 1000).toFixed(1)} s`);
+  const envOf = (name) => ({ BENCH_ENGINE: 'sqlite', BENCH_SQLITE_FILE: files[name] });
+  const close = async () => [source, ...Object.values(files)].forEach(remove);
+  // Rows a write scenario created go with fresh copies (the servers are stopped between scenarios).
+  return { id: 'sqlite', label: 'sqlite', files: SQL_FILES, envOf, skips: SQL_SKIPS, strictBytes: true, close, reset: async () => copy() };
 }
 
 /** Run one scenario of a lane and print its figures. */

@@ -1,7 +1,8 @@
 'use strict';
 /**
  * "ceiling" over a database: a bare Express handler over the same driver as ours (PGlite's
- * `query`, or a `pg.Pool` of the same size as ours), answering each benchmark scenario with ONE
+ * `query`, a `pg.Pool` of the same size as ours, or a better-sqlite3 connection with its
+ * statements prepared once: sqlite-statements.js), answering each benchmark scenario with ONE
  * hand-written SQL statement and the bytes ours writes (render.js). It is what the database, the
  * driver and Express allow on this machine, not an OData server: anything else gets a 400.
  */
@@ -9,6 +10,7 @@ const express = require('express');
 const { JSON_TYPE, ATOM_TYPE, jsonProduct, jsonProducts, atomFeed, answer, unsupported, batch, send, readBody } = require('./render');
 const { serveChild } = require('./child');
 const { openEngine } = require('./sql-engine');
+const { sqliteQueries } = require('./sqlite-statements');
 
 // The product columns in the form render.js writes: DateTime as milliseconds, Decimal as text.
 const PRODUCT =
@@ -36,15 +38,40 @@ const INSERT =
   `values ($1, $2, $3, $4::timestamptz at time zone 'UTC', $5::timestamptz at time zone 'UTC', $6, $7::numeric) returning ${PRODUCT}`;
 const isoOf = (msDate) => (msDate === null || msDate === undefined ? null : new Date(Number(msDate.slice(6, -2))).toISOString());
 
+/** The scenarios' statements on PostgreSQL or PGlite, run by `query(text, values)`. */
+function postgresQueries(query) {
+  return {
+    page: (top) => query(STATEMENTS.page, [top]),
+    all: () => query(STATEMENTS.all, []),
+    byKey: (id) => query(STATEMENTS.byKey, [id]),
+    byKeys: (ids) => query(STATEMENTS.byKeys, [ids]),
+    filtered: (top) => query(STATEMENTS.filtered, [top]),
+    expanded: (top) => query(STATEMENTS.expanded, [top]),
+    counted: (top) => query(STATEMENTS.counted, [top]),
+    insert: (input) =>
+      query(INSERT, [
+        input.ID,
+        input.Name ?? null,
+        input.Description ?? null,
+        isoOf(input.ReleaseDate),
+        isoOf(input.DiscontinuedDate),
+        input.Rating,
+        input.Price,
+      ]),
+  };
+}
+
 async function main() {
-  const { engine, pglite, url } = await openEngine();
-  let query;
-  if (engine === 'pglite') {
-    query = async (text, values) => (await pglite.query(text, values)).rows;
+  const { engine, pglite, url, file } = await openEngine();
+  let queries;
+  if (engine === 'sqlite') {
+    queries = sqliteQueries(file);
+  } else if (engine === 'pglite') {
+    queries = postgresQueries(async (text, values) => (await pglite.query(text, values)).rows);
   } else {
     const { Pool } = require('pg');
     const pool = new Pool({ connectionString: url, max: 10 });
-    query = async (text, values) => (await pool.query(text, values)).rows;
+    queries = postgresQueries(async (text, values) => (await pool.query(text, values)).rows);
   }
 
   async function get(root, path, q, json) {
@@ -54,24 +81,24 @@ async function main() {
       let categoryOf;
       if (q.$filter !== undefined || q.$orderby !== undefined) {
         if (q.$filter !== S3_FILTER || q.$orderby !== 'Name' || top === undefined) return unsupported(`$filter=${q.$filter}&$orderby=${q.$orderby}`);
-        rows = await query(STATEMENTS.filtered, [top]);
+        rows = await queries.filtered(top);
       } else if (q.$expand !== undefined) {
         if (q.$expand !== 'Category' || top === undefined) return unsupported(`$expand=${q.$expand}`);
-        rows = await query(STATEMENTS.expanded, [top]);
+        rows = await queries.expanded(top);
         categoryOf = CATEGORY_OF;
       } else if (q.$inlinecount === 'allpages' && top !== undefined) {
-        rows = await query(STATEMENTS.counted, [top]);
+        rows = await queries.counted(top);
         const total = rows.length === 0 ? '0' : String(rows[0].total);
         return answer(200, '2.0;', JSON_TYPE, `{"d":{"__count":"${total}","results":${jsonProducts(root, rows)}}}`);
       } else {
-        rows = top === undefined ? await query(STATEMENTS.all, []) : await query(STATEMENTS.page, [top]);
+        rows = top === undefined ? await queries.all() : await queries.page(top);
       }
       if (!json) return answer(200, '2.0;', ATOM_TYPE, atomFeed(root, rows));
       return answer(200, '2.0;', JSON_TYPE, `{"d":{"results":${jsonProducts(root, rows, categoryOf)}}}`);
     }
     const key = /^\/Products\((\d+)\)$/.exec(path);
     if (key !== null && json) {
-      const [p] = await query(STATEMENTS.byKey, [Number(key[1])]);
+      const [p] = await queries.byKey(Number(key[1]));
       if (p === undefined) return { status: 404, headers: { 'content-type': 'text/plain' }, body: 'not found' };
       return answer(200, '1.0;', JSON_TYPE, `{"d":${jsonProduct(root, p, undefined)}}`);
     }
@@ -81,7 +108,7 @@ async function main() {
   /** $batch of GETs by key: one statement for every part's key, then each part from the rows. */
   async function batchByKeys(root, contentType, body) {
     const keys = [...body.toString('latin1').matchAll(/\r\nGET Products\((\d+)\) HTTP\/1\.1\r\n/g)].map((match) => Number(match[1]));
-    const rows = new Map((await query(STATEMENTS.byKeys, [keys])).map((p) => [p.ID, p]));
+    const rows = new Map((await queries.byKeys(keys)).map((p) => [p.ID, p]));
     return batch(contentType, body, (path, q, json) => {
       const key = /^\/Products\((\d+)\)$/.exec(path);
       const p = key === null ? undefined : rows.get(Number(key[1]));
@@ -98,16 +125,7 @@ async function main() {
     } catch {
       return unsupported('body');
     }
-    const values = [
-      input.ID,
-      input.Name ?? null,
-      input.Description ?? null,
-      isoOf(input.ReleaseDate),
-      isoOf(input.DiscontinuedDate),
-      input.Rating,
-      input.Price,
-    ];
-    const [p] = await query(INSERT, values);
+    const [p] = await queries.insert(input);
     return answer(201, '1.0;', JSON_TYPE, `{"d":${jsonProduct(root, p, undefined)}}`, { location: `${root}Products(${p.ID})` });
   }
 

@@ -2,12 +2,13 @@
 /**
  * The database a SQL benchmark server uses, from its environment (set by bench/run.js):
  * BENCH_ENGINE=pglite with BENCH_PGLITE_DUMP (a data folder dumped by bench/sql/prepare.js, loaded
- * into this process's own in-memory PGlite), or BENCH_ENGINE=postgres with BENCH_DATABASE_URL.
+ * into this process's own in-memory PGlite), BENCH_ENGINE=postgres with BENCH_DATABASE_URL, or
+ * BENCH_ENGINE=sqlite with BENCH_SQLITE_FILE (this server's own copy of the prepared file).
  */
 const fs = require('fs');
 
 /**
- * `{ engine, pglite?: PGlite instance, url? }`. `parsers`: the PGlite instance's type parsers (ours
+ * `{ engine, pglite?: PGlite instance, url?, file? }`. `parsers`: the PGlite instance's type parsers (ours
  * passes `pgliteParsers`, as docs/sql-provider.md recommends for an instance of your own).
  */
 async function openEngine(env = process.env, { parsers } = {}) {
@@ -19,7 +20,8 @@ async function openEngine(env = process.env, { parsers } = {}) {
     return { engine, pglite: instance };
   }
   if (engine === 'postgres') return { engine, url: env.BENCH_DATABASE_URL };
-  throw new Error(`BENCH_ENGINE must be pglite or postgres, got '${engine}'`);
+  if (engine === 'sqlite') return { engine, file: env.BENCH_SQLITE_FILE };
+  throw new Error(`BENCH_ENGINE must be pglite, postgres or sqlite, got '${engine}'`);
 }
 
 module.exports = { openEngine };

@@ -1,22 +1,22 @@
 'use strict';
 /**
  * "ours" over a database: the ODataDemo model at benchmark scale served by SqlProvider through the
- * public API (`express-odata-v2/sql`, dist/), on PGlite or a PostgreSQL server (sql-engine.js),
+ * public API (`express-odata-v2/sql`, dist/), on PGlite, a PostgreSQL server or a SQLite file (sql-engine.js),
  * with the tables createSchema made and the rows seed loaded (bench/sql/prepare.js). With
  * BENCH_SESSION_ROLE (the session lanes), every request runs as that role with a claims setting,
  * as `serve --auth` runs them.
  */
 const express = require('express');
 const { odata, loadEdmx } = require('express-odata-v2');
-const { SqlProvider, pglite, pgliteParsers, postgres } = require('express-odata-v2/sql');
+const { SqlProvider, pglite, pgliteParsers, postgres, sqlite } = require('express-odata-v2/sql');
 const { readMetadata } = require('../data');
 const { serveChild } = require('./child');
 const { openEngine } = require('./sql-engine');
 
 openEngine(process.env, { parsers: pgliteParsers }).then(
-  ({ engine, pglite: instance, url }) => {
+  ({ engine, pglite: instance, url, file }) => {
     const model = loadEdmx(readMetadata());
-    const db = engine === 'pglite' ? pglite(instance) : postgres(url);
+    const db = engine === 'pglite' ? pglite(instance) : engine === 'sqlite' ? sqlite(file) : postgres(url);
     const app = express();
     // BENCH_MAX_PAGE_SIZE: server-driven paging (the scale bench pages with $skiptoken).
     const maxPageSize = process.env.BENCH_MAX_PAGE_SIZE === undefined ? undefined : Number(process.env.BENCH_MAX_PAGE_SIZE);

@@ -5,6 +5,7 @@
  * docs/sql-provider.md recommends for the scenarios' orders, then ANALYZE.
  *
  * - PGlite: built in memory, dumped to a file; each server process loads its own copy.
+ * - SQLite: built in a file; each server process opens its own copy.
  * - PostgreSQL: the server at DATABASE_URL (a database of its own, dropped afterwards), else a
  *   throwaway server started by the harness of `npm run test:postgres`
  *   (spec/helpers/postgres-server.ts, transpiled here), or `undefined` when there are no server
@@ -14,7 +15,7 @@ const fs = require('fs');
 const Module = require('module');
 const path = require('path');
 const { loadEdmx } = require('express-odata-v2');
-const { createSchema, pglite, postgres, seed } = require('express-odata-v2/sql');
+const { createSchema, pglite, postgres, seed, sqlite } = require('express-odata-v2/sql');
 const { buildData, readMetadata } = require('../data');
 
 const ROOT = path.join(__dirname, '..', '..');
@@ -26,12 +27,15 @@ const INDEXES = [
   'create index if not exists "Products_Price_ID_idx" on "Products" ("Price", "ID")',
 ];
 
+/** The same on SQLite, which orders nulls first ascending by itself (and takes no NULLS FIRST in an index). */
+const SQLITE_INDEXES = ['create index if not exists "Products_Name_ID_idx" on "Products" ("Name", "ID")'];
+
 /** Tables, rows, indexes and statistics in `db`. */
-async function load(db, data = buildData()) {
+async function load(db, data = buildData(), indexes = INDEXES) {
   const model = loadEdmx(readMetadata());
   await createSchema(db, model);
   await seed(db, model, {}, data, { links: LINKS });
-  await exec(db, INDEXES);
+  await exec(db, indexes);
   await exec(db, ['analyze']);
 }
 
@@ -67,6 +71,18 @@ async function preparePGlite(file, statements = []) {
     fs.writeFileSync(file, Buffer.from(await dump.arrayBuffer()));
   } finally {
     await instance.close();
+  }
+}
+
+/** A SQLite file with the benchmark data at `file` (replaced when it exists), closed and checkpointed. */
+async function prepareSqlite(file) {
+  fs.mkdirSync(path.dirname(file), { recursive: true });
+  for (const suffix of ['', '-wal', '-shm']) fs.rmSync(`${file}${suffix}`, { force: true });
+  const db = sqlite(file);
+  try {
+    await load(db, buildData(), SQLITE_INDEXES);
+  } finally {
+    await db.close();
   }
 }
 
@@ -135,4 +151,4 @@ async function preparePostgres(fill = load, { name = 'eov2_bench' } = {}) {
   };
 }
 
-module.exports = { load, exec, preparePGlite, preparePostgres, SESSION_ROLE, SESSION_ROLE_STATEMENTS };
+module.exports = { load, exec, preparePGlite, preparePostgres, prepareSqlite, SESSION_ROLE, SESSION_ROLE_STATEMENTS };

@@ -143,6 +143,7 @@ const WALKS = [
   'Products?$format=json&$orderby=Rating mod 2.5,Supplier/Address/City desc&$inlinecount=allpages',
   "Products?$format=json&$orderby=Name&$filter=Category/Name eq 'Beverages' or Rating mod 2.5 eq 2",
   "Products?$format=json&$orderby=Price desc&$filter=Category/Name eq 'Beverages' or Rating mod 2.5 eq 2&$inlinecount=allpages",
+  'Products?$format=json&$orderby=Category/Name desc,Name&$filter=Rating mod 2.5 ne 2',
 ];
 
 /** The lists of a differential: JSON reads, Atom reads, and feeds to walk under server paging. */

@@ -36,6 +36,8 @@ export type {
   EntityKey,
   EntityPath,
   EntityPathRoot,
+  EntitySetPath,
+  KeyedEntityPath,
   NavigationStep,
   OrderByItem,
   SortDirection,
@@ -62,6 +64,8 @@ export type { FilterSplit, TranslatedFilter } from './provider/pushdown';
 // If-Match in the write statement: tags decoded to concurrency values (and back), the condition, 404 vs 412.
 export { decodeETag, encodeETag } from './protocol/etag';
 export { conditionalWriteError, preconditionCondition } from './provider/precondition';
+// Not found, as every provider answers it: a missing key, and which step of a navigation path is missing.
+export { entityNotFound, isKeyedPath, pathNotFound, pathPrefixesThatMayFail } from './provider/not-found';
 // The transaction contract: a provider's open transaction kept with the request context, typed.
 export { createTransactionScope, retryBackoff } from './provider/transaction';
 export type { BeginTransaction, TransactionRunOptions, TransactionScope } from './provider/transaction';

@@ -5,6 +5,7 @@
 import { ODataError } from '../errors';
 import type { EdmEntitySet, EdmEntityType } from '../edm/model';
 import { finishQuery } from '../evaluate/evaluate';
+import { isKeyedPath } from '../provider/not-found';
 import type { Entity, QueryRequest, QueryResult } from '../provider/types';
 import { NO_SELECT_EXPAND, withKeyTieBreaker } from '../uri';
 import type { EntityPath, QueryOptions } from '../uri/types';
@@ -99,13 +100,13 @@ export async function loadEntity(context: HandlerContext, target: EntityTarget, 
 
 /** The entity a navigation path starts from: the path without its last hop (`Products(1)` of `Products(1)/Category`). */
 export function sourceTarget(target: EntityTarget): EntityTarget | undefined {
-  const hops = target.path.navigation;
-  if (hops.length === 0) return undefined;
-  const navigation = hops.slice(0, -1);
+  const { path } = target;
+  if (!isKeyedPath(path) || path.navigation.length === 0) return undefined;
+  const navigation = path.navigation.slice(0, -1);
   const previous = navigation[navigation.length - 1];
-  const entitySet = previous === undefined ? target.path.root.entitySet : previous.entitySet;
+  const entitySet = previous === undefined ? path.root.entitySet : previous.entitySet;
   const entityType = previous === undefined ? entitySet.entityType : previous.property.target;
-  return { path: { root: target.path.root, navigation }, entitySet, entityType };
+  return { path: { root: path.root, navigation }, entitySet, entityType };
 }
 
 /**

@@ -5,7 +5,7 @@
  * a target that does not exist is 404 (MS-ODATA §3.2.5.1 answers 404 before any precondition).
  */
 import type { EdmEntitySet, EdmEntityType } from '../edm/model';
-import { describeKey } from './keys';
+import { entityNotFound } from './not-found';
 import { ODataError } from '../errors';
 import type { ExprNode } from '../uri/expr/ast';
 import type { EntityKey } from '../uri/types';
@@ -42,5 +42,5 @@ export function preconditionCondition(precondition: Precondition | undefined, en
  */
 export function conditionalWriteError(entitySet: EdmEntitySet, key: EntityKey, exists: boolean): ODataError {
   if (exists) return ODataError.fromCode('PRECONDITION_FAILED', { header: 'If-Match' });
-  return ODataError.fromCode('ENTITY_NOT_FOUND', { key: describeKey(entitySet.entityType, key), entitySet: entitySet.name });
+  return entityNotFound(entitySet, key);
 }

@@ -18,26 +18,28 @@ import { didYouMean } from '../util';
 import { parseKeyPredicate } from './key-predicate';
 import { invalidSegment, splitPath, splitSegment } from './segments';
 import type { PathSegment } from './segments';
-import type { EntityKey, EntityPathRoot, NavigationStep, PropertyStep, ResourcePath } from './types';
+import type { EntityKey, EntityPath, KeyedEntityPath, PropertyStep, ResourcePath } from './types';
 
-/** Where the walk is: the entities reached so far. */
-interface EntityBase {
-  readonly root: EntityPathRoot;
-  readonly navigation: readonly NavigationStep[];
+/** Where the walk is: the entities reached so far, and the path that reached them (a keyed one past one entity). */
+interface EntityBase<P extends EntityPath = EntityPath> {
+  readonly path: P;
   readonly entitySet: EdmEntitySet;
   readonly entityType: EdmEntityType;
 }
 
+/** The walk after one entity: only a path with a key on its root gets there. */
+type EntityPastKey = EntityBase<KeyedEntityPath>;
+
 type Cursor =
   | { readonly state: 'Collection'; readonly kind: 'EntitySet' | 'NavigationCollection'; readonly base: EntityBase }
-  | { readonly state: 'Entity'; readonly kind: 'Entity' | 'NavigationEntity'; readonly base: EntityBase }
-  | { readonly state: 'Complex'; readonly base: EntityBase; readonly properties: readonly PropertyStep[]; readonly type: EdmComplexType }
-  | { readonly state: 'Primitive'; readonly base: EntityBase; readonly properties: readonly PropertyStep[] }
-  | { readonly state: 'LinksStart'; readonly base: EntityBase }
+  | { readonly state: 'Entity'; readonly kind: 'Entity' | 'NavigationEntity'; readonly base: EntityPastKey }
+  | { readonly state: 'Complex'; readonly base: EntityPastKey; readonly properties: readonly PropertyStep[]; readonly type: EdmComplexType }
+  | { readonly state: 'Primitive'; readonly base: EntityPastKey; readonly properties: readonly PropertyStep[] }
+  | { readonly state: 'LinksStart'; readonly base: EntityPastKey }
   | {
       readonly state: 'Links';
       readonly kind: 'Links' | 'Link';
-      readonly base: EntityBase;
+      readonly base: EntityPastKey;
       readonly navigationProperty: EdmNavigationProperty;
       readonly targetEntitySet: EdmEntitySet;
       readonly targetKey: EntityKey | undefined;
@@ -99,9 +101,10 @@ function first(segment: PathSegment, model: EdmModel): Cursor {
   }
   const entitySet = lookupRoot(model.entitySets, name, model);
   if (entitySet !== undefined) {
-    const root = { entitySet, key: predicate ? parseKeyPredicate(predicate, entitySet.entityType) : undefined };
-    const base: EntityBase = { root, navigation: [], entitySet, entityType: entitySet.entityType };
-    return root.key === undefined ? { state: 'Collection', kind: 'EntitySet', base } : { state: 'Entity', kind: 'Entity', base };
+    const { entityType } = entitySet;
+    if (!predicate) return { state: 'Collection', kind: 'EntitySet', base: { path: { root: { entitySet, key: undefined }, navigation: [] }, entitySet, entityType } };
+    const root = { entitySet, key: parseKeyPredicate(predicate, entityType) };
+    return { state: 'Entity', kind: 'Entity', base: { path: { root, navigation: [] }, entitySet, entityType } };
   }
   const functionImport = lookupRoot(model.functionImports, name, model);
   if (functionImport !== undefined) {
@@ -120,7 +123,7 @@ function first(segment: PathSegment, model: EdmModel): Cursor {
  * (`$count` after one entity is refused: MS-ODATA's `count` follows collections only.)
  *   entityNavProperty = entityNavProperty-es [ paren / "(" keyPredicate ")" ] / entityNavProperty-et
  */
-function afterEntity(base: EntityBase, segment: PathSegment, model: EdmModel): Cursor {
+function afterEntity(base: EntityPastKey, segment: PathSegment, model: EdmModel): Cursor {
   const { name, predicate } = splitSegment(segment);
   const type = base.entityType;
   switch (name) {
@@ -133,7 +136,7 @@ function afterEntity(base: EntityBase, segment: PathSegment, model: EdmModel): C
       noPredicate(segment, predicate, name);
       // MS-ODATA §2.2.3.5 URI17: the media resource of a media link entry (m:HasStream="true").
       if (!type.hasStream) throw invalidSegment(segment, `the entity type '${type.qualifiedName}' has no media resource (m:HasStream)`);
-      return { state: 'Final', result: { kind: 'MediaResource', path: pathOf(base), entitySet: base.entitySet, entityType: type }, last: name };
+      return { state: 'Final', result: { kind: 'MediaResource', path: base.path, entitySet: base.entitySet, entityType: type }, last: name };
     case '$links':
       noPredicate(segment, predicate, name);
       return { state: 'LinksStart', base };
@@ -157,13 +160,14 @@ function afterEntity(base: EntityBase, segment: PathSegment, model: EdmModel): C
 }
 
 /** The name of the segment that reached `base`: its last navigation property, or its entity set. */
-function previousName(base: EntityBase): string {
-  const last = base.navigation[base.navigation.length - 1];
-  return last === undefined ? base.root.entitySet.name : last.property.name;
+function previousName(base: EntityPastKey): string {
+  const { root, navigation } = base.path;
+  const last = navigation[navigation.length - 1];
+  return last === undefined ? root.entitySet.name : last.property.name;
 }
 
 /** Follow a navigation property; a key is allowed after a many-valued one only. */
-function navigate(base: EntityBase, property: EdmNavigationProperty, predicate: string | undefined, segment: PathSegment, model: EdmModel): Cursor {
+function navigate(base: EntityPastKey, property: EdmNavigationProperty, predicate: string | undefined, segment: PathSegment, model: EdmModel): Cursor {
   const entitySet = model.navigationTarget(base.entitySet, property);
   if (entitySet === undefined) {
     throw ODataError.fromCode('RESOURCE_NOT_FOUND', { segment: segment.text }, { target: segment.text, position: segment.start });
@@ -174,9 +178,8 @@ function navigate(base: EntityBase, property: EdmNavigationProperty, predicate: 
   } else if (predicate !== undefined) {
     throw invalidSegment(segment, `'${property.name}' addresses a single entity; a key predicate is not allowed`);
   }
-  const next: EntityBase = {
-    root: base.root,
-    navigation: [...base.navigation, { property, entitySet, key }],
+  const next: EntityPastKey = {
+    path: { root: base.path.root, navigation: [...base.path.navigation, { property, entitySet, key }] },
     entitySet,
     entityType: property.target,
   };
@@ -184,7 +187,7 @@ function navigate(base: EntityBase, property: EdmNavigationProperty, predicate: 
   return property.isCollection ? { state: 'Collection', kind: 'NavigationCollection', base: next } : { state: 'Entity', kind: 'NavigationEntity', base: next };
 }
 
-function propertyCursor(base: EntityBase, before: readonly PropertyStep[], property: EdmProperty): Cursor {
+function propertyCursor(base: EntityPastKey, before: readonly PropertyStep[], property: EdmProperty): Cursor {
   const properties: readonly PropertyStep[] = [...before, { kind: 'Property', property }];
   return property.type.kind === 'Complex' ? { state: 'Complex', base, properties, type: property.type.type } : { state: 'Primitive', base, properties };
 }
@@ -194,7 +197,7 @@ function propertyCursor(base: EntityBase, before: readonly PropertyStep[], prope
  *
  *   links = "/$links/" entityNavProperty [ "(" keyPredicate ")" ] [ count ]
  */
-function afterLinks(base: EntityBase, segment: PathSegment, model: EdmModel): Cursor {
+function afterLinks(base: EntityPastKey, segment: PathSegment, model: EdmModel): Cursor {
   const { name, predicate } = splitSegment(segment);
   const type = base.entityType;
   const property = type.navigationPropertiesByName.get(name);
@@ -242,7 +245,7 @@ function step(cursor: Cursor, segment: PathSegment, previous: PathSegment, model
       const { name, predicate } = splitSegment(segment);
       if (name === '$count' && predicate === undefined) {
         const { base } = cursor;
-        return { state: 'Final', result: { kind: 'CollectionCount', path: pathOf(base), entitySet: base.entitySet, entityType: base.entityType }, last: name };
+        return { state: 'Final', result: { kind: 'CollectionCount', path: base.path, entitySet: base.entitySet, entityType: base.entityType }, last: name };
       }
       // WCF: "Since the segment refers to a collection, this must be the last segment" (400).
       throw invalidSegment(segment, `'${previous.text}' is a collection; address one entity with a key predicate before '${name}'`);
@@ -263,7 +266,7 @@ function step(cursor: Cursor, segment: PathSegment, previous: PathSegment, model
       const { name, predicate } = splitSegment(segment);
       if (name === '$value' && predicate === undefined) {
         const { base, properties } = cursor;
-        const result: ResourcePath = { kind: 'PropertyValue', path: pathOf(base), entitySet: base.entitySet, entityType: base.entityType, properties };
+        const result: ResourcePath = { kind: 'PropertyValue', path: base.path, entitySet: base.entitySet, entityType: base.entityType, properties };
         return { state: 'Final', result, last: name };
       }
       throw invalidSegment(segment, `only '$value' may follow the primitive property '${previous.text}'`);
@@ -292,15 +295,11 @@ function step(cursor: Cursor, segment: PathSegment, previous: PathSegment, model
   }
 }
 
-function pathOf(base: EntityBase): { readonly root: EntityPathRoot; readonly navigation: readonly NavigationStep[] } {
-  return { root: base.root, navigation: base.navigation };
-}
-
 function linksPath(cursor: Extract<Cursor, { state: 'Links' }>): Extract<ResourcePath, { kind: 'Links' | 'Link' | 'LinksCount' }> {
   const { base } = cursor;
   return {
     kind: cursor.kind,
-    path: pathOf(base),
+    path: base.path,
     entitySet: base.entitySet,
     entityType: base.entityType,
     navigationProperty: cursor.navigationProperty,
@@ -311,16 +310,19 @@ function linksPath(cursor: Extract<Cursor, { state: 'Links' }>): Extract<Resourc
 
 function finish(cursor: Cursor, last: PathSegment): ResourcePath {
   switch (cursor.state) {
-    case 'Collection':
+    case 'Collection': {
+      const { base } = cursor;
+      return { kind: cursor.kind, path: base.path, entitySet: base.entitySet, entityType: base.entityType };
+    }
     case 'Entity': {
       const { base } = cursor;
-      return { kind: cursor.kind, path: pathOf(base), entitySet: base.entitySet, entityType: base.entityType };
+      return { kind: cursor.kind, path: base.path, entitySet: base.entitySet, entityType: base.entityType };
     }
     case 'Complex':
     case 'Primitive': {
       const { base } = cursor;
       const kind = cursor.state === 'Complex' ? 'ComplexProperty' : 'PrimitiveProperty';
-      return { kind, path: pathOf(base), entitySet: base.entitySet, entityType: base.entityType, properties: cursor.properties };
+      return { kind, path: base.path, entitySet: base.entitySet, entityType: base.entityType, properties: cursor.properties };
     }
     case 'LinksStart':
       throw invalidSegment(last, "'$links' must be followed by a navigation property");

@@ -24,14 +24,32 @@ export interface NavigationStep {
   readonly property: EdmNavigationProperty;
   /** The entity set the hop lands in. */
   readonly entitySet: EdmEntitySet;
-  /** The key predicate after it, when given (`Categories(1)/Products(3)`). */
+  /**
+   * The key predicate after it, when given (`Categories(1)/Products(3)`). A many-valued hop
+   * without one addresses a collection, so it is always the path's last hop.
+   */
   readonly key: EntityKey | undefined;
 }
 
-/** `Categories(1)/Products(3)/Supplier`: a root and navigation hops. The last element is the target. */
-export interface EntityPath {
-  /** The first segment: an entity set, maybe with a key. */
-  readonly root: EntityPathRoot;
+/**
+ * `Categories(1)/Products(3)/Supplier`: a root and navigation hops. The last element is the target.
+ * Navigation starts from one entity (MS-ODATA §2.2.3.1: a navigation property follows an entity),
+ * so only a root with a key carries hops: `isKeyedPath` tells the two apart.
+ */
+export type EntityPath = EntitySetPath | KeyedEntityPath;
+
+/** A whole entity set (`Products`): no key, and so no navigation. */
+export interface EntitySetPath {
+  /** The first segment: an entity set without a key. */
+  readonly root: EntityPathRoot & { readonly key: undefined };
+  /** Always empty. */
+  readonly navigation: readonly [];
+}
+
+/** An entity by key (`Categories(1)`), then navigation hops (with keys) from it. */
+export interface KeyedEntityPath {
+  /** The first segment: an entity set with a key. */
+  readonly root: EntityPathRoot & { readonly key: EntityKey };
   /** The navigation hops after it, in order. */
   readonly navigation: readonly NavigationStep[];
 }
@@ -59,9 +77,9 @@ export type ResourceKind =
   | 'ServiceOperation';
 
 /** What every entity-addressing resource path has: how it was reached and what it addresses. */
-interface EntityTargetBase {
+interface EntityTargetBase<P extends EntityPath = EntityPath> {
   /** The entity path: a set (maybe with key), then navigation hops. */
-  readonly path: EntityPath;
+  readonly path: P;
   /** The set of the addressed entities (the last hop's). */
   readonly entitySet: EdmEntitySet;
   /** The type of the addressed entities. */
@@ -79,7 +97,7 @@ export interface CollectionPath<
 /** One entity (`Entity`: by key, `NavigationEntity`: a single-valued navigation) or its media resource (`Entity/$value`). */
 export interface SingleEntityPath<
   K extends 'Entity' | 'NavigationEntity' | 'MediaResource' = 'Entity' | 'NavigationEntity' | 'MediaResource',
-> extends EntityTargetBase {
+> extends EntityTargetBase<KeyedEntityPath> {
   /** Which of the three this path is. */
   readonly kind: K;
 }
@@ -87,7 +105,7 @@ export interface SingleEntityPath<
 /** A property of one entity, or its raw `$value`; `properties` walks into complex values. */
 export interface PropertyPath<
   K extends 'ComplexProperty' | 'PrimitiveProperty' | 'PropertyValue' = 'ComplexProperty' | 'PrimitiveProperty' | 'PropertyValue',
-> extends EntityTargetBase {
+> extends EntityTargetBase<KeyedEntityPath> {
   /** Which of the three this path is. */
   readonly kind: K;
   /** The property steps below the entity, the addressed one last. */
@@ -98,7 +116,7 @@ export interface PropertyPath<
  * `$links/Nav` of the entity the base path addresses: `Links` (a many-valued navigation property
  * without key), `Link` (a single-valued one, or one link by key) or `LinksCount` (`$links/Nav/$count`).
  */
-export interface LinksPath<K extends 'Links' | 'Link' | 'LinksCount' = 'Links' | 'Link' | 'LinksCount'> extends EntityTargetBase {
+export interface LinksPath<K extends 'Links' | 'Link' | 'LinksCount' = 'Links' | 'Link' | 'LinksCount'> extends EntityTargetBase<KeyedEntityPath> {
   /** Which of the three this path is. */
   readonly kind: K;
   /** The navigation property whose links are addressed. */

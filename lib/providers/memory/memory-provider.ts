@@ -31,7 +31,8 @@ import type { Clock } from '../../util';
 import type { SkipTokenPosition } from '../../uri/types';
 import { NO_SELECT_EXPAND } from '../../uri/expand-select';
 import { derivesFrom } from '../../uri/expr/typecheck';
-import { describeKey, entityKey, keyIdentity } from '../../provider/keys';
+import { entityKey, keyIdentity } from '../../provider/keys';
+import { entityNotFound, isKeyedPath } from '../../provider/not-found';
 import { keysOfCondition } from '../../provider/nodes';
 import { requestFilter } from '../../provider/search';
 import { loadData } from './load-data';
@@ -168,7 +169,7 @@ export class MemoryProvider implements DataProvider {
     let prefiltered = false;
     // With an order to sort by: without one, the answer comes in the store's order, not the list's.
     const keys = filter === undefined || request.orderBy.length === 0 ? undefined : keysOfCondition(filter, request.entityType);
-    if (path.root.key === undefined && path.navigation.length === 0 && keys !== undefined) {
+    if (!isKeyedPath(path) && keys !== undefined) {
       // A list of keys (a batched follow-up read): looked up, not tested against every entity.
       const entitySet = path.root.entitySet;
       const found = new Set<StoredValues>();
@@ -178,7 +179,7 @@ export class MemoryProvider implements DataProvider {
       }
       candidates = [...found];
       prefiltered = true;
-    } else if (path.root.key === undefined && path.navigation.length === 0) {
+    } else if (!isKeyedPath(path)) {
       const entitySet = path.root.entitySet;
       // Key order ($orderby absent or naming the key) over a set stored in key order: no copy of the set, no sort, a $skiptoken by binary search.
       const ordered = ordersByKey(request.orderBy, request.entityType) ? this.data.keyOrdered(entitySet) : undefined;
@@ -209,7 +210,7 @@ export class MemoryProvider implements DataProvider {
     const { path } = request;
     const predicate = compileFilter(filter, this.navigate);
     let total = 0;
-    if (path.root.key === undefined && path.navigation.length === 0) {
+    if (!isKeyedPath(path)) {
       // A whole set: test the records where they are, without an array of the set first.
       for (const record of this.data.records(path.root.entitySet)) if (predicate(record.values)) total++;
     } else {
@@ -256,10 +257,7 @@ export class MemoryProvider implements DataProvider {
   async readMedia(reference: EntityReference, _context: RequestContext): Promise<MediaContent> {
     const key = this.data.keyString(reference.entitySet, reference.key);
     if (this.data.getByKeyString(reference.entitySet, key) === undefined) {
-      throw ODataError.fromCode('ENTITY_NOT_FOUND', {
-        key: describeKey(reference.entitySet.entityType, reference.key),
-        entitySet: reference.entitySet.name,
-      });
+      throw entityNotFound(reference.entitySet, reference.key);
     }
     const media = this.data.media(reference.entitySet, key);
     if (media === undefined) throw ODataError.fromCode('RESOURCE_NOT_FOUND', { segment: '$value' });

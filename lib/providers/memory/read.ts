@@ -4,16 +4,12 @@
  * is the writers' to apply). Results are always fresh objects, so a caller can never change the store.
  */
 import type { EdmEntitySet, EdmNavigationProperty } from '../../edm/model';
-import { ODataError } from '../../errors';
 import type { Entity } from '../../provider/types';
 import type { EntityPath, SelectExpand } from '../../uri/types';
-import { describeKey, keyIdentity } from '../../provider/keys';
+import { keyIdentity } from '../../provider/keys';
+import { isKeyedPath, pathNotFound } from '../../provider/not-found';
 import type { Store, StoredValues } from './store';
 import { cloneValue } from './values';
-
-function notFound(entitySet: EdmEntitySet, key: Readonly<Record<string, unknown>>): ODataError {
-  return ODataError.fromCode('ENTITY_NOT_FOUND', { key: describeKey(entitySet.entityType, key), entitySet: entitySet.name });
-}
 
 /** Where a path ends: a whole set, the entities linked over a last collection hop, or at most one entity. */
 type PathEnd =
@@ -22,39 +18,35 @@ type PathEnd =
   | { readonly kind: 'entities'; readonly entities: StoredValues[] };
 
 /**
- * Walk a path through key lookups and link tables. A key that matches nothing along the way is
- * ENTITY_NOT_FOUND (404); a single-valued hop with no link gives no entity at the end of the path
- * and RESOURCE_NOT_FOUND before it.
+ * Walk a path through key lookups and link tables; a step that does not exist is the kit's 404
+ * (`pathNotFound`): a key that matches nothing or is not linked, a single-valued hop with no link
+ * before the last. A single-valued last hop with no link gives no entity.
  */
 function walkPath(store: Store, path: EntityPath): PathEnd {
+  if (!isKeyedPath(path)) return { kind: 'set', entitySet: path.root.entitySet };
   const { entitySet: rootSet, key: rootKey } = path.root;
-  if (rootKey === undefined) {
-    if (path.navigation.length === 0) return { kind: 'set', entitySet: rootSet };
-    throw ODataError.fromCode('URI_INVALID_SEGMENT', { segment: rootSet.name, detail: 'navigation needs a single entity; give a key' });
-  }
   let entitySet = rootSet;
   let key = store.keyString(rootSet, rootKey);
   let current = store.getByKeyString(rootSet, key);
-  if (current === undefined) throw notFound(rootSet, rootKey);
+  if (current === undefined) throw pathNotFound(path, 0);
   for (let i = 0; i < path.navigation.length; i++) {
     const step = path.navigation[i];
-    const last = i === path.navigation.length - 1;
     const targets = store.relatedKeys(entitySet, key, step.property);
     if (step.key !== undefined) {
       const wanted = store.keyString(step.entitySet, step.key);
       // Linked to the source, not merely present in the target set (MS-ODATA §2.2.3.1, navigation with key).
       current = targets.has(wanted) ? store.getByKeyString(step.entitySet, wanted) : undefined;
-      if (current === undefined) throw notFound(step.entitySet, step.key);
+      if (current === undefined) throw pathNotFound(path, i + 1);
       key = wanted;
     } else if (step.property.isCollection) {
-      if (last) return { kind: 'related', entitySet, key, property: step.property };
-      throw ODataError.fromCode('URI_INVALID_SEGMENT', { segment: step.property.name, detail: 'a collection needs a key before further navigation' });
+      // A many-valued hop without a key addresses a collection: always the last hop (NavigationStep).
+      return { kind: 'related', entitySet, key, property: step.property };
     } else {
       const [only] = targets;
       current = only === undefined ? undefined : store.getByKeyString(step.entitySet, only);
       if (current === undefined) {
-        if (last) return { kind: 'entities', entities: [] };
-        throw ODataError.fromCode('RESOURCE_NOT_FOUND', { segment: step.property.name });
+        if (i === path.navigation.length - 1) return { kind: 'entities', entities: [] };
+        throw pathNotFound(path, i + 1);
       }
       key = only;
     }

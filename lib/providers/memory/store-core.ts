@@ -10,6 +10,7 @@ import type { StoredValues } from './entity-values';
 import { Journal } from './journal';
 import { KeyOrder } from './key-order';
 import { describeKey } from '../../provider/keys';
+import { entityNotFound } from '../../provider/not-found';
 import { createLinkTables, otherEnd } from './link-table';
 import type { EndIndex, LinkTable, LinkTables, NavigationBinding, Participation } from './link-table';
 
@@ -74,7 +75,7 @@ export class StoreCore {
 
   protected existing(entitySet: EdmEntitySet, canonical: string, key: EntityKey): StoredValues {
     const record = this.table(entitySet).records.get(canonical);
-    if (record === undefined) throw ODataError.fromCode('ENTITY_NOT_FOUND', { key: describeKey(entitySet.entityType, key), entitySet: entitySet.name });
+    if (record === undefined) throw entityNotFound(entitySet, key);
     return record.values;
   }
 

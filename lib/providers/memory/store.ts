@@ -17,6 +17,7 @@ import type { EntityKey } from '../../uri/types';
 import { buildValues } from './entity-values';
 import type { StoredValues, WriteMode } from './entity-values';
 import { describeKey, keyIdentity } from '../../provider/keys';
+import { entityNotFound } from '../../provider/not-found';
 import type { LinkTables } from './link-table';
 import type { StoredMedia } from './store-core';
 import { StoreReads } from './store-reads';
@@ -165,8 +166,7 @@ export class Store extends StoreReads implements MemoryStore {
       const targets = targetKey === undefined ? [...binding.table.targets(binding.from, source)] : [this.keyString(binding.target, targetKey)];
       for (const target of targets) {
         if (targetKey !== undefined && !binding.table.has(binding.from, source, target)) {
-          const path = `${entitySet.name}${describeKey(entitySet.entityType, key)}/${property.name}`;
-          throw ODataError.fromCode('ENTITY_NOT_FOUND', { key: describeKey(binding.target.entityType, targetKey), entitySet: path });
+          throw entityNotFound(binding.target, targetKey, { source: { entitySet, key }, navigationProperty: property });
         }
         this.unlinkKeys(binding.table, binding.from, source, target);
         this.touch(entitySet, source);

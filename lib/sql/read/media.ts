@@ -4,7 +4,7 @@
  * resource, as MemoryProvider answers.
  */
 import { sql } from 'kysely';
-import { describeKey } from '../../provider/keys';
+import { entityNotFound } from '../../provider/not-found';
 import { ODataError } from '../../errors';
 import type { EntityReference, MediaContent } from '../../provider/types';
 import type { SetPlan } from '../mapping/compiled';
@@ -28,7 +28,7 @@ export async function readMedia(settings: ReadSettings, reference: EntityReferen
     from ${plan.table} as t left join ${media.table} as m on ${match} where ${where}`.execute(settings.transaction ?? settings.db.kysely);
   const row = result.rows[0];
   if (row === undefined)
-    throw ODataError.fromCode('ENTITY_NOT_FOUND', { key: describeKey(plan.entitySet.entityType, reference.key), entitySet: plan.entitySet.name });
+    throw entityNotFound(plan.entitySet, reference.key);
   if (typeof row.contentType !== 'string' || !(row.body instanceof Uint8Array)) throw ODataError.fromCode('RESOURCE_NOT_FOUND', { segment: '$value' });
   return { contentType: row.contentType, body: Buffer.from(row.body.buffer, row.body.byteOffset, row.body.byteLength) };
 }

@@ -4,12 +4,10 @@
  * conditions; the last hop's table is the statement's target. Navigation over a collection needs
  * a key before the next hop, so every table before the last holds at most one row: the joins never
  * multiply the target's rows. Also the one statement that tells which step of an empty path failed
- * (MS-ODATA 404s, worded as MemoryProvider words them).
+ * (the kit's 404s, as MemoryProvider answers them).
  */
 import { sql } from 'kysely';
-import type { EdmEntitySet } from '../../edm/model';
-import { describeKey } from '../../provider/keys';
-import { ODataError } from '../../errors';
+import { isKeyedPath, pathNotFound, pathPrefixesThatMayFail } from '../../provider/not-found';
 import type { EntityKey, EntityPath } from '../../uri/types';
 import type { SqlKysely } from '../database';
 import type { Sql } from '../dialect';
@@ -60,27 +58,14 @@ export function whereClause(conditions: readonly Sql[]): Sql {
   return conditions.length === 0 ? sql`` : sql`where ${sql.join(conditions, sql` and `)}`;
 }
 
-function entityNotFound(entitySet: EdmEntitySet, key: EntityKey): ODataError {
-  return ODataError.fromCode('ENTITY_NOT_FOUND', { key: describeKey(entitySet.entityType, key), entitySet: entitySet.name });
-}
-
 /**
- * After a read of `path` found nothing: throw the 404 of the first step that does not exist (a key
- * that matches nothing, or is not linked to the step before; a single-valued hop without a link in
- * the middle of the path), or return when the path exists and was only empty (or filtered). One
- * statement, whatever the path's length; none for a plain entity set.
+ * After a read of `path` found nothing: throw the kit's 404 (`pathNotFound`) for the first prefix
+ * of the path that does not exist, or return when the path exists and was only empty (or
+ * filtered). One statement, whatever the path's length; none for a plain entity set.
  */
 export async function verifyPath(executor: SqlKysely, compiled: CompiledMapping, path: EntityPath, dialect: SqlEngine): Promise<void> {
-  if (path.root.key === undefined) {
-    if (path.navigation.length === 0) return;
-    throw ODataError.fromCode('URI_INVALID_SEGMENT', { segment: path.root.entitySet.name, detail: 'navigation needs a single entity; give a key' });
-  }
-  // Prefixes that can fail: the root, every keyed hop, and every single-valued hop before the last.
-  const prefixes: number[] = [0];
-  path.navigation.forEach((step, index) => {
-    const last = index === path.navigation.length - 1;
-    if (step.key !== undefined || (!step.property.isCollection && !last)) prefixes.push(index + 1);
-  });
+  if (!isKeyedPath(path)) return;
+  const prefixes = pathPrefixesThatMayFail(path);
   const checks = prefixes.map((hops, i) => {
     const source = pathSource(compiled, path, dialect, new Aliases(), hops, 'x');
     return sql`exists (select 1 from ${source.from} ${whereClause(source.conditions)}) as ${sql.id(`e${i}`)}`;
@@ -88,10 +73,6 @@ export async function verifyPath(executor: SqlKysely, compiled: CompiledMapping,
   const result = await sql<Record<string, unknown>>`select ${sql.join(checks)}`.execute(executor);
   const row = result.rows[0] ?? {};
   prefixes.forEach((hops, i) => {
-    if (dialect.values.fromValue('Edm.Boolean', row[`e${i}`]) === true) return;
-    if (hops === 0) throw entityNotFound(path.root.entitySet, path.root.key as EntityKey);
-    const step = path.navigation[hops - 1];
-    if (step.key !== undefined) throw entityNotFound(step.entitySet, step.key);
-    throw ODataError.fromCode('RESOURCE_NOT_FOUND', { segment: step.property.name });
+    if (dialect.values.fromValue('Edm.Boolean', row[`e${i}`]) !== true) throw pathNotFound(path, hops);
   });
 }

@@ -9,7 +9,7 @@
  */
 import type { EdmEntityType } from '../../edm/model';
 import type { CountRequest, Entity, QueryRequest, QueryResult } from '../../provider/types';
-import type { EntityPath, SkipTokenPosition } from '../../uri/types';
+import type { SkipTokenPosition } from '../../uri/types';
 import type { SqlDatabase, SqlKysely } from '../database';
 import type { CompiledMapping } from '../mapping/compiled';
 import type { AppliedSession } from '../session';
@@ -62,11 +62,6 @@ function evaluatorContext(settings: ReadSettings, executor: SqlKysely): { contex
     settings.seen(row);
   };
   return { context: { ...expandContext(settings, executor), seen }, typeOf: (entity) => types.get(entity) };
-}
-
-/** True when an empty result may mean that the path itself names nothing (a 404). */
-function pathMayFail(path: EntityPath): boolean {
-  return path.root.key !== undefined || path.navigation.length > 0;
 }
 
 /** The rest of a streamed feed: keyset chunks after `position`, each expanded, until `remaining` entities. */
@@ -182,7 +177,7 @@ export async function queryEntities(settings: ReadSettings, request: QueryReques
         if (count === undefined && filterMayFail(request.filter)) await countRows(scope.executor, compiled, db.sqlEngine, request);
       }
     }
-    if (rows.length === 0 && pathMayFail(request.path)) await verifyPath(scope.executor, compiled, request.path, db.sqlEngine);
+    if (rows.length === 0) await verifyPath(scope.executor, compiled, request.path, db.sqlEngine);
     await expandRows(expandContext(settings, scope.executor), statement.plan, rows, statement.expandLater);
     if (continueAt !== undefined && remaining > 0) {
       // Without a snapshot for the rest, the first chunk's transaction (if any) ends now.
@@ -229,7 +224,7 @@ export async function countEntities(settings: ReadSettings, request: CountReques
           )
         ).count ?? 0;
     }
-    if (count === 0 && pathMayFail(request.path)) await verifyPath(scope.executor, compiled, request.path, db.sqlEngine);
+    if (count === 0) await verifyPath(scope.executor, compiled, request.path, db.sqlEngine);
     await scope.end();
     return count;
   } catch (error) {

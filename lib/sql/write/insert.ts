@@ -17,6 +17,7 @@ import { ODataError } from '../../errors';
 import type { CreateRequest, Entity, EntityReference, MediaContent } from '../../provider/types';
 import { describeKey, entityKey } from '../../provider/keys';
 import { withLinkedValues } from '../../provider/linked-values';
+import { entityNotFound } from '../../provider/not-found';
 import { mediaEntryValues } from '../../provider/media-entry';
 import type { Sql } from '../dialect';
 import type { LinkPlan, SetPlan } from '../mapping/compiled';
@@ -26,7 +27,7 @@ import { rowParameters, valueAtPath } from '../rows';
 import { columnsMatch, keyTypes, keyValues, planAddLink, type WriteScope } from './links';
 import { StepResults, fixedKey, keyOf, keyParts, type KeyFrom, type PlanBuilder, type PlanContext, type StepRef, type WritePlan } from './plan';
 import { hasRequiredJoinEnd } from './required-links';
-import { entityNotFound, planReturning, returningRow, selectRows, sentOf, writeReturning } from './returning';
+import { planReturning, returningRow, selectRows, sentOf, writeReturning } from './returning';
 
 function bodyInvalid(detail: string): ODataError {
   return ODataError.fromCode('BODY_INVALID', { detail });

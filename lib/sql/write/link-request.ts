@@ -6,12 +6,11 @@
  * before COMMIT (409, required-links.ts).
  */
 import { sql } from 'kysely';
-import { describeKey } from '../../provider/keys';
-import { ODataError } from '../../errors';
+import { entityNotFound } from '../../provider/not-found';
 import type { LinkRequest } from '../../provider/types';
 import { columnsMatch, keyTypes, keyValues, planAddLink, planRemoveLink } from './links';
 import { fixedKey, type PlanBuilder, type WritePlan } from './plan';
-import { entityNotFound, missingOrRefused } from './returning';
+import { missingOrRefused } from './returning';
 
 /** The plan of a LinkRequest: the source locked (404 unless it exists), then the link added or removed. */
 export function planLinkRequest(b: PlanBuilder, request: LinkRequest): WritePlan<void> {
@@ -40,10 +39,7 @@ export function planLinkRequest(b: PlanBuilder, request: LinkRequest): WritePlan
   if (mode === 'remove') {
     planRemoveLink(b, link, source.key, target?.key, (removed) => {
       if (removed === 0 && target !== undefined) {
-        throw ODataError.fromCode('ENTITY_NOT_FOUND', {
-          key: describeKey(target.entitySet.entityType, target.key),
-          entitySet: `${source.entitySet.name}${describeKey(source.entitySet.entityType, source.key)}/${property.name}`,
-        });
+        throw entityNotFound(target.entitySet, target.key, { source, navigationProperty: property });
       }
     });
   } else if (target !== undefined) {

@@ -9,6 +9,7 @@ import type { EdmEntitySet } from '../../edm/model';
 import { ODataError } from '../../errors';
 import type { PrimitiveValue } from '../../edm/primitives';
 import { describeKey, entityKey } from '../../provider/keys';
+import { entityNotFound } from '../../provider/not-found';
 import { conditionalWriteError } from '../../provider/precondition';
 import { writtenProperties } from '../../provider/sent';
 import type { CreateRequest, Precondition } from '../../provider/types';
@@ -150,11 +151,6 @@ export function selectRows(plan: SetPlan, dialect: SqlEngine, where: Sql): Sql {
  */
 export function sentOf(request: CreateRequest): ReadonlySet<string> | undefined {
   return writtenProperties(request);
-}
-
-/** 404 ENTITY_NOT_FOUND for a key of a set. */
-export function entityNotFound(entitySet: EdmEntitySet, key: EntityKey): ODataError {
-  return conditionalWriteError(entitySet, key, false);
 }
 
 /** What a refused write tried: `change Orders(10248)`, `delete Orders(10248)`. */

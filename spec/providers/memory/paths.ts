@@ -16,7 +16,9 @@ export function pathOf(model: EdmModel, root: string, key: EntityKey | undefined
     entitySet = target;
     return { property, entitySet: target, key: hopKey };
   });
-  return { root: { entitySet: setOf(model, root), key }, navigation };
+  if (key !== undefined) return { root: { entitySet: setOf(model, root), key }, navigation };
+  if (navigation.length > 0) throw new Error('navigation starts from one entity: give the root a key');
+  return { root: { entitySet: setOf(model, root), key: undefined }, navigation: [] };
 }
 
 /** An expand tree: navigation name to its own tree, or to `{ $select, $expand }`. */

@@ -73,6 +73,9 @@ export type { BeginTransaction, TransactionRunOptions, TransactionScope } from '
 export { assertRequiredSent, fillDefaults, isRequiredOnCreate, isStoreGenerated, requiredProperties, sentValues, writtenProperties } from './provider/sent';
 // Keys from the parent: what a new entry's link fixes under a ReferentialConstraint (deep insert entries once their parent is stored).
 export { withLinkedValues } from './provider/linked-values';
+// Keys a new entry leaves out: which the store generates (a UUID, the next number) and which the client must give.
+export { generatedKeys, withUuidKeys } from './provider/new-keys';
+export type { GeneratedKey, KeyGeneration } from './provider/new-keys';
 // Values as a store holds them, converted to the model's JS forms and checked (nullability, facets).
 export { coerceDynamic, coercePrimitive, coerceProperty } from './provider/values';
 export type { CoerceResult } from './provider/values';

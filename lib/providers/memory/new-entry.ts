@@ -1,17 +1,13 @@
 /**
- * Generated keys of a new entry before the store checks it: max + 1 for a single integer key, a
- * random UUID for a Guid key.
+ * Generated keys of a new entry before the store checks it (the kit's `generatedKeys` says which):
+ * max + 1 for a single integer key, a random UUID for a Guid key.
  */
-import { randomUUID } from 'crypto';
 import type { EdmEntitySet, EdmProperty } from '../../edm/model';
 import { integerRange, laneOf, numberRange, type EdmPrimitiveTypeName } from '../../edm/primitives';
 import type { PropertyValue } from '../../edm/primitives';
 import { ODataError } from '../../errors';
+import { generatedKeys, withUuidKeys } from '../../provider/new-keys';
 import type { Store } from './store';
-
-function isAbsent(value: unknown): boolean {
-  return value === undefined || value === null;
-}
 
 /** The largest key so far plus one (1 in an empty set); a number for Int32 and smaller, a string for Int64. */
 function nextGeneratedKey(store: Store, entitySet: EdmEntitySet, property: EdmProperty, type: EdmPrimitiveTypeName): PropertyValue {
@@ -43,9 +39,9 @@ function exhausted(entitySet: EdmEntitySet, property: EdmProperty): ODataError {
 }
 
 /**
- * `values` with every absent (undefined or null) key property generated: a single integer key
- * (Byte, SByte, Int16, Int32, Int64) gets the largest key in the set plus one, a Guid key a random
- * UUID. Any other absent key property is a 400 naming it: the client has to give it.
+ * `values` with every absent (undefined or null) key property generated as the kit's rule says
+ * (`generatedKeys`): a random UUID for a Guid key, the largest key in the set plus one for a
+ * single integer key; any other absent key property is a 400 naming it.
  */
 export function withGeneratedKey(
   store: Store,
@@ -53,22 +49,11 @@ export function withGeneratedKey(
   values: Readonly<Record<string, unknown>>,
   hint = '',
 ): Readonly<Record<string, unknown>> {
-  const type = entitySet.entityType;
-  if (!type.key.some((property) => isAbsent(values[property.name]))) return values;
-  const out: Record<string, unknown> = { ...values };
-  for (const property of type.key) {
-    if (!isAbsent(values[property.name])) continue;
-    const keyType = property.type.kind === 'Primitive' ? property.type.name : undefined;
-    const lane = keyType === undefined ? undefined : laneOf(keyType);
-    if (lane === 'guid') {
-      out[property.name] = randomUUID();
-    } else if (keyType !== undefined && type.key.length === 1 && (lane === 'integer' || lane === 'int64')) {
-      out[property.name] = nextGeneratedKey(store, entitySet, property, keyType);
-    } else {
-      throw ODataError.fromCode('BODY_INVALID', {
-        detail: `the key property '${property.name}' of ${type.qualifiedName} is missing; only a single integer key or a Guid key is generated${hint}.`,
-      });
-    }
+  const generated = generatedKeys(entitySet.entityType, values, hint);
+  if (generated.length === 0) return values;
+  const out: Record<string, unknown> = { ...withUuidKeys(values, generated) };
+  for (const { property, generation } of generated) {
+    if (generation === 'next' && property.type.kind === 'Primitive') out[property.name] = nextGeneratedKey(store, entitySet, property, property.type.name);
   }
   return out;
 }

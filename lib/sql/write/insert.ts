@@ -9,7 +9,6 @@
  * error in the transaction (`on conflict do nothing`, or the key checked in the INSERT itself
  * where the table takes no ON CONFLICT: SqlInsertMode).
  */
-import { randomUUID } from 'crypto';
 import { sql } from 'kysely';
 import type { EdmEntitySet, EdmNavigationProperty } from '../../edm/model';
 import type { PrimitiveValue } from '../../edm/primitives';
@@ -19,6 +18,7 @@ import { describeKey, entityKey } from '../../provider/keys';
 import { withLinkedValues } from '../../provider/linked-values';
 import { entityNotFound } from '../../provider/not-found';
 import { mediaEntryValues } from '../../provider/media-entry';
+import { generatedKeys, withUuidKeys } from '../../provider/new-keys';
 import type { Sql } from '../dialect';
 import type { LinkPlan, SetPlan } from '../mapping/compiled';
 import type { DecodedRow } from '../read/projection';
@@ -65,17 +65,10 @@ function insertColumns(scope: PlanContext, plan: SetPlan, request: CreateRequest
   // out, also when the client sent a value (the model marks them sap:creatable="false"): the
   // database's value replaces it, as StoreGeneratedPattern says.
   for (const column of plan.columns) if (column.generated === 'identity' || column.generated === 'computed') omitted.add(column.path.properties[0].name);
-  for (const property of type.key) {
-    if (omitted.has(property.name) || (given[property.name] !== undefined && given[property.name] !== null)) continue;
-    const name = property.type.kind === 'Primitive' ? property.type.name : undefined;
-    if (name === 'Edm.Guid') given[property.name] = randomUUID();
-    else if (type.key.length === 1 && (name === 'Edm.Byte' || name === 'Edm.SByte' || name === 'Edm.Int16' || name === 'Edm.Int32' || name === 'Edm.Int64'))
-      omitted.add(property.name);
-    else
-      throw bodyInvalid(
-        `the key property '${property.name}' of ${type.qualifiedName} is missing; only a single integer key (from the column's default) or a Guid key is generated.`,
-      );
-  }
+  // A missing key as the kit's rule says: a random UUID, or the column's default (an identity, a rowid).
+  const generated = generatedKeys(type, given, '', omitted);
+  Object.assign(given, withUuidKeys(given, generated));
+  for (const key of generated) if (key.generation === 'next') omitted.add(key.property.name);
   const sent = sentOf(request);
   const columns = rowParameters(plan, given, type, scope.dialect);
   for (const column of plan.columns) {

@@ -76,6 +76,9 @@ export { withLinkedValues } from './provider/linked-values';
 // Keys a new entry leaves out: which the store generates (a UUID, the next number) and which the client must give.
 export { generatedKeys, withUuidKeys } from './provider/new-keys';
 export type { GeneratedKey, KeyGeneration } from './provider/new-keys';
+// Concurrency tokens a store keeps: which types (a wrapping version, the write's instant) and the next value.
+export { isManagedToken, nextToken, tokenRule } from './provider/tokens';
+export type { TokenRule } from './provider/tokens';
 // Values as a store holds them, converted to the model's JS forms and checked (nullability, facets).
 export { coerceDynamic, coercePrimitive, coerceProperty } from './provider/values';
 export type { CoerceResult } from './provider/values';

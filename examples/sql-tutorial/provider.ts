@@ -34,6 +34,7 @@ import {
   compileExpressionSql,
   compileFilterSql,
   compileOrderBySql,
+  concurrencyTokenSql,
   fromSqlPosition,
   fromSqlValue,
   isRetryableTransactionError,
@@ -427,7 +428,7 @@ async function insert(store: Store, db: Kysely<SqlSchema>, request: CreateReques
   assertStorable(request);
   const columns = [...columnValues(store, set, request.values, settable(request, writtenProperties(request))), ...held];
   for (const token of request.entityType.concurrencyProperties) {
-    columns.push([columnOf(store, set, token.name), store.db.sqlEngine.tokens.concurrencyToken(primitiveType(token), undefined) ?? sql`default`]);
+    columns.push([columnOf(store, set, token.name), concurrencyTokenSql(store.db.sqlEngine, primitiveType(token), undefined) ?? sql`default`]);
   }
   const after: (() => Promise<void>)[] = [];
   const link = (property: EdmNavigationProperty, target: EntityKey, self: () => EntityKey) => {
@@ -503,7 +504,7 @@ async function update(store: Store, db: Kysely<SqlSchema>, request: UpdateReques
   const columns = columnValues(store, set, request.values, names);
   for (const token of request.entityType.concurrencyProperties) {
     const column = columnOf(store, set, token.name);
-    const next = store.db.sqlEngine.tokens.concurrencyToken(primitiveType(token), sql.id('t', column));
+    const next = concurrencyTokenSql(store.db.sqlEngine, primitiveType(token), sql.id('t', column));
     if (next !== undefined) columns.push([column, next]);
   }
   await assertTargetsExist(store, db, request.bindings);

@@ -92,13 +92,12 @@ export interface SqlWriteForms {
 /** Concurrency tokens and row versions, written in the same statement as the write. */
 export interface SqlTokenForms {
   /**
-   * The value a concurrency token takes on insert (`current` undefined) or on an update of a row
-   * whose token is `current`, in the same statement as the write: an integer version starts at 0
-   * and adds 1 (back to 0 at the type's maximum), a DateTime or DateTimeOffset takes the
-   * transaction's clock at milliseconds, strictly after the previous value. Undefined for types
-   * the database does not maintain (the value the client wrote is kept).
+   * The value a DateTime or DateTimeOffset concurrency token takes in the same statement as the
+   * write (the provider kit's `tokenRule`, kind `instant`): the statement's clock at milliseconds,
+   * on insert (`current` undefined) or strictly after `current` on an update. Version counters are
+   * neutral SQL (`concurrencyTokenSql`).
    */
-  concurrencyToken(type: EdmPrimitiveTypeName, current: Sql | undefined): Sql | undefined;
+  instantToken(type: EdmPrimitiveTypeName, current: Sql | undefined): Sql;
   /**
    * The row version of the row at `alias`, as text: the entity tag of a set mapped with `etag:
    * 'xmin'` (PostgreSQL's system column `xmin`, which every write of the row changes).

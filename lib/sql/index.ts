@@ -63,6 +63,8 @@ export {
   isRetryableTransactionError,
   sqlStateOf,
 } from './errors';
+// The value a concurrency token takes in a write statement, by the provider kit's rule (tokenRule).
+export { concurrencyTokenSql } from './write/tokens';
 export { createPostgresEngine } from './postgres/engine';
 export type { PostgresEngineOptions } from './postgres/engine';
 export type { ArithmeticOperator, ComparisonOperator, DatePart, NanSides, Share, Sql, SqlExpressions } from './dialect';

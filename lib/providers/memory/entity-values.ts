@@ -7,7 +7,7 @@ import type { EdmEntityType, EdmProperty } from '../../edm/model';
 import type { PropertyValue } from '../../edm/primitives';
 import { ODataError } from '../../errors';
 import { didYouMean } from '../../util';
-import { isManagedToken } from './tokens';
+import { isManagedToken } from '../../provider/tokens';
 import { coerceDynamic, coerceProperty } from '../../provider/values';
 import { declaredDefaultOf, sameValue } from './values';
 

@@ -4,7 +4,7 @@
  * WITH, `for key share`, and row versions from the system column `xmin`.
  */
 import { sql } from 'kysely';
-import { integerRange, type EdmPrimitiveTypeName, type PrimitiveValue } from '../../edm/primitives';
+import type { EdmPrimitiveTypeName, PrimitiveValue } from '../../edm/primitives';
 import type { SqlReadForms, SqlTokenForms, SqlWriteForms } from '../engine';
 import { COLUMN_TYPES } from './ddl';
 import { expressionType } from './dialect';
@@ -50,13 +50,7 @@ export const POSTGRES_TOKENS: SqlTokenForms = Object.freeze<SqlTokenForms>({
   rowVersion: (alias) => sql`cast(${sql.id(alias, 'xmin')} as text)`,
   // xmin is the 32-bit transaction id; txid_current() extends it with an epoch (PostgreSQL 12+ and PGlite have both).
   writtenRowVersion: () => sql`cast(txid_current() % 4294967296 as text)`,
-  concurrencyToken(type, current) {
-    const range = integerRange(type);
-    if (range !== undefined) {
-      if (current === undefined) return sql`0`;
-      return sql`(case when ${current} is null or ${current} >= ${sql.raw(String(range.max))} then 0 else ${current} + 1 end)`;
-    }
-    if (type !== 'Edm.DateTime' && type !== 'Edm.DateTimeOffset') return undefined;
+  instantToken(type, current) {
     // clock_timestamp(), not now(): two writes in one transaction still get different tokens.
     const clock =
       type === 'Edm.DateTime' ? sql`date_trunc('milliseconds', clock_timestamp() at time zone 'UTC')` : sql`date_trunc('milliseconds', clock_timestamp())`;

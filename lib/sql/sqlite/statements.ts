@@ -4,7 +4,7 @@
  * WITH, version columns stamped with the statement's clock, and no row version.
  */
 import { sql } from 'kysely';
-import { integerRange, laneOf, type EdmPrimitiveTypeName, type PrimitiveValue } from '../../edm/primitives';
+import type { EdmPrimitiveTypeName, PrimitiveValue } from '../../edm/primitives';
 import type { Sql } from '../dialect';
 import type { SqlReadForms, SqlTokenForms, SqlWriteForms } from '../engine';
 import { SQLITE_VALUES } from './values';
@@ -44,13 +44,7 @@ function noRowVersion(): never {
 export const SQLITE_TOKENS: SqlTokenForms = Object.freeze<SqlTokenForms>({
   rowVersion: noRowVersion,
   writtenRowVersion: noRowVersion,
-  concurrencyToken(type, current) {
-    const range = integerRange(type);
-    if (range !== undefined) {
-      if (current === undefined) return sql`0`;
-      return sql`(case when ${current} is null or ${current} >= ${sql.raw(String(range.max))} then 0 else ${current} + 1 end)`;
-    }
-    if (laneOf(type) !== 'instant') return undefined;
+  instantToken(_type, current) {
     // The statement's clock at milliseconds (fixed-width text), strictly after the previous token.
     const clock = sql`strftime('%Y-%m-%d %H:%M:%f', 'now')`;
     return current === undefined

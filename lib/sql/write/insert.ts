@@ -27,6 +27,7 @@ import { rowParameters, valueAtPath } from '../rows';
 import { columnsMatch, keyTypes, keyValues, planAddLink, type WriteScope } from './links';
 import { StepResults, fixedKey, keyOf, keyParts, type KeyFrom, type PlanBuilder, type PlanContext, type StepRef, type WritePlan } from './plan';
 import { hasRequiredJoinEnd } from './required-links';
+import { concurrencyTokenSql } from './tokens';
 import { planReturning, returningRow, selectRows, sentOf, writeReturning } from './returning';
 
 function bodyInvalid(detail: string): ODataError {
@@ -83,7 +84,7 @@ function insertColumns(scope: PlanContext, plan: SetPlan, request: CreateRequest
   }
   for (const property of type.concurrencyProperties) {
     const column = plan.byPath.get(property.name);
-    const token = column?.type === undefined ? undefined : scope.dialect.tokens.concurrencyToken(column.type, undefined);
+    const token = column?.type === undefined ? undefined : concurrencyTokenSql(scope.dialect, column.type, undefined);
     if (column !== undefined && token !== undefined) columns.set(column.column, token);
   }
   return columns;

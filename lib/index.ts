@@ -70,7 +70,7 @@ export { entityNotFound, isKeyedPath, pathNotFound, pathPrefixesThatMayFail } fr
 export { createTransactionScope, retryBackoff } from './provider/transaction';
 export type { BeginTransaction, TransactionRunOptions, TransactionScope } from './provider/transaction';
 // Writes: which properties were sent, the create-time rule for required ones, the model's defaults.
-export { assertRequiredSent, fillDefaults, isRequiredOnCreate, isStoreGenerated, requiredProperties, sentValues, writtenProperties } from './provider/sent';
+export { assertRequiredSent, fillDefaults, isRequiredOnCreate, isStoreGenerated, requiredProperties } from './provider/sent';
 // Keys from the parent: what a new entry's link fixes under a ReferentialConstraint (deep insert entries once their parent is stored).
 export { withLinkedValues } from './provider/linked-values';
 // Keys a new entry leaves out: which the store generates (a UUID, the next number) and which the client must give.

@@ -86,7 +86,6 @@ const VALUES = [
   'searchFilter',
   'searchableProperties',
   'seekCondition',
-  'sentValues',
   'splitFilter',
   'tokenRule',
   'transformExpression',
@@ -95,7 +94,6 @@ const VALUES = [
   'withLinkedValues',
   'withUuidKeys',
   'writeEdmx',
-  'writtenProperties',
 ];
 
 const TYPES: Readonly<Record<string, readonly string[]>> = {

@@ -10,7 +10,6 @@ import {
   requestFilter,
   seekCondition,
   withLinkedValues,
-  writtenProperties,
   type CreateRequest,
   type DataProvider,
   type EdmEntitySet,
@@ -424,9 +423,9 @@ async function rowExists(store: Store, db: Kysely<SqlSchema>, set: EdmEntitySet,
 /** An entry and its inline entries; `held` are foreign-key columns a parent gives it. */
 async function insert(store: Store, db: Kysely<SqlSchema>, request: CreateRequest, held: [string, Sql][] = []): Promise<Entity> {
   const set = request.entitySet;
-  // Only what the client sent (and the model's defaults): every other column gets its store default.
+  // Only what the client sent: every other column gets its store default (createSchema declares the model's DefaultValues).
   assertStorable(request);
-  const columns = [...columnValues(store, set, request.values, settable(request, writtenProperties(request))), ...held];
+  const columns = [...columnValues(store, set, request.values, settable(request, Object.keys(request.values))), ...held];
   for (const token of request.entityType.concurrencyProperties) {
     columns.push([columnOf(store, set, token.name), concurrencyTokenSql(store.db.sqlEngine, primitiveType(token), undefined) ?? sql`default`]);
   }

@@ -1,14 +1,14 @@
 /**
- * From an entry body to the values a provider stores: defaults filled for unlisted declared
- * properties (POST), what a replace resets (PUT), dynamic properties kept, key properties taken
- * from the URL on updates.
+ * From an entry body to the values a provider stores: what was sent (POST: the provider defaults
+ * the rest), what a replace resets (PUT), dynamic properties kept, key properties taken from the
+ * URL on updates.
  */
 import { ODataError } from '../errors';
 import { propertyCapabilities, setCapabilities } from '../edm/sap';
 import type { EdmEntityType, EdmProperty } from '../edm/model';
 import type { PropertyValue } from '../edm/primitives';
 import type { EntryBody } from '../format/entry-body';
-import { fillDefaults, replacedValues } from '../provider/sent';
+import { replacedValues } from '../provider/sent';
 import { describeKey, samePropertyValue } from '../provider/keys';
 import { withLinkedValues } from '../provider/linked-values';
 import type { CreateRequest, Entity, LinkBinding } from '../provider/types';
@@ -20,15 +20,6 @@ function bodyValues(body: EntryBody): Record<string, PropertyValue> {
   const given: Record<string, PropertyValue> = {};
   for (const [name, value] of body.properties) given[name] = value;
   return given;
-}
-
-/**
- * Values for a new entry: every declared property (the body's value or its default), plus the
- * body's dynamic properties. Key properties the body leaves out are left out here too, so a
- * provider can generate them.
- */
-function completeValues(type: EdmEntityType, body: EntryBody): Record<string, PropertyValue> {
-  return fillDefaults(type, bodyValues(body));
 }
 
 /**
@@ -142,7 +133,7 @@ export function createRequestOf(entitySet: EdmEntitySet, sentBody: EntryBody): C
   const request: CreateRequest = {
     entitySet,
     entityType: body.entityType,
-    values: completeValues(body.entityType, body),
+    values: bodyValues(body),
     sent: sentNames(body.entityType, body, true),
     bindings: bindingsOf(body),
     inline: body.inline.map((inline) => {

@@ -1,10 +1,11 @@
 /**
  * The values of a media link entry created by POSTing its media resource (MS-ODATA §2.2.7.1.3):
- * no entry body, so every property starts at its default and the `Slug` header names the key or
- * the title. The same rule for every provider, so a media POST stores the same entry anywhere.
+ * no entry body, so the `Slug` header names the key or the title, and every other property is
+ * left out as a create that did not send it (the model's defaults: `fillDefaults`). The same rule
+ * for every provider, so a media POST stores the same entry anywhere.
  */
-import { defaultValueOf } from '../edm/facets';
 import type { EdmEntityType, EdmProperty } from '../edm/model';
+import type { PropertyValue } from '../edm/primitives';
 
 /** RFC 5023 §9.7: the Slug header is percent-encoded UTF-8; text that does not decode is taken as it is. */
 function decodeSlug(slug: string): string {
@@ -32,14 +33,17 @@ function titleProperty(type: EdmEntityType): EdmProperty | undefined {
 
 /**
  * The values of a media link entry created by POSTing its media resource (MS-ODATA §2.2.7.1.3,
- * `CreateRequest.media` set): every non-key property gets its model default (its `DefaultValue`,
- * else null when nullable, else its type's zero value); the decoded `Slug` becomes the key when
- * the type has a single string key, else the value of its title property (the one mapped to the
- * Atom title, else a `Title` or `Name` string); values the request carries win over both.
+ * `CreateRequest.media` set): the decoded `Slug` as the key when the type has a single string key,
+ * else as the value of its title property (the one mapped to the Atom title, else a `Title` or
+ * `Name` string); values the request carries win. Nothing else: like any create's `values`, the
+ * omitted properties are the provider's to default (`fillDefaults`, or the store's defaults).
  */
-export function mediaEntryValues(type: EdmEntityType, given: Readonly<Record<string, unknown>>, slug: string | undefined): Record<string, unknown> {
-  const out: Record<string, unknown> = {};
-  for (const property of type.properties) if (!property.isKey) out[property.name] = defaultValueOf(property);
+export function mediaEntryValues(
+  type: EdmEntityType,
+  given: Readonly<Record<string, PropertyValue>>,
+  slug: string | undefined,
+): Record<string, PropertyValue> {
+  const out: Record<string, PropertyValue> = {};
   if (slug !== undefined && slug !== '') {
     const text = decodeSlug(slug);
     const key = type.key.length === 1 ? type.key[0] : undefined;

@@ -1,8 +1,7 @@
 /**
  * Sent properties: which properties a client actually listed in a create or update body, the
- * rule for required properties (a create, a replace), what a replace resets, and the helpers a
- * provider uses either to leave omitted columns to its store's defaults or to fill the model's
- * defaults itself.
+ * rule for required properties (a create, a replace), what a replace resets, and the model's
+ * defaults for a provider that fills them itself (a create's `values` are only what was sent).
  */
 import { propertyCapabilities } from '../edm/sap';
 import { defaultValueOf } from '../edm/facets';
@@ -135,41 +134,14 @@ export function replacedValues(
 }
 
 /**
- * The values of the properties the client sent, and only those: what a provider writes when it
- * leaves every omitted column to its store's default (`INSERT … (sent columns) VALUES …`).
- */
-export function sentValues(request: {
-  readonly values: Readonly<Record<string, PropertyValue>>;
-  readonly sent: ReadonlySet<string>;
-}): Record<string, PropertyValue> {
-  const values: Record<string, PropertyValue> = {};
-  for (const name of request.sent) {
-    const value = request.values[name];
-    if (value !== undefined) values[name] = value;
-  }
-  return values;
-}
-
-/**
- * The properties a provider that leaves omitted columns to its store writes on a create: those the
- * client sent, plus those the model gives a `DefaultValue` (the model's default wins over the
- * store's, so every provider stores the same entry). The rest take the column's default (an
- * identity, `DEFAULT now()`, or NULL). A replace (PUT) needs none of this: its `values` hold every
- * property it writes (`replacedValues`).
- */
-export function writtenProperties(request: { readonly entityType: EdmEntityType; readonly sent: ReadonlySet<string> }): ReadonlySet<string> {
-  const written = new Set(request.sent);
-  for (const property of request.entityType.properties) if (property.defaultValue !== undefined) written.add(property.name);
-  return written;
-}
-
-/**
  * `values` with every declared non-key property it lacks set to the model's default: the CSDL
  * `DefaultValue`, else null for a nullable property, else the type's zero value (`0`, `''`,
  * `1970-01-01`, members filled for a complex value). Key properties stay absent so a provider can
- * generate them. This is how the service completes `CreateRequest.values` (after
- * `assertRequiredSent`: a zero value only stands for a property something else supplies, a
- * concurrency token, a store-generated property or a foreign key a link sets).
+ * generate them. For a provider that stores the model's defaults itself (MemoryProvider does):
+ * `CreateRequest.values` holds only what the client sent, and `fillDefaults(entityType,
+ * request.values)` is the whole entry. After `assertRequiredSent` a zero value only stands for a
+ * property something else supplies (a concurrency token, a store-generated property, a foreign
+ * key a link sets). A provider that leaves omitted columns to its store writes `values` as they are.
  */
 export function fillDefaults(entityType: EdmEntityType, values: Readonly<Record<string, PropertyValue>>): Record<string, PropertyValue> {
   // Declared properties in declaration order, then the dynamic ones as given (the order writers keep).

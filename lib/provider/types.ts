@@ -181,8 +181,9 @@ export interface LinkBinding {
 }
 
 /**
- * A new entry: its properties (defaults already filled), which of them the client sent, links to
- * existing entries, and inline new ones. Before `create` is called the service has refused with a
+ * A new entry: the properties the client sent, links to existing entries, and inline new ones.
+ * What the client left out is the provider's to default: the model's defaults (`fillDefaults`),
+ * or the store's own (an SQL column's DEFAULT, an identity). Before `create` is called the service has refused with a
  * 4xx, at every level of a deep insert (so a provider need not check again):
  * - an undeclared property, or a value of the wrong type or breaking its facets (400);
  * - an omitted required property: non-nullable, no `DefaultValue`, not a key, not a concurrency
@@ -199,17 +200,19 @@ export interface CreateRequest {
   /** The concrete type (the set's type or a derived one). */
   readonly entityType: EdmEntityType;
   /**
-   * Declared properties (all non-key ones, the model's default filled for those not sent, see
-   * `fillDefaults`), key properties the body gave, and dynamic ones (open types).
+   * The properties the client sent, and only those: declared (key ones included when given) and
+   * dynamic ones (open types), plus the dependent properties a link fixes (`withLinkedValues`). A
+   * provider that stores the model's defaults completes them with `fillDefaults(entityType,
+   * values)`; one that leaves omitted columns to its store writes them as they are (the store's
+   * defaults then apply; a schema made by `createSchema` declares the model's `DefaultValue`s).
+   * Empty for a media link entry created from its media resource (see `mediaEntryValues`). A
+   * property the model marks `sap:creatable="false"` is never in it: a value the client sent for
+   * one is dropped (the store makes it).
    */
   readonly values: Readonly<Record<string, PropertyValue>>;
   /**
-   * The names of the properties the body listed (declared, key and dynamic; a complex property by
-   * its own name). A provider that leaves omitted columns to its store's defaults writes only these
-   * (`sentValues(request)`); one that stores the model's defaults writes all of `values`. Empty
-   * for a media link entry created from its media resource. Each inline entry has its own. A
-   * property the model marks `sap:creatable="false"` is never in it: a value the client sent for
-   * one is dropped (the store makes it), and `values` holds its default.
+   * The names of `values`' properties (a complex property by its own name), for the required-property
+   * check (`assertRequiredSent`). Each inline entry has its own.
    */
   readonly sent: ReadonlySet<string>;
   /** Links in the body to existing entries: each target in the navigation property's target set, one at most for a single-valued one. */

@@ -99,7 +99,7 @@ export interface ProviderCapabilities {
   readonly openTypes?: boolean;
   /**
    * Opt-in, default false: the store fills omitted columns with its own defaults (the provider
-   * writes `sentValues`/`writtenProperties`, not every value of the request). The setup then gives
+   * writes a create's `values` as they are, not `fillDefaults` of them). The setup then gives
    * `Customers.Joined` (store-generated) the default `now()`, and the suite checks that a create
    * without it answers the time of the insert; without it, that Joined stays null.
    */

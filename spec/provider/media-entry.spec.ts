@@ -1,7 +1,8 @@
-/** The values of a media link entry POSTed as its media resource: defaults, and the Slug as key or title. */
+/** The values of a media link entry POSTed as its media resource: the Slug as key or title, nothing defaulted. */
 import { mediaEntryValues } from '../../lib';
 import { defineModel } from '../../lib/edm';
 import type { EdmEntityType } from '../../lib/edm/model';
+import type { PropertyValue } from '../../lib/edm/primitives';
 
 const model = defineModel({
   namespace: 'Media',
@@ -54,14 +55,14 @@ const model = defineModel({
 const type = (name: string): EdmEntityType => model.entityTypes.get(`Media.${name}`) as EdmEntityType;
 
 describe('mediaEntryValues', () => {
-  it.each<[string, string, Record<string, unknown>, string | undefined, Record<string, unknown>]>([
-    ['defaults only, no key, without a Slug', 'File', {}, undefined, { Size: 0, Note: null, Kind: 'blob' }],
-    ['the Slug as a single string key, percent-decoded', 'File', {}, 'a%20b.png', { Path: 'a b.png', Size: 0, Note: null, Kind: 'blob' }],
-    ['a Slug that does not decode, taken as it is', 'File', {}, '100%.png', { Path: '100%.png', Size: 0, Note: null, Kind: 'blob' }],
-    ['an empty Slug ignored', 'File', {}, '', { Size: 0, Note: null, Kind: 'blob' }],
-    ['values the request carries win', 'File', { Path: 'given', Size: 3 }, 'slug', { Path: 'given', Size: 3, Note: null, Kind: 'blob' }],
+  it.each<[string, string, Record<string, PropertyValue>, string | undefined, Record<string, PropertyValue>]>([
+    ['nothing, without a Slug: the provider defaults every property', 'File', {}, undefined, {}],
+    ['the Slug as a single string key, percent-decoded', 'File', {}, 'a%20b.png', { Path: 'a b.png' }],
+    ['a Slug that does not decode, taken as it is', 'File', {}, '100%.png', { Path: '100%.png' }],
+    ['an empty Slug ignored', 'File', {}, '', {}],
+    ['values the request carries win', 'File', { Path: 'given', Size: 3 }, 'slug', { Path: 'given', Size: 3 }],
     ['the Slug as the Name of a type with an integer key', 'Photo', {}, 'x.png', { Name: 'x.png' }],
-    ['the property mapped to the Atom title before Title', 'Clip', {}, 'x.mp4', { Caption: 'x.mp4', Title: null }],
+    ['the property mapped to the Atom title before Title', 'Clip', {}, 'x.mp4', { Caption: 'x.mp4' }],
     ['no property to hold the Slug', 'Blob', {}, 'x', {}],
   ])('%s', (_name, name, given, slug, expected) => {
     expect(mediaEntryValues(type(name), given, slug)).toEqual(expected);

@@ -2,8 +2,8 @@
  * Sent properties (issue 13): CreateRequest and UpdateRequest say which properties the client
  * listed, a create that omits a required property is 400 PROPERTY_REQUIRED before the provider is
  * called (at every level of a deep insert), a replace (PUT) resets what it omits by one rule
- * (`replacedValues`) before the provider is called, and the helpers that pick the sent values or
- * fill the model's defaults.
+ * (`replacedValues`) before the provider is called, and the helper that fills the model's defaults
+ * for a provider that stores them (a create's `values` are only what was sent).
  */
 import { readFileSync } from 'fs';
 import { join } from 'path';
@@ -17,8 +17,6 @@ import {
   isStoreGenerated,
   replacedValues,
   requiredProperties,
-  sentValues,
-  writtenProperties,
 } from '../../lib/provider/sent';
 import type { CreateRequest, Entity, UpdateRequest } from '../../lib/provider/types';
 import { createService } from '../../lib/service';
@@ -124,7 +122,7 @@ describe('isStoreGenerated and isRequiredOnCreate', () => {
   });
 });
 
-describe('fillDefaults and sentValues', () => {
+describe('fillDefaults', () => {
   it('fills every declared non-key property the values lack with the model default, in declaration order, dynamic ones after', () => {
     const filled = fillDefaults(typeOf('Order'), { Total: '1.00', Extra: 'x', Note: null });
     expect(Object.keys(filled)).toEqual(['CustomerID', 'Total', 'Note', 'Status', 'CreatedAt', 'Version', 'ShipTo', 'Options', 'Extra']);
@@ -139,14 +137,6 @@ describe('fillDefaults and sentValues', () => {
     });
     expect(filled.CreatedAt).toEqual(new Date(0));
     expect('ID' in filled).toBe(false);
-  });
-
-  it('writtenProperties: the sent ones plus those with a model DefaultValue (the store defaults the rest)', () => {
-    expect([...writtenProperties({ entityType: typeOf('Order'), sent: new Set(['ID', 'Total']) })].sort()).toEqual(['ID', 'Status', 'Total']);
-  });
-
-  it('picks the values of the sent properties only', () => {
-    expect(sentValues({ values: { ID: 1, Total: '2.00', Status: 'new', Note: null }, sent: new Set(['ID', 'Note']) })).toEqual({ ID: 1, Note: null });
   });
 });
 
@@ -196,15 +186,14 @@ describe('replacedValues: what a PUT stores', () => {
 });
 
 describe('sent properties through the service', () => {
-  it('POST: `sent` names what the body listed (the key too), `values` has the model defaults for the rest', async () => {
+  it('POST: `values` holds what the body listed (the key too) and nothing else, `sent` names them', async () => {
     const { provider, send } = setup();
     const created = await send('POST', 'Orders', ORDER);
     expect(created.status).toBe(201);
     const [request] = provider.creates;
     expect([...request.sent].sort()).toEqual(['CustomerID', 'ID', 'ShipTo', 'Total']);
-    expect(sentValues(request)).toEqual({ ID: 7, CustomerID: 1, Total: '12', ShipTo: { City: 'Bergen' } });
-    expect(request.values).toMatchObject({ Status: 'new', Note: null, Options: { Gift: false } });
-    // MemoryProvider keeps storing the model's defaults for what was not sent.
+    expect(request.values).toEqual({ ID: 7, CustomerID: 1, Total: '12', ShipTo: { City: 'Bergen' } });
+    // MemoryProvider stores the model's defaults for what was not sent (fillDefaults).
     expect(created.json?.d).toMatchObject({ ID: 7, Status: 'new', Note: null, Options: { Gift: false } });
   });
 

@@ -12,6 +12,7 @@ import type { CreateRequest, DeleteRequest, EntityReference, LinkBinding, LinkRe
 import { describeKey, entityKey } from '../../provider/keys';
 import { withLinkedValues } from '../../provider/linked-values';
 import { mediaEntryValues } from '../../provider/media-entry';
+import { fillDefaults } from '../../provider/sent';
 import { withGeneratedKey } from './new-entry';
 import type { LinkTarget, Store, StoredValues, WriteOptions } from './store';
 
@@ -55,7 +56,8 @@ function bindingTargets(store: Store, bindings: readonly LinkBinding[]): LinkTar
 export function createEntry(store: Store, request: CreateRequest): StoredValues {
   const { entitySet, media } = request;
   const type = entitySet.entityType;
-  const given = media === undefined ? request.values : mediaEntryValues(type, request.values, media.slug);
+  // The request holds what was sent: MemoryProvider stores the model's defaults for the rest.
+  const given = fillDefaults(type, media === undefined ? request.values : mediaEntryValues(type, request.values, media.slug));
   const values = withGeneratedKey(store, entitySet, given, media === undefined ? '' : ' (a string key may be given in the Slug header)');
   const stored = store.insert(entitySet, values, bindingTargets(store, request.bindings));
   const key = entityKey(type, stored);

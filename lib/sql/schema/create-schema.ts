@@ -6,10 +6,11 @@
  */
 import { sql } from 'kysely';
 import type { EdmAssociationSet, EdmModel } from '../../edm/model';
+import { parsePrimitiveText } from '../../edm/primitive-text';
 import type { SqlDatabase, SqlKysely } from '../database';
 import type { Sql } from '../dialect';
 import type { SqlEngine } from '../engine';
-import { compileMapping, type CompiledMapping, type SetPlan } from '../mapping/compiled';
+import { compileMapping, type ColumnPlan, type CompiledMapping, type SetPlan } from '../mapping/compiled';
 import { otherEndOf } from '../mapping/model';
 import { resolveMapping } from '../mapping/resolve';
 import type { SqlMapping, SqlMappingOverrides } from '../mapping/types';
@@ -35,6 +36,22 @@ export const INTEGER_KEYS: ReadonlySet<string> = new Set(['Edm.Byte', 'Edm.SByte
 
 const ids = (columns: readonly string[]): Sql => sql.join(columns.map((column) => sql.id(column)));
 
+/**
+ * ` default <constant>` for a column whose property has a `DefaultValue`, in the engine's stored
+ * form (as a bound parameter would hold it): a create that omits the property stores the model's
+ * default, since SqlProvider leaves omitted columns to the database. Nothing for a value DDL
+ * cannot spell as a plain constant (bytes, a non-finite number), nor for unreadable text.
+ */
+function defaultClause(column: ColumnPlan, engine: SqlEngine): string {
+  const text = column.property.defaultValue;
+  const value = text === undefined || column.type === undefined ? undefined : parsePrimitiveText(column.type, text);
+  if (value === undefined || column.type === undefined) return '';
+  const stored = engine.values.toParameter(column.type, value);
+  if (typeof stored === 'string') return ` default '${stored.replace(/'/g, "''")}'`;
+  if (typeof stored === 'bigint' || typeof stored === 'boolean' || (typeof stored === 'number' && Number.isFinite(stored))) return ` default ${String(stored)}`;
+  return '';
+}
+
 /** Column definitions of a set's table: its properties, then the library's columns. */
 function setColumns(plan: SetPlan, engine: SqlEngine): Sql[] {
   const definitions: Sql[] = [];
@@ -53,7 +70,7 @@ function setColumns(plan: SetPlan, engine: SqlEngine): Sql[] {
     const generated = plan.key.length === 1 && plan.key[0] === column && INTEGER_KEYS.has(column.type);
     const type = generated ? engine.ddl.generatedKeyColumn(column.type) : engine.ddl.columnType(column.type, { precision, scale });
     definitions.push(
-      sql`${sql.id(column.column)} ${sql.raw(type)}${sql.raw(required ? ' not null' : '')}${check === undefined ? sql`` : sql` check (${sql.raw(check)})`}`,
+      sql`${sql.id(column.column)} ${sql.raw(type)}${sql.raw(generated ? '' : defaultClause(column, engine))}${sql.raw(required ? ' not null' : '')}${check === undefined ? sql`` : sql` check (${sql.raw(check)})`}`,
     );
   }
   if (plan.discriminator !== undefined) definitions.push(sql`${sql.id(plan.discriminator.column)} ${sql.raw(engine.ddl.columnType('Edm.String'))} not null`);

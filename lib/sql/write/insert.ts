@@ -4,8 +4,8 @@
  * step wrote), each returning its stored row; the foreign keys of bindings, of the source of a
  * POST through navigation and of an inline parent set in the INSERT itself when the new row holds
  * them (so a required link is never missing, even for a moment), else by a link step per link.
- * Omitted properties are left to the columns' defaults (the kit's sent set), a key the client
- * left out to the column's default (an identity), a taken key is 409 ENTITY_EXISTS without an
+ * Omitted properties (CreateRequest.values holds only what was sent) are left to the columns'
+ * defaults, a key the client left out to the column's default (an identity), a taken key is 409 ENTITY_EXISTS without an
  * error in the transaction (`on conflict do nothing`, or the key checked in the INSERT itself
  * where the table takes no ON CONFLICT: SqlInsertMode).
  */
@@ -28,7 +28,7 @@ import { columnsMatch, keyTypes, keyValues, planAddLink, type WriteScope } from 
 import { StepResults, fixedKey, keyOf, keyParts, type KeyFrom, type PlanBuilder, type PlanContext, type StepRef, type WritePlan } from './plan';
 import { hasRequiredJoinEnd } from './required-links';
 import { concurrencyTokenSql } from './tokens';
-import { planReturning, returningRow, selectRows, sentOf, writeReturning } from './returning';
+import { planReturning, returningRow, selectRows, writeReturning } from './returning';
 
 function bodyInvalid(detail: string): ODataError {
   return ODataError.fromCode('BODY_INVALID', { detail });
@@ -70,7 +70,6 @@ function insertColumns(scope: PlanContext, plan: SetPlan, request: CreateRequest
   const generated = generatedKeys(type, given, '', omitted);
   Object.assign(given, withUuidKeys(given, generated));
   for (const key of generated) if (key.generation === 'next') omitted.add(key.property.name);
-  const sent = sentOf(request);
   const columns = rowParameters(plan, given, type, scope.dialect);
   for (const column of plan.columns) {
     const top = column.path.properties[0];
@@ -78,7 +77,7 @@ function insertColumns(scope: PlanContext, plan: SetPlan, request: CreateRequest
     if (
       omitted.has(top.name) ||
       (column.generated === 'default' && valueAtPath(given, column) === null) ||
-      (sent !== undefined && !top.isKey && !sent.has(top.name) && top.concurrencyMode !== 'Fixed')
+      (given[top.name] === undefined && !top.isKey && top.concurrencyMode !== 'Fixed')
     )
       columns.delete(column.column);
   }

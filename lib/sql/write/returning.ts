@@ -11,8 +11,7 @@ import type { PrimitiveValue } from '../../edm/primitives';
 import { describeKey, entityKey } from '../../provider/keys';
 import { entityNotFound } from '../../provider/not-found';
 import { conditionalWriteError } from '../../provider/precondition';
-import { writtenProperties } from '../../provider/sent';
-import type { CreateRequest, Precondition } from '../../provider/types';
+import type { Precondition } from '../../provider/types';
 import type { EntityKey } from '../../uri/types';
 import type { Sql } from '../dialect';
 import type { SqlEngine } from '../engine';
@@ -143,14 +142,6 @@ export function returningRow(plan: SetPlan, dialect: SqlEngine, alias?: string):
 export function selectRows(plan: SetPlan, dialect: SqlEngine, where: Sql): Sql {
   const version = plan.etag === 'xmin' ? sql`, ${dialect.tokens.rowVersion('r')} as ${sql.id('xmin')}` : sql``;
   return sql`select ${sql.id('r')}.*${version} from ${plan.table} as ${sql.id('r')} where ${where}`;
-}
-
-/**
- * The properties a create stores (the kit's `writtenProperties`: sent, or with a model DefaultValue);
- * the others are left to the column defaults. The one place that reads it.
- */
-export function sentOf(request: CreateRequest): ReadonlySet<string> | undefined {
-  return writtenProperties(request);
 }
 
 /** What a refused write tried: `change Orders(10248)`, `delete Orders(10248)`. */

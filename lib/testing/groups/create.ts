@@ -46,6 +46,19 @@ const values = [
     expectEqual(pick(entry, Object.keys(defaults)), defaults, 'POST Customers answered');
     expectEqual(pick(await read(service, 'Customers(101)'), Object.keys(defaults)), defaults, 'GET Customers(101) after the POST');
   }),
+  check(
+    'a deep insert and a POST through navigation give the omitted properties of each new entry their DefaultValue',
+    'create.values',
+    async ({ service }) => {
+      await create(service, 'Customers', { ID: 103, Name: 'Deep defaults', Orders: [{ Region: 'DEF', Number: '1' }] });
+      await create(service, 'Customers(103)/Orders', { Region: 'DEF', Number: '2', Placed: null });
+      expectEqual(pick(await read(service, 'Customers(103)'), ['Status', 'Tier', 'Credit']), { Status: 'new', Tier: 1, Credit: '100.5' }, 'GET Customers(103)');
+      for (const number of [1, 2]) {
+        const path = `Orders(Region='DEF',Number=${number}L)`;
+        expectEqual(pick(await read(service, path), ['Total', 'Placed']), { Total: '0', Placed: null }, `GET ${path}`);
+      }
+    },
+  ),
   check('POST Customers keeps sent values over defaults, and a sent null', 'create.values', async ({ service }) => {
     const sent = { Status: 'vip', Tier: 5, Credit: null };
     await create(service, 'Customers', { ID: 102, Name: 'Sent', ...sent });

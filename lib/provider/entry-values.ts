@@ -1,15 +1,18 @@
 /**
- * Builds the stored values of an entity for an insert, a replace (PUT) or a merge (MERGE/PATCH):
- * declared properties converted and checked, dynamic properties of open types, defaults for what
- * an insert leaves out. Throws 4xx ODataErrors; never touches the store.
+ * The values a store keeps for an entity, from values given in any JS form (a data file's rows, a
+ * write): declared properties converted and checked, dynamic properties of open types, defaults
+ * for what a new entity leaves out; for a replace (PUT) or merge (MERGE/PATCH), on top of the
+ * stored entity. Throws 4xx ODataErrors; never touches a store. MemoryProvider's writes and the
+ * data loader (`loadEntityData`, which `seed` uses too) build values here.
  */
-import type { EdmEntityType, EdmProperty } from '../../edm/model';
-import type { PropertyValue } from '../../edm/primitives';
-import { ODataError } from '../../errors';
-import { didYouMean } from '../../util';
-import { isManagedToken } from '../../provider/tokens';
-import { coerceDynamic, coerceProperty } from '../../provider/values';
-import { declaredDefaultOf, sameValue } from './values';
+import { parsePrimitiveText } from '../edm/primitive-text';
+import type { EdmEntityType, EdmProperty } from '../edm/model';
+import type { PropertyValue } from '../edm/primitives';
+import { ODataError } from '../errors';
+import { didYouMean } from '../util';
+import { samePropertyValue } from './keys';
+import { isManagedToken } from './tokens';
+import { coerceDynamic, coerceProperty } from './values';
 
 /** Property name to value in model form: what the store keeps per entity. */
 export type StoredValues = Readonly<Record<string, PropertyValue>>;
@@ -29,6 +32,15 @@ function convert(property: EdmProperty, raw: unknown): PropertyValue {
   const value = coerceProperty(property, raw);
   if (!value.ok) throw ODataError.fromCode('VALUE_INVALID', { property: property.name, type: typeName(property), detail: value.detail });
   return value.value;
+}
+
+/**
+ * The value of a property's `DefaultValue` facet (CSDL text form) in model form; undefined when it
+ * has none or it cannot be read (the property then starts as null).
+ */
+function declaredDefaultOf(property: EdmProperty): PropertyValue | undefined {
+  if (property.defaultValue === undefined || property.type.kind !== 'Primitive') return undefined;
+  return parsePrimitiveText(property.type.name, property.defaultValue);
 }
 
 function absent(type: EdmEntityType, property: EdmProperty): PropertyValue {
@@ -70,7 +82,7 @@ export function buildValues(
     const name = property.name;
     const has = Object.prototype.hasOwnProperty.call(given, name) && given[name] !== undefined;
     if (base !== undefined && property.isKey) {
-      if (has && !sameValue(convert(property, given[name]), base[name] ?? null)) throw ODataError.fromCode('KEY_MISMATCH');
+      if (has && !samePropertyValue(property, convert(property, given[name]), base[name] ?? null)) throw ODataError.fromCode('KEY_MISMATCH');
       out[name] = base[name] ?? null;
     } else if (has) {
       out[name] = convert(property, given[name]);

@@ -12,7 +12,7 @@
 import type { EdmEntityType } from '../../edm/model';
 import { compileOrderBy } from '../../evaluate/evaluate';
 import { withKeyTieBreaker } from '../../uri';
-import type { StoredValues } from './entity-values';
+import type { StoredValues } from '../../provider/entry-values';
 
 type Comparator = (a: StoredValues, b: StoredValues) => number;
 

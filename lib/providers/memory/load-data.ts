@@ -8,7 +8,7 @@ import type { EdmEntitySet } from '../../edm/model';
 import { isPlainObject } from '../../edm/primitives';
 import { ODataError, isODataError } from '../../errors';
 import { didYouMean } from '../../util';
-import { buildValues } from './entity-values';
+import { buildValues } from '../../provider/entry-values';
 import { describeKey, keyIdentity, normalizeKey } from '../../provider/keys';
 import { otherEnd } from './link-table';
 import type { NavigationBinding } from './link-table';

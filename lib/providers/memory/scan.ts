@@ -10,7 +10,7 @@ import { compileFilter, compileSkipTokenFilter } from '../../evaluate/evaluate';
 import type { NavigationAccess, QueryPart } from '../../evaluate/evaluate';
 import { withKeyTieBreaker } from '../../uri';
 import type { OrderByItem } from '../../uri/types';
-import type { StoredValues } from './entity-values';
+import type { StoredValues } from '../../provider/entry-values';
 import type { KeyOrderedRecords } from './store-reads';
 
 /** A page of stored values (references, not copies) and the count when it was asked for. */

@@ -6,7 +6,7 @@
 import type { EdmEntitySet, EdmModel } from '../../edm/model';
 import { ODataError } from '../../errors';
 import type { EntityKey } from '../../uri/types';
-import type { StoredValues } from './entity-values';
+import type { StoredValues } from '../../provider/entry-values';
 import { Journal } from './journal';
 import { KeyOrder } from './key-order';
 import { describeKey } from '../../provider/keys';

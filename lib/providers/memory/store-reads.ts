@@ -6,7 +6,7 @@ import type { EdmEntitySet, EdmNavigationProperty } from '../../edm/model';
 import { ODataError } from '../../errors';
 import { describeKey, keyIdentity, normalizeKey } from '../../provider/keys';
 import type { EntityKey } from '../../uri/types';
-import type { StoredValues } from './entity-values';
+import type { StoredValues } from '../../provider/entry-values';
 import type { NavigationBinding } from './link-table';
 import { StoreCore } from './store-core';
 import type { StoredMedia, StoredRecord } from './store-core';

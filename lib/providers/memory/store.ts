@@ -14,8 +14,8 @@ import { ODataError } from '../../errors';
 import { systemClock } from '../../util';
 import type { Clock } from '../../util';
 import type { EntityKey } from '../../uri/types';
-import { buildValues } from './entity-values';
-import type { StoredValues, WriteMode } from './entity-values';
+import { buildValues } from '../../provider/entry-values';
+import type { StoredValues, WriteMode } from '../../provider/entry-values';
 import { describeKey, keyIdentity } from '../../provider/keys';
 import { entityNotFound } from '../../provider/not-found';
 import type { LinkTables } from './link-table';
@@ -25,7 +25,7 @@ import { stampTokens } from './tokens';
 import { StoreTransactions } from './transactions';
 import type { StoreTransaction } from './transactions';
 
-export type { StoredValues } from './entity-values';
+export type { StoredValues } from '../../provider/entry-values';
 export type { StoredMedia } from './store-core';
 
 /** @internal Options of the store. */

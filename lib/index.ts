@@ -93,4 +93,6 @@ export { walkExpression, foldExpression, transformExpression, childrenOf, printE
 export type { ExpressionVisitor, ExpressionFolder } from './uri/expr';
 export { MemoryProvider } from './providers/memory';
 // MemoryProvider's constructor arguments and its `store` (documented in docs/memory-provider.md).
-export type { MemoryProviderOptions, MemoryData, ForeignKeyMap, MemoryStore, LinkTarget, StoredMedia, StoredValues, WriteOptions } from './providers/memory';
+export type { MemoryProviderOptions, MemoryStore, LinkTarget, StoredMedia, StoredValues, WriteOptions } from './providers/memory';
+// The data format MemoryProvider loads and `seed` writes (checked by one loader in the provider kit).
+export type { MemoryData, ForeignKeyMap } from './provider/entity-data';

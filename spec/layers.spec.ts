@@ -4,8 +4,9 @@
  * bottom layer because every layer throws them). `format` and `batch` sit beside the chain with
  * their own allowances (the table below).
  * `sql` (the subpath export `express-odata-v2/sql`) sits beside the core: it reads the model, the
- * typed AST and the provider contract (and loads seed data through MemoryProvider), and nothing
- * in the core imports it (only `cli` does). `evaluate` (the exact in-memory evaluator, exported as every provider's fallback) sits just above
+ * typed AST and the provider kit (whose data loader checks seed data as it checks MemoryProvider's),
+ * never `providers` (its sibling, not a floor below it), and nothing in the core imports it (only
+ * `cli` does). `evaluate` (the exact in-memory evaluator, exported as every provider's fallback) sits just above
  * the provider contract. `testing` (the subpath export `express-odata-v2/testing`,
  * the conformance suite) uses only the public surface, as a provider author does, and nothing
  * imports it either. `fiori` (the subpath export `express-odata-v2/fiori`, the Fiori preview)
@@ -45,8 +46,8 @@ const ALLOWED: Record<string, readonly string[]> = {
   service: ['util', 'errors', 'edm', 'uri', 'protocol', 'provider', 'evaluate', 'result', 'format', 'options', 'handlers', 'batch'],
   http: ['util', 'errors', 'edm', 'uri', 'protocol', 'format', 'options', 'service', 'batch'],
   middleware: ['util', 'errors', 'edm', 'uri', 'protocol', 'provider', 'evaluate', 'format', 'options', 'service', 'batch', 'http'],
-  // protocol: the provider contract's RequestContext; providers: `seed` checks data as MemoryProvider does.
-  sql: ['util', 'errors', 'edm', 'uri', 'protocol', 'provider', 'evaluate', 'providers'],
+  // protocol: the provider contract's RequestContext. Never providers: MemoryProvider is a sibling (the kit checks seed data for both).
+  sql: ['util', 'errors', 'edm', 'uri', 'protocol', 'provider', 'evaluate'],
   // util besides the public surface: its generic helpers read caught values without trusting them.
   testing: ['index', 'util'],
   // the Fiori preview (the subpath export `express-odata-v2/fiori`) reads the model only.
@@ -126,6 +127,19 @@ function engineViolations(file: string, source: string): string[] {
     })
     .map((target) => `${file} -> ${target}`);
 }
+
+describe('lib/sql and lib/providers', () => {
+  it('lib/sql never names lib/providers (static imports, import() and require alike): the provider kit holds what both need', () => {
+    const violations = listFiles(join(LIB, 'sql'))
+      .map((file) => relative(LIB, file))
+      .flatMap((file) =>
+        namedModules(readFileSync(join(LIB, file), 'utf8'))
+          .filter((name) => layerOf(relative(LIB, resolve(LIB, dirname(file), name))) === 'providers')
+          .map((name) => `${file} names ${name}`),
+      );
+    expect(violations).toEqual([]);
+  });
+});
 
 describe('the SQL engines', () => {
   const files = listFiles(LIB).map((f) => relative(LIB, f));

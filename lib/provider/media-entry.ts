@@ -38,11 +38,7 @@ function titleProperty(type: EdmEntityType): EdmProperty | undefined {
  * `Name` string); values the request carries win. Nothing else: like any create's `values`, the
  * omitted properties are the provider's to default (`fillDefaults`, or the store's defaults).
  */
-export function mediaEntryValues(
-  type: EdmEntityType,
-  given: Readonly<Record<string, PropertyValue>>,
-  slug: string | undefined,
-): Record<string, PropertyValue> {
+export function mediaEntryValues(type: EdmEntityType, given: Readonly<Record<string, PropertyValue>>, slug: string | undefined): Record<string, PropertyValue> {
   const out: Record<string, PropertyValue> = {};
   if (slug !== undefined && slug !== '') {
     const text = decodeSlug(slug);

@@ -8,7 +8,7 @@ import { readFileSync } from 'fs';
 import { join } from 'path';
 import { loadEdmx, MemoryProvider } from '../../lib';
 import type { EdmModel } from '../../lib';
-import type { MemoryData } from '../../lib/providers/memory';
+import type { MemoryData } from '../../lib/provider/entity-data';
 import { startServer, type RunningServer } from './server';
 
 const DEMO_FIXTURE = join(__dirname, '..', 'fixtures', 'odata-demo');

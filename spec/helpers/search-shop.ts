@@ -6,7 +6,7 @@
  * `sap:searchable="false"`. `expectedSearch` spells the rule out in plain code.
  */
 import { defineModel } from '../../lib/edm';
-import type { MemoryData } from '../../lib/providers/memory';
+import type { MemoryData } from '../../lib/provider/entity-data';
 
 const SAP = { namespace: 'http://www.sap.com/Protocols/SAPData', prefix: 'sap', name: 'searchable', value: 'false' } as const;
 

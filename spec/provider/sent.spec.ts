@@ -10,14 +10,7 @@ import { join } from 'path';
 import { loadEdmx, MemoryProvider } from '../../lib';
 import type { EdmEntityType, EdmModel } from '../../lib';
 import type { ODataRequest, RequestContext } from '../../lib/protocol/message';
-import {
-  assertRequiredSent,
-  fillDefaults,
-  isRequiredOnCreate,
-  isStoreGenerated,
-  replacedValues,
-  requiredProperties,
-} from '../../lib/provider/sent';
+import { assertRequiredSent, fillDefaults, isRequiredOnCreate, isStoreGenerated, replacedValues, requiredProperties } from '../../lib/provider/sent';
 import type { CreateRequest, Entity, UpdateRequest } from '../../lib/provider/types';
 import { createService } from '../../lib/service';
 import { catchODataError } from '../helpers/odata-error';

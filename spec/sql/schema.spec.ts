@@ -16,7 +16,11 @@ import { seed } from '../../lib/sql/schema/seed';
 import type { SqlDatabase } from '../../lib/sql/database';
 import { DEMO_MODEL } from '../helpers/demo';
 import { openTestPGlite } from '../helpers/pglite';
+import type { MemoryData } from '../../lib/provider/entity-data';
 import { CATALOG, catalogData } from './provider/catalog';
+
+const GUID_0 = '00000000-0000-4000-8000-000000000000';
+const GUID_7 = '00000000-0000-4000-8000-0000000000ff';
 import { compiled } from './support';
 
 let instance: PGlite;
@@ -186,6 +190,30 @@ describe('seed', () => {
       await empty.close();
       await emptyInstance.close();
     }
+  });
+
+  it.each<[string, (data: MemoryData) => MemoryData, string[]]>([
+    ['an unknown set, with a suggestion', (data) => ({ ...data, Prodcts: [] }), ["Unknown entity set 'Prodcts'. Did you mean 'Products'?"]],
+    [
+      'links to keys that do not exist',
+      (data) => ({ ...data, Products: [...data.Products, { ID: 100, Price: '1', Version: 0, Category: 99, Tags: ['nope'] }] }),
+      [
+        "Products(100): navigation property 'Category' links to Categories(99), which does not exist.",
+        "Products(100): navigation property 'Tags' links to Tags('nope'), which does not exist.",
+      ],
+    ],
+    [
+      'a required link missing and a duplicate key',
+      (data) => ({ ...data, Orders: [...data.Orders, { ID: GUID_7, CustomerID: '9007199254740990', Total: '1' }, { ...data.Orders[0] }] }),
+      [
+        `Orders(guid'${GUID_0}'): duplicate key in 'Orders' (entry 15).`,
+        `Orders(guid'${GUID_7}') must be linked to exactly one entity of 'Customers' over 'Customer' (multiplicity 1), but has 0.`,
+      ],
+    ],
+  ])('refuses %s before writing anything, one line per problem', async (_what, change, lines) => {
+    const error = await seed(db, CATALOG, {}, change(catalogData())).catch((caught: unknown) => caught);
+    expect(error).toBeInstanceOf(SqlSeedError);
+    expect((error as Error).message.split('\n')).toEqual(['The seed data is invalid:', ...lines.map((line) => `- ${line}`)]);
   });
 });
 

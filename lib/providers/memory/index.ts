@@ -3,4 +3,3 @@ export { MemoryProvider, storeOf } from './memory-provider';
 export type { MemoryProviderOptions } from './memory-provider';
 export { Store } from './store';
 export type { LinkTarget, MemoryStore, StoredMedia, StoredValues, WriteOptions } from './store';
-export type { ForeignKeyMap, MemoryData } from './load-data';

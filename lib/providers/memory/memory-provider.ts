@@ -36,7 +36,7 @@ import { entityNotFound, isKeyedPath } from '../../provider/not-found';
 import { keysOfCondition } from '../../provider/nodes';
 import { requestFilter } from '../../provider/search';
 import { loadData } from './load-data';
-import type { ForeignKeyMap, MemoryData } from './load-data';
+import type { ForeignKeyMap, MemoryData } from '../../provider/entity-data';
 import { EAGER_EXPANDED, countPath, projectEntity, projectLazily, resolvePath } from './read';
 import { ordersByKey, scanPage } from './scan';
 import type { StoredPage } from './scan';

@@ -231,25 +231,19 @@ export class Store extends StoreReads implements MemoryStore {
 
   // --- loading (used by load-data) -------------------------------------------------------------
 
-  /** @internal Store already-built values as they are (tokens given in the data are kept). */
-  seed(entitySet: EdmEntitySet, values: Record<string, PropertyValue>): string {
-    stampTokens(entitySet.entityType, values, undefined, this.now, true);
-    const key = keyIdentity(entitySet.entityType, values);
+  /** @internal Store values the data loader checked (defaults and tokens filled) under their key identity `key`. */
+  seed(entitySet: EdmEntitySet, key: string, values: Record<string, PropertyValue>): void {
     this.put(this.table(entitySet), key, values);
-    this.touch(entitySet, key);
-    return key;
   }
 
-  /** @internal The link tables, for the loader's cardinality checks. */
+  /** @internal The link tables, which the data loader fills. */
   get linkTables(): LinkTables {
     return this.links;
   }
 
-  /** @internal Check required links of everything seeded so far; returns the problems. */
-  takeViolations(): string[] {
-    const problems = this.violations();
-    this.pending.clear();
-    return problems;
+  /** @internal The store's clock (the data loader starts DateTime tokens with it). */
+  get clock(): Clock {
+    return this.now;
   }
 
   // --- internals ---------------------------------------------------------------------------------

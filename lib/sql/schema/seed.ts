@@ -1,22 +1,18 @@
 /**
  * `seed`: load data in MemoryProvider's format (docs/memory-provider.md "Data format": entity set
  * -> plain entities, links by navigation property or by foreign-key fields) into the tables of a
- * mapping, in one transaction. The data is checked and converted exactly as MemoryProvider does
- * (it is loaded into one first, so every problem is reported the same way), then inserted in
+ * mapping, in one transaction. The data is checked and converted by the provider kit's loader, the
+ * one MemoryProvider uses (so every problem is reported the same way), then inserted in
  * dependency order: principals before the rows that refer to them; links in a cycle (a
  * self-association) are set by an UPDATE after every row exists. Meant for fixtures and demos:
  * the data is held in memory once; bulk loads belong to COPY.
  */
-import { IncomingMessage } from 'http';
-import { Socket } from 'net';
 import { sql } from 'kysely';
-import type { EdmAssociationSet, EdmEntitySet, EdmModel } from '../../edm/model';
+import type { EdmAssociationSet, EdmModel } from '../../edm/model';
 import type { PrimitiveValue } from '../../edm/primitives';
 import { isODataError } from '../../errors';
-import type { Entity } from '../../provider/types';
-import { MemoryProvider, type ForeignKeyMap, type MemoryData } from '../../providers/memory';
-import { withKeyTieBreaker } from '../../uri';
-import type { ExpandItem } from '../../uri/types';
+import { collectEntityData, type CollectedEntityData } from '../../provider/collected-data';
+import type { ForeignKeyMap, MemoryData } from '../../provider/entity-data';
 import type { SqlDatabase, SqlKysely } from '../database';
 import type { Sql } from '../dialect';
 import { SqlSeedError } from '../errors';
@@ -33,84 +29,14 @@ export interface SeedOptions {
   readonly links?: ForeignKeyMap;
 }
 
-/** The entities of every set, each with the keys of what its navigation properties link to. */
-interface LoadedSet {
-  readonly entities: readonly Entity[];
-}
-
-async function readAll(provider: MemoryProvider, model: EdmModel, entitySet: EdmEntitySet): Promise<LoadedSet> {
-  const expand: ExpandItem[] = [];
-  for (const property of entitySet.entityType.navigationProperties) {
-    const target = model.navigationTarget(entitySet, property);
-    if (target !== undefined) expand.push({ property, entitySet: target, select: undefined, expand: [] });
-  }
-  const context = { request: new IncomingMessage(new Socket()), state: new Map<string | symbol, unknown>() };
-  const result = await provider.query(
-    {
-      entitySet,
-      entityType: entitySet.entityType,
-      path: { root: { entitySet, key: undefined }, navigation: [] },
-      single: false,
-      filter: undefined,
-      orderBy: withKeyTieBreaker([], entitySet.entityType),
-      skip: undefined,
-      top: undefined,
-      skipToken: undefined,
-      selectExpand: { select: undefined, expand },
-      count: false,
-      customOptions: {},
-    },
-    context,
-  );
-  const entities: Entity[] = [];
-  for await (const entity of result.entities) {
-    // An expansion may come as an async iterable (a provider streams large ones): collect it.
-    for (const item of expand) entity[item.property.name] = await relatedOf(entity[item.property.name]);
-    entities.push(entity);
-  }
-  return { entities };
-}
-
-/** An expanded navigation property's value as a list of entities. */
-async function relatedOf(value: Entity[string]): Promise<readonly Entity[]> {
-  if (value === null || value === undefined) return [];
-  if (Array.isArray(value)) return value as readonly Entity[];
-  if (typeof value === 'object' && Symbol.asyncIterator in value) {
-    const list: Entity[] = [];
-    for await (const entity of value) list.push(entity);
-    return list;
-  }
-  return [value as Entity];
-}
-
-function keyValues(plan: SetPlan, entity: Entity): PrimitiveValue[] {
+function keyValues(plan: SetPlan, entity: Readonly<Record<string, unknown>>): PrimitiveValue[] {
   return plan.key.map((column) => entity[column.property.name] as PrimitiveValue);
 }
 
-/** Every link of an association set as (end 0 key, end 1 key) pairs, read from whichever side navigates. */
-function linkPairs(
-  compiled: CompiledMapping,
-  associationSet: EdmAssociationSet,
-  loaded: ReadonlyMap<EdmEntitySet, LoadedSet>,
-): Map<string, [PrimitiveValue[], PrimitiveValue[]]> {
-  const pairs = new Map<string, [PrimitiveValue[], PrimitiveValue[]]>();
-  associationSet.ends.forEach((end, index) => {
-    const source = compiled.sets.get(end.entitySet) as SetPlan;
-    for (const property of end.entitySet.entityType.navigationProperties) {
-      if (property.relationship !== associationSet.association || property.fromEnd.role !== end.role) continue;
-      const target = compiled.link(end.entitySet, property).target;
-      for (const entity of loaded.get(end.entitySet)?.entities ?? []) {
-        // readAll made every expanded value a list.
-        const related = entity[property.name];
-        for (const other of Array.isArray(related) ? (related as readonly Entity[]) : []) {
-          const ends: [PrimitiveValue[], PrimitiveValue[]] =
-            index === 0 ? [keyValues(source, entity), keyValues(target, other)] : [keyValues(target, other), keyValues(source, entity)];
-          pairs.set(JSON.stringify(ends), ends);
-        }
-      }
-    }
-  });
-  return pairs;
+/** Every link of an association set as (end 0 key, end 1 key) pairs. */
+function linkPairs(compiled: CompiledMapping, associationSet: EdmAssociationSet, data: CollectedEntityData): [PrimitiveValue[], PrimitiveValue[]][] {
+  const [first, second] = associationSet.ends.map((end) => compiled.sets.get(end.entitySet) as SetPlan);
+  return [...data.pairs(associationSet)].map(([a, b]) => [keyValues(first, a), keyValues(second, b)]);
 }
 
 /** Sets in an order where every principal comes before its dependents; links against that order are deferred. */
@@ -151,15 +77,14 @@ function insertionOrder(compiled: CompiledMapping): { order: SetPlan[]; deferred
  */
 export async function seed(db: SqlDatabase, model: EdmModel, mapping: SqlMappingOverrides, data: MemoryData, options: SeedOptions = {}): Promise<void> {
   const compiled = compileMapping(model, resolveMapping(model, mapping));
-  let provider: MemoryProvider;
+  let loaded: CollectedEntityData;
   try {
-    provider = new MemoryProvider(model, data, { links: options.links, streamAbove: Infinity });
+    loaded = collectEntityData(model, data, { links: options.links });
   } catch (error) {
+    // The kit's MEMORY_DATA_INVALID lists every problem after its first line.
     if (isODataError(error)) throw new SqlSeedError(error.message.replace(/^[^\n]*\n/, ''), { cause: error });
     throw error;
   }
-  const loaded = new Map<EdmEntitySet, LoadedSet>();
-  for (const entitySet of model.defaultContainer.entitySets) loaded.set(entitySet, await readAll(provider, model, entitySet));
   const { order, deferred } = insertionOrder(compiled);
   const engine = db.sqlEngine;
 
@@ -167,7 +92,7 @@ export async function seed(db: SqlDatabase, model: EdmModel, mapping: SqlMapping
   const foreignKeys = new Map<SetPlan, Map<string, Map<string, Sql>>>();
   const joinRows: { link: LinkPlan; rows: RowValues[] }[] = [];
   for (const associationSet of model.defaultContainer.associationSets) {
-    const pairs = [...linkPairs(compiled, associationSet, loaded).values()];
+    const pairs = linkPairs(compiled, associationSet, loaded);
     const [first] = associationSet.ends;
     const property = [...first.entitySet.entityType.navigationProperties, ...associationSet.ends[1].entitySet.entityType.navigationProperties].find(
       (candidate) => candidate.relationship === associationSet.association,
@@ -215,7 +140,7 @@ export async function seed(db: SqlDatabase, model: EdmModel, mapping: SqlMapping
       const rows: RowValues[] = [];
       const later: RowValues[] = [];
       const late = deferredColumns.get(plan) ?? new Set<string>();
-      for (const entity of loaded.get(plan.entitySet)?.entities ?? []) {
+      for (const entity of loaded.entities.get(plan.entitySet)?.values() ?? []) {
         const row = rowParameters(plan, entity, entityTypeOf(entity, plan.entitySet), engine);
         const key = JSON.stringify(keyValues(plan, entity));
         const update = new Map<string, Sql>();

@@ -1,7 +1,8 @@
 import type { EdmModel } from '../../../lib/edm/model';
 import { ODataError } from '../../../lib/errors';
-import { fromForeignKeys, loadData } from '../../../lib/providers/memory/load-data';
-import type { MemoryData } from '../../../lib/providers/memory/load-data';
+import { fromForeignKeys } from '../../../lib/provider/entity-data';
+import { loadData } from '../../../lib/providers/memory/load-data';
+import type { MemoryData } from '../../../lib/provider/entity-data';
 import { Store } from '../../../lib/providers/memory/store';
 import { ORDER_A, ORDER_B, navOf, setOf, shopData, shopModel } from './models';
 

@@ -8,7 +8,7 @@ import { buildModel } from '../../../lib/edm';
 import { DEMO_MODEL } from '../../helpers/demo';
 import type { ModelDefinition } from '../../../lib/edm/definition';
 import type { EdmEntitySet, EdmModel, EdmNavigationProperty } from '../../../lib/edm/model';
-import type { MemoryData } from '../../../lib/providers/memory/load-data';
+import type { MemoryData } from '../../../lib/provider/entity-data';
 
 /** The ODataDemo model, read from the fixture's $metadata. */
 export function demoModel(): EdmModel {

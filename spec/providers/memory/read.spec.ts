@@ -1,5 +1,6 @@
 import type { EdmModel } from '../../../lib/edm/model';
-import { fromForeignKeys, loadData } from '../../../lib/providers/memory/load-data';
+import { fromForeignKeys } from '../../../lib/provider/entity-data';
+import { loadData } from '../../../lib/providers/memory/load-data';
 import type { Entity } from '../../../lib/provider/types';
 import { projectEntity, resolvePath } from '../../../lib/providers/memory/read';
 import { Store } from '../../../lib/providers/memory/store';

@@ -9,7 +9,7 @@ import type { RequestContext } from '../../../lib/protocol/message';
 import { applyQuery } from '../../../lib/evaluate/evaluate';
 import type { Entity, QueryRequest } from '../../../lib/provider/types';
 import { MemoryProvider, storeOf } from '../../../lib/providers/memory';
-import type { MemoryData } from '../../../lib/providers/memory/load-data';
+import type { MemoryData } from '../../../lib/provider/entity-data';
 import { DEMO_LINKS, demoData, demoModel, setOf } from './models';
 import { pathOf, requestOf } from './paths';
 

@@ -6,7 +6,7 @@ import type { NavigationAccess } from '../../../lib/evaluate/evaluate';
 import type { Entity, QueryRequest } from '../../../lib/provider/types';
 import { MemoryProvider, Store, storeOf } from '../../../lib/providers/memory';
 import { loadData } from '../../../lib/providers/memory/load-data';
-import type { MemoryData } from '../../../lib/providers/memory/load-data';
+import type { MemoryData } from '../../../lib/provider/entity-data';
 import { ordersByKeyOnly } from '../../../lib/providers/memory/scan';
 import { parseOrderByOption, withKeyTieBreaker } from '../../../lib/uri';
 import { seededRandom } from '../../helpers/random';

@@ -5,7 +5,7 @@
  * complex properties; a millisecond and a microsecond (Precision 6) timestamp. Plus data for it.
  */
 import { defineModel } from '../../../lib/edm';
-import type { MemoryData } from '../../../lib/providers/memory';
+import type { MemoryData } from '../../../lib/provider/entity-data';
 import { seededRandom } from '../../helpers/random';
 
 export const CATALOG = defineModel({

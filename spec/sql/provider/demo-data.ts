@@ -4,7 +4,7 @@
  * dates (ties), null descriptions and dates, products without category or supplier (nulls in
  * navigation paths), a category without products, timestamps with milliseconds.
  */
-import type { MemoryData } from '../../../lib/providers/memory';
+import type { MemoryData } from '../../../lib/provider/entity-data';
 import { demoData } from '../../helpers/demo';
 import { seededRandom } from '../../helpers/random';
 

@@ -3,7 +3,7 @@
  * shared by the PGlite runs in `npm test` and the server runs in `npm run test:postgres`.
  */
 import type { EdmModel } from '../../../lib/edm/model';
-import type { ForeignKeyMap, MemoryData } from '../../../lib/providers/memory';
+import type { ForeignKeyMap, MemoryData } from '../../../lib/provider/entity-data';
 import type { SqlDatabase } from '../../../lib/sql/database';
 import { both, comparable, errorShape, get, loadDatabase, servePair, walk, type Answer, type ServicePair } from './support';
 

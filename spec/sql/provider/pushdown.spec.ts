@@ -6,7 +6,7 @@
  */
 import type { PGlite } from '@electric-sql/pglite';
 import { defineModel } from '../../../lib/edm';
-import type { MemoryData } from '../../../lib/providers/memory';
+import type { MemoryData } from '../../../lib/provider/entity-data';
 import type { SqlDatabase } from '../../../lib/sql/database';
 import { pglite } from '../../../lib/sql/postgres/pglite';
 import { openTestPGlite } from '../../helpers/pglite';

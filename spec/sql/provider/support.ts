@@ -17,7 +17,7 @@ import type {
 } from 'kysely';
 import { PostgresQueryCompiler } from 'kysely';
 import type { EdmModel } from '../../../lib/edm/model';
-import type { ForeignKeyMap, MemoryData } from '../../../lib/providers/memory';
+import type { ForeignKeyMap, MemoryData } from '../../../lib/provider/entity-data';
 import { MemoryProvider } from '../../../lib/providers/memory';
 import type { SqlDatabase } from '../../../lib/sql/database';
 import { SqlProvider, createSchema, seed, type SqlProviderOptions } from '../../../lib/sql';

@@ -102,7 +102,8 @@ function first(segment: PathSegment, model: EdmModel): Cursor {
   const entitySet = lookupRoot(model.entitySets, name, model);
   if (entitySet !== undefined) {
     const { entityType } = entitySet;
-    if (!predicate) return { state: 'Collection', kind: 'EntitySet', base: { path: { root: { entitySet, key: undefined }, navigation: [] }, entitySet, entityType } };
+    if (!predicate)
+      return { state: 'Collection', kind: 'EntitySet', base: { path: { root: { entitySet, key: undefined }, navigation: [] }, entitySet, entityType } };
     const root = { entitySet, key: parseKeyPredicate(predicate, entityType) };
     return { state: 'Entity', kind: 'Entity', base: { path: { root, navigation: [] }, entitySet, entityType } };
   }

@@ -27,8 +27,7 @@ export async function readMedia(settings: ReadSettings, reference: EntityReferen
   }>`select ${sql.id('m', media.contentType)} as "contentType", ${sql.id('m', media.body)} as "body"
     from ${plan.table} as t left join ${media.table} as m on ${match} where ${where}`.execute(settings.transaction ?? settings.db.kysely);
   const row = result.rows[0];
-  if (row === undefined)
-    throw entityNotFound(plan.entitySet, reference.key);
+  if (row === undefined) throw entityNotFound(plan.entitySet, reference.key);
   if (typeof row.contentType !== 'string' || !(row.body instanceof Uint8Array)) throw ODataError.fromCode('RESOURCE_NOT_FOUND', { segment: '$value' });
   return { contentType: row.contentType, body: Buffer.from(row.body.buffer, row.body.byteOffset, row.body.byteLength) };
 }

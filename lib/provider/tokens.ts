@@ -12,7 +12,19 @@ import { integerRange, laneOf, type EdmPrimitiveTypeName, type PropertyValue } f
 import type { Clock } from '../util';
 
 /** How a store keeps a token of one type: a wrapping version counter, or the write's instant. */
-export type TokenRule = { readonly kind: 'version'; readonly start: 0; readonly max: bigint } | { readonly kind: 'instant' };
+export type TokenRule =
+  | {
+      /** A version counter. */
+      readonly kind: 'version';
+      /** The value on insert, and after the maximum. */
+      readonly start: 0;
+      /** The type's largest value: the next one is `start` again. */
+      readonly max: bigint;
+    }
+  | {
+      /** The write's clock at milliseconds, strictly after the previous token. */
+      readonly kind: 'instant';
+    };
 
 /** The rule for a token of `type`; undefined for a type the store leaves alone (a string, a binary...). */
 export function tokenRule(type: EdmPrimitiveTypeName): TokenRule | undefined {

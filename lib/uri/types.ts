@@ -41,7 +41,10 @@ export type EntityPath = EntitySetPath | KeyedEntityPath;
 /** A whole entity set (`Products`): no key, and so no navigation. */
 export interface EntitySetPath {
   /** The first segment: an entity set without a key. */
-  readonly root: EntityPathRoot & { readonly key: undefined };
+  readonly root: EntityPathRoot & {
+    /** None: the path addresses every entity of the set. */
+    readonly key: undefined;
+  };
   /** Always empty. */
   readonly navigation: readonly [];
 }
@@ -49,7 +52,10 @@ export interface EntitySetPath {
 /** An entity by key (`Categories(1)`), then navigation hops (with keys) from it. */
 export interface KeyedEntityPath {
   /** The first segment: an entity set with a key. */
-  readonly root: EntityPathRoot & { readonly key: EntityKey };
+  readonly root: EntityPathRoot & {
+    /** The key predicate (`Categories(1)`). */
+    readonly key: EntityKey;
+  };
   /** The navigation hops after it, in order. */
   readonly navigation: readonly NavigationStep[];
 }

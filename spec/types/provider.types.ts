@@ -3,6 +3,7 @@ import {
   applyQuery,
   defineModel,
   entityPosition,
+  isKeyedPath,
   isPreciseInstant,
   MemoryProvider,
   ODataError,
@@ -11,6 +12,10 @@ import {
   type CallNode,
   type CreateRequest,
   type DataProvider,
+  type EdmEntitySet,
+  type EntityKey,
+  type EntityPath,
+  type NavigationStep,
   type ExprNode,
   type FunctionName,
   type Entity,
@@ -128,8 +133,26 @@ function translateCall(node: ExprNode): string | undefined {
 // @ts-expect-error: a call names a built-in function (case-sensitive)
 const misnamed: CallNode = { kind: 'Call', name: 'SubstringOf', args: [] };
 
+// Navigation starts from one entity: only a path whose root has a key carries hops.
+declare const products: EdmEntitySet;
+declare const hop: NavigationStep;
+const keyedPath: EntityPath = { root: { entitySet: products, key: { ID: 1 } }, navigation: [hop] };
+// @ts-expect-error: a whole set's path has no navigation hops (give the root a key)
+const keylessPath: EntityPath = { root: { entitySet: products, key: undefined }, navigation: [hop] };
+function rootKeyOf(path: EntityPath): EntityKey | undefined {
+  if (!isKeyedPath(path)) {
+    expectType<readonly []>()(path.navigation);
+    return undefined;
+  }
+  expectType<EntityKey>()(path.root.key);
+  return path.root.key;
+}
+
 void bad;
 void badCount;
+void keyedPath;
+void keylessPath;
+void rootKeyOf;
 void translateCall;
 void misnamed;
 void noPositions;

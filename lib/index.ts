@@ -65,7 +65,7 @@ export type { FilterSplit, TranslatedFilter } from './provider/pushdown';
 export { decodeETag, encodeETag } from './protocol/etag';
 export { conditionalWriteError, preconditionCondition } from './provider/precondition';
 // Not found, as every provider answers it: a missing key, and which step of a navigation path is missing.
-export { entityNotFound, isKeyedPath, pathNotFound, pathPrefixesThatMayFail } from './provider/not-found';
+export { entityNotFound, isKeyedPath, mediaResourceNotFound, pathNotFound, pathPrefixesThatMayFail } from './provider/not-found';
 // The transaction contract: a provider's open transaction kept with the request context, typed.
 export { createTransactionScope, retryBackoff } from './provider/transaction';
 export type { BeginTransaction, TransactionRunOptions, TransactionScope } from './provider/transaction';

@@ -66,6 +66,7 @@ const VALUES = [
   'keyIdentity',
   'loadEdmx',
   'mediaEntryValues',
+  'mediaResourceNotFound',
   'modelAsServed',
   'navigationExpansion',
   'nextToken',

@@ -55,3 +55,8 @@ export function pathNotFound(path: KeyedEntityPath, hops: number): ODataError {
   if (step.key !== undefined) return entityNotFound(step.entitySet, step.key);
   return ODataError.fromCode('RESOURCE_NOT_FOUND', { segment: step.property.name });
 }
+
+/** 404 RESOURCE_NOT_FOUND for `$value` of a media link entry that exists but has no media resource stored. */
+export function mediaResourceNotFound(): ODataError {
+  return ODataError.fromCode('RESOURCE_NOT_FOUND', { segment: '$value' });
+}

@@ -1,5 +1,5 @@
 import type { EdmModel } from '../../lib/edm/model';
-import { entityNotFound, isKeyedPath, pathNotFound, pathPrefixesThatMayFail } from '../../lib/provider/not-found';
+import { entityNotFound, isKeyedPath, mediaResourceNotFound, pathNotFound, pathPrefixesThatMayFail } from '../../lib/provider/not-found';
 import type { KeyedEntityPath } from '../../lib/uri/types';
 import { describeFailure } from '../helpers/odata-error';
 import { ORDER_A, setOf, shopModel } from '../providers/memory/models';
@@ -55,6 +55,14 @@ describe('the kit’s not-found rules', () => {
         throw pathNotFound(path, 2);
       }),
     ).toBe("404 ENTITY_NOT_FOUND: No entity with the key (3) exists in 'Employees'.");
+  });
+
+  it('answers a media link entry without its media resource as the $value segment not found', () => {
+    expect(
+      describeFailure(() => {
+        throw mediaResourceNotFound();
+      }),
+    ).toBe("404 RESOURCE_NOT_FOUND: Resource not found for the segment '$value'.");
   });
 
   it('names the collection a key is missing from when the entity is looked for over a link', () => {

@@ -8,7 +8,6 @@
  */
 import type { EdmEntitySet, EdmEntityType, EdmModel, EdmNavigationProperty } from '../../edm/model';
 import { isPrimitiveValue } from '../../edm/primitives';
-import { ODataError } from '../../errors';
 import { applyQuery, compileFilter, entityPosition } from '../../evaluate/evaluate';
 import type { NavigationAccess, QueryPart } from '../../evaluate/evaluate';
 import type {
@@ -32,7 +31,7 @@ import type { SkipTokenPosition } from '../../uri/types';
 import { NO_SELECT_EXPAND } from '../../uri/expand-select';
 import { derivesFrom } from '../../uri/expr/typecheck';
 import { entityKey, keyIdentity } from '../../provider/keys';
-import { entityNotFound, isKeyedPath } from '../../provider/not-found';
+import { entityNotFound, isKeyedPath, mediaResourceNotFound } from '../../provider/not-found';
 import { keysOfCondition } from '../../provider/nodes';
 import { requestFilter } from '../../provider/search';
 import { loadData } from './load-data';
@@ -260,7 +259,7 @@ export class MemoryProvider implements DataProvider {
       throw entityNotFound(reference.entitySet, reference.key);
     }
     const media = this.data.media(reference.entitySet, key);
-    if (media === undefined) throw ODataError.fromCode('RESOURCE_NOT_FOUND', { segment: '$value' });
+    if (media === undefined) throw mediaResourceNotFound();
     return { contentType: media.contentType, body: Buffer.from(media.body) };
   }
 

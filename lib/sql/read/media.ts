@@ -4,8 +4,7 @@
  * resource, as MemoryProvider answers.
  */
 import { sql } from 'kysely';
-import { entityNotFound } from '../../provider/not-found';
-import { ODataError } from '../../errors';
+import { entityNotFound, mediaResourceNotFound } from '../../provider/not-found';
 import type { EntityReference, MediaContent } from '../../provider/types';
 import type { SetPlan } from '../mapping/compiled';
 import { keyConditions } from './path';
@@ -15,7 +14,7 @@ import type { ReadSettings } from './query';
 export async function readMedia(settings: ReadSettings, reference: EntityReference): Promise<MediaContent> {
   const plan = settings.compiled.sets.get(reference.entitySet) as SetPlan;
   const media = plan.media;
-  if (media === undefined) throw ODataError.fromCode('RESOURCE_NOT_FOUND', { segment: '$value' });
+  if (media === undefined) throw mediaResourceNotFound();
   const match = sql.join(
     plan.key.map((column) => sql`${sql.id('m', column.column)} = ${sql.id('t', column.column)}`),
     sql` and `,
@@ -28,6 +27,6 @@ export async function readMedia(settings: ReadSettings, reference: EntityReferen
     from ${plan.table} as t left join ${media.table} as m on ${match} where ${where}`.execute(settings.transaction ?? settings.db.kysely);
   const row = result.rows[0];
   if (row === undefined) throw entityNotFound(plan.entitySet, reference.key);
-  if (typeof row.contentType !== 'string' || !(row.body instanceof Uint8Array)) throw ODataError.fromCode('RESOURCE_NOT_FOUND', { segment: '$value' });
+  if (typeof row.contentType !== 'string' || !(row.body instanceof Uint8Array)) throw mediaResourceNotFound();
   return { contentType: row.contentType, body: Buffer.from(row.body.buffer, row.body.byteOffset, row.body.byteLength) };
 }

@@ -13,6 +13,7 @@ import { didYouMean, systemClock, type Clock } from '../util';
 import { dataInvalid, foreignKeyConverter, rowLabel, type ForeignKeyMap, type MemoryData, type RowConverter } from './entity-data';
 import { buildValues } from './entry-values';
 import { describeKey, keyIdentity, normalizeKey } from './keys';
+import { requiredLinkLabel, requiredLinkProblem } from './required-links';
 import { managedTokenRule, nextToken } from './tokens';
 
 /** An end of an association set: 0 or 1, as in `EdmAssociationSet.ends`. */
@@ -131,7 +132,7 @@ export function loadEntityData(model: EdmModel, data: MemoryData, target: Entity
       }
     });
   }
-  for (const set of loaded) problems.push(...requiredLinkProblems(model, target, bindings, set));
+  for (const set of loaded) problems.push(...requiredLinkProblems(model, target, set));
   if (problems.length > 0) throw dataInvalid(problems);
 }
 
@@ -264,28 +265,17 @@ function requiredEnds(model: EdmModel, entitySet: EdmEntitySet): { associationSe
 }
 
 /** The required links (a far end of multiplicity `1`) each stored entity of a loaded set lacks or has too many of. */
-function requiredLinkProblems(
-  model: EdmModel,
-  target: EntityDataTarget,
-  bindings: ReadonlyMap<EdmEntitySet, ReadonlyMap<string, Binding>>,
-  set: LoadedSet,
-): string[] {
+function requiredLinkProblems(model: EdmModel, target: EntityDataTarget, set: LoadedSet): string[] {
   const problems: string[] = [];
   const ends = requiredEnds(model, set.entitySet);
   if (ends.length === 0) return problems;
-  const navigations = [...(bindings.get(set.entitySet)?.values() ?? [])];
   set.sources.forEach((key, index) => {
     const values = set.values[index];
     if (key === undefined || values === undefined) return;
     for (const { associationSet, end } of ends) {
       const count = target.partnerCount(associationSet, end, key);
       if (count === 1) continue;
-      const navigation = navigations.find((binding) => binding.associationSet === associationSet && binding.from === end);
-      const via = navigation === undefined ? `association set '${associationSet.name}'` : `'${navigation.property.name}'`;
-      const far = associationSet.ends[other(end)];
-      problems.push(
-        `${set.entitySet.name}${describeKey(set.entitySet.entityType, values)} must be linked to exactly one entity of '${far.entitySet.name}' over ${via} (multiplicity 1), but has ${count}.`,
-      );
+      problems.push(requiredLinkProblem(set.entitySet, values, associationSet.ends[other(end)].entitySet, requiredLinkLabel(associationSet, end), count));
     }
   });
   return problems;

@@ -9,7 +9,7 @@ import type { EntityKey } from '../../uri/types';
 import type { StoredValues } from '../../provider/entry-values';
 import { Journal } from './journal';
 import { KeyOrder } from './key-order';
-import { describeKey } from '../../provider/keys';
+import { requiredLinkLabel, requiredLinkProblem } from '../../provider/required-links';
 import { entityNotFound } from '../../provider/not-found';
 import { createLinkTables, otherEnd } from './link-table';
 import type { EndIndex, LinkTable, LinkTables, NavigationBinding, Participation } from './link-table';
@@ -208,9 +208,7 @@ export class StoreCore {
     if (far.end.multiplicity !== '1') return undefined;
     const count = table.partnerCount(end, key);
     if (count === 1) return undefined;
-    const navigation = [...(this.links.bindings.get(entitySet)?.values() ?? [])].find((b) => b.table === table && b.from === end);
-    const via = navigation === undefined ? `association set '${table.associationSet.name}'` : `'${navigation.property.name}'`;
-    return `${entitySet.name}${describeKey(entitySet.entityType, values)} must be linked to exactly one entity of '${far.entitySet.name}' over ${via} (multiplicity 1), but has ${count}.`;
+    return requiredLinkProblem(entitySet, values, far.entitySet, requiredLinkLabel(table.associationSet, end), count);
   }
 
   /** Run one write or transaction in its own frame (a savepoint when one is already open). */

@@ -10,7 +10,7 @@
  * changeset may create an entry and link it in a later operation (MemoryProvider checks then too).
  */
 import { sql } from 'kysely';
-import { describeKey } from '../../provider/keys';
+import { requiredLinkLabel, requiredLinkProblem } from '../../provider/required-links';
 import type { EdmEntitySet } from '../../edm/model';
 import type { PrimitiveValue } from '../../edm/primitives';
 import { ODataError } from '../../errors';
@@ -58,9 +58,6 @@ function joinEndsBySet(compiled: CompiledMapping): ReadonlyMap<EdmEntitySet, rea
       [second, first],
     ] as const) {
       const plan = compiled.sets.get(end.entitySet) as SetPlan;
-      const navigation = end.entitySet.entityType.navigationProperties.find(
-        (property) => property.relationship === associationSet.association && property.fromEnd.role === end.role,
-      );
       const joinEnd: JoinEnd = {
         plan,
         partner: compiled.sets.get(other.entitySet) as SetPlan,
@@ -70,7 +67,7 @@ function joinEndsBySet(compiled: CompiledMapping): ReadonlyMap<EdmEntitySet, rea
         required: other.end.multiplicity === '1',
         requiredByPartner: end.end.multiplicity === '1',
         cascades: end.end.onDelete === 'Cascade',
-        label: navigation === undefined ? `association set '${associationSet.name}'` : `'${navigation.name}'`,
+        label: requiredLinkLabel(associationSet, end === first ? 0 : 1),
       };
       bySet.set(end.entitySet, [...(bySet.get(end.entitySet) ?? []), joinEnd]);
     }
@@ -176,7 +173,7 @@ export class RequiredLinks {
       .filter((row) => Number(row.n) !== 1)
       .map((row) => {
         const key = keys[Number(row.i)];
-        return `${plan.entitySet.name}${describeKey(plan.entitySet.entityType, key)} must be linked to exactly one entity of '${end.partner.entitySet.name}' over ${end.label} (multiplicity 1), but has ${Number(row.n)}.`;
+        return requiredLinkProblem(plan.entitySet, key, end.partner.entitySet, end.label, Number(row.n));
       });
   }
 }

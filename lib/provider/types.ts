@@ -200,20 +200,15 @@ export interface CreateRequest {
   /** The concrete type (the set's type or a derived one). */
   readonly entityType: EdmEntityType;
   /**
-   * The properties the client sent, and only those: declared (key ones included when given) and
-   * dynamic ones (open types), plus the dependent properties a link fixes (`withLinkedValues`). A
-   * provider that stores the model's defaults completes them with `fillDefaults(entityType,
-   * values)`; one that leaves omitted columns to its store writes them as they are (the store's
-   * defaults then apply; a schema made by `createSchema` declares the model's `DefaultValue`s).
-   * Empty for a media link entry created from its media resource (see `mediaEntryValues`). A
-   * property the model marks `sap:creatable="false"` is never in it: a value the client sent for
-   * one is dropped (the store makes it).
+   * The properties the client sent, and only those (keys when given, dynamic ones of open types),
+   * plus the dependent properties a link fixes (`withLinkedValues`). Complete them with
+   * `fillDefaults(entityType, values)` to store the model's defaults, or write them as they are
+   * to leave the rest to the store's defaults (`createSchema` declares the model's). Empty for a
+   * media link entry created from its media resource (`mediaEntryValues`). A property marked
+   * `sap:creatable="false"` is never in it: a value the client sent for one is dropped.
    */
   readonly values: Readonly<Record<string, PropertyValue>>;
-  /**
-   * The names of `values`' properties (a complex property by its own name), for the required-property
-   * check (`assertRequiredSent`). Each inline entry has its own.
-   */
+  /** The names of `values`' properties (a complex one by its own name), for `assertRequiredSent`. Each inline entry has its own. */
   readonly sent: ReadonlySet<string>;
   /** Links in the body to existing entries: each target in the navigation property's target set, one at most for a single-valued one. */
   readonly bindings: readonly LinkBinding[];

@@ -13,7 +13,7 @@
  * - authorisation per entity set from `context.request.user` (set by the app's own auth
  *   middleware; in a $batch every part carries the outer request's context).
  */
-const { ODataError, applyQuery, createTransactionScope, walkExpression } = require('express-odata-v2');
+const { ODataError, applyQuery, createTransactionScope, fillDefaults, walkExpression } = require('express-odata-v2');
 const { DuplicateKeyError } = require('./store');
 
 /** The role a user needs to read or write each entity set. */
@@ -166,7 +166,8 @@ function createProvider(store) {
       const setName = request.entitySet.name;
       authorize(context, setName);
       if (request.inline.length > 0) throw ODataError.fromCode('NOT_IMPLEMENTED', { feature: 'Deep insert' });
-      const row = bumped(setName, applyLinks({ ...request.values }, request), undefined);
+      // The request holds what the client sent: the model's DefaultValues (else null) for the rest.
+      const row = bumped(setName, applyLinks(fillDefaults(request.entityType, request.values), request), undefined);
       let stored;
       try {
         stored = store.insert(setName, row);

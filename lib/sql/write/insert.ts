@@ -5,9 +5,9 @@
  * POST through navigation and of an inline parent set in the INSERT itself when the new row holds
  * them (so a required link is never missing, even for a moment), else by a link step per link.
  * Omitted properties (CreateRequest.values holds only what was sent) are left to the columns'
- * defaults, a key the client left out to the column's default (an identity), a taken key is 409 ENTITY_EXISTS without an
- * error in the transaction (`on conflict do nothing`, or the key checked in the INSERT itself
- * where the table takes no ON CONFLICT: SqlInsertMode).
+ * defaults, a key the client left out to the column's default (an identity); a taken key is 409
+ * ENTITY_EXISTS without an error in the transaction (`on conflict do nothing`, or the key checked
+ * in the INSERT itself where the table takes no ON CONFLICT: SqlInsertMode).
  */
 import { sql } from 'kysely';
 import type { EdmEntitySet, EdmNavigationProperty } from '../../edm/model';

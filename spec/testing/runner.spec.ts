@@ -42,7 +42,8 @@ describe('checkDataProvider', () => {
     expect(report.failures.find((outcome) => outcome.name === 'POST Items is 405 with Allow')?.failure?.message).toContain(
       'POST Items answered 201, expected 405 Method Not Allowed',
     );
-  });
+    // Every read group in one test: the hang guard of a whole suite (as spec/testing/visibility.spec.ts), not the default 20 s.
+  }, 120_000);
 
   it('gives the setup data without dynamic properties when open types are lacking', async () => {
     let data: ConformanceFixture['data'] | undefined;

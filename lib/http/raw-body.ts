@@ -5,6 +5,7 @@
  */
 import type { IncomingMessage } from 'http';
 import { ODataError } from '../errors';
+import { lingerAfterRefusal } from './lingering-close';
 
 /** The parts of a request this module reads (`_body` is body-parser 1's "I consumed it" flag). */
 type BodySource = IncomingMessage & { body?: unknown; _body?: unknown };
@@ -36,25 +37,10 @@ function fromParsedBody(body: unknown): Buffer | undefined {
 /**
  * Refusals of a body that is still arriving close the connection after the answer (RFC 9110
  * §15.5.9: the server SHOULD send the "close" connection option with 408; §15.5.14 allows
- * closing after 413): reading the rest would only burn CPU on bytes nobody wants.
+ * closing after 413): reading the rest would only burn CPU on bytes nobody wants. How the
+ * connection closes without losing the answer is lingering-close.ts.
  */
 const CLOSE = { connection: 'close' } as const;
-
-/**
- * Stop collecting a body we refused. What still arrives is discarded only until the answer is
- * out and Node closes the connection (`Connection: close`): a paused socket would leave unread
- * bytes in the kernel, and closing it then sends a reset that can destroy the answer before the
- * client reads it.
- */
-function stopReading(request: IncomingMessage): void {
-  request.removeAllListeners('data');
-  request.on('data', discard);
-  request.resume();
-}
-
-function discard(): void {
-  // The bytes of a refused body are nobody's.
-}
 
 /**
  * The request body, or undefined when there is none. 413 BODY_TOO_LARGE past `limit` bytes (the
@@ -67,7 +53,7 @@ export function readRawBody(request: BodySource, limit: number, timeout = Infini
   if (announcesNoBody(request)) return Promise.resolve(undefined);
   const declared = Number(request.headers['content-length']);
   if (Number.isFinite(declared) && declared > limit) {
-    stopReading(request);
+    lingerAfterRefusal(request);
     return Promise.reject(ODataError.fromCode('BODY_TOO_LARGE', { limit }, { headers: CLOSE }));
   }
   return new Promise((resolve, reject) => {
@@ -78,7 +64,7 @@ export function readRawBody(request: BodySource, limit: number, timeout = Infini
       settled = true;
       clearTimeout(timer);
       chunks.length = 0;
-      stopReading(request);
+      lingerAfterRefusal(request);
       reject(error);
     };
     const timer = Number.isFinite(timeout) ? setTimeout(() => fail(ODataError.fromCode('BODY_TIMEOUT', { timeout }, { headers: CLOSE })), timeout) : undefined;

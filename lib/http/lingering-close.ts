@@ -18,7 +18,7 @@
 import type { IncomingMessage } from 'http';
 import type { Socket } from 'net';
 
-export interface LingerBounds {
+interface LingerBounds {
   /** How long the read side stays open after the answer is out, waiting for the client to close. */
   readonly lingerMs: number;
   /** How many bytes of the refused body are read and dropped, at most, before the connection is cut. */

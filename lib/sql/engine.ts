@@ -76,7 +76,8 @@ export interface SqlWriteForms {
   /**
    * True when a data-modifying statement may stand in a WITH (`with t as (update … returning *)
    * select … from t`: the written row comes back decoded from the same statement); else the
-   * statement returns the row's key and a second statement reads it.
+   * statement's own RETURNING list is the read's projection where it can be (returning.ts), and
+   * otherwise the statement returns the row's key and a second statement reads it.
    */
   readonly writableCte: boolean;
   /** `insert into <table> default values … <returning>` for a row of no given column, keeping a taken key from failing where the engine can. */

@@ -24,7 +24,7 @@ export const SQLITE_READS: SqlReadForms = Object.freeze<SqlReadForms>({
 
 /** SQLite's data-modifying statement forms. */
 export const SQLITE_WRITES: SqlWriteForms = Object.freeze<SqlWriteForms>({
-  // No data-modifying statement in a WITH: the row comes back by its key (returning.ts).
+  // No data-modifying statement in a WITH: the row comes back as the statement's own RETURNING list, or by its key (returning.ts).
   writableCte: false,
   // SQLite takes no ON CONFLICT after DEFAULT VALUES; a rowid key given by SQLite is never taken.
   insertDefaults: (table, _keyColumns, returning) => sql`insert into ${table} default values ${returning}`,

@@ -28,7 +28,7 @@ import { columnsMatch, keyTypes, keyValues, planAddLink, type WriteScope } from 
 import { StepResults, fixedKey, keyOf, keyParts, type KeyFrom, type PlanBuilder, type PlanContext, type StepRef, type WritePlan } from './plan';
 import { hasRequiredJoinEnd } from './required-links';
 import { concurrencyTokenSql } from './tokens';
-import { planReturning, returningRow, selectRows, writeReturning } from './returning';
+import { planReturning, selectRows, writeReturning } from './returning';
 
 function bodyInvalid(detail: string): ODataError {
   return ODataError.fromCode('BODY_INVALID', { detail });
@@ -164,7 +164,6 @@ async function insertByRules(scope: WriteScope, plan: SetPlan, row: NewRow): Pro
  */
 function planInsertRow(b: PlanBuilder, plan: SetPlan, takes: readonly number[], rowOf: (results: StepResults) => NewRow): StepRef<DecodedRow> {
   const { dialect } = b;
-  const returned = returningRow(plan, dialect);
   const needsTransaction = hasRequiredJoinEnd(b.compiled, plan.entitySet);
   const stored = (row: DecodedRow, seen: (row: DecodedRow) => void, scope: WriteScope): DecodedRow => {
     seen(row);
@@ -181,7 +180,7 @@ function planInsertRow(b: PlanBuilder, plan: SetPlan, takes: readonly number[], 
       statement: () => undefined,
       finish: async (_, { scope, results, seen }) => stored(await insertByRules(scope, plan, rowOf(results)), seen, scope),
     });
-  const statement = (results: StepResults): Sql => {
+  const statement = (results: StepResults, returned: Sql): Sql => {
     const { columns } = rowOf(results);
     const { names, given, keyGiven, keyMatch } = insertParts(plan, columns);
     if (plan.insert === 'onConflict') {

@@ -1,8 +1,9 @@
 /**
  * The parts every write statement shares: the row a data-modifying statement returns, decoded as
- * a read decodes it (`with t as (update ... returning *) select <projection> from t`, so the
- * written row comes back from the same statement), which properties the client sent, and the
- * 404, 403 or 412 decision after a keyed write changed no row.
+ * a read decodes it (`with t as (update ... returning *) select <projection> from t`, or on
+ * SQLite `update ... returning <projection>`, so the written row comes back from the same
+ * statement), which properties the client sent, and the 404, 403 or 412 decision after a keyed
+ * write changed no row.
  */
 import { sql } from 'kysely';
 import type { EdmEntitySet } from '../../edm/model';
@@ -62,8 +63,10 @@ export interface ReturningStep {
   readonly action: StepAction;
   /** The steps whose written keys the statement takes. */
   readonly takes: readonly number[];
-  /** The statement, ending in `returningRow`, from the results so far. */
-  readonly statement: (results: StepResults) => Sql;
+  /** The statement's alias of the written table, if it has one. */
+  readonly alias?: string;
+  /** The statement, ending in `returning` (which planReturning chooses), from the results so far. */
+  readonly statement: (results: StepResults, returning: Sql) => Sql;
   /** The written row (undefined when the statement wrote none) as the write's answer, or an error. */
   readonly finish: (row: DecodedRow | undefined, run: StepRun) => DecodedRow | Promise<DecodedRow>;
   /** See PlanStep.needsTransaction. */
@@ -71,16 +74,44 @@ export interface ReturningStep {
 }
 
 /**
+ * True when, on an engine without a data-modifying statement in a WITH (SQLite), the statement's
+ * own RETURNING list can be the projection of the written row: the projection joins nothing (a
+ * media side table is another table, which RETURNING cannot name), and the set is a table that
+ * takes ON CONFLICT (SqlInsertMode `onConflict`). A view written through INSTEAD OF triggers
+ * returns what was sent, not what was stored (a generated key comes back null), and a table
+ * without a unique key index may be a view mapped by hand: both keep the read back.
+ */
+function returnsProjection(plan: SetPlan): boolean {
+  return plan.media === undefined && plan.insert === 'onConflict';
+}
+
+/**
  * The steps of a data-modifying statement that writes one row of `plan`, decoded as a read
- * decodes it (writeReturning's two forms): one step where the engine takes the statement in a
- * WITH, else the statement and a step that reads the row back by the key it returned.
+ * decodes it, in one statement where the engine allows it: in a WITH (`with t as (update …
+ * returning *) select <projection> from t`), else with the projection as the statement's own
+ * RETURNING list (SQLite's columns of the written table, named by the table's name: it takes
+ * no alias there). Else the statement returns the row's key and a second step reads the row back.
  */
 export function planReturning(b: PlanBuilder, plan: SetPlan, step: ReturningStep): StepRef<DecodedRow> {
   const { dialect } = b;
-  const projection = Projection.of(plan, 't', { select: undefined }, new Aliases(), 'c', dialect);
-  const joins = sql.join(projection.joins, sql` `);
   const target = plan.entitySet.name;
   const needsTransaction = step.needsTransaction ?? false;
+  if (!dialect.writes.writableCte && returnsProjection(plan)) {
+    const returned = Projection.of(plan, plan.tableName.table, { select: undefined }, new Aliases(), 'c', dialect);
+    const returning = sql`returning ${sql.join(returned.columns)}`;
+    return b.add({
+      action: step.action,
+      target,
+      takes: step.takes,
+      writes: true,
+      needsTransaction,
+      statement: (results) => step.statement(results, returning),
+      finish: (outcome, run) => step.finish(outcome.rows[0] === undefined ? undefined : returned.decode(outcome.rows[0]), run),
+    });
+  }
+  const projection = Projection.of(plan, 't', { select: undefined }, new Aliases(), 'c', dialect);
+  const joins = sql.join(projection.joins, sql` `);
+  const returning = returningRow(plan, dialect, step.alias);
   if (dialect.writes.writableCte)
     return b.add({
       action: step.action,
@@ -88,7 +119,8 @@ export function planReturning(b: PlanBuilder, plan: SetPlan, step: ReturningStep
       takes: step.takes,
       writes: true,
       needsTransaction,
-      statement: (results) => sql`with ${sql.id('t')} as (${step.statement(results)}) select ${sql.join(projection.columns)} from ${sql.id('t')} ${joins}`,
+      statement: (results) =>
+        sql`with ${sql.id('t')} as (${step.statement(results, returning)}) select ${sql.join(projection.columns)} from ${sql.id('t')} ${joins}`,
       finish: (outcome, run) => step.finish(outcome.rows[0] === undefined ? undefined : projection.decode(outcome.rows[0]), run),
     });
   // What the statement returns of the row: its key, read back in full by the next step.
@@ -98,7 +130,7 @@ export function planReturning(b: PlanBuilder, plan: SetPlan, step: ReturningStep
     takes: step.takes,
     writes: true,
     needsTransaction,
-    statement: step.statement,
+    statement: (results) => step.statement(results, returning),
     finish: ({ rows: [row] }) => {
       if (row === undefined) return undefined;
       const key: Record<string, PrimitiveValue> = {};
@@ -133,7 +165,7 @@ export function planReturning(b: PlanBuilder, plan: SetPlan, step: ReturningStep
  * `alias` given): every column, and for a set whose ETag is the row version the version the row
  * now has, in a column named `xmin` (the projection reads it there; no table column has that name).
  */
-export function returningRow(plan: SetPlan, dialect: SqlEngine, alias?: string): Sql {
+function returningRow(plan: SetPlan, dialect: SqlEngine, alias?: string): Sql {
   const all = dialect.writes.returningAll(alias);
   return plan.etag === 'xmin' ? sql`returning ${all}, ${dialect.tokens.writtenRowVersion()} as ${sql.id('xmin')}` : sql`returning ${all}`;
 }

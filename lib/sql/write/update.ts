@@ -20,7 +20,7 @@ import { fixedKey, keyOf, type PlanBuilder, type PlanContext, type StepRef, type
 import { preconditionCondition } from './precondition';
 import { joinEndsOf, partnerKeys, partnersOf, partnersStatement, type JoinEnd } from './required-links';
 import { tokenBumps } from './tokens';
-import { missingOrStale, planReturning, returningRow } from './returning';
+import { missingOrStale, planReturning } from './returning';
 
 /** `key = ... and <precondition>` over the row at `alias`. */
 function keyedCondition(context: PlanContext, plan: SetPlan, alias: string, key: EntityKey, precondition: Precondition | undefined): Sql {
@@ -43,11 +43,11 @@ function planUpdateRow(b: PlanBuilder, plan: SetPlan, key: EntityKey, preconditi
   if (sets.size === 0) sets.set(plan.key[0].column, sql.id(alias, plan.key[0].column));
   const assignments = [...sets].map(([column, value]) => sql`${sql.id(column)} = ${value}`);
   const where = keyedCondition(b, plan, alias, key, precondition);
-  const statement = sql`update ${plan.table} as ${sql.id(alias)} set ${sql.join(assignments)} where ${where} ${returningRow(plan, b.dialect, alias)}`;
   return planReturning(b, plan, {
     action: 'update',
     takes: [],
-    statement: () => statement,
+    alias,
+    statement: (_, returning) => sql`update ${plan.table} as ${sql.id(alias)} set ${sql.join(assignments)} where ${where} ${returning}`,
     finish: async (row, run) => {
       if (row === undefined) throw await missingOrStale(run.scope, plan, key, precondition, 'change');
       run.seen(row);

@@ -15,6 +15,7 @@ import type { Entity, QueryRequest } from '../../../lib/provider/types';
 import { SqlProvider, createSchema, introspect, seed, sqlite, type SqlDatabase } from '../../../lib/sql';
 import { openSqlite } from '../../../lib/sql/sqlite/connection';
 import { FIXED_NOW } from '../../helpers/demo';
+import { StatementLog } from '../provider/support';
 import { callInProcess, inProcess } from '../../helpers/in-process';
 import { startServer, type RunningServer } from '../../helpers/server';
 
@@ -136,6 +137,45 @@ describe('storage: each EDM type in the SQLite storage class the docs list', () 
     expect((await post(server, { ID: '10', Name: 'a' })).status).toBe(201);
     const taken = await post(server, { ID: '10', Name: 'b' });
     expect([taken.status, (taken.body as { error: { code: string } }).error.code]).toEqual([409, 'ENTITY_EXISTS']);
+  });
+});
+
+describe('a POST, PUT or MERGE on SQLite is one statement: the written row comes back from its own RETURNING list', () => {
+  const log = new StatementLog();
+  let db: SqlDatabase;
+  let server: RunningServer;
+
+  beforeAll(async () => {
+    db = sqlite(':memory:');
+    await createSchema(db, STORE);
+    server = await serve({ ...db, kysely: db.kysely.withPlugin(log) });
+  });
+  afterAll(async () => {
+    await server.close();
+    await db.close();
+  });
+
+  async function send(method: string, path: string, body: Record<string, unknown>): Promise<{ status: number; statements: string[]; answer: string }> {
+    log.statements = [];
+    const response = await fetch(`${server.url}/odata/${path}`, {
+      method,
+      headers: { 'content-type': 'application/json', accept: 'application/json' },
+      body: JSON.stringify(body),
+    });
+    return { status: response.status, statements: log.statements, answer: await response.text() };
+  }
+
+  it('POST: one INSERT, and the answer is the row as stored (the time at milliseconds, the decimal canonical)', async () => {
+    const answer = await send('POST', 'Values', { ID: '41', Name: 'new', Amount: '1.50', At: '/Date(946782245123)/' });
+    expect({ status: answer.status, statements: answer.statements }).toEqual({ status: 201, statements: ['insert into'] });
+    expect(JSON.parse(answer.answer)).toMatchObject({ d: { ID: '41', Name: 'new', Amount: '1.5', At: '/Date(946782245123)/', Flag: null } });
+  });
+
+  it.each([
+    ['PUT', { ID: '41', Name: 'replaced', Flag: true }],
+    ['MERGE', { Token: '01234567-89AB-CDEF-0123-456789ABCDEF' }],
+  ])('%s: one UPDATE', async (method, body) => {
+    expect(await send(method, 'Values(41L)', body)).toEqual({ status: 204, statements: ['update'], answer: '' });
   });
 });
 

@@ -1,8 +1,8 @@
 /**
  * A write's plan as data, before anything runs: each step's purpose, the steps whose written keys it
  * takes, whether it writes, and its SQL text and parameters, on PostgreSQL (PGlite) and on SQLite
- * (whose texts differ: no data-modifying statement in a WITH, so a written row is read back by
- * its key). Which plans write in one statement (and so may run without BEGIN and COMMIT) is read
+ * (whose texts differ: no data-modifying statement in a WITH, so a written row comes back as the
+ * statement's own RETURNING list, or, for a table that takes no ON CONFLICT, is read back by its key). Which plans write in one statement (and so may run without BEGIN and COMMIT) is read
  * off the plan. Compiling needs no connection: no statement reaches either engine here.
  */
 import { defineModel } from '../../../lib';
@@ -96,7 +96,9 @@ const model = defineModel({
   ],
 });
 
-const compiled = compileMapping(model, resolveMapping(model, {}));
+// Tags is a table that takes no ON CONFLICT (a view, a key without a unique index): on SQLite its
+// new row is read back by its key.
+const compiled = compileMapping(model, resolveMapping(model, { entitySets: { Tags: { insert: 'checked' } } }));
 
 function set(name: string): EdmEntitySet {
   const found = model.defaultContainer.entitySets.find((each) => each.name === name);
@@ -186,6 +188,7 @@ const writes: readonly [string, (b: PlanBuilder) => WritePlan<unknown>][] = [
         create(Products, { Name: 'Tea', Version: 0 }, { bindings: [{ property: nav(Products, 'Tags'), targets: [{ entitySet: Tags, key: { ID: 5 } }] }] }),
       ),
   ],
+  ['create into a table that takes no ON CONFLICT', (b) => planCreate(b, create(Tags, { ID: 5 }))],
   ['PUT', (b) => planUpdate(b, update('replace', { ID: 1, Name: 'Tea' }))],
   ['MERGE with If-Match', (b) => planUpdate(b, update('merge', { Name: 'Tea' }, { precondition: ifMatch3 }))],
   [
@@ -263,15 +266,8 @@ const expected: readonly [string, Expected, Expected][] = [
           'insert Products',
           [],
           true,
-          'insert into "Products" ("ID", "Name", "Version") values (?, ?, 0) on conflict ("ID") do nothing returning *',
+          'insert into "Products" ("ID", "Name", "Version") values (?, ?, 0) on conflict ("ID") do nothing returning "Products"."ID" as "c0", "Products"."Name" as "c1", "Products"."Version" as "c2"',
           [1n, 'Tea'],
-        ],
-        [
-          'read back Products',
-          [0],
-          false,
-          'select "t"."ID" as "c0", "t"."Name" as "c1", "t"."Version" as "c2" from "Products" as "t"  where "t"."ID" = ?',
-          [7n],
         ],
       ],
     },
@@ -293,13 +289,12 @@ const expected: readonly [string, Expected, Expected][] = [
     {
       oneStatement: true,
       steps: [
-        ['insert Products', [], true, 'insert into "Products" ("Name", "Version") values (?, 0) on conflict ("ID") do nothing returning *', ['Tea']],
         [
-          'read back Products',
-          [0],
-          false,
-          'select "t"."ID" as "c0", "t"."Name" as "c1", "t"."Version" as "c2" from "Products" as "t"  where "t"."ID" = ?',
-          [7n],
+          'insert Products',
+          [],
+          true,
+          'insert into "Products" ("Name", "Version") values (?, 0) on conflict ("ID") do nothing returning "Products"."ID" as "c0", "Products"."Name" as "c1", "Products"."Version" as "c2"',
+          ['Tea'],
         ],
       ],
     },
@@ -325,15 +320,8 @@ const expected: readonly [string, Expected, Expected][] = [
           'insert Products',
           [],
           true,
-          'insert into "Products" ("ID", "Name", "Version", "Category_ID") values (?, ?, 0, ?) on conflict ("ID") do nothing returning *',
+          'insert into "Products" ("ID", "Name", "Version", "Category_ID") values (?, ?, 0, ?) on conflict ("ID") do nothing returning "Products"."ID" as "c0", "Products"."Name" as "c1", "Products"."Version" as "c2"',
           [1n, 'Tea', 2n],
-        ],
-        [
-          'read back Products',
-          [0],
-          false,
-          'select "t"."ID" as "c0", "t"."Name" as "c1", "t"."Version" as "c2" from "Products" as "t"  where "t"."ID" = ?',
-          [7n],
         ],
       ],
     },
@@ -362,16 +350,20 @@ const expected: readonly [string, Expected, Expected][] = [
     {
       oneStatement: false,
       steps: [
-        ['insert Categories', [], true, 'insert into "Categories" ("Name") values (?) on conflict ("ID") do nothing returning *', ['Drinks']],
-        ['read back Categories', [0], false, 'select "t"."ID" as "c0", "t"."Name" as "c1" from "Categories" as "t"  where "t"."ID" = ?', [7n]],
+        [
+          'insert Categories',
+          [],
+          true,
+          'insert into "Categories" ("Name") values (?) on conflict ("ID") do nothing returning "Categories"."ID" as "c0", "Categories"."Name" as "c1"',
+          ['Drinks'],
+        ],
         [
           'insert Products',
-          [1],
+          [0],
           true,
-          'insert into "Products" ("ID", "Name", "Version", "Category_ID") values (?, ?, 0, ?) on conflict ("ID") do nothing returning *',
+          'insert into "Products" ("ID", "Name", "Version", "Category_ID") values (?, ?, 0, ?) on conflict ("ID") do nothing returning "Products"."ID" as "c0", "Products"."Name" as "c1", "Products"."Version" as "c2"',
           [1n, 'Tea', 7n],
         ],
-        ['read back Products', [2], false],
       ],
     },
   ],
@@ -399,15 +391,36 @@ const expected: readonly [string, Expected, Expected][] = [
     {
       oneStatement: false,
       steps: [
-        ['insert Products', [], true, 'insert into "Products" ("Name", "Version") values (?, 0) on conflict ("ID") do nothing returning *', ['Tea']],
         [
-          'read back Products',
-          [0],
-          false,
-          'select "t"."ID" as "c0", "t"."Name" as "c1", "t"."Version" as "c2" from "Products" as "t"  where "t"."ID" = ?',
-          [7n],
+          'insert Products',
+          [],
+          true,
+          'insert into "Products" ("Name", "Version") values (?, 0) on conflict ("ID") do nothing returning "Products"."ID" as "c0", "Products"."Name" as "c1", "Products"."Version" as "c2"',
+          ['Tea'],
         ],
-        ['link Products/Tags', [1], true, 'insert into "Product_Tags" ("Products_ID", "Tags_ID") values (?, ?) on conflict do nothing', [7n, 5n]],
+        ['link Products/Tags', [0], true, 'insert into "Product_Tags" ("Products_ID", "Tags_ID") values (?, ?) on conflict do nothing', [7n, 5n]],
+      ],
+    },
+  ],
+  [
+    'create into a table that takes no ON CONFLICT',
+    {
+      oneStatement: true,
+      steps: [
+        [
+          'insert Tags',
+          [],
+          true,
+          'with "t" as (insert into "Tags" ("ID") select $1::integer where not exists (select 1 from "Tags" where "ID" = $2::integer) returning *) select "t"."ID" as "c0" from "t" ',
+          ['5', '5'],
+        ],
+      ],
+    },
+    {
+      oneStatement: true,
+      steps: [
+        ['insert Tags', [], true, 'insert into "Tags" ("ID") select ? where not exists (select 1 from "Tags" where "ID" = ?) returning *', [5n, 5n]],
+        ['read back Tags', [0], false, 'select "t"."ID" as "c0" from "Tags" as "t"  where "t"."ID" = ?', [7n]],
       ],
     },
   ],
@@ -432,15 +445,8 @@ const expected: readonly [string, Expected, Expected][] = [
           'update Products',
           [],
           true,
-          'update "Products" as "u" set "Name" = ?, "Version" = (case when "u"."Version" is null or "u"."Version" >= 2147483647 then 0 else "u"."Version" + 1 end) where "u"."ID" = ? returning *',
+          'update "Products" as "u" set "Name" = ?, "Version" = (case when "u"."Version" is null or "u"."Version" >= 2147483647 then 0 else "u"."Version" + 1 end) where "u"."ID" = ? returning "Products"."ID" as "c0", "Products"."Name" as "c1", "Products"."Version" as "c2"',
           ['Tea', 1n],
-        ],
-        [
-          'read back Products',
-          [0],
-          false,
-          'select "t"."ID" as "c0", "t"."Name" as "c1", "t"."Version" as "c2" from "Products" as "t"  where "t"."ID" = ?',
-          [1n],
         ],
       ],
     },
@@ -466,15 +472,8 @@ const expected: readonly [string, Expected, Expected][] = [
           'update Products',
           [],
           true,
-          'update "Products" as "u" set "Name" = ?, "Version" = (case when "u"."Version" is null or "u"."Version" >= 2147483647 then 0 else "u"."Version" + 1 end) where "u"."ID" = ? and (("u"."Version" = ?)) returning *',
+          'update "Products" as "u" set "Name" = ?, "Version" = (case when "u"."Version" is null or "u"."Version" >= 2147483647 then 0 else "u"."Version" + 1 end) where "u"."ID" = ? and (("u"."Version" = ?)) returning "Products"."ID" as "c0", "Products"."Name" as "c1", "Products"."Version" as "c2"',
           ['Tea', 1n, 3n],
-        ],
-        [
-          'read back Products',
-          [0],
-          false,
-          'select "t"."ID" as "c0", "t"."Name" as "c1", "t"."Version" as "c2" from "Products" as "t"  where "t"."ID" = ?',
-          [1n],
         ],
       ],
     },
@@ -507,15 +506,8 @@ const expected: readonly [string, Expected, Expected][] = [
           'update Products',
           [],
           true,
-          'update "Products" as "u" set "Name" = ?, "Version" = (case when "u"."Version" is null or "u"."Version" >= 2147483647 then 0 else "u"."Version" + 1 end) where "u"."ID" = ? returning *',
+          'update "Products" as "u" set "Name" = ?, "Version" = (case when "u"."Version" is null or "u"."Version" >= 2147483647 then 0 else "u"."Version" + 1 end) where "u"."ID" = ? returning "Products"."ID" as "c0", "Products"."Name" as "c1", "Products"."Version" as "c2"',
           ['Tea', 1n],
-        ],
-        [
-          'read back Products',
-          [0],
-          false,
-          'select "t"."ID" as "c0", "t"."Name" as "c1", "t"."Version" as "c2" from "Products" as "t"  where "t"."ID" = ?',
-          [1n],
         ],
         ['link Products/Tags', [], true, 'insert into "Product_Tags" ("Products_ID", "Tags_ID") values (?, ?) on conflict do nothing', [1n, 5n]],
       ],

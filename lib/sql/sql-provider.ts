@@ -420,7 +420,7 @@ export class SqlProvider implements DataProvider {
   private write<T>(context: RequestContext, written: WriteScene, build: (builder: PlanBuilder) => WritePlan<T>): Promise<T> {
     let plan: WritePlan<T>;
     try {
-      plan = build(new PlanBuilder(this.compiled, this.db.sqlEngine));
+      plan = build(new PlanBuilder(this.compiled, this.db.sqlEngine, this.sessions !== undefined));
     } catch (error) {
       return Promise.reject(this.mapError(error, written));
     }

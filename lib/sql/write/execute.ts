@@ -12,7 +12,7 @@ export async function runPlan<T>(plan: WritePlan<T>, scope: WriteScope, seen: (r
   const results = new StepResults();
   const run = { scope, results, seen };
   for (const step of plan.steps) {
-    const statement = step.statement(results);
+    const statement = step.runsWhen?.(results) === false ? undefined : step.statement(results);
     let outcome: StepOutcome;
     try {
       const result = statement === undefined ? undefined : await statement.$castTo<Record<string, unknown>>().execute(scope.executor);

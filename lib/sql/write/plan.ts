@@ -3,8 +3,10 @@
  * it is for, the statement it runs (built from the keys earlier steps wrote when it takes any: a
  * generated key, an inline parent's key), whether it writes, and what it makes of its result.
  * execute.ts runs a plan; SqlProvider reads off the plan whether it may run without BEGIN and
- * COMMIT (`writesInOneStatement`). No statement runs here. Two kinds of step decide further
- * statements from what they read, below the plan: a delete's cascade over join-table partners
+ * COMMIT (`writesInOneStatement`). No statement runs here. A step may run its statement only
+ * when the results so far ask for it (`runsWhen`: the read that tells 404, 403 and 412 apart,
+ * after a keyed write that changed no row). Two kinds of step decide further statements from
+ * what they read, below the plan: a delete's cascade over join-table partners
  * (how many partners, and theirs, is data) and an INSERT into a table with rules (insert.ts's
  * `insertByRules`); both need a transaction, so neither is ever part of a plan that runs alone.
  */
@@ -21,7 +23,7 @@ import type { DecodedRow } from '../read/projection';
 import type { WriteScope } from './links';
 
 /** What a step does. */
-export type StepAction = 'insert' | 'read back' | 'update' | 'delete' | 'link' | 'unlink' | 'write media' | 'lock' | 'release join partners';
+export type StepAction = 'insert' | 'read back' | 'update' | 'delete' | 'decide' | 'link' | 'unlink' | 'write media' | 'lock' | 'release join partners';
 
 /** What a statement gave: its rows, and how many rows it changed. */
 export interface StepOutcome {
@@ -98,6 +100,10 @@ export interface PlanStep<T = unknown> {
   readonly needsTransaction: boolean;
   /** Its statement from the results so far; undefined when there is nothing to run (a read back of no row). */
   statement(results: StepResults): Sql | undefined;
+  /** When its statement runs (see `onlyWhen`), from the results so far; absent: always. Its `finish` runs either way. */
+  readonly runsWhen?: (results: StepResults) => boolean;
+  /** What `runsWhen` asks, in words, for `describePlan`: `the write changed no row`. */
+  readonly onlyWhen?: string;
   /** What the step makes of its outcome (an answer, or an OData error it throws). */
   finish(outcome: StepOutcome, run: StepRun): T | Promise<T>;
   /** True for a database error of its statement that is an outcome for `finish` (a foreign key that names no row); others are rethrown. */
@@ -122,6 +128,8 @@ export interface WritePlan<T> {
 export interface PlanContext {
   readonly compiled: CompiledMapping;
   readonly dialect: SqlEngine;
+  /** True when statements run as a database role a row-level security policy may restrict (SqlProvider's `session`). */
+  readonly rowSecurity: boolean;
 }
 
 /** Adds steps in the order they will run. */
@@ -131,6 +139,7 @@ export class PlanBuilder implements PlanContext {
   constructor(
     readonly compiled: CompiledMapping,
     readonly dialect: SqlEngine,
+    readonly rowSecurity = false,
   ) {}
 
   /** Append a step; its handle. */
@@ -148,18 +157,23 @@ export class PlanBuilder implements PlanContext {
 
 /**
  * True when the plan writes with one statement: exactly one step writes, none needs a
- * transaction, and any other step reads back what that one wrote (SQLite, which has no
- * data-modifying statement in a WITH). Such a plan may run without BEGIN and COMMIT, since the
+ * transaction, and any other step reads back what that one wrote (SQLite, for a set whose row
+ * its RETURNING list cannot give) or decides why it changed no row (404, 403 or 412). Such a plan may run without BEGIN and COMMIT, since the
  * engine makes a single statement atomic; SqlProvider decides whether it does (session.ts's
  * statements, a statement timeout or a `beforeCommit` hook need a transaction around it).
  */
 export function writesInOneStatement(plan: WritePlan<unknown>): boolean {
   const writes = plan.steps.filter((step) => step.writes);
-  return (
-    writes.length === 1 &&
-    writes[0] === plan.steps[0] &&
-    plan.steps.every((step) => !step.needsTransaction && (step.writes || (step.action === 'read back' && step.takes.includes(writes[0].id))))
-  );
+  if (writes.length !== 1 || writes[0] !== plan.steps[0]) return false;
+  // The steps after the write that read only what it (or such a step) gave.
+  const after = new Set([writes[0].id]);
+  return plan.steps.every((step) => {
+    if (step.needsTransaction) return false;
+    if (step.writes) return true;
+    const follows = (step.action === 'read back' || step.action === 'decide') && step.takes.length > 0 && step.takes.every((id) => after.has(id));
+    if (follows) after.add(step.id);
+    return follows;
+  });
 }
 
 /** A step as data: what it is for, what it takes, its SQL text and parameters (from `given`'s written rows). */
@@ -170,6 +184,8 @@ export interface StepDescription {
   readonly writes: boolean;
   readonly sql: string | undefined;
   readonly parameters: readonly unknown[] | undefined;
+  /** When the statement runs, if not always (PlanStep.onlyWhen). */
+  readonly onlyWhen: string | undefined;
 }
 
 /**
@@ -188,6 +204,7 @@ export function describePlan(plan: WritePlan<unknown>, kysely: Kysely<never>, gi
       writes: step.writes,
       sql: compiled?.sql,
       parameters: compiled?.parameters,
+      onlyWhen: step.onlyWhen,
     };
   });
 }

@@ -21,7 +21,7 @@ import { Aliases } from '../read/joins';
 import { Projection, type DecodedRow } from '../read/projection';
 import { columnsMatch, keyTypes, keyValues, type WriteScope } from './links';
 import { preconditionCondition } from './precondition';
-import type { PlanBuilder, StepAction, StepRef, StepResults, StepRun, WrittenRow } from './plan';
+import type { PlanBuilder, PlanContext, StepAction, StepRef, StepResults, StepRun, WrittenRow } from './plan';
 
 /**
  * Run a data-modifying statement that ends in `returningRow` (or a `selectRows`) and decode the
@@ -59,7 +59,7 @@ export async function writeReturning(scope: WriteScope, plan: SetPlan, statement
 }
 
 /** How `planReturning` adds the steps of a data-modifying statement. */
-export interface ReturningStep {
+export interface ReturningStep<R> {
   readonly action: StepAction;
   /** The steps whose written keys the statement takes. */
   readonly takes: readonly number[];
@@ -68,7 +68,7 @@ export interface ReturningStep {
   /** The statement, ending in `returning` (which planReturning chooses), from the results so far. */
   readonly statement: (results: StepResults, returning: Sql) => Sql;
   /** The written row (undefined when the statement wrote none) as the write's answer, or an error. */
-  readonly finish: (row: DecodedRow | undefined, run: StepRun) => DecodedRow | Promise<DecodedRow>;
+  readonly finish: (row: DecodedRow | undefined, run: StepRun) => R | Promise<R>;
   /** See PlanStep.needsTransaction. */
   readonly needsTransaction?: boolean;
 }
@@ -92,7 +92,7 @@ function returnsProjection(plan: SetPlan): boolean {
  * RETURNING list (SQLite's columns of the written table, named by the table's name: it takes
  * no alias there). Else the statement returns the row's key and a second step reads the row back.
  */
-export function planReturning(b: PlanBuilder, plan: SetPlan, step: ReturningStep): StepRef<DecodedRow> {
+export function planReturning<R>(b: PlanBuilder, plan: SetPlan, step: ReturningStep<R>): StepRef<R> {
   const { dialect } = b;
   const target = plan.entitySet.name;
   const needsTransaction = step.needsTransaction ?? false;
@@ -186,44 +186,63 @@ function writeRefused(entitySet: EdmEntitySet, key: EntityKey, attempt: WriteAtt
   });
 }
 
+/** The deciding read of `missingOrStale`, over the row of `key`; undefined when none is needed (no precondition, no row-level security: the entity is missing). */
+function decidingRead(context: PlanContext, plan: SetPlan, key: EntityKey, precondition: Precondition | undefined): Sql | undefined {
+  const tagged = precondition !== undefined && !precondition.any;
+  if (!tagged && !context.rowSecurity) return undefined;
+  const alias = 'c';
+  const match = columnsMatch(
+    plan.key.map((column) => column.column),
+    keyTypes(plan),
+    keyValues(plan, key),
+    context.dialect,
+    alias,
+  );
+  const holds = tagged ? preconditionCondition(precondition, plan, alias, plan.entitySet.entityType, context.dialect) : undefined;
+  const current = holds === undefined ? sql`true` : sql`exists (select 1 from ${plan.table} as ${sql.id(alias)} where ${match} and ${holds})`;
+  return sql`select exists (select 1 from ${plan.table} as ${sql.id(alias)} where ${match}) as ${sql.id('found')}, ${current} as ${sql.id('current')}`;
+}
+
+/** The error the deciding read's row (none when no read was needed) tells. */
+function decision(context: PlanContext, plan: SetPlan, key: EntityKey, row: Readonly<Record<string, unknown>> | undefined, attempt: WriteAttempt): ODataError {
+  const truth = (value: unknown): boolean => context.dialect.values.fromValue('Edm.Boolean', value) === true;
+  if (row === undefined || !truth(row.found)) return entityNotFound(plan.entitySet, key);
+  return truth(row.current) ? writeRefused(plan.entitySet, key, attempt) : conditionalWriteError(plan.entitySet, key, true);
+}
+
 /**
  * A keyed write changed no row: why, told by one read in the same transaction, as the same role
  * (so it sees exactly what the write could see). The entity does not exist for this request: 404
  * (a row that row-level security hides is no different). It exists and the precondition holds, or
  * there was none: a policy (or a trigger) refused the write, 403. It exists and its tag moved
  * on: 412, even when a policy would refuse the write with the current tag (the client reads it
- * again, then learns 403). Without row-level security (`scope.rowSecurity` false) and without a
- * precondition, no read: the entity is missing.
+ * again, then learns 403). Without row-level security and without a precondition, no read: the
+ * entity is missing. The step after the write `write`, whose result is undefined when it changed
+ * no row: its statement runs only then, and its result is the write's.
  */
-export async function missingOrStale(
-  scope: WriteScope,
+export function planDecide<T>(
+  b: PlanBuilder,
   plan: SetPlan,
   key: EntityKey,
   precondition: Precondition | undefined,
   attempt: WriteAttempt,
-): Promise<ODataError> {
-  const tagged = precondition !== undefined && !precondition.any;
-  if (!tagged && !scope.rowSecurity) return entityNotFound(plan.entitySet, key);
-  const alias = 'c';
-  const match = columnsMatch(
-    plan.key.map((column) => column.column),
-    keyTypes(plan),
-    keyValues(plan, key),
-    scope.dialect,
-    alias,
-  );
-  const holds = tagged ? preconditionCondition(precondition, plan, alias, plan.entitySet.entityType, scope.dialect) : undefined;
-  const current = holds === undefined ? sql`true` : sql`exists (select 1 from ${plan.table} as ${sql.id(alias)} where ${match} and ${holds})`;
-  const result = await sql<{
-    found: unknown;
-    current: unknown;
-  }>`select exists (select 1 from ${plan.table} as ${sql.id(alias)} where ${match}) as ${sql.id('found')}, ${current} as ${sql.id('current')}`.execute(
-    scope.executor,
-  );
-  const row = result.rows[0];
-  const truth = (value: unknown): boolean => scope.dialect.values.fromValue('Edm.Boolean', value) === true;
-  if (!truth(row?.found)) return entityNotFound(plan.entitySet, key);
-  return truth(row?.current) ? writeRefused(plan.entitySet, key, attempt) : conditionalWriteError(plan.entitySet, key, true);
+  write: StepRef<T | undefined>,
+): StepRef<T> {
+  const read = decidingRead(b, plan, key, precondition);
+  return b.add<T>({
+    action: 'decide',
+    target: plan.entitySet.name,
+    takes: [write.id],
+    writes: false,
+    statement: () => read,
+    runsWhen: (results) => results.get(write) === undefined,
+    onlyWhen: 'the write changed no row',
+    finish: ({ rows }, { results }) => {
+      const written = results.get(write);
+      if (written !== undefined) return written;
+      throw decision(b, plan, key, rows[0], attempt);
+    },
+  });
 }
 
 /**
@@ -231,5 +250,7 @@ export async function missingOrStale(
  * sees it (a policy refused the write or the lock it takes): one read in the same transaction.
  */
 export async function missingOrRefused(scope: WriteScope, plan: SetPlan, key: EntityKey, attempt: WriteAttempt): Promise<ODataError> {
-  return missingOrStale(scope, plan, key, undefined, attempt);
+  const read = decidingRead(scope, plan, key, undefined);
+  const row = read === undefined ? undefined : (await sql<Record<string, unknown>>`${read}`.execute(scope.executor)).rows[0];
+  return decision(scope, plan, key, row, attempt);
 }

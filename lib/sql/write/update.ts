@@ -1,7 +1,8 @@
 /**
  * The plans of update, delete and media writes, one keyed statement each: the If-Match values in
  * the WHERE, the concurrency tokens bumped in the SET of the same statement, the new row
- * RETURNED. A statement that changes no row is a 404 or a 412, told apart inside the transaction.
+ * RETURNED. A statement that changes no row is a 404, 403 or 412, told apart by a step that reads
+ * only then (returning.ts's planDecide).
  * Links in an update body follow: a foreign key the row holds is set in the same UPDATE, others
  * by a step per link.
  */
@@ -20,7 +21,7 @@ import { fixedKey, keyOf, type PlanBuilder, type PlanContext, type StepRef, type
 import { preconditionCondition } from './precondition';
 import { joinEndsOf, partnerKeys, partnersOf, partnersStatement, type JoinEnd } from './required-links';
 import { tokenBumps } from './tokens';
-import { missingOrStale, planReturning } from './returning';
+import { planDecide, planReturning } from './returning';
 
 /** `key = ... and <precondition>` over the row at `alias`. */
 function keyedCondition(context: PlanContext, plan: SetPlan, alias: string, key: EntityKey, precondition: Precondition | undefined): Sql {
@@ -35,7 +36,10 @@ function keyedCondition(context: PlanContext, plan: SetPlan, alias: string, key:
   return condition === undefined ? match : sql`${match} and ${condition}`;
 }
 
-/** The step that UPDATEs the row with `sets` (or only its tokens), checked against the precondition; its result is the new row. */
+/**
+ * The step that UPDATEs the row with `sets` (or only its tokens), checked against the
+ * precondition, and the step that decides why it changed no row; the result is the new row.
+ */
 function planUpdateRow(b: PlanBuilder, plan: SetPlan, key: EntityKey, precondition: Precondition | undefined, sets: Map<string, Sql>): StepRef<DecodedRow> {
   const alias = 'u';
   for (const [column, next] of tokenBumps(plan, b.dialect, alias)) sets.set(column, next);
@@ -43,17 +47,17 @@ function planUpdateRow(b: PlanBuilder, plan: SetPlan, key: EntityKey, preconditi
   if (sets.size === 0) sets.set(plan.key[0].column, sql.id(alias, plan.key[0].column));
   const assignments = [...sets].map(([column, value]) => sql`${sql.id(column)} = ${value}`);
   const where = keyedCondition(b, plan, alias, key, precondition);
-  return planReturning(b, plan, {
+  const written = planReturning(b, plan, {
     action: 'update',
     takes: [],
     alias,
     statement: (_, returning) => sql`update ${plan.table} as ${sql.id(alias)} set ${sql.join(assignments)} where ${where} ${returning}`,
-    finish: async (row, run) => {
-      if (row === undefined) throw await missingOrStale(run.scope, plan, key, precondition, 'change');
-      run.seen(row);
+    finish: (row, run) => {
+      if (row !== undefined) run.seen(row);
       return row;
     },
   });
+  return planDecide(b, plan, key, precondition, 'change', written);
 }
 
 /** The plan of a PUT (`replace`) or MERGE/PATCH (`merge`), then the body's links; answers the stored entry. */
@@ -144,16 +148,15 @@ export function planDelete(b: PlanBuilder, request: DeleteRequest): WritePlan<vo
     });
   }
   const where = keyedCondition(b, plan, 'd', request.key, request.precondition);
-  b.add({
+  const deleted = b.add<true | undefined>({
     action: 'delete',
     target: plan.entitySet.name,
     takes: [],
     writes: true,
     statement: () => sql`delete from ${plan.table} as ${sql.id('d')} where ${where}`,
-    finish: async ({ changed }, { scope }) => {
-      if (changed === 0) throw await missingOrStale(scope, plan, request.key, request.precondition, 'delete');
-    },
+    finish: ({ changed }) => (changed === 0 ? undefined : true),
   });
+  planDecide(b, plan, request.key, request.precondition, 'delete', deleted);
   return b.plan(() => undefined);
 }
 

@@ -1,9 +1,11 @@
 /**
  * A write's plan as data, before anything runs: each step's purpose, the steps whose written keys it
- * takes, whether it writes, and its SQL text and parameters, on PostgreSQL (PGlite) and on SQLite
- * (whose texts differ: no data-modifying statement in a WITH, so a written row comes back as the
- * statement's own RETURNING list, or, for a table that takes no ON CONFLICT, is read back by its key). Which plans write in one statement (and so may run without BEGIN and COMMIT) is read
- * off the plan. Compiling needs no connection: no statement reaches either engine here.
+ * takes, whether it writes, its SQL text and parameters, and when it runs if not always (the read
+ * that tells 404, 403 and 412 apart runs only after a write that changed no row), on PostgreSQL
+ * (PGlite) and on SQLite (whose texts differ: no data-modifying statement in a WITH, so a written
+ * row comes back as the statement's own RETURNING list, or, for a table that takes no ON
+ * CONFLICT, is read back by its key). Which plans write in one statement (and so may run without
+ * BEGIN and COMMIT) is read off the plan. Compiling needs no connection: no statement reaches either engine here.
  */
 import { defineModel } from '../../../lib';
 import type { EdmEntitySet } from '../../../lib/edm/model';
@@ -196,6 +198,16 @@ const writes: readonly [string, (b: PlanBuilder) => WritePlan<unknown>][] = [
     (b) => planUpdate(b, update('merge', { Name: 'Tea' }, { bindings: [{ property: nav(Products, 'Tags'), targets: [{ entitySet: Tags, key: { ID: 5 } }] }] })),
   ],
   ['DELETE with If-Match', (b) => planDelete(b, { entitySet: Products, entityType: Products.entityType, key: { ID: 1 }, precondition: ifMatch3 })],
+  [
+    'DELETE under row-level security (a session): 404 or 403 is read',
+    (b) =>
+      planDelete(new PlanBuilder(b.compiled, b.dialect, true), {
+        entitySet: Products,
+        entityType: Products.entityType,
+        key: { ID: 1 },
+        precondition: undefined,
+      }),
+  ],
   ['$links add', (b) => planLinkRequest(b, tagLink)],
 ];
 
@@ -239,7 +251,7 @@ interface Expected {
 }
 
 function asStep(step: StepDescription): Step {
-  const head = [`${step.action} ${step.target}`, step.takes, step.writes] as const;
+  const head = [`${step.action} ${step.target}${step.onlyWhen === undefined ? '' : ` when ${step.onlyWhen}`}`, step.takes, step.writes] as const;
   return step.sql === undefined ? head : [...head, step.sql, step.parameters ?? []];
 }
 
@@ -436,6 +448,7 @@ const expected: readonly [string, Expected, Expected][] = [
           'with "t" as (update "Products" as "u" set "Name" = $1::text, "Version" = (case when "u"."Version" is null or "u"."Version" >= 2147483647 then 0 else "u"."Version" + 1 end) where "u"."ID" = $2::integer returning "u".*) select "t"."ID" as "c0", "t"."Name" as "c1", "t"."Version" as "c2" from "t" ',
           ['Tea', '1'],
         ],
+        ['decide Products when the write changed no row', [0], false],
       ],
     },
     {
@@ -448,6 +461,7 @@ const expected: readonly [string, Expected, Expected][] = [
           'update "Products" as "u" set "Name" = ?, "Version" = (case when "u"."Version" is null or "u"."Version" >= 2147483647 then 0 else "u"."Version" + 1 end) where "u"."ID" = ? returning "Products"."ID" as "c0", "Products"."Name" as "c1", "Products"."Version" as "c2"',
           ['Tea', 1n],
         ],
+        ['decide Products when the write changed no row', [0], false],
       ],
     },
   ],
@@ -463,6 +477,13 @@ const expected: readonly [string, Expected, Expected][] = [
           'with "t" as (update "Products" as "u" set "Name" = $1::text, "Version" = (case when "u"."Version" is null or "u"."Version" >= 2147483647 then 0 else "u"."Version" + 1 end) where "u"."ID" = $2::integer and (("u"."Version" = $3::integer)) returning "u".*) select "t"."ID" as "c0", "t"."Name" as "c1", "t"."Version" as "c2" from "t" ',
           ['Tea', '1', '3'],
         ],
+        [
+          'decide Products when the write changed no row',
+          [0],
+          false,
+          'select exists (select 1 from "Products" as "c" where "c"."ID" = $1::integer) as "found", exists (select 1 from "Products" as "c" where "c"."ID" = $2::integer and (("c"."Version" = $3::integer))) as "current"',
+          ['1', '1', '3'],
+        ],
       ],
     },
     {
@@ -474,6 +495,13 @@ const expected: readonly [string, Expected, Expected][] = [
           true,
           'update "Products" as "u" set "Name" = ?, "Version" = (case when "u"."Version" is null or "u"."Version" >= 2147483647 then 0 else "u"."Version" + 1 end) where "u"."ID" = ? and (("u"."Version" = ?)) returning "Products"."ID" as "c0", "Products"."Name" as "c1", "Products"."Version" as "c2"',
           ['Tea', 1n, 3n],
+        ],
+        [
+          'decide Products when the write changed no row',
+          [0],
+          false,
+          'select exists (select 1 from "Products" as "c" where "c"."ID" = ?) as "found", exists (select 1 from "Products" as "c" where "c"."ID" = ? and (("c"."Version" = ?))) as "current"',
+          [1n, 1n, 3n],
         ],
       ],
     },
@@ -490,6 +518,7 @@ const expected: readonly [string, Expected, Expected][] = [
           'with "t" as (update "Products" as "u" set "Name" = $1::text, "Version" = (case when "u"."Version" is null or "u"."Version" >= 2147483647 then 0 else "u"."Version" + 1 end) where "u"."ID" = $2::integer returning "u".*) select "t"."ID" as "c0", "t"."Name" as "c1", "t"."Version" as "c2" from "t" ',
           ['Tea', '1'],
         ],
+        ['decide Products when the write changed no row', [0], false],
         [
           'link Products/Tags',
           [],
@@ -509,6 +538,7 @@ const expected: readonly [string, Expected, Expected][] = [
           'update "Products" as "u" set "Name" = ?, "Version" = (case when "u"."Version" is null or "u"."Version" >= 2147483647 then 0 else "u"."Version" + 1 end) where "u"."ID" = ? returning "Products"."ID" as "c0", "Products"."Name" as "c1", "Products"."Version" as "c2"',
           ['Tea', 1n],
         ],
+        ['decide Products when the write changed no row', [0], false],
         ['link Products/Tags', [], true, 'insert into "Product_Tags" ("Products_ID", "Tags_ID") values (?, ?) on conflict do nothing', [1n, 5n]],
       ],
     },
@@ -517,11 +547,58 @@ const expected: readonly [string, Expected, Expected][] = [
     'DELETE with If-Match',
     {
       oneStatement: true,
-      steps: [['delete Products', [], true, 'delete from "Products" as "d" where "d"."ID" = $1::integer and (("d"."Version" = $2::integer))', ['1', '3']]],
+      steps: [
+        ['delete Products', [], true, 'delete from "Products" as "d" where "d"."ID" = $1::integer and (("d"."Version" = $2::integer))', ['1', '3']],
+        [
+          'decide Products when the write changed no row',
+          [0],
+          false,
+          'select exists (select 1 from "Products" as "c" where "c"."ID" = $1::integer) as "found", exists (select 1 from "Products" as "c" where "c"."ID" = $2::integer and (("c"."Version" = $3::integer))) as "current"',
+          ['1', '1', '3'],
+        ],
+      ],
     },
     {
       oneStatement: true,
-      steps: [['delete Products', [], true, 'delete from "Products" as "d" where "d"."ID" = ? and (("d"."Version" = ?))', [1n, 3n]]],
+      steps: [
+        ['delete Products', [], true, 'delete from "Products" as "d" where "d"."ID" = ? and (("d"."Version" = ?))', [1n, 3n]],
+        [
+          'decide Products when the write changed no row',
+          [0],
+          false,
+          'select exists (select 1 from "Products" as "c" where "c"."ID" = ?) as "found", exists (select 1 from "Products" as "c" where "c"."ID" = ? and (("c"."Version" = ?))) as "current"',
+          [1n, 1n, 3n],
+        ],
+      ],
+    },
+  ],
+  [
+    'DELETE under row-level security (a session): 404 or 403 is read',
+    {
+      oneStatement: true,
+      steps: [
+        ['delete Products', [], true, 'delete from "Products" as "d" where "d"."ID" = $1::integer', ['1']],
+        [
+          'decide Products when the write changed no row',
+          [0],
+          false,
+          'select exists (select 1 from "Products" as "c" where "c"."ID" = $1::integer) as "found", true as "current"',
+          ['1'],
+        ],
+      ],
+    },
+    {
+      oneStatement: true,
+      steps: [
+        ['delete Products', [], true, 'delete from "Products" as "d" where "d"."ID" = ?', [1n]],
+        [
+          'decide Products when the write changed no row',
+          [0],
+          false,
+          'select exists (select 1 from "Products" as "c" where "c"."ID" = ?) as "found", true as "current"',
+          [1n],
+        ],
+      ],
     },
   ],
   [

@@ -151,6 +151,12 @@ const ZERO_VALUES: Readonly<Record<EdmPrimitiveTypeName, () => PrimitiveValue>> 
   'Edm.String': () => '',
 };
 
+/** The value of a primitive property's declared `DefaultValue`, or undefined when it declares none (or is complex). */
+export function declaredDefaultOf(property: EdmProperty): PropertyValue | undefined {
+  if (property.defaultValue === undefined || property.type.kind !== 'Primitive') return undefined;
+  return parsePrimitiveText(property.type.name, property.defaultValue);
+}
+
 /**
  * The value a property takes when a create omits it: its DefaultValue (CSDL text form, read like
  * XML text; unreadable text counts as absent), else null when nullable, else the type's zero
@@ -164,10 +170,7 @@ export function defaultValueOf(property: EdmProperty): PropertyValue {
     for (const member of property.type.type.properties) members[member.name] = defaultValueOf(member);
     return members;
   }
-  const type = property.type.name;
-  if (property.defaultValue !== undefined) {
-    const parsed = parsePrimitiveText(type, property.defaultValue);
-    if (parsed !== undefined) return parsed;
-  }
-  return property.nullable ? null : ZERO_VALUES[type]();
+  const declared = declaredDefaultOf(property);
+  if (declared !== undefined) return declared;
+  return property.nullable ? null : ZERO_VALUES[property.type.name]();
 }

@@ -5,7 +5,7 @@
  * stored entity. Throws 4xx ODataErrors; never touches a store. MemoryProvider's writes and the
  * data loader (`loadEntityData`, which `seed` uses too) build values here.
  */
-import { parsePrimitiveText } from '../edm/primitive-text';
+import { declaredDefaultOf } from '../edm/facets';
 import type { EdmEntityType, EdmProperty } from '../edm/model';
 import type { PropertyValue } from '../edm/primitives';
 import { ODataError } from '../errors';
@@ -38,11 +38,6 @@ function convert(property: EdmProperty, raw: unknown): PropertyValue {
  * The value of a property's `DefaultValue` facet (CSDL text form) in model form; undefined when it
  * has none or it cannot be read (the property then starts as null).
  */
-function declaredDefaultOf(property: EdmProperty): PropertyValue | undefined {
-  if (property.defaultValue === undefined || property.type.kind !== 'Primitive') return undefined;
-  return parsePrimitiveText(property.type.name, property.defaultValue);
-}
-
 function absent(type: EdmEntityType, property: EdmProperty): PropertyValue {
   const fallback = declaredDefaultOf(property);
   if (fallback !== undefined) return fallback;

@@ -60,6 +60,8 @@ export { seekCondition } from './provider/seek';
 export { requestFilter, searchableProperties, searchFilter } from './provider/search';
 // The pushdown split: the $filter conjuncts a provider translates, and the residual the service finishes (QueryResult.applied).
 export { conjunction, conjuncts, navigationExpansion, splitFilter, translateFilter } from './provider/pushdown';
+// The service's side of QueryResult.applied, for a provider that finishes its own partial answer before working on the page.
+export { finishQuery } from './evaluate/evaluate';
 export type { FilterSplit, TranslatedFilter } from './provider/pushdown';
 // If-Match in the write statement: tags decoded to concurrency values (and back), the condition, 404 vs 412.
 export { decodeETag, encodeETag } from './protocol/etag';

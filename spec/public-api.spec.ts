@@ -55,6 +55,7 @@ const VALUES = [
   'entityPosition',
   'evaluate',
   'fillDefaults',
+  'finishQuery',
   'foldExpression',
   'generatedKeys',
   'isKeyedPath',

@@ -8,7 +8,8 @@
 import type { Entity, QueryApplied, QueryRequest, QueryResult } from '../provider/types';
 import { isReadonlyArray } from '../util';
 import { compileFilter } from './compile';
-import { applyQuery, compileSkipTokenFilter } from './query';
+import { applyQuery, compilePositionFilter, compileSkipTokenFilter, entityPosition } from './query';
+import type { EvaluationAccess } from './runtime';
 
 /** The steps of `request` that `applied` leaves to the service. */
 interface Remaining {
@@ -25,8 +26,26 @@ function contractError(why: string): TypeError {
   return new TypeError(`The provider's QueryResult.applied is inconsistent: ${why}.`);
 }
 
+/**
+ * The skiptoken as a predicate on entities: on the provider's positions when it ordered them and
+ * says where each stands (exact at its precision: a timestamp finer than milliseconds), else on
+ * the entity's own values.
+ */
+function afterSkipToken(request: QueryRequest, result: QueryResult, applied: QueryApplied, access: EvaluationAccess) {
+  const { orderBy, skipToken } = request;
+  if (skipToken === undefined) return undefined;
+  const onEntity = compileSkipTokenFilter(orderBy, skipToken, access);
+  const positionOf = result.positionOf;
+  if (!applied.orderBy || positionOf === undefined) return onEntity;
+  const onPosition = compilePositionFilter(orderBy, skipToken);
+  return (entity: Entity): boolean => {
+    const position = positionOf(entity);
+    return position === undefined ? onEntity(entity) : onPosition(position);
+  };
+}
+
 /** What is left, after checking that `applied` describes a prefix of the request's steps. */
-function remaining(request: QueryRequest, result: QueryResult, applied: QueryApplied): Remaining {
+function remaining(request: QueryRequest, result: QueryResult, applied: QueryApplied, access: EvaluationAccess): Remaining {
   const sort = !applied.orderBy && request.orderBy.length > 0;
   const seek = !applied.skipToken && request.skipToken !== undefined;
   const paged = !applied.skipTop && (request.skip !== undefined || request.top !== undefined);
@@ -38,8 +57,8 @@ function remaining(request: QueryRequest, result: QueryResult, applied: QueryApp
     throw contractError('the service must count, but the skiptoken or skip/top was applied');
   const skip = paged ? Math.max(0, request.skip ?? 0) : 0;
   return {
-    keep: applied.residual === undefined ? undefined : compileFilter(applied.residual),
-    after: seek && request.skipToken !== undefined ? compileSkipTokenFilter(request.orderBy, request.skipToken) : undefined,
+    keep: applied.residual === undefined ? undefined : compileFilter(applied.residual, access),
+    after: seek ? afterSkipToken(request, result, applied, access) : undefined,
     sort,
     skip,
     end: paged && request.top !== undefined ? skip + Math.max(0, request.top) : undefined,
@@ -86,30 +105,39 @@ async function* pageOf(entities: AsyncIterable<Entity>, steps: Remaining): Async
 
 /**
  * A QueryResult with every step of `request` applied: the provider's own when it has no `applied`
- * (it did everything), else finished as `applied` says (see QueryApplied). A provider that
- * describes an impossible order of steps (skip and top before the residual) is a provider bug: a
- * TypeError (logged, answered 500), never a silently wrong page.
+ * (it did everything), else finished as `applied` says (see QueryApplied). The service calls it on
+ * every provider's answer; a provider may call it itself, to finish its own partial answer before
+ * it works on the page (SqlProvider then reads `$expand` for the page's entities only), with
+ * `access` telling how the evaluator reaches related entities and types that are not on the
+ * entities. A provider that describes an impossible order of steps (skip and top before the
+ * residual) is a provider bug: a TypeError (logged, answered 500), never a silently wrong page.
+ * The result's `positionOf` is the provider's where it ordered (its positions also decide what
+ * comes after the skiptoken), else, with `access`, the evaluator's from the entities.
  */
-export async function finishQuery(request: QueryRequest, result: QueryResult): Promise<QueryResult> {
+export async function finishQuery(request: QueryRequest, result: QueryResult, access?: EvaluationAccess): Promise<QueryResult> {
   const applied = result.applied;
   if (applied === undefined) return result;
-  const steps = remaining(request, result, applied);
+  const steps = remaining(request, result, applied, access);
   const given = result.count;
-  // The provider's positions hold where it ordered and sought; where the evaluator does either, at
-  // milliseconds, an entity's own values are its position (QueryResult.positionOf).
-  const positionOf = steps.sort || steps.after !== undefined ? undefined : result.positionOf;
   if (steps.sort) {
     const all = await toArray(result.entities, steps.keep);
-    const rest = applyQuery(all, {
-      filter: undefined,
-      orderBy: request.orderBy,
-      skipToken: steps.after === undefined ? undefined : request.skipToken,
-      skip: steps.skip,
-      top: steps.end === undefined ? undefined : steps.end - steps.skip,
-      count: steps.count,
-    });
-    return { entities: rest.entities, count: given ?? rest.count };
+    const rest = applyQuery(
+      all,
+      {
+        filter: undefined,
+        orderBy: request.orderBy,
+        skipToken: steps.after === undefined ? undefined : request.skipToken,
+        skip: steps.skip,
+        top: steps.end === undefined ? undefined : steps.end - steps.skip,
+        count: steps.count,
+      },
+      access,
+    );
+    // Without `access` the service reads the positions from the entities itself, and says so when they lack what the order reads.
+    const positionOf = access === undefined ? undefined : (entity: Entity) => entityPosition(request.orderBy, entity, request.entityType, access);
+    return { entities: rest.entities, count: given ?? rest.count, positionOf };
   }
+  const positionOf = result.positionOf;
   if (steps.count) return { ...(await countAndPage(result.entities, steps)), positionOf };
   if (steps.keep === undefined && steps.after === undefined && steps.skip === 0 && steps.end === undefined)
     return { entities: result.entities, count: given, positionOf };

@@ -69,14 +69,12 @@ export function compileOrderBy(orderBy: readonly OrderByItem[], access?: Evaluat
   };
 }
 
-/**
- * A predicate keeping the entities strictly after a `$skiptoken` position in `orderBy` order.
- * `orderBy` is the client's `$orderby` (one position value per item) followed by the key
- * tie-breaker items (valued from the position's key); key properties it does not sort on are
- * compared last, ascending, so the position is exact either way. 400 SKIPTOKEN_INVALID when the
- * position does not fit the ordering.
- */
-export function compileSkipTokenFilter(orderBy: readonly OrderByItem[], position: SkipTokenPosition, access?: EvaluationAccess): (entity: Entity) => boolean {
+/** The sort keys of `orderBy` with the skiptoken position's value for each, then the key properties it does not sort on. */
+function seekKeys(
+  orderBy: readonly OrderByItem[],
+  position: SkipTokenPosition,
+  access: EvaluationAccess,
+): { keys: SortKey[]; bounds: SortValue[]; uncoveredKeys: readonly string[] } {
   const aligned = alignPosition(orderBy, position);
   const keys = compileKeys(orderBy, access);
   const bounds: SortValue[] = aligned.bounds.map((bound, index) => keys[index].fromPosition(bound));
@@ -89,14 +87,42 @@ export function compileSkipTokenFilter(orderBy: readonly OrderByItem[], position
     });
     bounds.push(position.key[name]);
   }
-  return (entity) => {
-    for (let i = 0; i < keys.length; i++) {
-      const key = keys[i];
-      const order = key.compare(key.read(entity), bounds[i]) * key.direction;
-      if (order !== 0) return order > 0;
-    }
-    return false; // the position's own entity is not after itself
-  };
+  return { keys, bounds, uncoveredKeys: aligned.uncoveredKeys };
+}
+
+/** True when `value(i)`, the sort values of one entity, come strictly after the bounds. */
+function isAfter(keys: readonly SortKey[], bounds: readonly SortValue[], value: (index: number) => SortValue): boolean {
+  for (let i = 0; i < keys.length; i++) {
+    const order = keys[i].compare(value(i), bounds[i]) * keys[i].direction;
+    if (order !== 0) return order > 0;
+  }
+  return false; // the position's own entity is not after itself
+}
+
+/**
+ * A predicate keeping the entities strictly after a `$skiptoken` position in `orderBy` order.
+ * `orderBy` is the client's `$orderby` (one position value per item) followed by the key
+ * tie-breaker items (valued from the position's key); key properties it does not sort on are
+ * compared last, ascending, so the position is exact either way. 400 SKIPTOKEN_INVALID when the
+ * position does not fit the ordering.
+ */
+export function compileSkipTokenFilter(orderBy: readonly OrderByItem[], position: SkipTokenPosition, access?: EvaluationAccess): (entity: Entity) => boolean {
+  const { keys, bounds } = seekKeys(orderBy, position, access);
+  return (entity) => isAfter(keys, bounds, (i) => keys[i].read(entity));
+}
+
+/**
+ * The same predicate over positions instead of entities: true when `candidate` (a position as
+ * `QueryResult.positionOf` gives it, with a value for every item of `orderBy` and the key) comes
+ * strictly after `position`. Compares at the positions' precision (a PreciseInstant exactly), where
+ * an entity's own Date holds milliseconds only.
+ */
+export function compilePositionFilter(orderBy: readonly OrderByItem[], position: SkipTokenPosition): (candidate: SkipTokenPosition) => boolean {
+  const { keys, bounds, uncoveredKeys } = seekKeys(orderBy, position, undefined);
+  return (candidate) =>
+    isAfter(keys, bounds, (i) =>
+      i < orderBy.length ? keys[i].fromPosition(candidate.orderByValues[i] ?? null) : (candidate.key[uncoveredKeys[i - orderBy.length]] ?? null),
+    );
 }
 
 /**

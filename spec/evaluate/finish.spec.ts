@@ -6,6 +6,7 @@
 import type { EdmEntitySet, EdmEntityType } from '../../lib/edm/model';
 import { applyQuery, finishQuery } from '../../lib/evaluate/evaluate';
 import type { Entity, QueryApplied, QueryRequest } from '../../lib/provider/types';
+import type { SkipTokenPosition } from '../../lib/uri/types';
 import { withKeyTieBreaker } from '../../lib/uri';
 import { checkExpression, parseExpression } from '../../lib/uri/expr';
 import { DEMO_MODEL } from '../helpers/demo';
@@ -94,6 +95,35 @@ describe('finishQuery', () => {
       applied: { residual: request({ filter: 'Rating eq 1' }).filter, orderBy: true, skipToken: true, skipTop: false },
     });
     expect([await ids(withCount.entities), withCount.count, counted.read()]).toEqual([[2, 6], 5, 20]);
+  });
+
+  // Stand-ins for a store's finer positions (a microsecond timestamp): each entity's position is
+  // its ID doubled, so after the skiptoken ID 6 come the IDs from 4 by position, from 7 by value.
+  const doubled = (entity: Entity): SkipTokenPosition => ({ orderByValues: [(entity.ID as number) * 2], key: { ID: (entity.ID as number) * 2 } });
+  it.each<[string, boolean, ((entity: Entity) => SkipTokenPosition | undefined) | undefined, number]>([
+    ['on the provider positions, in its order', true, doubled, 4],
+    ['on the entity, for an entity without a position', true, () => undefined, 7],
+    ['on the entity, without positionOf', true, undefined, 7],
+    ['on the entity, in the order the service sorts by', false, doubled, 7],
+  ])('applies the skiptoken %s', async (_how, orderBy, positionOf, first) => {
+    const asked = request({ skipToken: 6, top: 3, count: true });
+    const result = await finishQuery(asked, { entities: ROWS, positionOf, applied: { residual: undefined, orderBy, skipToken: false, skipTop: false } });
+    expect([await ids(result.entities), result.count]).toEqual([[first, first + 1, first + 2], 20]);
+    // In the provider's order its positions are the result's too: the next link is written from them.
+    if (orderBy) expect(result.positionOf).toBe(positionOf);
+  });
+
+  it('reaches related entities and types through `access`, and gives positions through it when it sorts', async () => {
+    const categories = new Map(ROWS.map((row) => [row, { ID: (row.ID as number) % 2, Name: (row.ID as number) % 2 === 0 ? 'Food' : 'Beverages' }]));
+    const navigate = (entity: Entity): Entity | null => categories.get(entity) ?? null;
+    const asked = request({ filter: "Category/Name eq 'Food'", orderBy: 'Category/Name', top: 2 });
+    const applied: QueryApplied = { residual: asked.filter, orderBy: false, skipToken: true, skipTop: false };
+    const result = await finishQuery(asked, { entities: [...ROWS].reverse(), applied }, { navigate });
+    expect(await ids(result.entities)).toEqual([2, 4]);
+    expect(result.positionOf?.(ROWS[3])).toEqual({ orderByValues: ['Food', 4], key: { ID: 4 } });
+    // Without `access` the entities hold no Category: none passes, and the service finds positions itself.
+    const bare = await finishQuery(asked, { entities: ROWS, applied });
+    expect([await ids(bare.entities), bare.positionOf]).toEqual([[], undefined]);
   });
 
   it('returns a result without `applied` as it is', async () => {

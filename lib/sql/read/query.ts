@@ -9,6 +9,7 @@
  */
 import type { EdmEntityType } from '../../edm/model';
 import type { CountRequest, Entity, QueryRequest, QueryResult } from '../../provider/types';
+import { NO_SELECT_EXPAND } from '../../uri';
 import type { SkipTokenPosition } from '../../uri/types';
 import type { SqlDatabase, SqlKysely } from '../database';
 import type { CompiledMapping } from '../mapping/compiled';
@@ -136,13 +137,12 @@ export async function queryEntities(settings: ReadSettings, request: QueryReques
     let count: number | undefined;
     let continueAt: SkipTokenPosition | undefined;
     let remaining = 0;
-    // In the evaluator's order (the database's did not translate), the evaluator's positions.
-    let evaluatedPositions: ((entity: Entity) => SkipTokenPosition) | undefined;
+    // The positions of a read the kit finished (finishQuery's: the rows' own, or the evaluator's in its order).
+    let evaluatedPositions: QueryResult['positionOf'];
     if (!pushedDown) {
       const evaluator = evaluatorContext(settings, scope.executor);
       const read = await evaluateRead(statement, request, evaluator.context, evaluator.typeOf, chunkSize);
       ({ rows, count } = read);
-      if (read.raws !== undefined) positions.add({ rows, raws: read.raws });
       evaluatedPositions = read.positionOf;
     } else {
       const skip = single ? 0 : Math.max(0, request.skip ?? 0);
@@ -197,15 +197,21 @@ export async function queryEntities(settings: ReadSettings, request: QueryReques
   }
 }
 
-/** Answer a CountRequest: COUNT(*) in the database, or the evaluator over the rows when the filter needs it. */
+/** Answer a CountRequest: COUNT(*) in the database, or the kit's finishQuery over the rows when the filter needs it. */
 export async function countEntities(settings: ReadSettings, request: CountRequest): Promise<number> {
   const { compiled, db } = settings;
-  const statement = new ReadStatement(
-    compiled,
-    db.sqlEngine,
-    { ...request, orderBy: [], selectExpand: { select: undefined, expand: [] } },
-    { allColumns: true, positioned: false },
-  );
+  // The count as a query of no entities: what the evaluator finishes is then the same as for a feed's count.
+  const query: QueryRequest = {
+    ...request,
+    single: false,
+    orderBy: [],
+    skip: undefined,
+    top: 0,
+    skipToken: undefined,
+    selectExpand: NO_SELECT_EXPAND,
+    count: true,
+  };
+  const statement = new ReadStatement(compiled, db.sqlEngine, query, { allColumns: true, positioned: false });
   const scope = await openScope(settings, statement.residual !== undefined);
   try {
     let count: number;
@@ -213,16 +219,7 @@ export async function countEntities(settings: ReadSettings, request: CountReques
       count = await countRows(scope.executor, compiled, db.sqlEngine, request);
     } else {
       const evaluator = evaluatorContext(settings, scope.executor);
-      count =
-        (
-          await evaluateRead(
-            statement,
-            { orderBy: [], skip: undefined, top: undefined, skipToken: undefined, count: true },
-            evaluator.context,
-            evaluator.typeOf,
-            settings.chunkSize,
-          )
-        ).count ?? 0;
+      count = (await evaluateRead(statement, query, evaluator.context, evaluator.typeOf, settings.chunkSize)).count ?? 0;
     }
     if (count === 0) await verifyPath(scope.executor, compiled, request.path, db.sqlEngine);
     await scope.end();

@@ -125,7 +125,7 @@ class SelectCapture implements KyselyPlugin {
 }
 
 interface JsonFeed {
-  readonly d: { readonly results: readonly { readonly ID: number }[]; readonly __next?: string };
+  readonly d: { readonly results: readonly { readonly ID: number }[]; readonly __next?: string; readonly __count?: string };
 }
 
 /** Create the Ticks table (timestamp(6), timestamptz(6)), its rows and the indexes a `$orderby=At` page uses. */
@@ -202,6 +202,27 @@ export function describeMicrosecondPaging(engine: string, open: () => Promise<Sq
           for (const token of tokens) for (const [, digits] of token.matchAll(/datetime(?:offset)?'[^']*\.(\d+)Z?'/g)) expect(digits).toHaveLength(6);
         },
       );
+    });
+
+    // `mod` of doubles has no exact SQL: the kit's finishQuery applies it to rows read in keyset
+    // chunks, and with a count (read from the start) the skiptoken too, on the rows' positions.
+    const ODD = `$filter=${encodeURIComponent("cast(ID, 'Edm.Double') mod 2.0 eq 1.0")}`;
+    it.each([
+      ['At', ''],
+      ['At desc', '&$inlinecount=allpages'],
+      ['Kind,At desc', '&$inlinecount=allpages'],
+      ['AtOffset desc,At', ''],
+    ])('$orderby=%s with a residual filter%s: every kept Tick exactly once, in the stored order', async (orderby, count) => {
+      const { ids, tokens } = await walk(client(undefined, PAGE_SIZE), `Ticks?$orderby=${orderby}&$select=ID&${ODD}${count}`);
+      const odd = TICKS.filter((tick) => tick.ID % 2 === 1);
+      expect(ids).toEqual(ordered(orderby, odd));
+      expect(tokens).toHaveLength(Math.ceil(odd.length / PAGE_SIZE) - 1);
+      for (const token of tokens) for (const [, digits] of token.matchAll(/datetime(?:offset)?'[^']*\.(\d+)Z?'/g)) expect(digits).toHaveLength(6);
+      if (count !== '') {
+        const second = await client(undefined, PAGE_SIZE)(`Ticks?$orderby=${orderby}&$select=ID&${ODD}${count}&$skiptoken=${encodeURIComponent(tokens[0])}`);
+        expect(second.feed.d.__count).toBe(String(odd.length));
+        expect(second.feed.d.results.map((entry) => entry.ID)).toEqual(ordered(orderby, odd).slice(PAGE_SIZE, 2 * PAGE_SIZE));
+      }
     });
 
     it('an earlier release’s millisecond $skiptoken continues after its millisecond and key: every Tick it had not shown, once', async () => {

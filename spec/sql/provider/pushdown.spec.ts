@@ -108,11 +108,11 @@ describe('a half-translatable $filter', () => {
   it('reads every row the translated part keeps, a chunk at a time, only for a count', async () => {
     // 30 readings of Kind 'a', chunks of 10 read one row ahead: 3 statements.
     expect(await selectsOf(pair.sql, `Readings?$format=json&${HALF}&$inlinecount=allpages&$top=1`)).toHaveLength(3);
-    // The count is taken before the skiptoken: a scan of its own from the start, then the page after the position.
-    const [count, , , page, ...rest] = await selectsOf(pair.sql, `Readings?$format=json&${HALF}&$inlinecount=allpages&$top=1&$skiptoken=60`);
-    expect(count).not.toMatch(/"ID" > /);
-    expect(page).toMatch(/"t"\."ID" > \$3::integer/);
-    expect(rest.length).toBeLessThanOrEqual(1);
+    // The count is taken before the skiptoken: one scan from the start gives the count and the page
+    // (the kit's finishQuery applies the skiptoken on each row's position), the same 3 statements.
+    const withToken = await selectsOf(pair.sql, `Readings?$format=json&${HALF}&$inlinecount=allpages&$top=1&$skiptoken=60`);
+    expect(withToken).toHaveLength(3);
+    expect(withToken[0]).not.toMatch(/"ID" > /);
   });
 
   it('pages through the whole feed with $skiptoken, each entity exactly once', async () => {

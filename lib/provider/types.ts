@@ -116,7 +116,9 @@ export interface QueryResult {
    * every item of `orderBy` and its key (a timestamp finer than milliseconds as a PreciseInstant).
    * The service asks it for the last entity of a page and writes the next link's `$skiptoken`
    * from the answer, without reading anything again. Read only when the provider applied the order
-   * and the skiptoken (no `applied`, or both true). Absent, or undefined for an entity: the
+   * (no `applied`, or `applied.orderBy`); a skiptoken it left to the service (`applied.skipToken`
+   * false, as a count needs) is then applied on these positions too, exactly at the store's
+   * precision. Absent, or undefined for an entity: the
    * service evaluates the order on the entity itself (`entityPosition`), which is exact for a
    * store that keeps milliseconds, but needs the related entities an order through navigation
    * properties reads (`Category/Name`) on the entity. MemoryProvider and SqlProvider answer it.

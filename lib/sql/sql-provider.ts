@@ -428,7 +428,7 @@ export class SqlProvider implements DataProvider {
       runInside(open, (executor) =>
         runPlan(
           plan,
-          { executor, compiled: this.compiled, dialect: this.db.sqlEngine, required: open.required, rowSecurity: this.sessions !== undefined },
+          { executor, compiled: this.compiled, engine: this.db.sqlEngine, required: open.required, rowSecurity: this.sessions !== undefined },
           this.settings.seen,
         ),
       ).catch((error: unknown) => {

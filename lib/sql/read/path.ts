@@ -24,15 +24,15 @@ export interface PathSource {
 }
 
 /** `alias.key = $n` for every key property. */
-export function keyConditions(plan: SetPlan, alias: string, key: EntityKey, dialect: SqlEngine): Sql[] {
-  return plan.key.map((column) => sql`${sql.id(alias, column.column)} = ${dialect.values.parameter(column.type ?? 'Edm.String', key[column.property.name])}`);
+export function keyConditions(plan: SetPlan, alias: string, key: EntityKey, engine: SqlEngine): Sql[] {
+  return plan.key.map((column) => sql`${sql.id(alias, column.column)} = ${engine.values.parameter(column.type ?? 'Edm.String', key[column.property.name])}`);
 }
 
 /** The FROM clause of the first `hops` navigation steps of `path` (all of them by default). */
 export function pathSource(
   compiled: CompiledMapping,
   path: EntityPath,
-  dialect: SqlEngine,
+  engine: SqlEngine,
   aliases: Aliases,
   hops = path.navigation.length,
   alias = 't',
@@ -40,7 +40,7 @@ export function pathSource(
   let plan = compiled.sets.get(path.root.entitySet) as SetPlan;
   let current = hops === 0 ? alias : aliases.take('p');
   const from: Sql[] = [sql`${plan.table} as ${sql.id(current)}`];
-  const conditions: Sql[] = path.root.key === undefined ? [] : keyConditions(plan, current, path.root.key, dialect);
+  const conditions: Sql[] = path.root.key === undefined ? [] : keyConditions(plan, current, path.root.key, engine);
   for (let i = 0; i < hops; i++) {
     const step = path.navigation[i];
     const link = compiled.link(plan.entitySet, step.property);
@@ -48,7 +48,7 @@ export function pathSource(
     from.push(linkJoin(link, current, next, 'join', aliases));
     plan = link.target;
     current = next;
-    if (step.key !== undefined) conditions.push(...keyConditions(plan, current, step.key, dialect));
+    if (step.key !== undefined) conditions.push(...keyConditions(plan, current, step.key, engine));
   }
   return { from: sql.join(from, sql` `), conditions, plan, alias: current };
 }
@@ -63,16 +63,16 @@ export function whereClause(conditions: readonly Sql[]): Sql {
  * of the path that does not exist, or return when the path exists and was only empty (or
  * filtered). One statement, whatever the path's length; none for a plain entity set.
  */
-export async function verifyPath(executor: SqlKysely, compiled: CompiledMapping, path: EntityPath, dialect: SqlEngine): Promise<void> {
+export async function verifyPath(executor: SqlKysely, compiled: CompiledMapping, path: EntityPath, engine: SqlEngine): Promise<void> {
   if (!isKeyedPath(path)) return;
   const prefixes = pathPrefixesThatMayFail(path);
   const checks = prefixes.map((hops, i) => {
-    const source = pathSource(compiled, path, dialect, new Aliases(), hops, 'x');
+    const source = pathSource(compiled, path, engine, new Aliases(), hops, 'x');
     return sql`exists (select 1 from ${source.from} ${whereClause(source.conditions)}) as ${sql.id(`e${i}`)}`;
   });
   const result = await sql<Record<string, unknown>>`select ${sql.join(checks)}`.execute(executor);
   const row = result.rows[0] ?? {};
   prefixes.forEach((hops, i) => {
-    if (dialect.values.fromValue('Edm.Boolean', row[`e${i}`]) !== true) throw pathNotFound(path, hops);
+    if (engine.values.fromValue('Edm.Boolean', row[`e${i}`]) !== true) throw pathNotFound(path, hops);
   });
 }

@@ -54,7 +54,7 @@ function setForeignKey(
   values: readonly PrimitiveValue[],
   scope: PlanContext,
 ): void {
-  holderColumns.forEach((column, i) => columns.set(column, scope.dialect.values.parameter(link.types[i], values[i])));
+  holderColumns.forEach((column, i) => columns.set(column, scope.engine.values.parameter(link.types[i], values[i])));
 }
 
 /** The column values of a new row: sent properties, generated or omitted keys, initial tokens. */
@@ -70,7 +70,7 @@ function insertColumns(scope: PlanContext, plan: SetPlan, request: CreateRequest
   const generated = generatedKeys(type, given, '', omitted);
   Object.assign(given, withUuidKeys(given, generated));
   for (const key of generated) if (key.generation === 'next') omitted.add(key.property.name);
-  const columns = rowParameters(plan, given, type, scope.dialect);
+  const columns = rowParameters(plan, given, type, scope.engine);
   for (const column of plan.columns) {
     const top = column.path.properties[0];
     // Left out: the column's default applies (an identity for a generated key).
@@ -83,7 +83,7 @@ function insertColumns(scope: PlanContext, plan: SetPlan, request: CreateRequest
   }
   for (const property of type.concurrencyProperties) {
     const column = plan.byPath.get(property.name);
-    const token = column?.type === undefined ? undefined : concurrencyTokenSql(scope.dialect, column.type, undefined);
+    const token = column?.type === undefined ? undefined : concurrencyTokenSql(scope.engine, column.type, undefined);
     if (column !== undefined && token !== undefined) columns.set(column.column, token);
   }
   return columns;
@@ -110,12 +110,12 @@ async function insertReturningKey(scope: WriteScope, plan: SetPlan, request: Cre
   }
   if (returned === undefined) throw new TypeError(`SqlProvider: an INSERT into '${plan.entitySet.name}' returned no key.`);
   const row = returned;
-  const values = plan.key.map((column) => scope.dialect.values.fromValue(column.type ?? 'Edm.String', row[column.column]) as PrimitiveValue);
+  const values = plan.key.map((column) => scope.engine.values.fromValue(column.type ?? 'Edm.String', row[column.column]) as PrimitiveValue);
   return columnsMatch(
     plan.key.map((column) => column.column),
     keyTypes(plan),
     values,
-    scope.dialect,
+    scope.engine,
   );
 }
 
@@ -147,10 +147,10 @@ function insertParts(plan: SetPlan, columns: ReadonlyMap<string, Sql>): { names:
  */
 async function insertByRules(scope: WriteScope, plan: SetPlan, row: NewRow): Promise<DecodedRow> {
   const { names, given, keyGiven, keyMatch } = insertParts(plan, row.columns);
-  if (keyGiven && (await writeReturning(scope, plan, selectRows(plan, scope.dialect, keyMatch))).length > 0) throw entityExists(row.request, row.values);
+  if (keyGiven && (await writeReturning(scope, plan, selectRows(plan, scope.engine, keyMatch))).length > 0) throw entityExists(row.request, row.values);
   const key = keyGiven ? keyMatch : await insertReturningKey(scope, plan, row.request, names, given);
   if (keyGiven) await sql`insert into ${plan.table} (${names}) values (${given})`.execute(scope.executor);
-  const [read] = await writeReturning(scope, plan, selectRows(plan, scope.dialect, key));
+  const [read] = await writeReturning(scope, plan, selectRows(plan, scope.engine, key));
   if (read === undefined)
     throw new TypeError(
       `SqlProvider: the row inserted into '${plan.entitySet.name}' cannot be read back by its key (a rule of its table writes it elsewhere).`,
@@ -163,7 +163,7 @@ async function insertByRules(scope: WriteScope, plan: SetPlan, row: NewRow): Pro
  * stored; 409 ENTITY_EXISTS when its key is taken, without an error in the transaction.
  */
 function planInsertRow(b: PlanBuilder, plan: SetPlan, takes: readonly number[], rowOf: (results: StepResults) => NewRow): StepRef<DecodedRow> {
-  const { dialect } = b;
+  const { engine } = b;
   const needsTransaction = hasRequiredJoinEnd(b.compiled, plan.entitySet);
   const stored = (row: DecodedRow, seen: (row: DecodedRow) => void, scope: WriteScope): DecodedRow => {
     seen(row);
@@ -186,7 +186,7 @@ function planInsertRow(b: PlanBuilder, plan: SetPlan, takes: readonly number[], 
     if (plan.insert === 'onConflict') {
       const conflict = sql.join(plan.key.map((column) => sql.id(column.column)));
       return columns.size === 0
-        ? dialect.writes.insertDefaults(plan.table, conflict, returned)
+        ? engine.writes.insertDefaults(plan.table, conflict, returned)
         : sql`insert into ${plan.table} (${names}) values (${given}) on conflict (${conflict}) do nothing ${returned}`;
     }
     // No ON CONFLICT here (a view, a key no unique index backs, rules): the key is checked in the
@@ -215,7 +215,7 @@ function planInsertRow(b: PlanBuilder, plan: SetPlan, takes: readonly number[], 
 export function planMediaRow(b: PlanBuilder, plan: SetPlan, row: StepRef<DecodedRow>, key: KeyFrom, media: MediaContent): void {
   const side = plan.media;
   if (side === undefined) throw new TypeError(`'${plan.entitySet.name}' has no media side table.`);
-  const { dialect } = b;
+  const { engine } = b;
   const columns = [...plan.key.map((column) => sql.id(column.column)), sql.id(side.contentType), sql.id(side.body)];
   const keys = sql.join(plan.key.map((column) => sql.id(column.column)));
   b.add({
@@ -229,9 +229,9 @@ export function planMediaRow(b: PlanBuilder, plan: SetPlan, row: StepRef<Decoded
           key,
           results,
           plan.key.map((column) => column.property.name),
-        ).map((value, i) => dialect.values.parameter(plan.key[i].type ?? 'Edm.String', value)),
-        dialect.values.parameter('Edm.String', media.contentType),
-        dialect.values.parameter('Edm.Binary', media.body),
+        ).map((value, i) => engine.values.parameter(plan.key[i].type ?? 'Edm.String', value)),
+        engine.values.parameter('Edm.String', media.contentType),
+        engine.values.parameter('Edm.Binary', media.body),
       ];
       return sql`insert into ${side.table} (${sql.join(columns)}) values (${sql.join(values)}) on conflict (${keys}) do update set ${sql.id(side.contentType)} = excluded.${sql.id(side.contentType)}, ${sql.id(side.body)} = excluded.${sql.id(side.body)}`;
     },

@@ -21,7 +21,7 @@ export function planLinkRequest(b: PlanBuilder, request: LinkRequest): WritePlan
     plan.key.map((column) => column.column),
     keyTypes(plan),
     keyValues(plan, source.key),
-    b.dialect,
+    b.engine,
   );
   // The source must exist, and is kept from being deleted until the transaction ends.
   b.add({
@@ -30,7 +30,7 @@ export function planLinkRequest(b: PlanBuilder, request: LinkRequest): WritePlan
     takes: [],
     writes: false,
     needsTransaction: true,
-    statement: () => sql`select 1 from ${plan.table} where ${match} ${b.dialect.writes.keyShareLock}`,
+    statement: () => sql`select 1 from ${plan.table} where ${match} ${b.engine.writes.keyShareLock}`,
     finish: async ({ rows }, { scope }) => {
       // A lock also needs the row-level security policies for UPDATE: a row visible without them is refused (403).
       if (rows.length === 0) throw await missingOrRefused(scope, plan, source.key, 'change');

@@ -22,7 +22,7 @@ import { tokenBumps } from './tokens';
 export interface WriteScope {
   readonly executor: SqlKysely;
   readonly compiled: CompiledMapping;
-  readonly dialect: SqlEngine;
+  readonly engine: SqlEngine;
   /** The transaction's entities whose required join-table links are counted before COMMIT. */
   readonly required: RequiredLinks;
   /**
@@ -42,11 +42,11 @@ export function columnsMatch(
   columns: readonly string[],
   types: readonly EdmPrimitiveTypeName[],
   values: readonly PrimitiveValue[],
-  dialect: SqlEngine,
+  engine: SqlEngine,
   alias?: string,
 ): Sql {
   return sql.join(
-    columns.map((column, i) => sql`${alias === undefined ? sql.id(column) : sql.id(alias, column)} = ${dialect.values.parameter(types[i], values[i])}`),
+    columns.map((column, i) => sql`${alias === undefined ? sql.id(column) : sql.id(alias, column)} = ${engine.values.parameter(types[i], values[i])}`),
     sql` and `,
   );
 }
@@ -60,10 +60,10 @@ function assignments(
   columns: readonly string[],
   types: readonly EdmPrimitiveTypeName[],
   values: readonly PrimitiveValue[] | undefined,
-  dialect: SqlEngine,
+  engine: SqlEngine,
 ): Sql {
-  const items = columns.map((column, i) => sql`${sql.id(column)} = ${values === undefined ? sql`null` : dialect.values.parameter(types[i], values[i])}`);
-  for (const [column, next] of tokenBumps(holder, dialect)) items.push(sql`${sql.id(column)} = ${next}`);
+  const items = columns.map((column, i) => sql`${sql.id(column)} = ${values === undefined ? sql`null` : engine.values.parameter(types[i], values[i])}`);
+  for (const [column, next] of tokenBumps(holder, engine)) items.push(sql`${sql.id(column)} = ${next}`);
   return sql.join(items);
 }
 
@@ -76,10 +76,10 @@ export function keyTypes(plan: SetPlan): EdmPrimitiveTypeName[] {
 export type LinkOutcome = 'done' | 'source-missing' | 'target-missing';
 
 /** A key of `plan` from the columns `k0`, `k1`... (or `prefix0`...) of a result row. */
-function keyFrom(plan: SetPlan, row: Readonly<Record<string, unknown>>, prefix: string, dialect: SqlEngine): EntityKey {
+function keyFrom(plan: SetPlan, row: Readonly<Record<string, unknown>>, prefix: string, engine: SqlEngine): EntityKey {
   const key: Record<string, PrimitiveValue> = {};
   plan.key.forEach((column, i) => {
-    key[column.property.name] = dialect.values.fromValue(column.type ?? 'Edm.String', row[`${prefix}${i}`]) as PrimitiveValue;
+    key[column.property.name] = engine.values.fromValue(column.type ?? 'Edm.String', row[`${prefix}${i}`]) as PrimitiveValue;
   });
   return key;
 }
@@ -116,8 +116,8 @@ function planDeleteJoinRows(
     statement: (results) => sql`delete from ${via.table} where ${where(results)} returning ${returned}`,
     finish: ({ rows }, run) => {
       for (const row of rows) {
-        run.scope.required.touch(link.source.entitySet, keyFrom(link.source, row, 's', run.scope.dialect));
-        run.scope.required.touch(link.target.entitySet, keyFrom(link.target, row, 't', run.scope.dialect));
+        run.scope.required.touch(link.source.entitySet, keyFrom(link.source, row, 's', run.scope.engine));
+        run.scope.required.touch(link.target.entitySet, keyFrom(link.target, row, 't', run.scope.engine));
       }
       return then(rows.length, run);
     },
@@ -136,7 +136,7 @@ export function planAddLink(
   target: KeyFrom,
   then: (outcome: LinkOutcome, run: StepRun) => void | Promise<void>,
 ): void {
-  const { dialect } = b;
+  const { engine } = b;
   const takes = [...source.takes, ...target.takes];
   const sourceKey = (results: StepResults): PrimitiveValue[] => keyValues(link.source, source.key(results));
   const targetKey = (results: StepResults): PrimitiveValue[] => keyValues(link.target, target.key(results));
@@ -149,11 +149,11 @@ export function planAddLink(
       ...step,
       handles: isForeignKeyViolation,
       statement: (results) =>
-        sql`update ${link.source.table} set ${assignments(link.source, link.sourceColumns, link.types, targetKey(results), dialect)} where ${columnsMatch(
+        sql`update ${link.source.table} set ${assignments(link.source, link.sourceColumns, link.types, targetKey(results), engine)} where ${columnsMatch(
           link.source.key.map((c) => c.column),
           sourceTypes,
           sourceKey(results),
-          dialect,
+          engine,
         )}`,
       finish: (outcome, run) => then(outcome.error !== undefined ? 'target-missing' : outcome.changed === 0 ? 'source-missing' : 'done', run),
     });
@@ -165,7 +165,7 @@ export function planAddLink(
         link.target.key.map((c) => c.column),
         targetTypes,
         targetKey(results),
-        dialect,
+        engine,
       );
     if (!link.property.isCollection) {
       // A single-valued end: the source's previous partner lets go first.
@@ -173,7 +173,7 @@ export function planAddLink(
         ...step,
         action: 'unlink',
         statement: (results) =>
-          sql`update ${link.target.table} set ${assignments(link.target, link.targetColumns, link.types, undefined, dialect)} where ${columnsMatch(link.targetColumns, link.types, sourceKey(results), dialect)} and not (${targetMatch(results)})`,
+          sql`update ${link.target.table} set ${assignments(link.target, link.targetColumns, link.types, undefined, engine)} where ${columnsMatch(link.targetColumns, link.types, sourceKey(results), engine)} and not (${targetMatch(results)})`,
         finish: () => undefined,
       });
     }
@@ -181,7 +181,7 @@ export function planAddLink(
       ...step,
       handles: isForeignKeyViolation,
       statement: (results) =>
-        sql`update ${link.target.table} set ${assignments(link.target, link.targetColumns, link.types, sourceKey(results), dialect)} where ${targetMatch(results)}`,
+        sql`update ${link.target.table} set ${assignments(link.target, link.targetColumns, link.types, sourceKey(results), engine)} where ${targetMatch(results)}`,
       finish: (outcome, run) => then(outcome.error !== undefined || outcome.changed === 0 ? 'target-missing' : 'done', run),
     });
     return;
@@ -189,17 +189,17 @@ export function planAddLink(
   const via = link.via;
   if (via === undefined) throw new TypeError('A join-table link without its join table.');
   // Single-valued ends keep one partner: on the source's side, and on the target's side.
-  if (!link.property.isCollection) planDeleteJoinRows(b, link, takes, (results) => columnsMatch(via.sourceColumns, sourceTypes, sourceKey(results), dialect));
+  if (!link.property.isCollection) planDeleteJoinRows(b, link, takes, (results) => columnsMatch(via.sourceColumns, sourceTypes, sourceKey(results), engine));
   if (link.property.fromEnd.multiplicity !== '*')
-    planDeleteJoinRows(b, link, takes, (results) => columnsMatch(via.targetColumns, targetTypes, targetKey(results), dialect));
+    planDeleteJoinRows(b, link, takes, (results) => columnsMatch(via.targetColumns, targetTypes, targetKey(results), engine));
   const columns = [...via.sourceColumns, ...via.targetColumns].map((column) => sql.id(column));
   b.add({
     ...step,
     handles: isForeignKeyViolation,
     statement: (results) => {
       const values = [
-        ...sourceKey(results).map((value, i) => dialect.values.parameter(sourceTypes[i], value)),
-        ...targetKey(results).map((value, i) => dialect.values.parameter(targetTypes[i], value)),
+        ...sourceKey(results).map((value, i) => engine.values.parameter(sourceTypes[i], value)),
+        ...targetKey(results).map((value, i) => engine.values.parameter(targetTypes[i], value)),
       ];
       return sql`insert into ${via.table} (${sql.join(columns)}) values (${sql.join(values)}) on conflict do nothing`;
     },
@@ -219,7 +219,7 @@ export function planRemoveLink(
   target: EntityKey | undefined,
   then: (removed: number, run: StepRun) => void | Promise<void> = () => undefined,
 ): void {
-  const { dialect } = b;
+  const { engine } = b;
   const sourceKey = keyValues(link.source, source);
   const sourceTypes = keyTypes(link.source);
   const targetKey = target === undefined ? undefined : keyValues(link.target, target);
@@ -232,12 +232,12 @@ export function planRemoveLink(
             link.sourceColumns.map((column) => sql`${sql.id(column)} is not null`),
             sql` and `,
           )}`
-        : columnsMatch(link.sourceColumns, link.types, targetKey, dialect);
-    const statement = sql`update ${link.source.table} set ${assignments(link.source, link.sourceColumns, link.types, undefined, dialect)} where ${columnsMatch(
+        : columnsMatch(link.sourceColumns, link.types, targetKey, engine);
+    const statement = sql`update ${link.source.table} set ${assignments(link.source, link.sourceColumns, link.types, undefined, engine)} where ${columnsMatch(
       link.source.key.map((c) => c.column),
       sourceTypes,
       sourceKey,
-      dialect,
+      engine,
     )} and ${linkedTo}`;
     b.add({ ...step, statement: () => statement, finish: (outcome, run) => then(outcome.changed, run) });
     return;
@@ -250,14 +250,14 @@ export function planRemoveLink(
             link.target.key.map((c) => c.column),
             targetTypes,
             targetKey,
-            dialect,
+            engine,
           )}`;
-    const statement = sql`update ${link.target.table} set ${assignments(link.target, link.targetColumns, link.types, undefined, dialect)} where ${columnsMatch(link.targetColumns, link.types, sourceKey, dialect)}${which}`;
+    const statement = sql`update ${link.target.table} set ${assignments(link.target, link.targetColumns, link.types, undefined, engine)} where ${columnsMatch(link.targetColumns, link.types, sourceKey, engine)}${which}`;
     b.add({ ...step, statement: () => statement, finish: (outcome, run) => then(outcome.changed, run) });
     return;
   }
   const via = link.via;
   if (via === undefined) throw new TypeError('A join-table link without its join table.');
-  const which = targetKey === undefined ? sql`` : sql` and ${columnsMatch(via.targetColumns, targetTypes, targetKey, dialect)}`;
-  planDeleteJoinRows(b, link, [], () => sql`${columnsMatch(via.sourceColumns, sourceTypes, sourceKey, dialect)}${which}`, then);
+  const which = targetKey === undefined ? sql`` : sql` and ${columnsMatch(via.targetColumns, targetTypes, targetKey, engine)}`;
+  planDeleteJoinRows(b, link, [], () => sql`${columnsMatch(via.sourceColumns, sourceTypes, sourceKey, engine)}${which}`, then);
 }

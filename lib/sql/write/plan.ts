@@ -127,7 +127,7 @@ export interface WritePlan<T> {
 /** What planning needs: the mapping and the engine (no connection). */
 export interface PlanContext {
   readonly compiled: CompiledMapping;
-  readonly dialect: SqlEngine;
+  readonly engine: SqlEngine;
   /** True when statements run as a database role a row-level security policy may restrict (SqlProvider's `session`). */
   readonly rowSecurity: boolean;
 }
@@ -138,7 +138,7 @@ export class PlanBuilder implements PlanContext {
 
   constructor(
     readonly compiled: CompiledMapping,
-    readonly dialect: SqlEngine,
+    readonly engine: SqlEngine,
     readonly rowSecurity = false,
   ) {}
 

@@ -22,14 +22,14 @@ export function preconditionCondition(
   plan: SetPlan,
   alias: string,
   entityType: EdmEntityType,
-  dialect: SqlEngine,
+  engine: SqlEngine,
 ): Sql | undefined {
   if (precondition === undefined || precondition.any) return undefined;
   if (plan.etag === 'xmin') {
     // The tags are the row versions the service wrote (W/"<xmin>"); one of another shape matches nothing.
     const versions = precondition.etags.flatMap((tag) => /^(?:W\/)?"(\d{1,10})"$/.exec(tag)?.[1] ?? []);
     if (versions.length === 0) return sql`false`;
-    return sql`${dialect.tokens.rowVersion(alias)} in (${sql.join(versions.map((version) => sql.val(version)))})`;
+    return sql`${engine.tokens.rowVersion(alias)} in (${sql.join(versions.map((version) => sql.val(version)))})`;
   }
   const alternatives: Sql[] = [];
   for (const values of precondition.concurrencyValues) {
@@ -40,8 +40,8 @@ export function preconditionCondition(
       const ref = sql.id(alias, column.column);
       if (value === null) return sql`${ref} is null`;
       const instant = column.type === 'Edm.DateTime' || column.type === 'Edm.DateTimeOffset' || column.type === 'Edm.Time';
-      const stored = instant && column.digits > 3 ? dialect.expressions.truncateToMilliseconds(ref) : ref;
-      return sql`${stored} = ${dialect.values.parameter(column.type, value)}`;
+      const stored = instant && column.digits > 3 ? engine.expressions.truncateToMilliseconds(ref) : ref;
+      return sql`${stored} = ${engine.values.parameter(column.type, value)}`;
     });
     alternatives.push(sql`(${sql.join(parts, sql` and `)})`);
   }

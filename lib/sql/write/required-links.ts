@@ -82,34 +82,34 @@ export function joinEndsOf(compiled: CompiledMapping, entitySet: EdmEntitySet): 
 }
 
 /** `"c1" = <key value 1> and ...` over `columns` (qualified by `alias`) for the key of `plan`. */
-function keyMatch(plan: SetPlan, columns: readonly string[], alias: string, key: EntityKey, dialect: SqlEngine): Sql {
+function keyMatch(plan: SetPlan, columns: readonly string[], alias: string, key: EntityKey, engine: SqlEngine): Sql {
   return sql.join(
-    plan.key.map((column, i) => sql`${sql.id(alias, columns[i])} = ${dialect.values.parameter(column.type ?? 'Edm.String', key[column.property.name])}`),
+    plan.key.map((column, i) => sql`${sql.id(alias, columns[i])} = ${engine.values.parameter(column.type ?? 'Edm.String', key[column.property.name])}`),
     sql` and `,
   );
 }
 
 /** The `select` of the partners of `key` over a join end, from the join table (before a delete drops the rows); `partnerKeys` reads its rows. */
-export function partnersStatement(end: JoinEnd, key: EntityKey, dialect: SqlEngine): Sql {
+export function partnersStatement(end: JoinEnd, key: EntityKey, engine: SqlEngine): Sql {
   const selected = sql.join(end.partnerColumns.map((column, i) => sql`${sql.id('j', column)} as ${sql.id(`k${i}`)}`));
-  return sql`select ${selected} from ${end.table} as j where ${keyMatch(end.plan, end.columns, 'j', key, dialect)}`;
+  return sql`select ${selected} from ${end.table} as j where ${keyMatch(end.plan, end.columns, 'j', key, engine)}`;
 }
 
 /** The partners' keys in the rows of `partnersStatement`. */
-export function partnerKeys(end: JoinEnd, rows: readonly Readonly<Record<string, unknown>>[], dialect: SqlEngine): EntityKey[] {
+export function partnerKeys(end: JoinEnd, rows: readonly Readonly<Record<string, unknown>>[], engine: SqlEngine): EntityKey[] {
   return rows.map((row) => {
     const partnerKey: Record<string, PrimitiveValue> = {};
     end.partner.key.forEach((column, i) => {
-      partnerKey[column.property.name] = dialect.values.fromValue(column.type ?? 'Edm.String', row[`k${i}`]) as PrimitiveValue;
+      partnerKey[column.property.name] = engine.values.fromValue(column.type ?? 'Edm.String', row[`k${i}`]) as PrimitiveValue;
     });
     return partnerKey;
   });
 }
 
 /** The partners of `key` over a join end, read from the join table. */
-export async function partnersOf(executor: SqlKysely, end: JoinEnd, key: EntityKey, dialect: SqlEngine): Promise<EntityKey[]> {
-  const result = await sql<Record<string, unknown>>`${partnersStatement(end, key, dialect)}`.execute(executor);
-  return partnerKeys(end, result.rows, dialect);
+export async function partnersOf(executor: SqlKysely, end: JoinEnd, key: EntityKey, engine: SqlEngine): Promise<EntityKey[]> {
+  const result = await sql<Record<string, unknown>>`${partnersStatement(end, key, engine)}`.execute(executor);
+  return partnerKeys(end, result.rows, engine);
 }
 
 /** True when entities of `entitySet` need exactly one link over some join table (counted before COMMIT). */
@@ -136,14 +136,14 @@ export class RequiredLinks {
   }
 
   /** Count the links of every noted entity that still exists; 409 CONSTRAINT_VIOLATION naming each that has not exactly one. */
-  async check(executor: SqlKysely, dialect: SqlEngine): Promise<void> {
+  async check(executor: SqlKysely, engine: SqlEngine): Promise<void> {
     const problems: string[] = [];
     for (const [entitySet, byText] of this.pending) {
       const keys = [...byText.values()];
       for (const end of joinEndsOf(this.compiled, entitySet)) {
         if (!end.required) continue;
         for (let start = 0; start < keys.length; start += CHUNK)
-          problems.push(...(await this.offenders(executor, dialect, end, keys.slice(start, start + CHUNK))));
+          problems.push(...(await this.offenders(executor, engine, end, keys.slice(start, start + CHUNK))));
       }
     }
     this.pending.clear();
@@ -151,12 +151,12 @@ export class RequiredLinks {
   }
 
   /** One statement: the noted entities of `keys` that exist and have not exactly one link over `end`. */
-  private async offenders(executor: SqlKysely, dialect: SqlEngine, end: JoinEnd, keys: readonly EntityKey[]): Promise<string[]> {
+  private async offenders(executor: SqlKysely, engine: SqlEngine, end: JoinEnd, keys: readonly EntityKey[]): Promise<string[]> {
     const { plan } = end;
     const names = plan.key.map((_, i) => sql.id(`k${i}`));
     const rows = keys.map(
       (key, index) =>
-        sql`(${sql.lit(index)}, ${sql.join(plan.key.map((column) => dialect.values.parameter(column.type ?? 'Edm.String', key[column.property.name])))})`,
+        sql`(${sql.lit(index)}, ${sql.join(plan.key.map((column) => engine.values.parameter(column.type ?? 'Edm.String', key[column.property.name])))})`,
     );
     const onEntity = sql.join(
       plan.key.map((column, i) => sql`${sql.id('t', column.column)} = ${sql.id('p', `k${i}`)}`),

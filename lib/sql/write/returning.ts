@@ -30,10 +30,10 @@ import type { PlanBuilder, PlanContext, StepAction, StepRef, StepResults, StepRu
  * writer holds the lock).
  */
 export async function writeReturning(scope: WriteScope, plan: SetPlan, statement: Sql): Promise<DecodedRow[]> {
-  const { dialect } = scope;
-  const projection = Projection.of(plan, 't', { select: undefined }, new Aliases(), 'c', dialect);
+  const { engine } = scope;
+  const projection = Projection.of(plan, 't', { select: undefined }, new Aliases(), 'c', engine);
   const joins = sql.join(projection.joins, sql` `);
-  if (dialect.writes.writableCte) {
+  if (engine.writes.writableCte) {
     const result = await sql<
       Record<string, unknown>
     >`with ${sql.id('t')} as (${statement}) select ${sql.join(projection.columns)} from ${sql.id('t')} ${joins}`.execute(scope.executor);
@@ -42,12 +42,12 @@ export async function writeReturning(scope: WriteScope, plan: SetPlan, statement
   const written = await sql<Record<string, unknown>>`${statement}`.execute(scope.executor);
   const rows: DecodedRow[] = [];
   for (const row of written.rows) {
-    const key = plan.key.map((column) => dialect.values.fromValue(column.type ?? 'Edm.String', row[column.column]) as PrimitiveValue);
+    const key = plan.key.map((column) => engine.values.fromValue(column.type ?? 'Edm.String', row[column.column]) as PrimitiveValue);
     const match = columnsMatch(
       plan.key.map((column) => column.column),
       keyTypes(plan),
       key,
-      dialect,
+      engine,
       't',
     );
     const result = await sql<
@@ -93,11 +93,11 @@ function returnsProjection(plan: SetPlan): boolean {
  * no alias there). Else the statement returns the row's key and a second step reads the row back.
  */
 export function planReturning<R>(b: PlanBuilder, plan: SetPlan, step: ReturningStep<R>): StepRef<R> {
-  const { dialect } = b;
+  const { engine } = b;
   const target = plan.entitySet.name;
   const needsTransaction = step.needsTransaction ?? false;
-  if (!dialect.writes.writableCte && returnsProjection(plan)) {
-    const returned = Projection.of(plan, plan.tableName.table, { select: undefined }, new Aliases(), 'c', dialect);
+  if (!engine.writes.writableCte && returnsProjection(plan)) {
+    const returned = Projection.of(plan, plan.tableName.table, { select: undefined }, new Aliases(), 'c', engine);
     const returning = sql`returning ${sql.join(returned.columns)}`;
     return b.add({
       action: step.action,
@@ -109,10 +109,10 @@ export function planReturning<R>(b: PlanBuilder, plan: SetPlan, step: ReturningS
       finish: (outcome, run) => step.finish(outcome.rows[0] === undefined ? undefined : returned.decode(outcome.rows[0]), run),
     });
   }
-  const projection = Projection.of(plan, 't', { select: undefined }, new Aliases(), 'c', dialect);
+  const projection = Projection.of(plan, 't', { select: undefined }, new Aliases(), 'c', engine);
   const joins = sql.join(projection.joins, sql` `);
-  const returning = returningRow(plan, dialect, step.alias);
-  if (dialect.writes.writableCte)
+  const returning = returningRow(plan, engine, step.alias);
+  if (engine.writes.writableCte)
     return b.add({
       action: step.action,
       target,
@@ -134,7 +134,7 @@ export function planReturning<R>(b: PlanBuilder, plan: SetPlan, step: ReturningS
     finish: ({ rows: [row] }) => {
       if (row === undefined) return undefined;
       const key: Record<string, PrimitiveValue> = {};
-      for (const column of plan.key) key[column.property.name] = dialect.values.fromValue(column.type ?? 'Edm.String', row[column.column]) as PrimitiveValue;
+      for (const column of plan.key) key[column.property.name] = engine.values.fromValue(column.type ?? 'Edm.String', row[column.column]) as PrimitiveValue;
       return { entity: key };
     },
   });
@@ -151,7 +151,7 @@ export function planReturning<R>(b: PlanBuilder, plan: SetPlan, step: ReturningS
         plan.key.map((column) => column.column),
         keyTypes(plan),
         keyValues(plan, entityKey(plan.entitySet.entityType, row.entity)),
-        dialect,
+        engine,
         't',
       );
       return sql`select ${sql.join(projection.columns)} from ${plan.table} as ${sql.id('t')} ${joins} where ${match}`;
@@ -165,14 +165,14 @@ export function planReturning<R>(b: PlanBuilder, plan: SetPlan, step: ReturningS
  * `alias` given): every column, and for a set whose ETag is the row version the version the row
  * now has, in a column named `xmin` (the projection reads it there; no table column has that name).
  */
-function returningRow(plan: SetPlan, dialect: SqlEngine, alias?: string): Sql {
-  const all = dialect.writes.returningAll(alias);
-  return plan.etag === 'xmin' ? sql`returning ${all}, ${dialect.tokens.writtenRowVersion()} as ${sql.id('xmin')}` : sql`returning ${all}`;
+function returningRow(plan: SetPlan, engine: SqlEngine, alias?: string): Sql {
+  const all = engine.writes.returningAll(alias);
+  return plan.etag === 'xmin' ? sql`returning ${all}, ${engine.tokens.writtenRowVersion()} as ${sql.id('xmin')}` : sql`returning ${all}`;
 }
 
 /** `select` of the rows of `plan` that meet `where` (unqualified columns), with their row version as `returningRow` gives it. */
-export function selectRows(plan: SetPlan, dialect: SqlEngine, where: Sql): Sql {
-  const version = plan.etag === 'xmin' ? sql`, ${dialect.tokens.rowVersion('r')} as ${sql.id('xmin')}` : sql``;
+export function selectRows(plan: SetPlan, engine: SqlEngine, where: Sql): Sql {
+  const version = plan.etag === 'xmin' ? sql`, ${engine.tokens.rowVersion('r')} as ${sql.id('xmin')}` : sql``;
   return sql`select ${sql.id('r')}.*${version} from ${plan.table} as ${sql.id('r')} where ${where}`;
 }
 
@@ -195,17 +195,17 @@ function decidingRead(context: PlanContext, plan: SetPlan, key: EntityKey, preco
     plan.key.map((column) => column.column),
     keyTypes(plan),
     keyValues(plan, key),
-    context.dialect,
+    context.engine,
     alias,
   );
-  const holds = tagged ? preconditionCondition(precondition, plan, alias, plan.entitySet.entityType, context.dialect) : undefined;
+  const holds = tagged ? preconditionCondition(precondition, plan, alias, plan.entitySet.entityType, context.engine) : undefined;
   const current = holds === undefined ? sql`true` : sql`exists (select 1 from ${plan.table} as ${sql.id(alias)} where ${match} and ${holds})`;
   return sql`select exists (select 1 from ${plan.table} as ${sql.id(alias)} where ${match}) as ${sql.id('found')}, ${current} as ${sql.id('current')}`;
 }
 
 /** The error the deciding read's row (none when no read was needed) tells. */
 function decision(context: PlanContext, plan: SetPlan, key: EntityKey, row: Readonly<Record<string, unknown>> | undefined, attempt: WriteAttempt): ODataError {
-  const truth = (value: unknown): boolean => context.dialect.values.fromValue('Edm.Boolean', value) === true;
+  const truth = (value: unknown): boolean => context.engine.values.fromValue('Edm.Boolean', value) === true;
   if (row === undefined || !truth(row.found)) return entityNotFound(plan.entitySet, key);
   return truth(row.current) ? writeRefused(plan.entitySet, key, attempt) : conditionalWriteError(plan.entitySet, key, true);
 }

@@ -29,12 +29,12 @@ export function concurrencyTokenSql(engine: SqlEngine, type: EdmPrimitiveTypeNam
 }
 
 /** Column to new value for each token of the set's type the database maintains; the current value read at `alias` (or unqualified). */
-export function tokenBumps(plan: SetPlan, dialect: SqlEngine, alias?: string): Map<string, Sql> {
+export function tokenBumps(plan: SetPlan, engine: SqlEngine, alias?: string): Map<string, Sql> {
   const sets = new Map<string, Sql>();
   for (const property of plan.entitySet.entityType.concurrencyProperties) {
     const column = plan.byPath.get(property.name);
     if (column?.type === undefined) continue;
-    const next = concurrencyTokenSql(dialect, column.type, alias === undefined ? sql.id(column.column) : sql.id(alias, column.column));
+    const next = concurrencyTokenSql(engine, column.type, alias === undefined ? sql.id(column.column) : sql.id(alias, column.column));
     if (next !== undefined) sets.set(column.column, next);
   }
   return sets;

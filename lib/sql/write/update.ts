@@ -29,10 +29,10 @@ function keyedCondition(context: PlanContext, plan: SetPlan, alias: string, key:
     plan.key.map((column) => column.column),
     keyTypes(plan),
     keyValues(plan, key),
-    context.dialect,
+    context.engine,
     alias,
   );
-  const condition = preconditionCondition(precondition, plan, alias, plan.entitySet.entityType, context.dialect);
+  const condition = preconditionCondition(precondition, plan, alias, plan.entitySet.entityType, context.engine);
   return condition === undefined ? match : sql`${match} and ${condition}`;
 }
 
@@ -42,7 +42,7 @@ function keyedCondition(context: PlanContext, plan: SetPlan, alias: string, key:
  */
 function planUpdateRow(b: PlanBuilder, plan: SetPlan, key: EntityKey, precondition: Precondition | undefined, sets: Map<string, Sql>): StepRef<DecodedRow> {
   const alias = 'u';
-  for (const [column, next] of tokenBumps(plan, b.dialect, alias)) sets.set(column, next);
+  for (const [column, next] of tokenBumps(plan, b.engine, alias)) sets.set(column, next);
   // Nothing to change still locks and returns the row (and checks the precondition): key = key.
   if (sets.size === 0) sets.set(plan.key[0].column, sql.id(alias, plan.key[0].column));
   const assignments = [...sets].map(([column, value]) => sql`${sql.id(column)} = ${value}`);
@@ -63,7 +63,7 @@ function planUpdateRow(b: PlanBuilder, plan: SetPlan, key: EntityKey, preconditi
 /** The plan of a PUT (`replace`) or MERGE/PATCH (`merge`), then the body's links; answers the stored entry. */
 export function planUpdate(b: PlanBuilder, request: UpdateRequest): WritePlan<Entity> {
   const { entitySet, entityType, key, values } = request;
-  const { dialect } = b;
+  const { engine } = b;
   const plan = b.compiled.sets.get(entitySet) as SetPlan;
   const sets = new Map<string, Sql>();
   for (const column of plan.columns) {
@@ -72,13 +72,13 @@ export function planUpdate(b: PlanBuilder, request: UpdateRequest): WritePlan<En
     if (top.isKey || column.generated === 'identity' || column.generated === 'computed' || !derivesFrom(entityType, column.path.declaringType)) continue;
     // A PUT's values hold every property it resets (the kit's replacedValues); the others keep theirs.
     if (!Object.prototype.hasOwnProperty.call(values, top.name)) continue;
-    sets.set(column.column, columnParameter(column, values, entityType, dialect));
+    sets.set(column.column, columnParameter(column, values, entityType, engine));
   }
   if (plan.dynamic !== undefined) {
     const text = encodeDynamicProperties(values, entityType);
     const column = sql.id('u', plan.dynamic);
-    if (request.mode === 'replace') sets.set(plan.dynamic, text === null ? sql`null` : dialect.values.jsonParameter(text));
-    else if (text !== null) sets.set(plan.dynamic, dialect.writes.jsonMerge(column, dialect.values.jsonParameter(text)));
+    if (request.mode === 'replace') sets.set(plan.dynamic, text === null ? sql`null` : engine.values.jsonParameter(text));
+    else if (text !== null) sets.set(plan.dynamic, engine.writes.jsonMerge(column, engine.values.jsonParameter(text)));
   }
   // Links whose foreign key the row holds change in the same statement; the others are steps after it.
   const later: ((b: PlanBuilder) => void)[] = [];
@@ -87,7 +87,7 @@ export function planUpdate(b: PlanBuilder, request: UpdateRequest): WritePlan<En
     const [target] = binding.targets;
     if (link.holder === 'source' && !binding.property.isCollection) {
       link.sourceColumns.forEach((column, i) =>
-        sets.set(column, target === undefined ? sql`null` : dialect.values.parameter(link.types[i], keyValues(link.target, target.key)[i])),
+        sets.set(column, target === undefined ? sql`null` : engine.values.parameter(link.types[i], keyValues(link.target, target.key)[i])),
       );
     } else if (binding.targets.length === 0) {
       if (!binding.property.isCollection) later.push(() => planRemoveLink(b, link, key, undefined));
@@ -118,7 +118,7 @@ export function planUpdate(b: PlanBuilder, request: UpdateRequest): WritePlan<En
 async function releaseJoinPartners(scope: WriteScope, plan: SetPlan, key: EntityKey): Promise<void> {
   for (const end of joinEndsOf(scope.compiled, plan.entitySet)) {
     if (!end.cascades && !end.requiredByPartner) continue;
-    for (const partner of await partnersOf(scope.executor, end, key, scope.dialect)) await releasePartner(scope, end, partner);
+    for (const partner of await partnersOf(scope.executor, end, key, scope.engine)) await releasePartner(scope, end, partner);
   }
 }
 
@@ -134,7 +134,7 @@ export function planDelete(b: PlanBuilder, request: DeleteRequest): WritePlan<vo
   const plan = b.compiled.sets.get(request.entitySet) as SetPlan;
   for (const end of joinEndsOf(b.compiled, plan.entitySet)) {
     if (!end.cascades && !end.requiredByPartner) continue;
-    const partners = partnersStatement(end, request.key, b.dialect);
+    const partners = partnersStatement(end, request.key, b.engine);
     b.add({
       action: 'release join partners',
       target: end.partner.entitySet.name,
@@ -143,7 +143,7 @@ export function planDelete(b: PlanBuilder, request: DeleteRequest): WritePlan<vo
       needsTransaction: true,
       statement: () => partners,
       finish: async ({ rows }, { scope }) => {
-        for (const partner of partnerKeys(end, rows, scope.dialect)) await releasePartner(scope, end, partner);
+        for (const partner of partnerKeys(end, rows, scope.engine)) await releasePartner(scope, end, partner);
       },
     });
   }

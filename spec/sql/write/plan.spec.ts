@@ -201,7 +201,7 @@ const writes: readonly [string, (b: PlanBuilder) => WritePlan<unknown>][] = [
   [
     'DELETE under row-level security (a session): 404 or 403 is read',
     (b) =>
-      planDelete(new PlanBuilder(b.compiled, b.dialect, true), {
+      planDelete(new PlanBuilder(b.compiled, b.engine, true), {
         entitySet: Products,
         entityType: Products.entityType,
         key: { ID: 1 },

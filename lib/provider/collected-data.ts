@@ -6,7 +6,8 @@
 import type { EdmAssociationSet, EdmEntitySet, EdmModel } from '../edm/model';
 import type { PropertyValue } from '../edm/primitives';
 import type { MemoryData } from './entity-data';
-import { loadEntityData, type EndIndex, type EntityDataTarget, type LoadEntityDataOptions } from './load-entity-data';
+import { loadEntityData, type EntityDataTarget, type LoadEntityDataOptions } from './load-entity-data';
+import { otherEnd, type EndIndex } from './navigation-bindings';
 
 /** Checked entities by set (key identity to values, in the data's order) and links by association set. */
 export class CollectedEntityData implements EntityDataTarget {
@@ -42,7 +43,7 @@ export class CollectedEntityData implements EntityDataTarget {
       index = [new Map(), new Map()];
       this.links.set(associationSet, index);
     }
-    const to: EndIndex = from === 0 ? 1 : 0;
+    const to = otherEnd(from);
     for (const [end, key, partner] of [
       [from, source, target],
       [to, target, source],

@@ -6,7 +6,7 @@
  * primitives (MemoryProvider's tables, or `EntityDataCollection` for `seed`), so both load the
  * same data the same way and report the same problems.
  */
-import type { EdmAssociationSet, EdmEntitySet, EdmModel, EdmNavigationProperty } from '../edm/model';
+import type { EdmAssociationSet, EdmEntitySet, EdmModel } from '../edm/model';
 import { isPlainObject, type PropertyValue } from '../edm/primitives';
 import { isODataError } from '../errors';
 import { didYouMean, systemClock, type Clock } from '../util';
@@ -14,10 +14,8 @@ import { dataInvalid, foreignKeyConverter, rowLabel, type ForeignKeyMap, type Me
 import { buildValues } from './entry-values';
 import { describeKey, keyIdentity, normalizeKey } from './keys';
 import { requiredLinkLabel, requiredLinkProblem } from './required-links';
+import { navigationBindings, otherEnd, type EndIndex, type NavigationBinding } from './navigation-bindings';
 import { managedTokenRule, nextToken } from './tokens';
-
-/** An end of an association set: 0 or 1, as in `EdmAssociationSet.ends`. */
-export type EndIndex = 0 | 1;
 
 /**
  * Where `loadEntityData` puts what it checked, as it goes: an empty store. Entities are named by
@@ -44,38 +42,6 @@ export interface LoadEntityDataOptions {
   readonly now?: Clock | undefined;
 }
 
-/** Where a navigation property's links live: its association set, and the source's end in it. */
-interface Binding {
-  readonly property: EdmNavigationProperty;
-  readonly associationSet: EdmAssociationSet;
-  readonly from: EndIndex;
-  readonly source: EdmEntitySet;
-  readonly target: EdmEntitySet;
-}
-
-const other = (end: EndIndex): EndIndex => (end === 0 ? 1 : 0);
-
-/** Per entity set: its navigation properties that an association set of the container binds, by name. */
-function bindingsOf(model: EdmModel): Map<EdmEntitySet, Map<string, Binding>> {
-  const bindings = new Map<EdmEntitySet, Map<string, Binding>>();
-  const { entitySets, associationSets } = model.defaultContainer;
-  for (const source of entitySets) {
-    const byName = new Map<string, Binding>();
-    for (const property of source.entityType.navigationProperties) {
-      for (const associationSet of associationSets) {
-        if (associationSet.association !== property.relationship) continue;
-        // Roles, not sets, pick the end: a self-association (Employee/Manager) has the set on both ends.
-        const from = ([0, 1] as const).find((end) => associationSet.ends[end].role === property.fromEnd.role && associationSet.ends[end].entitySet === source);
-        if (from === undefined) continue;
-        byName.set(property.name, { property, associationSet, from, source, target: associationSet.ends[other(from)].entitySet });
-        break;
-      }
-    }
-    bindings.set(source, byName);
-  }
-  return bindings;
-}
-
 /** A loaded set: its rows and, per row, the stored key (undefined for a row that failed). */
 interface LoadedSet {
   readonly setName: string;
@@ -96,7 +62,7 @@ interface LoadedSet {
 export function loadEntityData(model: EdmModel, data: MemoryData, target: EntityDataTarget, options: LoadEntityDataOptions = {}): void {
   const { links, now = systemClock } = options;
   const convert: RowConverter = links === undefined ? (_setName, row) => row : foreignKeyConverter(data, links);
-  const bindings = bindingsOf(model);
+  const bindings = navigationBindings(model);
   const problems: string[] = [];
   const loaded: LoadedSet[] = [];
   for (const setName of Object.keys(data)) {
@@ -112,7 +78,7 @@ export function loadEntityData(model: EdmModel, data: MemoryData, target: Entity
     }
     const keep = requiredEnds(model, entitySet).length > 0;
     const values: LoadedSet['values'] = [];
-    const setBindings = bindings.get(entitySet) ?? new Map<string, Binding>();
+    const setBindings = bindings.get(entitySet) ?? new Map<string, NavigationBinding>();
     const sources = rows.map((row: unknown, index) => {
       const stored = loadRow(target, entitySet, setBindings, convert(setName, row), index, problems, now);
       if (keep) values.push(stored?.values);
@@ -140,7 +106,7 @@ export function loadEntityData(model: EdmModel, data: MemoryData, target: Entity
 function loadRow(
   target: EntityDataTarget,
   entitySet: EdmEntitySet,
-  bindings: ReadonlyMap<string, Binding>,
+  bindings: ReadonlyMap<string, NavigationBinding>,
   row: unknown,
   index: number,
   problems: string[],
@@ -190,7 +156,7 @@ function loadRow(
 
 /** A link as a row gives it, read when every set is loaded. */
 interface GivenLink {
-  readonly binding: Binding;
+  readonly binding: NavigationBinding;
   /** The stored key of the row's entity. */
   readonly source: string;
   /** The row that gives the link and its position, to name it in a message (made only for a problem). */
@@ -233,14 +199,14 @@ function addLink(target: EntityDataTarget, link: GivenLink, problems: string[]):
 /** Add a pair unless it breaks a `0..1`/`1` end; the same link given from both sides is fine. Labels are made for a problem only. */
 function linkProblem(
   target: EntityDataTarget,
-  binding: Binding,
+  binding: NavigationBinding,
   source: string,
   other: string,
   label: () => string,
   targetLabel: () => string,
 ): string | undefined {
   const { associationSet, from } = binding;
-  const to: EndIndex = from === 0 ? 1 : 0;
+  const to = otherEnd(from);
   const ends = associationSet.ends;
   if (target.linked(associationSet, from, source, other)) return undefined;
   if (ends[to].end.multiplicity !== '*' && target.partnerCount(associationSet, from, source) > 0) {
@@ -258,7 +224,7 @@ function requiredEnds(model: EdmModel, entitySet: EdmEntitySet): { associationSe
   const ends: { associationSet: EdmAssociationSet; end: EndIndex }[] = [];
   for (const associationSet of model.defaultContainer.associationSets) {
     for (const end of [0, 1] as const) {
-      if (associationSet.ends[end].entitySet === entitySet && associationSet.ends[other(end)].end.multiplicity === '1') ends.push({ associationSet, end });
+      if (associationSet.ends[end].entitySet === entitySet && associationSet.ends[otherEnd(end)].end.multiplicity === '1') ends.push({ associationSet, end });
     }
   }
   return ends;
@@ -275,7 +241,7 @@ function requiredLinkProblems(model: EdmModel, target: EntityDataTarget, set: Lo
     for (const { associationSet, end } of ends) {
       const count = target.partnerCount(associationSet, end, key);
       if (count === 1) continue;
-      problems.push(requiredLinkProblem(set.entitySet, values, associationSet.ends[other(end)].entitySet, requiredLinkLabel(associationSet, end), count));
+      problems.push(requiredLinkProblem(set.entitySet, values, associationSet.ends[otherEnd(end)].entitySet, requiredLinkLabel(associationSet, end), count));
     }
   });
   return problems;

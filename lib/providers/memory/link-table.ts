@@ -3,15 +3,8 @@
  * both ends, so `Categories(1)/Products` and `Products(3)/Category` always agree. The table knows
  * nothing of cardinality or undo: the store enforces both around these primitives.
  */
-import type { EdmAssociationSet, EdmEntitySet, EdmModel, EdmNavigationProperty } from '../../edm/model';
-
-/** An end of an association set: 0 or 1, as in `EdmAssociationSet.ends`. */
-export type EndIndex = 0 | 1;
-
-/** The index of the association set's other end. */
-export function otherEnd(end: EndIndex): EndIndex {
-  return end === 0 ? 1 : 0;
-}
+import type { EdmAssociationSet, EdmEntitySet, EdmModel } from '../../edm/model';
+import { navigationBindings, otherEnd, type EndIndex, type NavigationBinding } from '../../provider/navigation-bindings';
 
 const EMPTY: ReadonlySet<string> = new Set<string>();
 
@@ -129,13 +122,9 @@ function removeFrom(index: Map<string, Partners>, key: string, target: string): 
   }
 }
 
-/** Where a navigation property's links live: the table, and the source's end in it. */
-export interface NavigationBinding {
-  readonly property: EdmNavigationProperty;
+/** Where a navigation property's links live: the association set's table, and the source's end in it. */
+export interface LinkTableBinding extends NavigationBinding {
   readonly table: LinkTable;
-  readonly from: EndIndex;
-  readonly source: EdmEntitySet;
-  readonly target: EdmEntitySet;
 }
 
 /** An entity set's place in an association set (whether or not its type declares a navigation property). */
@@ -148,7 +137,7 @@ export interface Participation {
 export interface LinkTables {
   readonly tables: ReadonlyMap<EdmAssociationSet, LinkTable>;
   /** Per entity set: navigation property name to binding. */
-  readonly bindings: ReadonlyMap<EdmEntitySet, ReadonlyMap<string, NavigationBinding>>;
+  readonly bindings: ReadonlyMap<EdmEntitySet, ReadonlyMap<string, LinkTableBinding>>;
   /** Per entity set: every association-set end it fills. */
   readonly participations: ReadonlyMap<EdmEntitySet, readonly Participation[]>;
 }
@@ -168,26 +157,14 @@ export function createLinkTables(model: EdmModel): LinkTables {
       participations.set(set, list);
     }
   }
-  const bindings = new Map<EdmEntitySet, Map<string, NavigationBinding>>();
-  for (const set of container.entitySets) {
-    const byName = new Map<string, NavigationBinding>();
-    for (const property of set.entityType.navigationProperties) {
-      const binding = bind(set, property, participations.get(set) ?? []);
-      if (binding !== undefined) byName.set(property.name, binding);
+  const bindings = new Map<EdmEntitySet, Map<string, LinkTableBinding>>();
+  for (const [set, byName] of navigationBindings(model)) {
+    const withTables = new Map<string, LinkTableBinding>();
+    for (const [name, binding] of byName) {
+      const table = tables.get(binding.associationSet);
+      if (table !== undefined) withTables.set(name, { ...binding, table });
     }
-    bindings.set(set, byName);
+    bindings.set(set, withTables);
   }
   return { tables, bindings, participations };
-}
-
-/** The association-set end that a navigation property leaves from, matched by association and role. */
-function bind(source: EdmEntitySet, property: EdmNavigationProperty, candidates: readonly Participation[]): NavigationBinding | undefined {
-  for (const { table, end } of candidates) {
-    const associationSet = table.associationSet;
-    if (associationSet.association !== property.relationship) continue;
-    // Roles, not sets, pick the end: a self-association (Employee/Manager) has the set on both ends.
-    if (associationSet.ends[end].role !== property.fromEnd.role) continue;
-    return { property, table, from: end, source, target: associationSet.ends[otherEnd(end)].entitySet };
-  }
-  return undefined;
 }

@@ -11,8 +11,9 @@ import { Journal } from './journal';
 import { KeyOrder } from './key-order';
 import { requiredLinkLabel, requiredLinkProblem } from '../../provider/required-links';
 import { entityNotFound } from '../../provider/not-found';
-import { createLinkTables, otherEnd } from './link-table';
-import type { EndIndex, LinkTable, LinkTables, NavigationBinding, Participation } from './link-table';
+import { otherEnd, type EndIndex } from '../../provider/navigation-bindings';
+import { createLinkTables } from './link-table';
+import type { LinkTable, LinkTableBinding, LinkTables, Participation } from './link-table';
 
 /**
  * One stored entity: its values (never mutated; a write stores a new object), its insertion rank,
@@ -134,7 +135,7 @@ export class StoreCore {
     });
   }
 
-  protected linkKeys(binding: NavigationBinding, source: string, target: string): void {
+  protected linkKeys(binding: LinkTableBinding, source: string, target: string): void {
     const { table, from } = binding;
     const to = otherEnd(from);
     const ends = table.associationSet.ends;

@@ -7,7 +7,7 @@ import { ODataError } from '../../errors';
 import { describeKey, keyIdentity, normalizeKey } from '../../provider/keys';
 import type { EntityKey } from '../../uri/types';
 import type { StoredValues } from '../../provider/entry-values';
-import type { NavigationBinding } from './link-table';
+import type { LinkTableBinding } from './link-table';
 import { StoreCore } from './store-core';
 import type { StoredMedia, StoredRecord } from './store-core';
 
@@ -99,7 +99,7 @@ export class StoreReads extends StoreCore {
   }
 
   /** The link table and direction of a navigation property from a set. */
-  binding(entitySet: EdmEntitySet, property: EdmNavigationProperty): NavigationBinding {
+  binding(entitySet: EdmEntitySet, property: EdmNavigationProperty): LinkTableBinding {
     const binding = this.links.bindings.get(entitySet)?.get(property.name);
     if (binding === undefined) throw ODataError.fromCode('RESOURCE_NOT_FOUND', { segment: property.name });
     return binding;

@@ -9,6 +9,7 @@
 import { sql } from 'kysely';
 import type { EdmPrimitiveTypeName, PrimitiveValue } from '../../edm/primitives';
 import type { RequestContext } from '../../protocol/message';
+import { isKeyedPath } from '../../provider/not-found';
 import type { QueryRequest, QueryResult } from '../../provider/types';
 import type { Selection } from '../../uri/types';
 import type { SetPlan } from '../mapping/compiled';
@@ -61,7 +62,7 @@ export function isPlainKeyRead(request: QueryRequest): boolean {
   const { path } = request;
   return (
     request.single &&
-    path.root.key !== undefined &&
+    isKeyedPath(path) &&
     path.navigation.length === 0 &&
     request.filter === undefined &&
     request.search === undefined &&
@@ -84,8 +85,9 @@ export class KeyReadCoalescer {
   read(request: QueryRequest, context: RequestContext, session: AppliedSession | undefined, single: SingleRead): Promise<QueryResult> {
     const plan = this.settings.compiled.sets.get(request.entitySet);
     const types = plan === undefined ? undefined : keyTypes(plan);
-    const key = request.path.root.key;
-    if (plan === undefined || types === undefined || key === undefined) return single(request);
+    const { path } = request;
+    if (plan === undefined || types === undefined || !isKeyedPath(path)) return single(request);
+    const key = path.root.key;
     let groups = this.waiting.get(context);
     if (groups === undefined) {
       groups = new Map();

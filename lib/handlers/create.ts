@@ -71,7 +71,6 @@ export async function createEntry(
       entitySet: target.entitySet,
       entityType: target.entityType,
       values: {},
-      sent: new Set(),
       bindings: [],
       inline: [],
       parent,

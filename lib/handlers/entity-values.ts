@@ -59,10 +59,10 @@ export function listedValues(type: EdmEntityType, body: EntryBody): Record<strin
   return values;
 }
 
-/** The names of the properties a body listed (`CreateRequest.sent`, `UpdateRequest.sent`); `withKey: false` leaves key properties out. */
-export function sentNames(type: EdmEntityType, body: EntryBody, withKey: boolean): ReadonlySet<string> {
+/** The names of the non-key properties a body listed (`UpdateRequest.sent`). */
+export function sentNames(type: EdmEntityType, body: EntryBody): ReadonlySet<string> {
   const names = new Set<string>();
-  for (const name of body.properties.keys()) if (withKey || type.propertiesByName.get(name)?.isKey !== true) names.add(name);
+  for (const name of body.properties.keys()) if (type.propertiesByName.get(name)?.isKey !== true) names.add(name);
   return names;
 }
 
@@ -134,7 +134,6 @@ export function createRequestOf(entitySet: EdmEntitySet, sentBody: EntryBody): C
     entitySet,
     entityType: body.entityType,
     values: bodyValues(body),
-    sent: sentNames(body.entityType, body, true),
     bindings: bindingsOf(body),
     inline: body.inline.map((inline) => {
       if (inline.entries.length > 0 && !setCapabilities(inline.entitySet).creatable)

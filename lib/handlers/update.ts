@@ -45,7 +45,7 @@ export async function updateEntry(
       key,
       mode,
       values,
-      sent: sentNames(body.entityType, body, false),
+      sent: sentNames(body.entityType, body),
       bindings,
       precondition,
     },

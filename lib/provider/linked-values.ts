@@ -32,12 +32,11 @@ export function withLinkedValues(
   const entryRole = from === 'other' ? navigation.toEnd.role : navigation.fromEnd.role;
   if (constraint === undefined || constraint.dependent.role !== entryRole) return request;
   const values: Record<string, PropertyValue> = { ...request.values };
-  const sent = new Set(request.sent);
   constraint.dependent.properties.forEach((dependent, i) => {
     const fixed = other[constraint.principal.properties[i].name];
     // A principal value the other entry lacks (a store that did not return it) fixes nothing.
     if (fixed === undefined || fixed === null) return;
-    if (request.sent.has(dependent.name) && !samePropertyValue(dependent, request.values[dependent.name], fixed)) {
+    if (Object.prototype.hasOwnProperty.call(request.values, dependent.name) && !samePropertyValue(dependent, request.values[dependent.name], fixed)) {
       throw ODataError.fromCode(
         'BODY_INVALID',
         {
@@ -47,7 +46,6 @@ export function withLinkedValues(
       );
     }
     values[dependent.name] = fixed as PropertyValue;
-    sent.add(dependent.name);
   });
-  return { ...request, values, sent };
+  return { ...request, values };
 }

@@ -80,7 +80,7 @@ export function assertRequiredSent(request: CreateRequest, linkedFrom?: EdmNavig
       if (request.parent !== undefined) suppliedByLink(request.parent.navigationProperty.toEnd, request.parent.navigationProperty, linked);
       if (linkedFrom !== undefined) suppliedByLink(linkedFrom.toEnd, linkedFrom, linked);
       for (const inline of request.inline) suppliedByLink(inline.property.fromEnd, inline.property, linked);
-      const missing = required.find((property) => !request.sent.has(property.name) && !linked.has(property.name));
+      const missing = required.find((property) => !Object.prototype.hasOwnProperty.call(request.values, property.name) && !linked.has(property.name));
       if (missing !== undefined) {
         throw ODataError.fromCode('PROPERTY_REQUIRED', { property: missing.name, entityType: request.entityType.qualifiedName }, { target: missing.name });
       }

@@ -206,12 +206,11 @@ export interface CreateRequest {
    * plus the dependent properties a link fixes (`withLinkedValues`). Complete them with
    * `fillDefaults(entityType, values)` to store the model's defaults, or write them as they are
    * to leave the rest to the store's defaults (`createSchema` declares the model's). Empty for a
-   * media link entry created from its media resource (`mediaEntryValues`). A property marked
+   * media link entry created from its media resource (`mediaEntryValues`). Its keys name what was
+   * sent (unlike an update's `values`, which a PUT completes: `UpdateRequest.sent`). A property marked
    * `sap:creatable="false"` is never in it: a value the client sent for one is dropped.
    */
   readonly values: Readonly<Record<string, PropertyValue>>;
-  /** The names of `values`' properties (a complex one by its own name), for `assertRequiredSent`. Each inline entry has its own. */
-  readonly sent: ReadonlySet<string>;
   /** Links in the body to existing entries: each target in the navigation property's target set, one at most for a single-valued one. */
   readonly bindings: readonly LinkBinding[];
   /**

@@ -121,7 +121,6 @@ export class FaultyProvider implements DataProvider {
             entitySet,
             entityType: entitySet.entityType,
             values: { ID: parameters.ID, Name: parameters.Name },
-            sent: new Set(['ID', 'Name']),
             bindings: [],
             inline: [],
             parent: undefined,

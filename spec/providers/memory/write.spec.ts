@@ -65,7 +65,6 @@ function createOf(set: EdmEntitySet, values: Record<string, PropertyValue>, extr
     entitySet: set,
     entityType: set.entityType,
     values,
-    sent: new Set(Object.keys(values)),
     bindings: [],
     inline: [],
     parent: undefined,

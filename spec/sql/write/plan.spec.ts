@@ -122,7 +122,6 @@ function create(entitySet: EdmEntitySet, values: Record<string, string | number 
     entitySet,
     entityType: entitySet.entityType,
     values,
-    sent: new Set(Object.keys(values)),
     bindings: [],
     inline: [],
     parent: undefined,

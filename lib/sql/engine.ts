@@ -84,10 +84,31 @@ export interface SqlWriteForms {
   insertDefaults(table: Sql, keyColumns: Sql, returning: Sql): Sql;
   /** Every column of the written row in a RETURNING list: `"u".*` for the statement's alias where the engine takes it, else `*`. */
   returningAll(alias: string | undefined): Sql;
+  /**
+   * The target of an UPDATE or DELETE of `table` (named `name` without its schema): the table as
+   * `alias` (`"Items" as "u"`), its columns qualified by the alias; or, on an engine that takes no
+   * alias on every target (SQLite takes none for a view), the table itself, its columns
+   * qualified by `name`.
+   */
+  writeTarget(table: Sql, name: string, alias: string): SqlWriteTarget;
+  /**
+   * What ends a DELETE so that the rows it deleted can be counted, on an engine whose count of
+   * changed rows leaves some out (SQLite counts none an INSTEAD OF trigger of a view deletes:
+   * `returning 1`, one row per deleted row); absent where the count is exact.
+   */
+  readonly deletedRows?: Sql;
   /** What follows a `select` that must keep the rows it read from being deleted until the transaction ends (`for key share`), or nothing. */
   readonly keyShareLock: Sql;
   /** A JSON object column with the members of a JSON object added or replaced (MERGE of an open type's dynamic properties). */
   jsonMerge(current: Sql, patch: Sql): Sql;
+}
+
+/** How an UPDATE or DELETE names the row it writes. */
+export interface SqlWriteTarget {
+  /** What follows `update` or `delete from`: `"Items" as "u"`, or `"Items"`. */
+  readonly clause: Sql;
+  /** What qualifies the row's columns in the statement: the alias, or the table's name. */
+  readonly qualifier: string;
 }
 
 /** Concurrency tokens and row versions, written in the same statement as the write. */

@@ -79,6 +79,7 @@ export type {
   SqlTransactionForms,
   SqlValueCodec,
   SqlWriteForms,
+  SqlWriteTarget,
   TransactionSetting,
   ValueComplaint,
 } from './engine';

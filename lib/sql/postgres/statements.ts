@@ -41,6 +41,7 @@ export const POSTGRES_WRITES: SqlWriteForms = Object.freeze<SqlWriteForms>({
   writableCte: true,
   insertDefaults: (table, keyColumns, returning) => sql`insert into ${table} default values on conflict (${keyColumns}) do nothing ${returning}`,
   returningAll: (alias) => (alias === undefined ? sql`*` : sql`${sql.id(alias)}.*`),
+  writeTarget: (table, _name, alias) => ({ clause: sql`${table} as ${sql.id(alias)}`, qualifier: alias }),
   keyShareLock: sql`for key share`,
   jsonMerge: (current, patch) => sql`coalesce(${current}, '{}'::jsonb) || ${patch}`,
 });

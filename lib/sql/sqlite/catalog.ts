@@ -3,8 +3,8 @@
  * (lib/sql/introspect/catalog.ts), so the engine-neutral drafting, naming and association code
  * serves both: the tables and views of the `main` schema (`sqlite_schema`), their columns
  * (`pragma table_xinfo`), primary keys, unique constraints and indexes (`pragma index_list`),
- * foreign keys (`pragma foreign_key_list`), and which views an INSTEAD OF INSERT trigger makes
- * creatable (a view is otherwise read-only). A declared column type becomes the built-in
+ * foreign keys (`pragma foreign_key_list`), and which views INSTEAD OF INSERT, UPDATE and DELETE
+ * triggers make creatable, updatable, deletable (a view is otherwise read-only). A declared column type becomes the built-in
  * PostgreSQL type of the same meaning (the table below), so the neutral type table decides the
  * EDM type once; what SQLite leaves open goes by its affinity rules (SQLite §3.1: INT, then
  * CHAR/CLOB/TEXT, then BLOB or none, then REAL/FLOA/DOUB, else NUMERIC).
@@ -245,10 +245,12 @@ async function readSqliteCatalog(db: SqlDatabase): Promise<Catalog> {
       const relations: CatalogRelation[] = listed.rows.map((row) => {
         const kind = text(row.type) === 'view' ? 'v' : 'r';
         // A view is read-only (SQLite refuses writes to it) but for what its INSTEAD OF triggers do:
-        // an INSERT trigger makes it creatable. Not yet updatable or deletable through triggers: SQLite
-        // takes no alias on a view in UPDATE and DELETE, and counts no rows a trigger deleted, and
-        // the write statements alias their target and count what they delete.
-        const insertable = kind === 'r' || (instead.get(text(row.name))?.has('insert') ?? false);
+        // each makes its operation writable (the write statements name a view without an alias and
+        // count the rows a DELETE returns, not changes(): statements.ts).
+        const triggers = instead.get(text(row.name));
+        const [insertable, updatable, deletable] = (['insert', 'update', 'delete'] as const).map(
+          (operation) => kind === 'r' || (triggers?.has(operation) ?? false),
+        );
         return {
           oid: text(row.name),
           schema: SQLITE_SCHEMA,
@@ -258,11 +260,11 @@ async function readSqliteCatalog(db: SqlDatabase): Promise<Catalog> {
           isPartition: false,
           canSelect: true,
           canInsert: insertable,
-          canUpdate: kind === 'r',
-          canDelete: kind === 'r',
+          canUpdate: updatable,
+          canDelete: deletable,
           viewInsertable: insertable,
-          viewUpdatable: false,
-          viewDeletable: false,
+          viewUpdatable: updatable,
+          viewDeletable: deletable,
           // SQLite has triggers, not PostgreSQL's rules: INSERT … ON CONFLICT and RETURNING always apply.
           insertRules: 'none',
           updateRules: false,

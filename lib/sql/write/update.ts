@@ -12,6 +12,7 @@ import type { DeleteRequest, Entity, EntityReference, MediaContent, Precondition
 import type { EntityKey } from '../../uri/types';
 import type { Sql } from '../dialect';
 import { encodeDynamicProperties } from '../dynamic';
+import type { SqlWriteTarget } from '../engine';
 import type { SetPlan } from '../mapping/compiled';
 import type { DecodedRow } from '../read/projection';
 import { columnParameter, derivesFrom } from '../rows';
@@ -22,6 +23,11 @@ import { preconditionCondition } from './precondition';
 import { joinEndsOf, partnerKeys, partnersOf, partnersStatement, type JoinEnd } from './required-links';
 import { tokenBumps } from './tokens';
 import { planDecide, planReturning } from './returning';
+
+/** The target of an UPDATE (`u`) or DELETE (`d`) of `plan`'s table, as the engine names it. */
+function targetOf(context: PlanContext, plan: SetPlan, alias: 'u' | 'd'): SqlWriteTarget {
+  return context.engine.writes.writeTarget(plan.table, plan.tableName.table, alias);
+}
 
 /** `key = ... and <precondition>` over the row at `alias`. */
 function keyedCondition(context: PlanContext, plan: SetPlan, alias: string, key: EntityKey, precondition: Precondition | undefined): Sql {
@@ -41,17 +47,17 @@ function keyedCondition(context: PlanContext, plan: SetPlan, alias: string, key:
  * precondition, and the step that decides why it changed no row; the result is the new row.
  */
 function planUpdateRow(b: PlanBuilder, plan: SetPlan, key: EntityKey, precondition: Precondition | undefined, sets: Map<string, Sql>): StepRef<DecodedRow> {
-  const alias = 'u';
-  for (const [column, next] of tokenBumps(plan, b.engine, alias)) sets.set(column, next);
+  const { clause, qualifier } = targetOf(b, plan, 'u');
+  for (const [column, next] of tokenBumps(plan, b.engine, qualifier)) sets.set(column, next);
   // Nothing to change still locks and returns the row (and checks the precondition): key = key.
-  if (sets.size === 0) sets.set(plan.key[0].column, sql.id(alias, plan.key[0].column));
+  if (sets.size === 0) sets.set(plan.key[0].column, sql.id(qualifier, plan.key[0].column));
   const assignments = [...sets].map(([column, value]) => sql`${sql.id(column)} = ${value}`);
-  const where = keyedCondition(b, plan, alias, key, precondition);
+  const where = keyedCondition(b, plan, qualifier, key, precondition);
   const written = planReturning(b, plan, {
     action: 'update',
     takes: [],
-    alias,
-    statement: (_, returning) => sql`update ${plan.table} as ${sql.id(alias)} set ${sql.join(assignments)} where ${where} ${returning}`,
+    alias: qualifier,
+    statement: (_, returning) => sql`update ${clause} set ${sql.join(assignments)} where ${where} ${returning}`,
     finish: (row, run) => {
       if (row !== undefined) run.seen(row);
       return row;
@@ -76,7 +82,7 @@ export function planUpdate(b: PlanBuilder, request: UpdateRequest): WritePlan<En
   }
   if (plan.dynamic !== undefined) {
     const text = encodeDynamicProperties(values, entityType);
-    const column = sql.id('u', plan.dynamic);
+    const column = sql.id(targetOf(b, plan, 'u').qualifier, plan.dynamic);
     if (request.mode === 'replace') sets.set(plan.dynamic, text === null ? sql`null` : engine.values.jsonParameter(text));
     else if (text !== null) sets.set(plan.dynamic, engine.writes.jsonMerge(column, engine.values.jsonParameter(text)));
   }
@@ -126,7 +132,8 @@ async function releaseJoinPartners(scope: WriteScope, plan: SetPlan, key: Entity
 async function releasePartner(scope: WriteScope, end: JoinEnd, partner: EntityKey): Promise<void> {
   if (!end.cascades) return scope.required.touch(end.partner.entitySet, partner);
   await releaseJoinPartners(scope, end.partner, partner);
-  await sql`delete from ${end.partner.table} as ${sql.id('d')} where ${keyedCondition(scope, end.partner, 'd', partner, undefined)}`.execute(scope.executor);
+  const { clause, qualifier } = targetOf(scope, end.partner, 'd');
+  await sql`delete from ${clause} where ${keyedCondition(scope, end.partner, qualifier, partner, undefined)}`.execute(scope.executor);
 }
 
 /** The plan of a DELETE after the precondition; dependents cascade, are unlinked or refuse it (409) per the schema's foreign keys and join-table ends. */
@@ -147,14 +154,17 @@ export function planDelete(b: PlanBuilder, request: DeleteRequest): WritePlan<vo
       },
     });
   }
-  const where = keyedCondition(b, plan, 'd', request.key, request.precondition);
+  const { clause, qualifier } = targetOf(b, plan, 'd');
+  const where = keyedCondition(b, plan, qualifier, request.key, request.precondition);
+  const { deletedRows } = b.engine.writes;
   const deleted = b.add<true | undefined>({
     action: 'delete',
     target: plan.entitySet.name,
     takes: [],
     writes: true,
-    statement: () => sql`delete from ${plan.table} as ${sql.id('d')} where ${where}`,
-    finish: ({ changed }) => (changed === 0 ? undefined : true),
+    statement: () => (deletedRows === undefined ? sql`delete from ${clause} where ${where}` : sql`delete from ${clause} where ${where} ${deletedRows}`),
+    // A row the statement returned was deleted, even where the engine did not count it (a view's INSTEAD OF trigger on SQLite).
+    finish: ({ changed, rows }) => (changed === 0 && rows.length === 0 ? undefined : true),
   });
   planDecide(b, plan, request.key, request.precondition, 'delete', deleted);
   return b.plan(() => undefined);

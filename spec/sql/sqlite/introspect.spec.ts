@@ -3,10 +3,11 @@
  * write them, an INTEGER PRIMARY KEY, a foreign key, a join table, a unique index, a view): the
  * EDM type of each declared type, the rowid key as store-generated, the associations, and the
  * introspected model served over the same file. Then a model's own schema (createSchema) read
- * back: the type table of docs/sql-provider.md.
+ * back: the type table of docs/sql-provider.md. Last, views written through their INSTEAD OF
+ * triggers (the example of docs/sql-provider.md, run as written).
  */
 import { sql } from 'kysely';
-import { mkdtempSync, rmSync } from 'fs';
+import { mkdtempSync, readFileSync, rmSync } from 'fs';
 import { tmpdir } from 'os';
 import { join } from 'path';
 import { writeEdmx } from '../../../lib';
@@ -16,6 +17,15 @@ import { openSqlite } from '../../../lib/sql/sqlite/connection';
 import { getJson, rows, serveModel } from '../introspect/support';
 
 const folder = mkdtempSync(join(tmpdir(), 'odata-sqlite-introspect-'));
+
+/** The fenced block of docs/sql-provider.md that starts with `opening` (its fence line included), without its fences. */
+function docsBlock(opening: string): string {
+  const markdown = readFileSync(join(__dirname, '..', '..', '..', 'docs', 'sql-provider.md'), 'utf8');
+  const start = markdown.indexOf(opening);
+  const end = markdown.indexOf('\n```', start + 3);
+  if (start < 0 || end < 0) throw new Error(`the block starting ${JSON.stringify(opening)} is missing from docs/sql-provider.md`);
+  return markdown.slice(markdown.indexOf('\n', start) + 1, end + 1);
+}
 afterAll(() => rmSync(folder, { recursive: true, force: true }));
 
 const APP_SQL = `
@@ -171,26 +181,23 @@ describe('a schema createSchema made, read back', () => {
 });
 
 /**
- * SQLite refuses every write to a view, but for what an INSTEAD OF trigger does for it: a view is
- * served with sap:creatable/updatable/deletable="false", and the service answers those writes 405
- * with `Allow`, but for a create an INSTEAD OF INSERT trigger makes (updates and deletes through
- * triggers are not served yet: docs/sql-provider.md).
+ * SQLite refuses every write to a view, but for what its INSTEAD OF triggers do: each trigger
+ * makes its operation served (a POST, a PUT or MERGE, a DELETE through the trigger), and every
+ * other write is sap:creatable/updatable/deletable="false" and answered 405 with `Allow`.
  */
 describe.each([
   ['in memory', (): SqlDatabase => sqlite(':memory:')],
   ['on a file', (): SqlDatabase => sqlite(join(folder, 'views.sqlite'))],
 ])('views (%s)', (_where, open) => {
-  const VIEWS_SQL = `
-    create table notes (id integer primary key, body text not null, hidden integer not null default 0);
+  // The example of docs/sql-provider.md ("Views and their triggers"), then views with fewer triggers.
+  const VIEWS_SQL = `${docsBlock('```sql\ncreate table notes ')}
     create view plain_notes as select id, body from notes where hidden = 0;
-    create view open_notes as select id, body from notes where hidden = 0;
-    create trigger open_notes_insert instead of insert on open_notes
-      begin insert into notes (id, body) values (new.id, new.body); end;
-    create trigger "open notes update" instead of update of body on open_notes
-      begin update notes set body = new.body where id = old.id; end;
-    -- a trigger on the table, and one whose body only mentions another operation, give the view nothing more
+    create view insert_notes as select id, body from notes where hidden = 0;
+    create trigger "insert notes insert" instead of insert on insert_notes
+      begin insert into notes (id, body) values (new.id, new.body); /* instead of delete */ end;
+    -- a trigger on the table, and one whose body only mentions another operation, give a view nothing more
     create trigger notes_delete after delete on notes begin select 1; /* instead of delete */ end;
-    insert into notes (id, body) values (1, 'one'), (2, 'two')`;
+    insert into notes (id, body) values (1, 'one'), (2, 'two'), (3, 'three'), (4, 'gone')`;
   let db: SqlDatabase;
 
   beforeAll(async () => {
@@ -199,40 +206,62 @@ describe.each([
   });
   afterAll(() => db.close());
 
-  const introspected = () => introspect(db, { annotations: 'none', names: 'sql', keys: { plain_notes: ['id'], open_notes: ['id'] } });
+  const introspected = () => introspect(db, { annotations: 'none', names: 'sql', keys: { plain_notes: ['id'], insert_notes: ['id'], open_notes: ['id'] } });
+  const stored = async (): Promise<[number, string, number][]> => {
+    const result = await sql<{ id: number; body: string; version: number }>`select id, body, version from notes order by id`.execute(db.kysely);
+    return result.rows.map((row) => [Number(row.id), row.body, Number(row.version)]);
+  };
 
-  it('marks every write but a create through an INSTEAD OF INSERT trigger as not allowed', async () => {
+  it('marks the writes a view has an INSTEAD OF trigger for as allowed, and every other write as not', async () => {
     const xml = writeEdmx((await introspected()).model);
     const setLine = (name: string): string | undefined => xml.split('\n').find((line) => line.includes(`<EntitySet Name="${name}"`));
     expect(setLine('plain_notes')).toContain('sap:creatable="false" sap:updatable="false" sap:deletable="false"');
-    expect(setLine('open_notes')).toContain('sap:updatable="false" sap:deletable="false"');
-    expect(setLine('open_notes')).not.toContain('sap:creatable=');
+    expect(setLine('insert_notes')).toContain('sap:updatable="false" sap:deletable="false"');
+    expect(setLine('insert_notes')).not.toContain('sap:creatable=');
+    expect(setLine('open_notes')).not.toMatch(/sap:(creatable|updatable|deletable)=/);
     expect(setLine('notes')).not.toMatch(/sap:(creatable|updatable|deletable)=/);
+    // The view's version column is its concurrency token, as a table's is (SQLite declares a view's columns nullable).
+    expect(xml).toContain('<Property Name="version" Type="Edm.Int64" Nullable="true" ConcurrencyMode="Fixed" />');
   });
 
-  it('answers the refused writes 405 with Allow, and creates through the trigger', async () => {
+  it('writes through the triggers, answers 404 for a missing key and 412 for a stale ETag, and 405 with Allow for the other writes', async () => {
     const { model, mapping } = await introspected();
     const server = await serveModel(model, mapping, db);
-    const send = async (method: string, path: string, body?: unknown) => {
+    const send = async (method: string, path: string, body?: unknown, ifMatch?: string) => {
       const response = await fetch(`${server.url}/odata/${path}`, {
         method,
-        headers: { 'content-type': 'application/json', accept: 'application/json' },
+        headers: { 'content-type': 'application/json', accept: 'application/json', ...(ifMatch === undefined ? {} : { 'if-match': ifMatch }) },
         body: body === undefined ? undefined : JSON.stringify(body),
       });
-      return { status: response.status, allow: response.headers.get('allow') };
+      const text = await response.text();
+      const json = text === '' ? undefined : (JSON.parse(text) as { d?: Record<string, unknown>; error?: { code: string } });
+      return { status: response.status, allow: response.headers.get('allow'), etag: response.headers.get('etag'), d: json?.d, code: json?.error?.code };
     };
     try {
-      expect(await send('POST', 'plain_notes', { id: '3', body: 'three' })).toEqual({ status: 405, allow: 'GET' });
-      expect(await send('PUT', 'plain_notes(1L)', { body: 'uno' })).toEqual({ status: 405, allow: 'GET' });
-      expect(await send('DELETE', 'plain_notes(1L)')).toEqual({ status: 405, allow: 'GET' });
-      expect(await send('DELETE', 'open_notes(1L)')).toEqual({ status: 405, allow: 'GET' });
-      expect(await send('MERGE', 'open_notes(2L)', { body: 'deux' })).toEqual({ status: 405, allow: 'GET' });
-      expect(await send('POST', 'open_notes', { id: '3', body: 'three' })).toEqual({ status: 201, allow: null });
-      const stored = await sql<{ id: number; body: string }>`select id, body from notes order by id`.execute(db.kysely);
-      expect(stored.rows.map((row) => [Number(row.id), row.body])).toEqual([
-        [1, 'one'],
-        [2, 'two'],
-        [3, 'three'],
+      expect(await send('POST', 'plain_notes', { id: '5', body: 'five' })).toMatchObject({ status: 405, allow: 'GET' });
+      expect(await send('PUT', 'plain_notes(1L)', { body: 'uno' })).toMatchObject({ status: 405, allow: 'GET' });
+      expect(await send('DELETE', 'plain_notes(1L)')).toMatchObject({ status: 405, allow: 'GET' });
+      expect(await send('PUT', 'insert_notes(1L)', { body: 'uno' })).toMatchObject({ status: 405, allow: 'GET' });
+      expect(await send('MERGE', 'insert_notes(1L)', { body: 'uno' })).toMatchObject({ status: 405, allow: 'GET' });
+      expect(await send('DELETE', 'insert_notes(1L)')).toMatchObject({ status: 405, allow: 'GET' });
+      expect(await send('POST', 'insert_notes', { id: '5', body: 'five' })).toMatchObject({ status: 201, allow: null });
+
+      // PUT and MERGE change the table through the UPDATE trigger; the version moves with each write.
+      expect(await send('PUT', 'open_notes(1L)', { body: 'uno' }, 'W/"0L"')).toMatchObject({ status: 204, etag: 'W/"1L"' });
+      expect(await send('MERGE', 'open_notes(2L)', { body: 'deux' }, 'W/"0L"')).toMatchObject({ status: 204, etag: 'W/"1L"' });
+      // A stale tag changes nothing: 412; a key the view does not show: 404.
+      expect(await send('PUT', 'open_notes(1L)', { body: 'eins' }, 'W/"0L"')).toMatchObject({ status: 412, code: 'PRECONDITION_FAILED' });
+      expect(await send('MERGE', 'open_notes(99L)', { body: 'x' }, 'W/"0L"')).toMatchObject({ status: 404, code: 'ENTITY_NOT_FOUND' });
+      expect(await send('DELETE', 'open_notes(3L)', undefined, 'W/"7L"')).toMatchObject({ status: 412, code: 'PRECONDITION_FAILED' });
+      expect(await send('DELETE', 'open_notes(99L)', undefined, '*')).toMatchObject({ status: 404, code: 'ENTITY_NOT_FOUND' });
+      // DELETE removes the row through the DELETE trigger (SQLite counts no row a trigger deletes).
+      expect(await send('DELETE', 'open_notes(4L)', undefined, 'W/"0L"')).toMatchObject({ status: 204 });
+      expect(await send('GET', 'open_notes(1L)')).toMatchObject({ status: 200, etag: 'W/"1L"', d: { id: '1', body: 'uno', version: '1' } });
+      expect(await stored()).toEqual([
+        [1, 'uno', 1],
+        [2, 'deux', 1],
+        [3, 'three', 0],
+        [5, 'five', 0],
       ]);
     } finally {
       await server.close();

@@ -92,11 +92,11 @@ export interface SqlWriteForms {
    */
   writeTarget(table: Sql, name: string, alias: string): SqlWriteTarget;
   /**
-   * What ends a DELETE so that the rows it deleted can be counted, on an engine whose count of
-   * changed rows leaves some out (SQLite counts none an INSTEAD OF trigger of a view deletes:
-   * `returning 1`, one row per deleted row); absent where the count is exact.
+   * What ends an UPDATE or DELETE whose count of changed rows decides the answer, on an engine
+   * whose count leaves some out (SQLite counts no row an INSTEAD OF trigger of a view changes:
+   * `returning 1`, one row per row the statement matched); absent where the count is exact.
    */
-  readonly deletedRows?: Sql;
+  readonly countedRows?: Sql;
   /** What follows a `select` that must keep the rows it read from being deleted until the transaction ends (`for key share`), or nothing. */
   readonly keyShareLock: Sql;
   /** A JSON object column with the members of a JSON object added or replaced (MERGE of an open type's dynamic properties). */

@@ -32,8 +32,8 @@ export const SQLITE_WRITES: SqlWriteForms = Object.freeze<SqlWriteForms>({
   returningAll: () => sql`*`,
   // SQLite takes no alias for a view in UPDATE and DELETE (its columns are then unknown): the table's own name, always.
   writeTarget: (table, name) => ({ clause: table, qualifier: name }),
-  // SQLite counts no row an INSTEAD OF trigger deletes (changes() is 0), but returns each row the DELETE matched.
-  deletedRows: sql`returning 1`,
+  // SQLite counts no row an INSTEAD OF trigger changes (changes() is 0), but returns each row the statement matched.
+  countedRows: sql`returning 1`,
   // One writer at a time: the transaction's lock keeps every row read.
   keyShareLock: sql``,
   // json_patch (RFC 7396) removes a member set to null, where MERGE keeps it as null.

@@ -14,7 +14,7 @@ import type { SqlEngine } from '../engine';
 import { SQLSTATE, sqlStateOf } from '../errors';
 import type { CompiledMapping, LinkPlan, SetPlan } from '../mapping/compiled';
 import type { EdmPrimitiveTypeName } from '../../edm/primitives';
-import type { KeyFrom, PlanBuilder, StepResults, StepRun } from './plan';
+import { changedRows, counted, type KeyFrom, type PlanBuilder, type StepResults, type StepRun } from './plan';
 import { hasRequiredJoinEnd, type RequiredLinks } from './required-links';
 import { tokenBumps } from './tokens';
 
@@ -149,13 +149,16 @@ export function planAddLink(
       ...step,
       handles: isForeignKeyViolation,
       statement: (results) =>
-        sql`update ${link.source.table} set ${assignments(link.source, link.sourceColumns, link.types, targetKey(results), engine)} where ${columnsMatch(
-          link.source.key.map((c) => c.column),
-          sourceTypes,
-          sourceKey(results),
-          engine,
-        )}`,
-      finish: (outcome, run) => then(outcome.error !== undefined ? 'target-missing' : outcome.changed === 0 ? 'source-missing' : 'done', run),
+        counted(
+          b,
+          sql`update ${link.source.table} set ${assignments(link.source, link.sourceColumns, link.types, targetKey(results), engine)} where ${columnsMatch(
+            link.source.key.map((c) => c.column),
+            sourceTypes,
+            sourceKey(results),
+            engine,
+          )}`,
+        ),
+      finish: (outcome, run) => then(outcome.error !== undefined ? 'target-missing' : changedRows(outcome) === 0 ? 'source-missing' : 'done', run),
     });
     return;
   }
@@ -181,8 +184,11 @@ export function planAddLink(
       ...step,
       handles: isForeignKeyViolation,
       statement: (results) =>
-        sql`update ${link.target.table} set ${assignments(link.target, link.targetColumns, link.types, sourceKey(results), engine)} where ${targetMatch(results)}`,
-      finish: (outcome, run) => then(outcome.error !== undefined || outcome.changed === 0 ? 'target-missing' : 'done', run),
+        counted(
+          b,
+          sql`update ${link.target.table} set ${assignments(link.target, link.targetColumns, link.types, sourceKey(results), engine)} where ${targetMatch(results)}`,
+        ),
+      finish: (outcome, run) => then(outcome.error !== undefined || changedRows(outcome) === 0 ? 'target-missing' : 'done', run),
     });
     return;
   }
@@ -239,7 +245,7 @@ export function planRemoveLink(
       sourceKey,
       engine,
     )} and ${linkedTo}`;
-    b.add({ ...step, statement: () => statement, finish: (outcome, run) => then(outcome.changed, run) });
+    b.add({ ...step, statement: () => counted(b, statement), finish: (outcome, run) => then(changedRows(outcome), run) });
     return;
   }
   if (link.holder === 'target') {
@@ -253,7 +259,7 @@ export function planRemoveLink(
             engine,
           )}`;
     const statement = sql`update ${link.target.table} set ${assignments(link.target, link.targetColumns, link.types, undefined, engine)} where ${columnsMatch(link.targetColumns, link.types, sourceKey, engine)}${which}`;
-    b.add({ ...step, statement: () => statement, finish: (outcome, run) => then(outcome.changed, run) });
+    b.add({ ...step, statement: () => counted(b, statement), finish: (outcome, run) => then(changedRows(outcome), run) });
     return;
   }
   const via = link.via;

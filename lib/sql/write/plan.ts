@@ -10,7 +10,7 @@
  * (how many partners, and theirs, is data) and an INSERT into a table with rules (insert.ts's
  * `insertByRules`); both need a transaction, so neither is ever part of a plan that runs alone.
  */
-import type { CompiledQuery, Kysely } from 'kysely';
+import { sql, type CompiledQuery, type Kysely } from 'kysely';
 import type { EdmEntityType } from '../../edm/model';
 import type { PrimitiveValue } from '../../edm/primitives';
 import type { Entity } from '../../provider/types';
@@ -31,6 +31,21 @@ export interface StepOutcome {
   readonly changed: number;
   /** The database error of a statement the step's `handles` took as an outcome. */
   readonly error?: unknown;
+}
+
+/**
+ * `statement`, an UPDATE or DELETE whose count of changed rows decides the answer, ended so that
+ * `changedRows` counts on every engine: SQLite counts no row an INSTEAD OF trigger of a view
+ * changes, so there the statement returns a row per row it matched (SqlWriteForms.countedRows).
+ */
+export function counted(context: PlanContext, statement: Sql): Sql {
+  const { countedRows } = context.engine.writes;
+  return countedRows === undefined ? statement : sql`${statement} ${countedRows}`;
+}
+
+/** The rows a `counted` statement changed: the driver's count, or the rows the statement returned. */
+export function changedRows(outcome: StepOutcome): number {
+  return Math.max(outcome.changed, outcome.rows.length);
 }
 
 /** A step's handle: later steps name it to take the key of the row it wrote. */

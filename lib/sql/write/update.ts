@@ -18,7 +18,7 @@ import type { DecodedRow } from '../read/projection';
 import { columnParameter, derivesFrom } from '../rows';
 import { planMediaRow } from './insert';
 import { columnsMatch, keyTypes, keyValues, planAddLink, planRemoveLink, type WriteScope } from './links';
-import { fixedKey, keyOf, type PlanBuilder, type PlanContext, type StepRef, type WritePlan } from './plan';
+import { changedRows, counted, fixedKey, keyOf, type PlanBuilder, type PlanContext, type StepRef, type WritePlan } from './plan';
 import { preconditionCondition } from './precondition';
 import { joinEndsOf, partnerKeys, partnersOf, partnersStatement, type JoinEnd } from './required-links';
 import { tokenBumps } from './tokens';
@@ -156,15 +156,14 @@ export function planDelete(b: PlanBuilder, request: DeleteRequest): WritePlan<vo
   }
   const { clause, qualifier } = targetOf(b, plan, 'd');
   const where = keyedCondition(b, plan, qualifier, request.key, request.precondition);
-  const { deletedRows } = b.engine.writes;
+  const statement = counted(b, sql`delete from ${clause} where ${where}`);
   const deleted = b.add<true | undefined>({
     action: 'delete',
     target: plan.entitySet.name,
     takes: [],
     writes: true,
-    statement: () => (deletedRows === undefined ? sql`delete from ${clause} where ${where}` : sql`delete from ${clause} where ${where} ${deletedRows}`),
-    // A row the statement returned was deleted, even where the engine did not count it (a view's INSTEAD OF trigger on SQLite).
-    finish: ({ changed, rows }) => (changed === 0 && rows.length === 0 ? undefined : true),
+    statement: () => statement,
+    finish: (outcome) => (changedRows(outcome) === 0 ? undefined : true),
   });
   planDecide(b, plan, request.key, request.precondition, 'delete', deleted);
   return b.plan(() => undefined);

@@ -2,7 +2,8 @@
  * The SQLite engine beyond the conformance suite: the storage of each EDM type (the table of
  * docs/sql-provider.md), a database locked by another process (an asynchronous backoff that
  * leaves the event loop free, then 503 with Retry-After), SQLite's errors as the provider's
- * 4xx, and the options SQLite refuses.
+ * 4xx, the options SQLite refuses, and links kept in a view's column, written through its
+ * INSTEAD OF UPDATE trigger.
  */
 import express from 'express';
 import { mkdtempSync, rmSync } from 'fs';
@@ -329,5 +330,96 @@ describe('what SQLite refuses, with a clear error', () => {
     } finally {
       await own.close();
     }
+  });
+});
+
+describe('a view that holds a foreign key, written through its INSTEAD OF UPDATE trigger', () => {
+  // Tasks is a view over task_rows; its Owner link is the view's Owner_ID column (the conventional name).
+  const TASKS = defineModel({
+    namespace: 'T',
+    entityTypes: [
+      {
+        name: 'Task',
+        key: ['ID'],
+        properties: [
+          { name: 'ID', type: 'Edm.Int32', nullable: false },
+          { name: 'Title', type: 'Edm.String' },
+        ],
+        navigationProperties: [{ name: 'Owner', relationship: 'T.Task_Owner', fromRole: 'Tasks', toRole: 'Owner' }],
+      },
+      { name: 'Person', key: ['ID'], properties: [{ name: 'ID', type: 'Edm.Int32', nullable: false }] },
+    ],
+    associations: [
+      {
+        name: 'Task_Owner',
+        ends: [
+          { role: 'Owner', type: 'T.Person', multiplicity: '0..1' },
+          { role: 'Tasks', type: 'T.Task', multiplicity: '*' },
+        ],
+      },
+    ],
+    entityContainers: [
+      {
+        name: 'T',
+        isDefaultEntityContainer: true,
+        entitySets: [
+          { name: 'Tasks', entityType: 'T.Task' },
+          { name: 'People', entityType: 'T.Person' },
+        ],
+        associationSets: [
+          {
+            name: 'Task_Owner',
+            association: 'T.Task_Owner',
+            ends: [
+              { role: 'Owner', entitySet: 'People' },
+              { role: 'Tasks', entitySet: 'Tasks' },
+            ],
+          },
+        ],
+      },
+    ],
+  });
+  const SCHEMA = [
+    'create table "People" ("ID" integer primary key)',
+    'create table task_rows (id integer primary key, title text, owner integer references "People")',
+    'create view "Tasks" as select id as "ID", title as "Title", owner as "Owner_ID" from task_rows',
+    `create trigger tasks_update instead of update on "Tasks"
+       begin update task_rows set title = new."Title", owner = new."Owner_ID" where id = old."ID"; end`,
+    'insert into "People" values (1), (2)',
+    "insert into task_rows values (1, 'write', 1)",
+  ];
+  let db: SqlDatabase;
+  let service: ReturnType<typeof inProcess>;
+
+  beforeAll(async () => {
+    db = sqlite(':memory:');
+    for (const statement of SCHEMA) await sql.raw(statement).execute(db.kysely);
+    service = inProcess({ model: TASKS, provider: new SqlProvider({ model: TASKS, db, mapping: { entitySets: { Tasks: { insert: 'checked' } } } }) });
+  });
+  afterAll(() => db.close());
+
+  const owner = async (): Promise<number | null> => {
+    const { rows } = await sql<{ owner: bigint | null }>`select owner from task_rows where id = 1`.execute(db.kysely);
+    const value = rows[0]?.owner ?? null;
+    return value === null ? null : Number(value);
+  };
+  const send = async (method: string, path: string, body?: unknown): Promise<{ status: number; code?: string }> => {
+    const answer = await callInProcess(service, method, path, {
+      headers: { 'content-type': 'application/json', accept: 'application/json' },
+      body: body === undefined ? undefined : JSON.stringify(body),
+    });
+    const text = String(answer.body);
+    return text === '' ? { status: answer.status } : { status: answer.status, code: (JSON.parse(text) as { error?: { code: string } }).error?.code };
+  };
+
+  it('links and unlinks through the trigger (SQLite counts no row a trigger changes: the statement returns the rows it matched), and 404 for a missing task', async () => {
+    expect(await send('PUT', 'Tasks(1)/$links/Owner', { uri: 'People(2)' })).toEqual({ status: 204 });
+    expect(await owner()).toBe(2);
+    expect(await send('PUT', 'Tasks(9)/$links/Owner', { uri: 'People(2)' })).toEqual({ status: 404, code: 'ENTITY_NOT_FOUND' });
+    expect(await send('DELETE', 'Tasks(1)/$links/Owner')).toEqual({ status: 204 });
+    expect(await owner()).toBeNull();
+    // A MERGE that sets the link sets the view's column in its own UPDATE.
+    expect(await send('MERGE', 'Tasks(1)', { Title: 'review', Owner: { __metadata: { uri: 'People(1)' } } })).toEqual({ status: 204 });
+    expect(await owner()).toBe(1);
   });
 });

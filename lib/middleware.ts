@@ -8,6 +8,7 @@ import type { ServerResponse } from 'http';
 import { normalizeError, ODataError } from './errors';
 import { writeError } from './format';
 import {
+  awaitTurn,
   checkCsrf,
   checkServiceRoot,
   clearHeaders,
@@ -64,6 +65,10 @@ async function serve(
   httpRequest: ExpressLikeRequest,
   httpResponse: ServerResponse,
 ): Promise<void> {
+  // A pipelined request waits for the answers before it (a request that is not pipelined does not
+  // wait at all), and is dropped unread when one of them closed the connection (RFC 9112 §9.6).
+  const turn = awaitTurn(httpRequest, httpResponse);
+  if (turn !== true && !(await turn)) return;
   const context: RequestContext = { request: httpRequest, state: new Map() };
   const method = (httpRequest.method ?? 'GET').toUpperCase();
   const base: ODataRequest = toODataRequest(httpRequest, method, undefined, context);

@@ -1,4 +1,5 @@
 export { readRawBody } from './raw-body';
+export { awaitTurn } from './pipelining';
 export { toODataRequest, serviceRootOf, headersOf, splitUrl, checkServiceRoot } from './request';
 export type { ExpressLikeRequest } from './request';
 export { sendResponse, clearHeaders, ResponseCutOffError } from './response';

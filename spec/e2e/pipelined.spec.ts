@@ -47,7 +47,7 @@ async function startService(expressModule: ExpressModule, options: { readonly ho
   return { server, creates, queries, seen, allClosed };
 }
 
-/** Write `text` at once (or `first`, then `rest` once the server ended its side), read until the connection closes. */
+/** Write `first` at once (and `rest` once the server ended its side), then read until the connection closes. */
 function exchange(url: string, first: string, rest?: string): Promise<string> {
   const { hostname, port } = new URL(url);
   return new Promise((resolve) => {

@@ -18,7 +18,7 @@ export async function runPlan<T>(plan: WritePlan<T>, scope: WriteScope, seen: (r
       const result = statement === undefined ? undefined : await statement.$castTo<Record<string, unknown>>().execute(scope.executor);
       outcome = { rows: result?.rows ?? [], changed: Number(result?.numAffectedRows ?? 0n) };
     } catch (error) {
-      if (step.handles?.(error) !== true) throw error;
+      if (step.handles?.(error, results) !== true) throw error;
       outcome = { rows: [], changed: 0, error };
     }
     results.set(step.id, await step.finish(outcome, run));

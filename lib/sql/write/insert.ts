@@ -12,9 +12,8 @@
 import { sql } from 'kysely';
 import type { EdmEntitySet, EdmNavigationProperty } from '../../edm/model';
 import type { PrimitiveValue } from '../../edm/primitives';
-import { ODataError } from '../../errors';
 import type { CreateRequest, Entity, EntityReference, MediaContent } from '../../provider/types';
-import { describeKey, entityKey } from '../../provider/keys';
+import { describeKey } from '../../provider/keys';
 import { withLinkedValues } from '../../provider/linked-values';
 import { entityNotFound } from '../../provider/not-found';
 import { mediaEntryValues } from '../../provider/media-entry';
@@ -22,17 +21,11 @@ import { generatedKeys, withUuidKeys } from '../../provider/new-keys';
 import type { Sql } from '../dialect';
 import type { LinkPlan, SetPlan } from '../mapping/compiled';
 import type { DecodedRow } from '../read/projection';
-import { sqlStateOf } from '../errors';
 import { rowParameters, valueAtPath } from '../rows';
-import { columnsMatch, keyTypes, keyValues, planAddLink, type WriteScope } from './links';
+import { keyValues, planAddLink } from './links';
 import { StepResults, fixedKey, keyOf, keyParts, type KeyFrom, type PlanBuilder, type PlanContext, type StepRef, type WritePlan } from './plan';
-import { hasRequiredJoinEnd } from './required-links';
 import { concurrencyTokenSql } from './tokens';
-import { planReturning, selectRows, writeReturning } from './returning';
-
-function bodyInvalid(detail: string): ODataError {
-  return ODataError.fromCode('BODY_INVALID', { detail });
-}
+import { bodyInvalid, planInsertRow, type NewRow } from './insert-row';
 
 /** The link of a navigation property, checking that `target` is its target set (400 otherwise). */
 function linkTo(scope: PlanContext, entitySet: EdmEntitySet, property: EdmNavigationProperty, target: EdmEntitySet, what: string): LinkPlan {
@@ -87,128 +80,6 @@ function insertColumns(scope: PlanContext, plan: SetPlan, request: CreateRequest
     if (column !== undefined && token !== undefined) columns.set(column.column, token);
   }
   return columns;
-}
-
-/** 409 ENTITY_EXISTS for the key of `values`. */
-function entityExists(request: CreateRequest, values: Readonly<Record<string, unknown>>): ODataError {
-  return ODataError.fromCode('ENTITY_EXISTS', { key: describeKey(request.entityType, values), entitySet: request.entitySet.name });
-}
-
-/** INSERT a row whose key the database makes, returning the key as a match of the key columns (400 where the table's rules return nothing). */
-async function insertReturningKey(scope: WriteScope, plan: SetPlan, request: CreateRequest, names: Sql, given: Sql): Promise<Sql> {
-  const keys = sql.join(plan.key.map((column) => sql.id(column.column)));
-  let returned: Readonly<Record<string, unknown>> | undefined;
-  try {
-    [returned] = (await sql<Record<string, unknown>>`insert into ${plan.table} (${names}) values (${given}) returning ${keys}`.execute(scope.executor)).rows;
-  } catch (error) {
-    // 0A000: a DO INSTEAD rule that returns nothing; the row can only be found by a key the client gives.
-    if (sqlStateOf(error) !== '0A000') throw error;
-    const missing = plan.key.find((column) => column.generated === undefined) ?? plan.key[0];
-    throw bodyInvalid(
-      `the key property '${missing.property.name}' of ${request.entityType.qualifiedName} is missing; entries of '${plan.entitySet.name}' are found by the key the client gives.`,
-    );
-  }
-  if (returned === undefined) throw new TypeError(`SqlProvider: an INSERT into '${plan.entitySet.name}' returned no key.`);
-  const row = returned;
-  const values = plan.key.map((column) => scope.engine.values.fromValue(column.type ?? 'Edm.String', row[column.column]) as PrimitiveValue);
-  return columnsMatch(
-    plan.key.map((column) => column.column),
-    keyTypes(plan),
-    values,
-    scope.engine,
-  );
-}
-
-/** The new row of an entry: its request (with what a parent's key fixes), values and columns. */
-interface NewRow {
-  readonly request: CreateRequest;
-  readonly values: Readonly<Record<string, unknown>>;
-  readonly columns: ReadonlyMap<string, Sql>;
-}
-
-/** `names`, `given` and the key match of a new row's columns (the key as the row will hold it: the same converted parameters the INSERT writes). */
-function insertParts(plan: SetPlan, columns: ReadonlyMap<string, Sql>): { names: Sql; given: Sql; keyGiven: boolean; keyMatch: Sql } {
-  return {
-    names: sql.join([...columns.keys()].map((column) => sql.id(column))),
-    given: sql.join([...columns.values()]),
-    keyGiven: plan.key.every((column) => columns.has(column.column)),
-    keyMatch: sql.join(
-      plan.key.map((column) => sql`${sql.id(column.column)} = ${columns.get(column.column)}`),
-      sql` and `,
-    ),
-  };
-}
-
-/**
- * A table whose rules keep it out of WITH and ON CONFLICT (and a DO INSTEAD one may return
- * nothing): check the key, insert, and read the row back by the key the client gave, or that the
- * INSERT returns where the rules let it. Which statements run depends on what the first returns,
- * so this runs inside one step of the plan.
- */
-async function insertByRules(scope: WriteScope, plan: SetPlan, row: NewRow): Promise<DecodedRow> {
-  const { names, given, keyGiven, keyMatch } = insertParts(plan, row.columns);
-  if (keyGiven && (await writeReturning(scope, plan, selectRows(plan, scope.engine, keyMatch))).length > 0) throw entityExists(row.request, row.values);
-  const key = keyGiven ? keyMatch : await insertReturningKey(scope, plan, row.request, names, given);
-  if (keyGiven) await sql`insert into ${plan.table} (${names}) values (${given})`.execute(scope.executor);
-  const [read] = await writeReturning(scope, plan, selectRows(plan, scope.engine, key));
-  if (read === undefined)
-    throw new TypeError(
-      `SqlProvider: the row inserted into '${plan.entitySet.name}' cannot be read back by its key (a rule of its table writes it elsewhere).`,
-    );
-  return read;
-}
-
-/**
- * The INSERT of one row the way the set's table takes it (SqlInsertMode), its result the row as
- * stored; 409 ENTITY_EXISTS when its key is taken, without an error in the transaction.
- */
-function planInsertRow(b: PlanBuilder, plan: SetPlan, takes: readonly number[], rowOf: (results: StepResults) => NewRow): StepRef<DecodedRow> {
-  const { engine } = b;
-  const needsTransaction = hasRequiredJoinEnd(b.compiled, plan.entitySet);
-  const stored = (row: DecodedRow, seen: (row: DecodedRow) => void, scope: WriteScope): DecodedRow => {
-    seen(row);
-    scope.required.touch(plan.entitySet, entityKey(plan.entitySet.entityType, row.entity));
-    return row;
-  };
-  if (plan.insert === 'readBack')
-    return b.add({
-      action: 'insert',
-      target: plan.entitySet.name,
-      takes,
-      writes: true,
-      needsTransaction: true,
-      statement: () => undefined,
-      finish: async (_, { scope, results, seen }) => stored(await insertByRules(scope, plan, rowOf(results)), seen, scope),
-    });
-  const statement = (results: StepResults, returned: Sql): Sql => {
-    const { columns } = rowOf(results);
-    const { names, given, keyGiven, keyMatch } = insertParts(plan, columns);
-    if (plan.insert === 'onConflict') {
-      const conflict = sql.join(plan.key.map((column) => sql.id(column.column)));
-      return columns.size === 0
-        ? engine.writes.insertDefaults(plan.table, conflict, returned)
-        : sql`insert into ${plan.table} (${names}) values (${given}) on conflict (${conflict}) do nothing ${returned}`;
-    }
-    // No ON CONFLICT here (a view, a key no unique index backs, rules): the key is checked in the
-    // statement itself; a row inserted meanwhile by another transaction is still a unique violation (409).
-    if (keyGiven) return sql`insert into ${plan.table} (${names}) select ${given} where not exists (select 1 from ${plan.table} where ${keyMatch}) ${returned}`;
-    return columns.size === 0
-      ? sql`insert into ${plan.table} default values ${returned}`
-      : sql`insert into ${plan.table} (${names}) values (${given}) ${returned}`;
-  };
-  return planReturning(b, plan, {
-    action: 'insert',
-    takes,
-    needsTransaction,
-    statement,
-    finish: (row, { scope, results, seen }) => {
-      if (row === undefined) {
-        const { request, values } = rowOf(results);
-        throw entityExists(request, values);
-      }
-      return stored(row, seen, scope);
-    },
-  });
 }
 
 /** The step that writes a media resource into the side table (insert or replace) for the entry `row` wrote. */

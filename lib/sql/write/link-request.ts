@@ -10,9 +10,14 @@ import { entityNotFound } from '../../provider/not-found';
 import type { LinkRequest } from '../../provider/types';
 import { columnsMatch, keyTypes, keyValues, planAddLink, planRemoveLink } from './links';
 import { fixedKey, type PlanBuilder, type WritePlan } from './plan';
-import { missingOrRefused } from './returning';
+import { planMissingOrRefused } from './returning';
 
-/** The plan of a LinkRequest: the source locked (404 unless it exists), then the link added or removed. */
+/**
+ * The plan of a LinkRequest: the source locked (404 unless it exists), then the link added or
+ * removed. A lock that found no row, or a link that changed no row of the source (or of a target
+ * that holds the foreign key), is followed by the read that tells 404 from 403 (a step that
+ * reads only then, and only under row-level security).
+ */
 export function planLinkRequest(b: PlanBuilder, request: LinkRequest): WritePlan<void> {
   const { source, property, target, mode } = request;
   const link = b.compiled.link(source.entitySet, property);
@@ -24,18 +29,17 @@ export function planLinkRequest(b: PlanBuilder, request: LinkRequest): WritePlan
     b.engine,
   );
   // The source must exist, and is kept from being deleted until the transaction ends.
-  b.add({
+  const locked = b.add({
     action: 'lock',
     target: source.entitySet.name,
     takes: [],
     writes: false,
     needsTransaction: true,
     statement: () => sql`select 1 from ${plan.table} where ${match} ${b.engine.writes.keyShareLock}`,
-    finish: async ({ rows }, { scope }) => {
-      // A lock also needs the row-level security policies for UPDATE: a row visible without them is refused (403).
-      if (rows.length === 0) throw await missingOrRefused(scope, plan, source.key, 'change');
-    },
+    finish: ({ rows }) => rows.length > 0,
   });
+  // A lock also needs the row-level security policies for UPDATE: a row visible without them is refused (403).
+  planMissingOrRefused(b, plan, source.key, locked, (found) => !found, 'the lock found no row');
   if (mode === 'remove') {
     planRemoveLink(b, link, source.key, target?.key, (removed) => {
       if (removed === 0 && target !== undefined) {
@@ -43,11 +47,14 @@ export function planLinkRequest(b: PlanBuilder, request: LinkRequest): WritePlan
       }
     });
   } else if (target !== undefined) {
-    planAddLink(b, link, fixedKey(source.key), fixedKey(target.key), async (outcome, { scope }) => {
-      if (outcome === 'source-missing') throw await missingOrRefused(scope, plan, source.key, 'change');
-      if (outcome === 'target-missing')
-        throw link.holder === 'target' ? await missingOrRefused(scope, link.target, target.key, 'change') : entityNotFound(target.entitySet, target.key);
+    const linked = planAddLink(b, link, fixedKey(source.key), fixedKey(target.key), (outcome) => {
+      // A foreign key that names no row (the source's, or a join row's): the target is missing.
+      if (outcome === 'target-missing' && link.holder !== 'target') throw entityNotFound(target.entitySet, target.key);
     });
+    if (link.holder === 'source')
+      planMissingOrRefused(b, plan, source.key, linked, (outcome) => outcome === 'source-missing', 'the link changed no row of the source');
+    else if (link.holder === 'target')
+      planMissingOrRefused(b, link.target, target.key, linked, (outcome) => outcome === 'target-missing', 'the link changed no row of the target');
   }
   return b.plan(() => undefined);
 }

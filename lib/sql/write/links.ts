@@ -14,7 +14,7 @@ import type { SqlEngine } from '../engine';
 import { SQLSTATE, sqlStateOf } from '../errors';
 import type { CompiledMapping, LinkPlan, SetPlan } from '../mapping/compiled';
 import type { EdmPrimitiveTypeName } from '../../edm/primitives';
-import { changedRows, counted, type KeyFrom, type PlanBuilder, type StepResults, type StepRun } from './plan';
+import { changedRows, counted, type KeyFrom, type PlanBuilder, type StepRef, type StepResults, type StepRun } from './plan';
 import { hasRequiredJoinEnd, type RequiredLinks } from './required-links';
 import { tokenBumps } from './tokens';
 
@@ -127,7 +127,8 @@ function planDeleteJoinRows(
 /**
  * The steps that link the entry `source` (of `link.source`) to `target` over the link's navigation
  * property; `then` is given how it ended. A foreign key that points to nothing is
- * 'target-missing' (the database's foreign-key check, in the same statement).
+ * 'target-missing' (the database's foreign-key check, in the same statement). The handle of the
+ * step whose result is how it ended.
  */
 export function planAddLink(
   b: PlanBuilder,
@@ -135,8 +136,12 @@ export function planAddLink(
   source: KeyFrom,
   target: KeyFrom,
   then: (outcome: LinkOutcome, run: StepRun) => void | Promise<void>,
-): void {
+): StepRef<LinkOutcome> {
   const { engine } = b;
+  const ended = async (outcome: LinkOutcome, run: StepRun): Promise<LinkOutcome> => {
+    await then(outcome, run);
+    return outcome;
+  };
   const takes = [...source.takes, ...target.takes];
   const sourceKey = (results: StepResults): PrimitiveValue[] => keyValues(link.source, source.key(results));
   const targetKey = (results: StepResults): PrimitiveValue[] => keyValues(link.target, target.key(results));
@@ -145,7 +150,7 @@ export function planAddLink(
   const isForeignKeyViolation = (error: unknown): boolean => sqlStateOf(error) === SQLSTATE.foreignKeyViolation;
   const step = { action: 'link', target: linkTarget(link), takes, writes: true } as const;
   if (link.holder === 'source') {
-    b.add({
+    return b.add({
       ...step,
       handles: isForeignKeyViolation,
       statement: (results) =>
@@ -158,9 +163,8 @@ export function planAddLink(
             engine,
           )}`,
         ),
-      finish: (outcome, run) => then(outcome.error !== undefined ? 'target-missing' : changedRows(outcome) === 0 ? 'source-missing' : 'done', run),
+      finish: (outcome, run) => ended(outcome.error !== undefined ? 'target-missing' : changedRows(outcome) === 0 ? 'source-missing' : 'done', run),
     });
-    return;
   }
   if (link.holder === 'target') {
     const targetMatch = (results: StepResults): Sql =>
@@ -180,7 +184,7 @@ export function planAddLink(
         finish: () => undefined,
       });
     }
-    b.add({
+    return b.add({
       ...step,
       handles: isForeignKeyViolation,
       statement: (results) =>
@@ -188,9 +192,8 @@ export function planAddLink(
           b,
           sql`update ${link.target.table} set ${assignments(link.target, link.targetColumns, link.types, sourceKey(results), engine)} where ${targetMatch(results)}`,
         ),
-      finish: (outcome, run) => then(outcome.error !== undefined || changedRows(outcome) === 0 ? 'target-missing' : 'done', run),
+      finish: (outcome, run) => ended(outcome.error !== undefined || changedRows(outcome) === 0 ? 'target-missing' : 'done', run),
     });
-    return;
   }
   const via = link.via;
   if (via === undefined) throw new TypeError('A join-table link without its join table.');
@@ -199,7 +202,7 @@ export function planAddLink(
   if (link.property.fromEnd.multiplicity !== '*')
     planDeleteJoinRows(b, link, takes, (results) => columnsMatch(via.targetColumns, targetTypes, targetKey(results), engine));
   const columns = [...via.sourceColumns, ...via.targetColumns].map((column) => sql.id(column));
-  b.add({
+  return b.add({
     ...step,
     handles: isForeignKeyViolation,
     statement: (results) => {
@@ -209,7 +212,7 @@ export function planAddLink(
       ];
       return sql`insert into ${via.table} (${sql.join(columns)}) values (${sql.join(values)}) on conflict do nothing`;
     },
-    finish: (outcome, run) => then(outcome.error !== undefined ? 'target-missing' : 'done', run),
+    finish: (outcome, run) => ended(outcome.error !== undefined ? 'target-missing' : 'done', run),
   });
 }
 

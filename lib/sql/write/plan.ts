@@ -4,11 +4,18 @@
  * generated key, an inline parent's key), whether it writes, and what it makes of its result.
  * execute.ts runs a plan; SqlProvider reads off the plan whether it may run without BEGIN and
  * COMMIT (`writesInOneStatement`). No statement runs here. A step may run its statement only
- * when the results so far ask for it (`runsWhen`: the read that tells 404, 403 and 412 apart,
- * after a keyed write that changed no row). Two kinds of step decide further statements from
- * what they read, below the plan: a delete's cascade over join-table partners
- * (how many partners, and theirs, is data) and an INSERT into a table with rules (insert.ts's
- * `insertByRules`); both need a transaction, so neither is ever part of a plan that runs alone.
+ * when the results so far ask for it (`runsWhen`): the read that tells 404, 403 and 412 apart
+ * after a keyed write that changed no row or a lock that found none, the key check before an
+ * INSERT into a table with rules.
+ *
+ * One kind of step runs more statements than its own, as many as the rows it reads: a delete's
+ * cascade over join-table partners (`expands`). Its statements are known in advance only as
+ * templates, per partner: the partner's own join partners read, then its row deleted. They cannot
+ * be a fixed set of set-based statements planned here: a partner's partners are released the
+ * same way, to any depth the data has (a schema may cascade through a chain of join tables, or
+ * around a cycle of them), and each partner's key must be read before its join rows cascade away
+ * with it. So describePlan shows such a step's templates, compiled for a partner the caller
+ * gives, and the step needs a transaction: it is never part of a plan that runs alone.
  */
 import { sql, type CompiledQuery, type Kysely } from 'kysely';
 import type { EdmEntityType } from '../../edm/model';
@@ -23,7 +30,8 @@ import type { DecodedRow } from '../read/projection';
 import type { WriteScope } from './links';
 
 /** What a step does. */
-export type StepAction = 'insert' | 'read back' | 'update' | 'delete' | 'decide' | 'link' | 'unlink' | 'write media' | 'lock' | 'release join partners';
+export type StepAction =
+  'check key' | 'insert' | 'read back' | 'update' | 'delete' | 'decide' | 'link' | 'unlink' | 'write media' | 'lock' | 'release join partners';
 
 /** What a statement gave: its rows, and how many rows it changed. */
 export interface StepOutcome {
@@ -97,6 +105,17 @@ export function keyParts(from: KeyFrom, results: StepResults, names: readonly st
   return names.map((name) => key[name]);
 }
 
+/**
+ * The statements a step runs per row its own statement read, decided only then (how many rows
+ * is data), as templates.
+ */
+interface Expansion {
+  /** What a row read stands for and what is run for it, in words. */
+  readonly per: string;
+  /** The statements run for the row `row` read (at least its key), in order. */
+  statements(row: Entity): readonly Sql[];
+}
+
 /** One statement of a plan. */
 export interface PlanStep<T = unknown> {
   readonly id: number;
@@ -121,8 +140,10 @@ export interface PlanStep<T = unknown> {
   readonly onlyWhen?: string;
   /** What the step makes of its outcome (an answer, or an OData error it throws). */
   finish(outcome: StepOutcome, run: StepRun): T | Promise<T>;
-  /** True for a database error of its statement that is an outcome for `finish` (a foreign key that names no row); others are rethrown. */
-  readonly handles?: (error: unknown) => boolean;
+  /** True for a database error of its statement that is an outcome for `finish` (a foreign key that names no row), given the results so far; others are rethrown. */
+  readonly handles?: (error: unknown, results: StepResults) => boolean;
+  /** The statements it runs per row read, when it runs more than its own. */
+  readonly expands?: Expansion;
 }
 
 /** What a step's `finish` may use: the open transaction's scope and the results so far. */
@@ -201,11 +222,15 @@ export interface StepDescription {
   readonly parameters: readonly unknown[] | undefined;
   /** When the statement runs, if not always (PlanStep.onlyWhen). */
   readonly onlyWhen: string | undefined;
+  /** For a step that runs statements per row read: what a row stands for, and those statements (compiled for the row `given` for the step, else absent). */
+  readonly expands:
+    { readonly per: string; readonly statements: readonly { readonly sql: string; readonly parameters: readonly unknown[] }[] | undefined } | undefined;
 }
 
 /**
  * The steps of `plan` compiled by `kysely`'s engine: a step that takes written keys is compiled with
- * the rows `given` says its steps wrote (a spec gives, say, the generated key).
+ * the rows `given` says its steps wrote (a spec gives, say, the generated key), a step that
+ * expands per row read with the row `given` for its own id.
  */
 export function describePlan(plan: WritePlan<unknown>, kysely: Kysely<never>, given: ReadonlyMap<number, Entity> = new Map()): StepDescription[] {
   const results = new StepResults();
@@ -220,6 +245,12 @@ export function describePlan(plan: WritePlan<unknown>, kysely: Kysely<never>, gi
       sql: compiled?.sql,
       parameters: compiled?.parameters,
       onlyWhen: step.onlyWhen,
+      expands: step.expands === undefined ? undefined : describeExpansion(step.expands, kysely, given.get(step.id)),
     };
   });
+}
+
+function describeExpansion(expansion: Expansion, kysely: Kysely<never>, row: Entity | undefined): StepDescription['expands'] {
+  const statements = row === undefined ? undefined : expansion.statements(row).map((statement) => statement.compile(kysely));
+  return { per: expansion.per, statements: statements?.map(({ sql: text, parameters }) => ({ sql: text, parameters })) };
 }

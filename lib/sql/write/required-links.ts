@@ -106,12 +106,6 @@ export function partnerKeys(end: JoinEnd, rows: readonly Readonly<Record<string,
   });
 }
 
-/** The partners of `key` over a join end, read from the join table. */
-export async function partnersOf(executor: SqlKysely, end: JoinEnd, key: EntityKey, engine: SqlEngine): Promise<EntityKey[]> {
-  const result = await sql<Record<string, unknown>>`${partnersStatement(end, key, engine)}`.execute(executor);
-  return partnerKeys(end, result.rows, engine);
-}
-
 /** True when entities of `entitySet` need exactly one link over some join table (counted before COMMIT). */
 export function hasRequiredJoinEnd(compiled: CompiledMapping, entitySet: EdmEntitySet): boolean {
   return joinEndsOf(compiled, entitySet).some((end) => end.required);

@@ -19,43 +19,21 @@ import type { SqlEngine } from '../engine';
 import type { SetPlan } from '../mapping/compiled';
 import { Aliases } from '../read/joins';
 import { Projection, type DecodedRow } from '../read/projection';
-import { columnsMatch, keyTypes, keyValues, type WriteScope } from './links';
+import { columnsMatch, keyTypes, keyValues } from './links';
 import { preconditionCondition } from './precondition';
 import type { PlanBuilder, PlanContext, StepAction, StepRef, StepResults, StepRun, WrittenRow } from './plan';
 
 /**
- * Run a data-modifying statement that ends in `returningRow` (or a `selectRows`) and decode the
- * rows it wrote: from the same statement where the engine allows a data-modifying statement in a
- * WITH, else read again by the keys it returned (in the same transaction: SQLite, whose one
- * writer holds the lock).
+ * The read of the rows of `plan` that meet a condition (unqualified columns), decoded as a read
+ * decodes them: one statement, `with t as (select r.* ... where <condition>) select <projection> from t`.
  */
-export async function writeReturning(scope: WriteScope, plan: SetPlan, statement: Sql): Promise<DecodedRow[]> {
-  const { engine } = scope;
+export function rowReader(plan: SetPlan, engine: SqlEngine): { statement(where: Sql): Sql; decode(row: Readonly<Record<string, unknown>>): DecodedRow } {
   const projection = Projection.of(plan, 't', { select: undefined }, new Aliases(), 'c', engine);
   const joins = sql.join(projection.joins, sql` `);
-  if (engine.writes.writableCte) {
-    const result = await sql<
-      Record<string, unknown>
-    >`with ${sql.id('t')} as (${statement}) select ${sql.join(projection.columns)} from ${sql.id('t')} ${joins}`.execute(scope.executor);
-    return result.rows.map((row) => projection.decode(row));
-  }
-  const written = await sql<Record<string, unknown>>`${statement}`.execute(scope.executor);
-  const rows: DecodedRow[] = [];
-  for (const row of written.rows) {
-    const key = plan.key.map((column) => engine.values.fromValue(column.type ?? 'Edm.String', row[column.column]) as PrimitiveValue);
-    const match = columnsMatch(
-      plan.key.map((column) => column.column),
-      keyTypes(plan),
-      key,
-      engine,
-      't',
-    );
-    const result = await sql<
-      Record<string, unknown>
-    >`select ${sql.join(projection.columns)} from ${plan.table} as ${sql.id('t')} ${joins} where ${match}`.execute(scope.executor);
-    rows.push(...result.rows.map((read) => projection.decode(read)));
-  }
-  return rows;
+  return {
+    statement: (where) => sql`with ${sql.id('t')} as (${selectRows(plan, engine, where)}) select ${sql.join(projection.columns)} from ${sql.id('t')} ${joins}`,
+    decode: (row) => projection.decode(row),
+  };
 }
 
 /** How `planReturning` adds the steps of a data-modifying statement. */
@@ -171,7 +149,7 @@ function returningRow(plan: SetPlan, engine: SqlEngine, alias?: string): Sql {
 }
 
 /** `select` of the rows of `plan` that meet `where` (unqualified columns), with their row version as `returningRow` gives it. */
-export function selectRows(plan: SetPlan, engine: SqlEngine, where: Sql): Sql {
+function selectRows(plan: SetPlan, engine: SqlEngine, where: Sql): Sql {
   const version = plan.etag === 'xmin' ? sql`, ${engine.tokens.rowVersion('r')} as ${sql.id('xmin')}` : sql``;
   return sql`select ${sql.id('r')}.*${version} from ${plan.table} as ${sql.id('r')} where ${where}`;
 }
@@ -210,6 +188,33 @@ function decision(context: PlanContext, plan: SetPlan, key: EntityKey, row: Read
   return truth(row.current) ? writeRefused(plan.entitySet, key, attempt) : conditionalWriteError(plan.entitySet, key, true);
 }
 
+/** A deciding step: after `write`, reading only when `failed` says its result is a failure; its result the write's otherwise. */
+function decideStep<T, R>(
+  b: PlanBuilder,
+  plan: SetPlan,
+  key: EntityKey,
+  precondition: Precondition | undefined,
+  attempt: WriteAttempt,
+  write: StepRef<T>,
+  when: { readonly failed: (result: T) => boolean; readonly onlyWhen: string; readonly answer: (result: T) => R },
+): StepRef<R> {
+  const read = decidingRead(b, plan, key, precondition);
+  return b.add<R>({
+    action: 'decide',
+    target: plan.entitySet.name,
+    takes: [write.id],
+    writes: false,
+    statement: () => read,
+    runsWhen: (results) => when.failed(results.get(write)),
+    onlyWhen: when.onlyWhen,
+    finish: ({ rows }, { results }) => {
+      const written = results.get(write);
+      if (!when.failed(written)) return when.answer(written);
+      throw decision(b, plan, key, rows[0], attempt);
+    },
+  });
+}
+
 /**
  * A keyed write changed no row: why, told by one read in the same transaction, as the same role
  * (so it sees exactly what the write could see). The entity does not exist for this request: 404
@@ -228,29 +233,25 @@ export function planDecide<T>(
   attempt: WriteAttempt,
   write: StepRef<T | undefined>,
 ): StepRef<T> {
-  const read = decidingRead(b, plan, key, precondition);
-  return b.add<T>({
-    action: 'decide',
-    target: plan.entitySet.name,
-    takes: [write.id],
-    writes: false,
-    statement: () => read,
-    runsWhen: (results) => results.get(write) === undefined,
+  return decideStep(b, plan, key, precondition, attempt, write, {
+    failed: (written) => written === undefined,
     onlyWhen: 'the write changed no row',
-    finish: ({ rows }, { results }) => {
-      const written = results.get(write);
-      if (written !== undefined) return written;
-      throw decision(b, plan, key, rows[0], attempt);
-    },
+    answer: (written) => written as T,
   });
 }
 
 /**
- * 404 for an entity a write found no row of, or, under row-level security, 403 when the request
- * sees it (a policy refused the write or the lock it takes): one read in the same transaction.
+ * The step after `step` that answers 404 for the entity `key` of `plan` when `failed` says the
+ * step found no row of it, or, under row-level security, 403 when the request sees it (a policy
+ * refused the write or the lock it takes): one read in the same transaction, only then.
  */
-export async function missingOrRefused(scope: WriteScope, plan: SetPlan, key: EntityKey, attempt: WriteAttempt): Promise<ODataError> {
-  const read = decidingRead(scope, plan, key, undefined);
-  const row = read === undefined ? undefined : (await sql<Record<string, unknown>>`${read}`.execute(scope.executor)).rows[0];
-  return decision(scope, plan, key, row, attempt);
+export function planMissingOrRefused<T>(
+  b: PlanBuilder,
+  plan: SetPlan,
+  key: EntityKey,
+  step: StepRef<T>,
+  failed: (result: T) => boolean,
+  onlyWhen: string,
+): void {
+  decideStep(b, plan, key, undefined, 'change', step, { failed, onlyWhen, answer: () => undefined });
 }

@@ -8,6 +8,7 @@
  */
 import { sql } from 'kysely';
 import { ODataError } from '../../errors';
+import { entityKey } from '../../provider/keys';
 import type { DeleteRequest, Entity, EntityReference, MediaContent, Precondition, UpdateRequest } from '../../provider/types';
 import type { EntityKey } from '../../uri/types';
 import type { Sql } from '../dialect';
@@ -20,7 +21,7 @@ import { planMediaRow } from './insert';
 import { columnsMatch, keyTypes, keyValues, planAddLink, planRemoveLink, type WriteScope } from './links';
 import { changedRows, counted, fixedKey, keyOf, type PlanBuilder, type PlanContext, type StepRef, type WritePlan } from './plan';
 import { preconditionCondition } from './precondition';
-import { joinEndsOf, partnerKeys, partnersOf, partnersStatement, type JoinEnd } from './required-links';
+import { joinEndsOf, partnerKeys, partnersStatement, type JoinEnd } from './required-links';
 import { tokenBumps } from './tokens';
 import { planDecide, planReturning } from './returning';
 
@@ -115,45 +116,71 @@ export function planUpdate(b: PlanBuilder, request: UpdateRequest): WritePlan<En
   return b.plan((results) => results.get(row).entity);
 }
 
+/** The join ends of `plan`'s set whose partners a delete releases: deleted with it (cascades), or counted before COMMIT (they need it). */
+function releasedEnds(context: PlanContext, plan: SetPlan): JoinEnd[] {
+  return joinEndsOf(context.compiled, plan.entitySet).filter((end) => end.cascades || end.requiredByPartner);
+}
+
 /**
- * Before an entity's join rows go (they cascade with it): its partners over a join-table end that
- * cascades are deleted first, with theirs; partners that need it (a `1` end) are counted before
- * COMMIT, which refuses the delete (409) when they are left without it. What it deletes is known
- * only once the partners are read, so it runs here, below the plan's step that reads them.
+ * What deleting one partner over a cascading join end runs: the partner's own released ends read
+ * (their partners released the same way, before its join rows cascade away with it), then its row
+ * deleted. Both the run and describePlan take the statements from here.
  */
-async function releaseJoinPartners(scope: WriteScope, plan: SetPlan, key: EntityKey): Promise<void> {
-  for (const end of joinEndsOf(scope.compiled, plan.entitySet)) {
-    if (!end.cascades && !end.requiredByPartner) continue;
-    for (const partner of await partnersOf(scope.executor, end, key, scope.engine)) await releasePartner(scope, end, partner);
-  }
+function partnerRelease(
+  context: PlanContext,
+  end: JoinEnd,
+  partner: EntityKey,
+): { readonly reads: readonly (readonly [JoinEnd, Sql])[]; readonly deletion: Sql } {
+  const reads = releasedEnds(context, end.partner).map((next) => [next, partnersStatement(next, partner, context.engine)] as const);
+  const { clause, qualifier } = targetOf(context, end.partner, 'd');
+  return { reads, deletion: sql`delete from ${clause} where ${keyedCondition(context, end.partner, qualifier, partner, undefined)}` };
 }
 
 /** One partner of a join end: counted before COMMIT, or (a cascading end) deleted with its own partners. */
 async function releasePartner(scope: WriteScope, end: JoinEnd, partner: EntityKey): Promise<void> {
   if (!end.cascades) return scope.required.touch(end.partner.entitySet, partner);
-  await releaseJoinPartners(scope, end.partner, partner);
-  const { clause, qualifier } = targetOf(scope, end.partner, 'd');
-  await sql`delete from ${clause} where ${keyedCondition(scope, end.partner, qualifier, partner, undefined)}`.execute(scope.executor);
+  const { reads, deletion } = partnerRelease(scope, end, partner);
+  for (const [next, read] of reads) {
+    const { rows } = await sql<Record<string, unknown>>`${read}`.execute(scope.executor);
+    for (const each of partnerKeys(next, rows, scope.engine)) await releasePartner(scope, next, each);
+  }
+  await deletion.execute(scope.executor);
 }
 
-/** The plan of a DELETE after the precondition; dependents cascade, are unlinked or refuse it (409) per the schema's foreign keys and join-table ends. */
-export function planDelete(b: PlanBuilder, request: DeleteRequest): WritePlan<void> {
-  const plan = b.compiled.sets.get(request.entitySet) as SetPlan;
-  for (const end of joinEndsOf(b.compiled, plan.entitySet)) {
-    if (!end.cascades && !end.requiredByPartner) continue;
-    const partners = partnersStatement(end, request.key, b.engine);
+/**
+ * The steps that release the join partners of the entity `key` before its join rows go (they
+ * cascade with it): one read per released end, then per partner read (how many is data) the
+ * statements of `partnerRelease` (a cascading end) or a note for the count before COMMIT.
+ */
+function planReleasePartners(b: PlanBuilder, plan: SetPlan, key: EntityKey): void {
+  for (const end of releasedEnds(b, plan)) {
     b.add({
       action: 'release join partners',
       target: end.partner.entitySet.name,
       takes: [],
       writes: end.cascades,
       needsTransaction: true,
-      statement: () => partners,
+      statement: () => partnersStatement(end, key, b.engine),
       finish: async ({ rows }, { scope }) => {
         for (const partner of partnerKeys(end, rows, scope.engine)) await releasePartner(scope, end, partner);
       },
+      expands: end.cascades
+        ? {
+            per: `a partner over ${end.label}: its own cascading or required join partners read (each released the same way), then its row deleted`,
+            statements: (row) => {
+              const { reads, deletion } = partnerRelease(b, end, entityKey(end.partner.entitySet.entityType, row));
+              return [...reads.map(([, read]) => read), deletion];
+            },
+          }
+        : undefined,
     });
   }
+}
+
+/** The plan of a DELETE after the precondition; dependents cascade, are unlinked or refuse it (409) per the schema's foreign keys and join-table ends. */
+export function planDelete(b: PlanBuilder, request: DeleteRequest): WritePlan<void> {
+  const plan = b.compiled.sets.get(request.entitySet) as SetPlan;
+  planReleasePartners(b, plan, request.key);
   const { clause, qualifier } = targetOf(b, plan, 'd');
   const where = keyedCondition(b, plan, qualifier, request.key, request.precondition);
   const statement = counted(b, sql`delete from ${clause} where ${where}`);

@@ -6,7 +6,11 @@
  * row comes back as the statement's own RETURNING list, or, for a table that takes no ON
  * CONFLICT, is read back by its key; an UPDATE or DELETE names its table without an alias, and a
  * DELETE returns a row per row it deleted, as a view written through INSTEAD OF triggers needs). Which plans write in one statement (and so may run without
- * BEGIN and COMMIT) is read off the plan. Compiling needs no connection: no statement reaches either engine here.
+ * BEGIN and COMMIT) is read off the plan. Every statement a write may run is in its plan: the read
+ * after a `$links` lock or link that found no row, the key check and read back of an INSERT into
+ * a table with rules, and, for a delete that cascades over a join table, the statements it runs
+ * per partner it reads (shown for a partner the spec gives). Compiling needs no connection: no
+ * statement reaches either engine here.
  */
 import { defineModel } from '../../../lib';
 import type { EdmEntitySet } from '../../../lib/edm/model';
@@ -30,7 +34,10 @@ const model = defineModel({
         { name: 'ID', type: 'Edm.Int32', ...nonNull },
         { name: 'Name', type: 'Edm.String' },
       ],
-      navigationProperties: [{ name: 'Products', relationship: 'Plans.Product_Category', fromRole: 'Category', toRole: 'Products' }],
+      navigationProperties: [
+        { name: 'Products', relationship: 'Plans.Product_Category', fromRole: 'Category', toRole: 'Products' },
+        { name: 'Notes', relationship: 'Plans.Category_Notes', fromRole: 'Category', toRole: 'Notes' },
+      ],
     },
     {
       name: 'Product',
@@ -51,6 +58,15 @@ const model = defineModel({
       properties: [{ name: 'ID', type: 'Edm.Int32', ...nonNull }],
       navigationProperties: [{ name: 'Products', relationship: 'Plans.Product_Tags', fromRole: 'Tags', toRole: 'Products' }],
     },
+    {
+      name: 'Note',
+      key: ['ID'],
+      properties: [
+        { name: 'ID', type: 'Edm.Int32', ...nonNull },
+        { name: 'Text', type: 'Edm.String' },
+      ],
+      navigationProperties: [{ name: 'Tags', relationship: 'Plans.Note_Tags', fromRole: 'Notes', toRole: 'Tags' }],
+    },
   ],
   associations: [
     {
@@ -67,6 +83,20 @@ const model = defineModel({
         { role: 'Tags', type: 'Plans.Tag', multiplicity: '*' },
       ],
     },
+    {
+      name: 'Category_Notes',
+      ends: [
+        { role: 'Category', type: 'Plans.Category', multiplicity: '0..1', onDelete: 'Cascade' },
+        { role: 'Notes', type: 'Plans.Note', multiplicity: '*' },
+      ],
+    },
+    {
+      name: 'Note_Tags',
+      ends: [
+        { role: 'Notes', type: 'Plans.Note', multiplicity: '0..1', onDelete: 'Cascade' },
+        { role: 'Tags', type: 'Plans.Tag', multiplicity: '*' },
+      ],
+    },
   ],
   entityContainers: [
     {
@@ -76,6 +106,7 @@ const model = defineModel({
         { name: 'Categories', entityType: 'Plans.Category' },
         { name: 'Products', entityType: 'Plans.Product' },
         { name: 'Tags', entityType: 'Plans.Tag' },
+        { name: 'Notes', entityType: 'Plans.Note' },
       ],
       associationSets: [
         {
@@ -94,14 +125,38 @@ const model = defineModel({
             { role: 'Tags', entitySet: 'Tags' },
           ],
         },
+        {
+          name: 'Category_Notes',
+          association: 'Plans.Category_Notes',
+          ends: [
+            { role: 'Category', entitySet: 'Categories' },
+            { role: 'Notes', entitySet: 'Notes' },
+          ],
+        },
+        {
+          name: 'Note_Tags',
+          association: 'Plans.Note_Tags',
+          ends: [
+            { role: 'Notes', entitySet: 'Notes' },
+            { role: 'Tags', entitySet: 'Tags' },
+          ],
+        },
       ],
     },
   ],
 });
 
 // Tags is a table that takes no ON CONFLICT (a view, a key without a unique index): on SQLite its
-// new row is read back by its key.
-const compiled = compileMapping(model, resolveMapping(model, { entitySets: { Tags: { insert: 'checked' } } }));
+// new row is read back by its key. Notes is a table with INSERT rules: its key checked, the row
+// inserted, then read back. Deleting a Category deletes its Notes (over a join table), and a
+// Note's own Tags links go with it.
+const compiled = compileMapping(
+  model,
+  resolveMapping(model, {
+    entitySets: { Tags: { insert: 'checked' }, Notes: { insert: 'readBack' } },
+    associationSets: { Category_Notes: { kind: 'joinTable' }, Note_Tags: { kind: 'joinTable' } },
+  }),
+);
 
 function set(name: string): EdmEntitySet {
   const found = model.defaultContainer.entitySets.find((each) => each.name === name);
@@ -112,6 +167,7 @@ function set(name: string): EdmEntitySet {
 const Categories = set('Categories');
 const Products = set('Products');
 const Tags = set('Tags');
+const Notes = set('Notes');
 const nav = (entitySet: EdmEntitySet, name: string) => {
   const found = entitySet.entityType.navigationProperties.find((property) => property.name === name);
   if (found === undefined) throw new TypeError(`no navigation ${name}`);
@@ -209,18 +265,43 @@ const writes: readonly [string, (b: PlanBuilder) => WritePlan<unknown>][] = [
       }),
   ],
   ['$links add', (b) => planLinkRequest(b, tagLink)],
+  ['$links DELETE', (b) => planLinkRequest(b, { ...tagLink, mode: 'remove' })],
+  [
+    '$links PUT (a foreign key of the source) under row-level security: 404 or 403 is read',
+    (b) =>
+      planLinkRequest(new PlanBuilder(b.compiled, b.engine, true), {
+        source: { entitySet: Products, key: { ID: 1 } },
+        property: nav(Products, 'Category'),
+        target: { entitySet: Categories, key: { ID: 2 } },
+        mode: 'replace',
+      }),
+  ],
+  [
+    '$links add (a foreign key of the target) under row-level security: 404 or 403 is read',
+    (b) =>
+      planLinkRequest(new PlanBuilder(b.compiled, b.engine, true), {
+        source: { entitySet: Categories, key: { ID: 2 } },
+        property: nav(Categories, 'Products'),
+        target: { entitySet: Products, key: { ID: 1 } },
+        mode: 'add',
+      }),
+  ],
+  [
+    'DELETE cascading over a join table (per partner: its own partners read, its row deleted)',
+    (b) => planDelete(b, { entitySet: Categories, entityType: Categories.entityType, key: { ID: 2 }, precondition: undefined }),
+  ],
+  ['create into a table with rules', (b) => planCreate(b, create(Notes, { ID: 3, Text: 'Hi' }))],
+  ['create into a table with rules, the key left to the database', (b) => planCreate(b, create(Notes, { Text: 'Hi' }))],
 ];
 
 /**
- * What earlier steps wrote, for the steps that take their keys: the rows of steps 0 and 1 have the
- * key 7 (a generated key; the update's and the delete's rows have the key of the URL, 1).
+ * What earlier steps wrote, for the steps that take their keys: the rows of steps 0 to 3 have the
+ * key 7 (a generated key; the update's, the delete's and the links' rows have the key of the URL,
+ * 1; the Category deleted with its Notes has a Note 4, for the statements run per partner).
  */
 function givenFor(what: string): ReadonlyMap<number, Entity> {
-  const key = /^(PUT|MERGE|DELETE)/.test(what) ? 1 : 7;
-  return new Map([
-    [0, { ID: key }],
-    [1, { ID: key }],
-  ]);
+  const key = what.startsWith('DELETE cascading') ? 4 : /^(PUT|MERGE|DELETE|\$links)/.test(what) ? 1 : 7;
+  return new Map([0, 1, 2, 3].map((id) => [id, { ID: key }]));
 }
 
 function shown(db: SqlDatabase, what: string, build: (b: PlanBuilder) => WritePlan<unknown>): { oneStatement: boolean; steps: StepDescription[] } {
@@ -242,8 +323,13 @@ afterAll(async () => {
   await Promise.all([postgres.close(), lite.close()]);
 });
 
-/** A step as the spec writes it: `action target`, the steps it takes, whether it writes, its SQL and parameters (absent when it takes a step not given). */
-type Step = readonly [string, readonly number[], boolean, string?, (readonly unknown[])?];
+/**
+ * A step as the spec writes it: `action target`, the steps it takes, whether it writes, its SQL
+ * and parameters (absent when it takes a step not given), and for a step that runs statements per
+ * row it reads, what a row stands for and those statements (SQL and parameters).
+ */
+type Step = readonly [string, readonly number[], boolean, string?, (readonly unknown[])?, Expands?];
+type Expands = readonly [string, readonly (readonly [string, readonly unknown[]])[]];
 
 interface Expected {
   readonly oneStatement: boolean;
@@ -252,7 +338,10 @@ interface Expected {
 
 function asStep(step: StepDescription): Step {
   const head = [`${step.action} ${step.target}${step.onlyWhen === undefined ? '' : ` when ${step.onlyWhen}`}`, step.takes, step.writes] as const;
-  return step.sql === undefined ? head : [...head, step.sql, step.parameters ?? []];
+  if (step.sql === undefined) return head;
+  const statement = [...head, step.sql, step.parameters ?? []] as const;
+  if (step.expands === undefined) return statement;
+  return [...statement, [step.expands.per, (step.expands.statements ?? []).map((each) => [each.sql, each.parameters] as const)]];
 }
 
 // Each write: its plan on PostgreSQL, then on SQLite.
@@ -607,6 +696,7 @@ const expected: readonly [string, Expected, Expected][] = [
       oneStatement: false,
       steps: [
         ['lock Products', [], false, 'select 1 from "Products" where "ID" = $1::integer for key share', ['1']],
+        ['decide Products when the lock found no row', [0], false],
         [
           'link Products/Tags',
           [],
@@ -620,7 +710,272 @@ const expected: readonly [string, Expected, Expected][] = [
       oneStatement: false,
       steps: [
         ['lock Products', [], false, 'select 1 from "Products" where "ID" = ? ', [1n]],
+        ['decide Products when the lock found no row', [0], false],
         ['link Products/Tags', [], true, 'insert into "Product_Tags" ("Products_ID", "Tags_ID") values (?, ?) on conflict do nothing', [1n, 5n]],
+      ],
+    },
+  ],
+  [
+    '$links DELETE',
+    {
+      oneStatement: false,
+      steps: [
+        ['lock Products', [], false, 'select 1 from "Products" where "ID" = $1::integer for key share', ['1']],
+        ['decide Products when the lock found no row', [0], false],
+        [
+          'unlink Products/Tags',
+          [],
+          true,
+          'delete from "Product_Tags" where "Products_ID" = $1::integer and "Tags_ID" = $2::integer returning "Products_ID" as "s0", "Tags_ID" as "t0"',
+          ['1', '5'],
+        ],
+      ],
+    },
+    {
+      oneStatement: false,
+      steps: [
+        ['lock Products', [], false, 'select 1 from "Products" where "ID" = ? ', [1n]],
+        ['decide Products when the lock found no row', [0], false],
+        [
+          'unlink Products/Tags',
+          [],
+          true,
+          'delete from "Product_Tags" where "Products_ID" = ? and "Tags_ID" = ? returning "Products_ID" as "s0", "Tags_ID" as "t0"',
+          [1n, 5n],
+        ],
+      ],
+    },
+  ],
+  [
+    '$links PUT (a foreign key of the source) under row-level security: 404 or 403 is read',
+    {
+      oneStatement: false,
+      steps: [
+        ['lock Products', [], false, 'select 1 from "Products" where "ID" = $1::integer for key share', ['1']],
+        [
+          'decide Products when the lock found no row',
+          [0],
+          false,
+          'select exists (select 1 from "Products" as "c" where "c"."ID" = $1::integer) as "found", true as "current"',
+          ['1'],
+        ],
+        [
+          'link Products/Category',
+          [],
+          true,
+          'update "Products" set "Category_ID" = $1::integer, "Version" = (case when "Version" is null or "Version" >= 2147483647 then 0 else "Version" + 1 end) where "ID" = $2::integer',
+          ['2', '1'],
+        ],
+        [
+          'decide Products when the link changed no row of the source',
+          [2],
+          false,
+          'select exists (select 1 from "Products" as "c" where "c"."ID" = $1::integer) as "found", true as "current"',
+          ['1'],
+        ],
+      ],
+    },
+    {
+      oneStatement: false,
+      steps: [
+        ['lock Products', [], false, 'select 1 from "Products" where "ID" = ? ', [1n]],
+        [
+          'decide Products when the lock found no row',
+          [0],
+          false,
+          'select exists (select 1 from "Products" as "c" where "c"."ID" = ?) as "found", true as "current"',
+          [1n],
+        ],
+        [
+          'link Products/Category',
+          [],
+          true,
+          'update "Products" set "Category_ID" = ?, "Version" = (case when "Version" is null or "Version" >= 2147483647 then 0 else "Version" + 1 end) where "ID" = ? returning 1',
+          [2n, 1n],
+        ],
+        [
+          'decide Products when the link changed no row of the source',
+          [2],
+          false,
+          'select exists (select 1 from "Products" as "c" where "c"."ID" = ?) as "found", true as "current"',
+          [1n],
+        ],
+      ],
+    },
+  ],
+  [
+    '$links add (a foreign key of the target) under row-level security: 404 or 403 is read',
+    {
+      oneStatement: false,
+      steps: [
+        ['lock Categories', [], false, 'select 1 from "Categories" where "ID" = $1::integer for key share', ['2']],
+        [
+          'decide Categories when the lock found no row',
+          [0],
+          false,
+          'select exists (select 1 from "Categories" as "c" where "c"."ID" = $1::integer) as "found", true as "current"',
+          ['2'],
+        ],
+        [
+          'link Categories/Products',
+          [],
+          true,
+          'update "Products" set "Category_ID" = $1::integer, "Version" = (case when "Version" is null or "Version" >= 2147483647 then 0 else "Version" + 1 end) where "ID" = $2::integer',
+          ['2', '1'],
+        ],
+        [
+          'decide Products when the link changed no row of the target',
+          [2],
+          false,
+          'select exists (select 1 from "Products" as "c" where "c"."ID" = $1::integer) as "found", true as "current"',
+          ['1'],
+        ],
+      ],
+    },
+    {
+      oneStatement: false,
+      steps: [
+        ['lock Categories', [], false, 'select 1 from "Categories" where "ID" = ? ', [2n]],
+        [
+          'decide Categories when the lock found no row',
+          [0],
+          false,
+          'select exists (select 1 from "Categories" as "c" where "c"."ID" = ?) as "found", true as "current"',
+          [2n],
+        ],
+        [
+          'link Categories/Products',
+          [],
+          true,
+          'update "Products" set "Category_ID" = ?, "Version" = (case when "Version" is null or "Version" >= 2147483647 then 0 else "Version" + 1 end) where "ID" = ? returning 1',
+          [2n, 1n],
+        ],
+        [
+          'decide Products when the link changed no row of the target',
+          [2],
+          false,
+          'select exists (select 1 from "Products" as "c" where "c"."ID" = ?) as "found", true as "current"',
+          [1n],
+        ],
+      ],
+    },
+  ],
+  [
+    'DELETE cascading over a join table (per partner: its own partners read, its row deleted)',
+    {
+      oneStatement: false,
+      steps: [
+        [
+          'release join partners Notes',
+          [],
+          true,
+          'select "j"."Notes_ID" as "k0" from "Category_Notes" as j where "j"."Category_ID" = $1::integer',
+          ['2'],
+          [
+            "a partner over 'Notes': its own cascading or required join partners read (each released the same way), then its row deleted",
+            [
+              ['select "j"."Tags_ID" as "k0" from "Note_Tags" as j where "j"."Notes_ID" = $1::integer', ['4']],
+              ['delete from "Notes" as "d" where "d"."ID" = $1::integer', ['4']],
+            ],
+          ],
+        ],
+        ['delete Categories', [], true, 'delete from "Categories" as "d" where "d"."ID" = $1::integer', ['2']],
+        ['decide Categories when the write changed no row', [1], false],
+      ],
+    },
+    {
+      oneStatement: false,
+      steps: [
+        [
+          'release join partners Notes',
+          [],
+          true,
+          'select "j"."Notes_ID" as "k0" from "Category_Notes" as j where "j"."Category_ID" = ?',
+          [2n],
+          [
+            "a partner over 'Notes': its own cascading or required join partners read (each released the same way), then its row deleted",
+            [
+              ['select "j"."Tags_ID" as "k0" from "Note_Tags" as j where "j"."Notes_ID" = ?', [4n]],
+              ['delete from "Notes" where "Notes"."ID" = ?', [4n]],
+            ],
+          ],
+        ],
+        ['delete Categories', [], true, 'delete from "Categories" where "Categories"."ID" = ? returning 1', [2n]],
+        ['decide Categories when the write changed no row', [1], false],
+      ],
+    },
+  ],
+  [
+    'create into a table with rules',
+    {
+      oneStatement: false,
+      steps: [
+        [
+          'check key Notes when the new row has its key',
+          [],
+          false,
+          'with "t" as (select "r".* from "Notes" as "r" where "ID" = $1::integer) select "t"."ID" as "c0", "t"."Text" as "c1" from "t" ',
+          ['3'],
+        ],
+        ['insert Notes', [], true, 'insert into "Notes" ("ID", "Text") values ($1::integer, $2::text)', ['3', 'Hi']],
+        [
+          'read back Notes',
+          [1],
+          false,
+          'with "t" as (select "r".* from "Notes" as "r" where "ID" = $1::integer) select "t"."ID" as "c0", "t"."Text" as "c1" from "t" ',
+          ['3'],
+        ],
+      ],
+    },
+    {
+      oneStatement: false,
+      steps: [
+        [
+          'check key Notes when the new row has its key',
+          [],
+          false,
+          'with "t" as (select "r".* from "Notes" as "r" where "ID" = ?) select "t"."ID" as "c0", "t"."Text" as "c1" from "t" ',
+          [3n],
+        ],
+        ['insert Notes', [], true, 'insert into "Notes" ("ID", "Text") values (?, ?)', [3n, 'Hi']],
+        [
+          'read back Notes',
+          [1],
+          false,
+          'with "t" as (select "r".* from "Notes" as "r" where "ID" = ?) select "t"."ID" as "c0", "t"."Text" as "c1" from "t" ',
+          [3n],
+        ],
+      ],
+    },
+  ],
+  [
+    'create into a table with rules, the key left to the database',
+    {
+      oneStatement: false,
+      steps: [
+        ['check key Notes when the new row has its key', [], false],
+        ['insert Notes', [], true, 'insert into "Notes" ("Text") values ($1::text) returning "ID"', ['Hi']],
+        [
+          'read back Notes',
+          [1],
+          false,
+          'with "t" as (select "r".* from "Notes" as "r" where "ID" = $1::integer) select "t"."ID" as "c0", "t"."Text" as "c1" from "t" ',
+          ['7'],
+        ],
+      ],
+    },
+    {
+      oneStatement: false,
+      steps: [
+        ['check key Notes when the new row has its key', [], false],
+        ['insert Notes', [], true, 'insert into "Notes" ("Text") values (?) returning "ID"', ['Hi']],
+        [
+          'read back Notes',
+          [1],
+          false,
+          'with "t" as (select "r".* from "Notes" as "r" where "ID" = ?) select "t"."ID" as "c0", "t"."Text" as "c1" from "t" ',
+          [7n],
+        ],
       ],
     },
   ],

@@ -35,12 +35,17 @@ export interface NewRow {
   readonly columns: ReadonlyMap<string, Sql>;
 }
 
+/** Whether a new row's columns hold its whole key (else the database makes it). */
+function hasWholeKey(plan: SetPlan, columns: ReadonlyMap<string, Sql>): boolean {
+  return plan.key.every((column) => columns.has(column.column));
+}
+
 /** `names`, `given` and the key match of a new row's columns (the key as the row will hold it: the same converted parameters the INSERT writes). */
 function insertParts(plan: SetPlan, columns: ReadonlyMap<string, Sql>): { names: Sql; given: Sql; keyGiven: boolean; keyMatch: Sql } {
   return {
     names: sql.join([...columns.keys()].map((column) => sql.id(column))),
     given: sql.join([...columns.values()]),
-    keyGiven: plan.key.every((column) => columns.has(column.column)),
+    keyGiven: hasWholeKey(plan, columns),
     keyMatch: sql.join(
       plan.key.map((column) => sql`${sql.id(column.column)} = ${columns.get(column.column)}`),
       sql` and `,
@@ -59,7 +64,8 @@ function planInsertByRules(b: PlanBuilder, plan: SetPlan, takes: readonly number
   const target = plan.entitySet.name;
   const reader = rowReader(plan, engine);
   const parts = (results: StepResults): ReturnType<typeof insertParts> => insertParts(plan, rowOf(results).columns);
-  const keyGiven = (results: StepResults): boolean => parts(results).keyGiven;
+  // Asked by several steps and callbacks: a test of the columns, not the whole SQL of parts().
+  const keyGiven = (results: StepResults): boolean => hasWholeKey(plan, rowOf(results).columns);
   b.add({
     action: 'check key',
     target,
@@ -107,9 +113,8 @@ function planInsertByRules(b: PlanBuilder, plan: SetPlan, takes: readonly number
   });
   // By the key the client gave, else by the key the INSERT returned.
   const where = (results: StepResults): Sql => {
-    const { keyGiven, keyMatch } = parts(results);
     const written = results.get(inserted);
-    if (keyGiven || written === undefined) return keyMatch;
+    if (keyGiven(results) || written === undefined) return parts(results).keyMatch;
     return columnsMatch(
       plan.key.map((column) => column.column),
       keyTypes(plan),

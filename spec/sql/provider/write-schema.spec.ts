@@ -7,11 +7,13 @@
  * updatable view, partitioned tables keyed on the parent or only on the partitions, tables with
  * rules); a taken key on a set without ON CONFLICT is 409 ENTITY_EXISTS and changes nothing,
  * alone and in a changeset (that request's answer; the changeset rolls back as a whole, the
- * batch goes on), a key only a view's base table holds 409 too; and the one table no create can work on is served not creatable, with a warning that says why. Sets
+ * batch goes on), a key only a view's base table holds 409 too; and the one table no create can work on is served not creatable, with a warning that says why (served creatable by hand, a POST that leaves its key to the database is 400 naming the key, and writes nothing). Sets
  * and properties are found by table and column through the mapping, whatever names they get.
  */
 import type { PGlite } from '@electric-sql/pglite';
-import { pglite, type IntrospectionResult, type SqlDatabase } from '../../../lib/sql';
+import { loadEdmx } from '../../../lib';
+import { pglite, SqlProvider, type IntrospectionResult, type SqlDatabase } from '../../../lib/sql';
+import { callInProcess, inProcess } from '../../helpers/in-process';
 import { openTestPGlite } from '../../helpers/pglite';
 import {
   batchBody,
@@ -165,6 +167,32 @@ describe('POST on every creatable set', () => {
   it('answers POST on that set 405 before the database is asked', async () => {
     const refused = await send('POST', setOf('tickets'), body('tickets', { body: 'x' }));
     expect([refused.status, refused.json().error?.code]).toEqual([405, 'METHOD_NOT_ALLOWED']);
+    expect((await instance.query(`select * from ${SCHEMA}.tickets_queue`)).rows).toEqual([]);
+  });
+
+  it('answers 400 BODY_INVALID naming the key, writing nothing, when such a set is served creatable by hand and a POST leaves the key to the database', async () => {
+    // By hand: $metadata without the set's sap:creatable="false", the mapping inserting by rules.
+    const tickets = setOf('tickets');
+    const metadata = (await send('GET', '$metadata')).text;
+    const creatable = metadata.replace(new RegExp(`(<EntitySet Name="${tickets}"[^>]*?) sap:creatable="false"`), '$1');
+    expect(creatable).not.toBe(metadata);
+    const model = loadEdmx(creatable);
+    const mapping = {
+      ...result.mapping,
+      entitySets: { ...result.mapping.entitySets, [tickets]: { ...result.mapping.entitySets[tickets], insert: 'readBack' as const } },
+    };
+    const handMade = inProcess({ model, provider: new SqlProvider({ model, db, mapping }), logger: () => undefined });
+    const answer = await callInProcess(handMade, 'POST', tickets, {
+      headers: { 'content-type': 'application/json', accept: 'application/json' },
+      body: JSON.stringify(body('tickets', { body: 'x' })),
+    });
+    expect(answer.status).toBe(400);
+    const error = JSON.parse(answer.body.toString('utf8')).error;
+    expect(error.code).toBe('BODY_INVALID');
+    const type = model.defaultContainer.entitySets.find((set) => set.name === tickets)?.entityType.qualifiedName;
+    expect(error.message.value).toBe(
+      `The request body is invalid: the key property '${propertyOf('tickets', 'id')}' of ${type} is missing; entries of '${tickets}' are found by the key the client gives.`,
+    );
     expect((await instance.query(`select * from ${SCHEMA}.tickets_queue`)).rows).toEqual([]);
   });
 });
